@@ -1,0 +1,410 @@
+//! The immutable, shared part of a destructible object: chunks, bonds, the
+//! support set and the CSR adjacency over intact-able bonds.
+//!
+//! User input arrives as an [`AssetDesc`] and is validated once by
+//! [`Asset::new`]; after that, runtime code relies on the invariants listed on
+//! [`Asset`].
+
+use crate::error::AssetError;
+use crate::index::{BondIndex, ChunkIndex, IndexVec};
+use crate::mass::principal_axes;
+use glam::{Mat3, Vec3};
+use serde::{Deserialize, Serialize};
+
+/// One convex collision piece of a chunk: a point cloud in asset space
+/// (metres) whose convex hull is the collider. At least four points that are
+/// not coplanar are required by the physics backend (checked there).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HullDesc {
+    /// Hull vertices, asset space, metres.
+    pub points: Vec<Vec3>,
+}
+
+/// Input description of one chunk. All quantities in asset space.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChunkDesc {
+    /// Volume, m³. Positive and finite.
+    pub volume: f32,
+    /// Mass, kg (density × volume). Positive and finite.
+    pub mass: f32,
+    /// Centre of mass, m, asset space. Finite.
+    pub centroid: Vec3,
+    /// Inertia tensor about `centroid`, kg·m², asset axes. Symmetric with
+    /// positive finite principal moments.
+    pub inertia: Mat3,
+    /// Convex collision pieces (asset space). May be empty for a render-only chunk.
+    pub hulls: Vec<HullDesc>,
+    /// True when the chunk is fixed to the world (a member of the support set).
+    pub support: bool,
+    /// True for chunks whose collision matters to gameplay (budget priority).
+    pub gameplay_critical: bool,
+    /// Parent chunk in a fracture hierarchy, `None` for a root.
+    pub parent: Option<u32>,
+    /// Depth in the hierarchy (0 = root level).
+    pub depth: u32,
+}
+
+/// What the second end of a bond is attached to.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BondEnd {
+    /// Another chunk (raw chunk index; validated into a [`ChunkIndex`]).
+    Chunk(u32),
+    /// The static world: while this bond is intact its chunk's component is supported.
+    World,
+}
+
+/// Input description of one bond.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BondDesc {
+    /// First chunk (raw index).
+    pub chunk0: u32,
+    /// Second end: another chunk or the world.
+    pub chunk1: BondEnd,
+    /// Centre of the shared interface, m, asset space.
+    pub centroid: Vec3,
+    /// Unit normal of the interface, pointing from `chunk0` towards `chunk1`.
+    pub normal: Vec3,
+    /// Interface area, m². Non-negative and finite.
+    pub area: f32,
+    /// Initial health, game damage units (du). Positive and finite.
+    pub strength: f32,
+}
+
+/// Input description of a whole asset, as produced by authoring or read from a file.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AssetDesc {
+    /// Chunks; a chunk's position here is its [`ChunkIndex`].
+    pub chunks: Vec<ChunkDesc>,
+    /// Bonds; a bond's position here is its [`BondIndex`].
+    pub bonds: Vec<BondDesc>,
+}
+
+/// A validated chunk.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chunk {
+    /// Volume, m³ (> 0).
+    pub volume: f32,
+    /// Mass, kg (> 0).
+    pub mass: f32,
+    /// Centre of mass, m, asset space.
+    pub centroid: Vec3,
+    /// Inertia about `centroid`, kg·m², asset axes (symmetric, positive definite).
+    pub inertia: Mat3,
+    /// Convex collision pieces, asset space.
+    pub hulls: Vec<HullDesc>,
+    /// Member of the support set.
+    pub support: bool,
+    /// Gameplay-critical tag.
+    pub gameplay_critical: bool,
+    /// Parent in the hierarchy.
+    pub parent: Option<ChunkIndex>,
+    /// Hierarchy depth.
+    pub depth: u32,
+}
+
+/// A validated bond. `chunk1 == None` means a bond to the world.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bond {
+    /// First chunk.
+    pub chunk0: ChunkIndex,
+    /// Second chunk, or `None` for a bond to the world.
+    pub chunk1: Option<ChunkIndex>,
+    /// Interface centre, m, asset space.
+    pub centroid: Vec3,
+    /// Unit interface normal, from `chunk0` to `chunk1`.
+    pub normal: Vec3,
+    /// Interface area, m².
+    pub area: f32,
+    /// Initial health, du (> 0).
+    pub strength: f32,
+}
+
+/// Support graph in compressed sparse row form: for node `n`, its incident
+/// chunk–chunk bonds are `adjacent_bonds[offsets[n]..offsets[n+1]]` and the
+/// chunks on their other ends `adjacent_chunks[..]` at the same positions.
+/// `offsets.len() == chunk_count + 1`. Entries of one node are sorted by bond
+/// index. World bonds are listed separately in `world_bonds` (CSR with the
+/// same `offsets` layout in `world_offsets`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SupportGraph {
+    offsets: Vec<u32>,
+    adjacent_chunks: Vec<ChunkIndex>,
+    adjacent_bonds: Vec<BondIndex>,
+    world_offsets: Vec<u32>,
+    world_bonds: Vec<BondIndex>,
+}
+
+impl SupportGraph {
+    fn build(chunk_count: usize, bonds: &IndexVec<BondIndex, Bond>) -> Self {
+        let mut degree = vec![0u32; chunk_count];
+        let mut world_degree = vec![0u32; chunk_count];
+        for b in bonds.iter() {
+            match b.chunk1 {
+                Some(c1) => {
+                    degree[b.chunk0.0 as usize] += 1;
+                    degree[c1.0 as usize] += 1;
+                }
+                None => world_degree[b.chunk0.0 as usize] += 1,
+            }
+        }
+        let prefix = |deg: &[u32]| {
+            let mut off = Vec::with_capacity(deg.len() + 1);
+            let mut acc = 0u32;
+            off.push(0);
+            for d in deg {
+                acc += d;
+                off.push(acc);
+            }
+            off
+        };
+        let offsets = prefix(&degree);
+        let world_offsets = prefix(&world_degree);
+        let mut fill = offsets[..chunk_count].to_vec();
+        let mut world_fill = world_offsets[..chunk_count].to_vec();
+        let total = *offsets.last().unwrap_or(&0) as usize;
+        let mut adjacent_chunks = vec![ChunkIndex(0); total];
+        let mut adjacent_bonds = vec![BondIndex(0); total];
+        let mut world_bonds = vec![BondIndex(0); *world_offsets.last().unwrap_or(&0) as usize];
+        // Bonds are visited in index order, so each node's list ends up sorted by bond index.
+        for (bi, b) in bonds.iter_enumerated() {
+            match b.chunk1 {
+                Some(c1) => {
+                    for (from, to) in [(b.chunk0, c1), (c1, b.chunk0)] {
+                        let slot = &mut fill[from.0 as usize];
+                        adjacent_chunks[*slot as usize] = to;
+                        adjacent_bonds[*slot as usize] = bi;
+                        *slot += 1;
+                    }
+                }
+                None => {
+                    let slot = &mut world_fill[b.chunk0.0 as usize];
+                    world_bonds[*slot as usize] = bi;
+                    *slot += 1;
+                }
+            }
+        }
+        Self { offsets, adjacent_chunks, adjacent_bonds, world_offsets, world_bonds }
+    }
+
+    /// Number of nodes (= chunks).
+    pub fn node_count(&self) -> usize {
+        self.offsets.len().saturating_sub(1)
+    }
+
+    /// `(neighbour, bond)` pairs of chunk–chunk bonds incident to `node`, by bond index.
+    pub fn neighbours(&self, node: ChunkIndex) -> impl Iterator<Item = (ChunkIndex, BondIndex)> + '_ {
+        let (lo, hi) = self.range(&self.offsets, node);
+        self.adjacent_chunks[lo..hi].iter().copied().zip(self.adjacent_bonds[lo..hi].iter().copied())
+    }
+
+    /// Bonds from `node` to the world, by bond index.
+    pub fn world_bonds(&self, node: ChunkIndex) -> &[BondIndex] {
+        let (lo, hi) = self.range(&self.world_offsets, node);
+        &self.world_bonds[lo..hi]
+    }
+
+    fn range(&self, offsets: &[u32], node: ChunkIndex) -> (usize, usize) {
+        let n = node.0 as usize;
+        match (offsets.get(n), offsets.get(n + 1)) {
+            (Some(&lo), Some(&hi)) => (lo as usize, hi as usize),
+            _ => (0, 0),
+        }
+    }
+
+    /// The CSR offsets array (`node_count + 1` entries).
+    pub fn offsets(&self) -> &[u32] {
+        &self.offsets
+    }
+}
+
+/// A validated, immutable asset.
+///
+/// # Invariants
+/// * every chunk has positive finite volume and mass, a finite centroid and a
+///   symmetric inertia tensor with positive finite principal moments;
+/// * every bond names existing, distinct chunks, has finite centroid, unit
+///   normal, non-negative finite area and positive finite strength;
+/// * a hierarchy parent index is in range and precedes its child.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Asset {
+    chunks: IndexVec<ChunkIndex, Chunk>,
+    bonds: IndexVec<BondIndex, Bond>,
+    graph: SupportGraph,
+}
+
+/// Relative tolerance for inertia symmetry and eigen-reconstruction checks.
+pub const INERTIA_TOLERANCE: f32 = 1e-4;
+
+fn finite3(v: Vec3) -> bool {
+    v.is_finite()
+}
+
+impl Asset {
+    /// Validates `desc` and builds the runtime asset with its CSR support graph.
+    ///
+    /// # Errors
+    /// Returns the first [`AssetError`] found, scanning chunks then bonds in index order.
+    ///
+    /// # Example
+    /// ```
+    /// use smithereens_core::{Asset, AssetDesc, ChunkDesc, BondDesc, BondEnd};
+    /// use glam::{Mat3, Vec3};
+    /// let chunk = |x: f32| ChunkDesc {
+    ///     volume: 1.0, mass: 1.0, centroid: Vec3::new(x, 0.0, 0.0),
+    ///     inertia: Mat3::from_diagonal(Vec3::splat(1.0 / 6.0)), hulls: vec![],
+    ///     support: x == 0.0, gameplay_critical: false, parent: None, depth: 0,
+    /// };
+    /// let desc = AssetDesc {
+    ///     chunks: vec![chunk(0.0), chunk(1.0)],
+    ///     bonds: vec![BondDesc { chunk0: 0, chunk1: BondEnd::Chunk(1), centroid: Vec3::new(0.5, 0.0, 0.0),
+    ///                            normal: Vec3::X, area: 1.0, strength: 10.0 }],
+    /// };
+    /// let asset = Asset::new(&desc).unwrap();
+    /// assert_eq!(asset.chunk_count(), 2);
+    /// ```
+    pub fn new(desc: &AssetDesc) -> Result<Self, AssetError> {
+        let n = desc.chunks.len();
+        if n == 0 {
+            return Err(AssetError::NoChunks);
+        }
+        if n > u32::MAX as usize / 2 || desc.bonds.len() > u32::MAX as usize / 2 {
+            return Err(AssetError::TooLarge);
+        }
+        let mut chunks = IndexVec::default();
+        for (k, c) in desc.chunks.iter().enumerate() {
+            let id = ChunkIndex(k as u32);
+            if !(c.volume.is_finite() && c.volume > 0.0) {
+                return Err(AssetError::BadVolume { chunk: id, value: c.volume });
+            }
+            if !(c.mass.is_finite() && c.mass > 0.0) {
+                return Err(AssetError::BadMass { chunk: id, value: c.mass });
+            }
+            if !finite3(c.centroid) {
+                return Err(AssetError::NonFiniteCentroid(id));
+            }
+            validate_inertia(c.inertia).map_err(|reason| AssetError::BadInertia { chunk: id, reason })?;
+            for (h, hull) in c.hulls.iter().enumerate() {
+                if hull.points.iter().any(|p| !p.is_finite()) {
+                    return Err(AssetError::NonFiniteHull { chunk: id, hull: h as u32 });
+                }
+            }
+            let parent = match c.parent {
+                None => None,
+                Some(p) if (p as usize) < k => Some(ChunkIndex(p)),
+                Some(p) => return Err(AssetError::BadParent { chunk: id, parent: p }),
+            };
+            chunks.push(Chunk {
+                volume: c.volume,
+                mass: c.mass,
+                centroid: c.centroid,
+                inertia: c.inertia,
+                hulls: c.hulls.clone(),
+                support: c.support,
+                gameplay_critical: c.gameplay_critical,
+                parent,
+                depth: c.depth,
+            });
+        }
+        let mut bonds = IndexVec::default();
+        let check_chunk = |bond: BondIndex, raw: u32| {
+            if (raw as usize) < n {
+                Ok(ChunkIndex(raw))
+            } else {
+                Err(AssetError::BondChunkOutOfRange { bond, chunk: raw, chunk_count: n as u32 })
+            }
+        };
+        for (k, b) in desc.bonds.iter().enumerate() {
+            let id = BondIndex(k as u32);
+            let chunk0 = check_chunk(id, b.chunk0)?;
+            let chunk1 = match b.chunk1 {
+                BondEnd::Chunk(raw) => {
+                    let c1 = check_chunk(id, raw)?;
+                    if c1 == chunk0 {
+                        return Err(AssetError::SelfBond { bond: id, chunk: chunk0 });
+                    }
+                    Some(c1)
+                }
+                BondEnd::World => None,
+            };
+            if !finite3(b.centroid) {
+                return Err(AssetError::NonFiniteBondCentroid(id));
+            }
+            let len = b.normal.length();
+            if !(len.is_finite() && (len - 1.0).abs() <= 1e-3) {
+                return Err(AssetError::BadBondNormal { bond: id, length: len });
+            }
+            if !(b.area.is_finite() && b.area >= 0.0) {
+                return Err(AssetError::BadBondArea { bond: id, value: b.area });
+            }
+            if !(b.strength.is_finite() && b.strength > 0.0) {
+                return Err(AssetError::BadBondStrength { bond: id, value: b.strength });
+            }
+            bonds.push(Bond {
+                chunk0,
+                chunk1,
+                centroid: b.centroid,
+                normal: b.normal,
+                area: b.area,
+                strength: b.strength,
+            });
+        }
+        let graph = SupportGraph::build(n, &bonds);
+        Ok(Self { chunks, bonds, graph })
+    }
+
+    /// All chunks, indexed by [`ChunkIndex`].
+    pub fn chunks(&self) -> &IndexVec<ChunkIndex, Chunk> {
+        &self.chunks
+    }
+    /// All bonds, indexed by [`BondIndex`].
+    pub fn bonds(&self) -> &IndexVec<BondIndex, Bond> {
+        &self.bonds
+    }
+    /// Number of chunks.
+    pub fn chunk_count(&self) -> usize {
+        self.chunks.len()
+    }
+    /// Number of bonds.
+    pub fn bond_count(&self) -> usize {
+        self.bonds.len()
+    }
+    /// The CSR support graph.
+    pub fn graph(&self) -> &SupportGraph {
+        &self.graph
+    }
+    /// Chunk by index, `None` when out of range.
+    pub fn chunk(&self, i: ChunkIndex) -> Option<&Chunk> {
+        self.chunks.get(i)
+    }
+    /// Bond by index, `None` when out of range.
+    pub fn bond(&self, i: BondIndex) -> Option<&Bond> {
+        self.bonds.get(i)
+    }
+    /// The bond joining `a` and `b`, if any (lowest index when several).
+    pub fn bond_between(&self, a: ChunkIndex, b: ChunkIndex) -> Option<BondIndex> {
+        self.graph.neighbours(a).find(|&(n, _)| n == b).map(|(_, bond)| bond)
+    }
+    /// Total mass, kg.
+    pub fn total_mass(&self) -> f32 {
+        self.chunks.iter().map(|c| c.mass).sum()
+    }
+}
+
+/// Checks that `inertia` is finite, symmetric and positive definite.
+fn validate_inertia(inertia: Mat3) -> Result<(), String> {
+    let cols = inertia.to_cols_array();
+    if cols.iter().any(|v| !v.is_finite()) {
+        return Err("non-finite entry".into());
+    }
+    let scale = cols.iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    let asym = (inertia - inertia.transpose()).to_cols_array().iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    if scale == 0.0 || asym > INERTIA_TOLERANCE * scale {
+        return Err(format!("not symmetric (asymmetry {asym:e}, scale {scale:e})"));
+    }
+    let axes = principal_axes(inertia).map_err(|e| e.to_string())?;
+    let m = axes.moments;
+    if !(m.min_element() > 0.0) {
+        return Err(format!("principal moments {m:?} not all positive"));
+    }
+    Ok(())
+}

@@ -1,0 +1,157 @@
+//! Typed errors, one enum per concern. Variants carry the offending index and value.
+
+use crate::index::{BondIndex, ChunkIndex};
+use glam::Vec3;
+
+/// Why an [`crate::AssetDesc`] was rejected by [`crate::Asset::new`].
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum AssetError {
+    /// The asset has no chunks.
+    #[error("the asset has no chunks")]
+    NoChunks,
+    /// More chunks or bonds than `u32` indices can address safely.
+    #[error("the asset has too many chunks or bonds")]
+    TooLarge,
+    /// Volume not positive finite.
+    #[error("chunk {chunk} has volume {value} m³; it must be positive and finite")]
+    BadVolume {
+        /// Offending chunk.
+        chunk: ChunkIndex,
+        /// Its volume.
+        value: f32,
+    },
+    /// Mass not positive finite.
+    #[error("chunk {chunk} has mass {value} kg; it must be positive and finite")]
+    BadMass {
+        /// Offending chunk.
+        chunk: ChunkIndex,
+        /// Its mass.
+        value: f32,
+    },
+    /// Centroid has NaN or infinity.
+    #[error("chunk {0} has a non-finite centroid")]
+    NonFiniteCentroid(ChunkIndex),
+    /// Inertia not finite, symmetric, positive definite.
+    #[error("chunk {chunk} has an invalid inertia tensor: {reason}")]
+    BadInertia {
+        /// Offending chunk.
+        chunk: ChunkIndex,
+        /// What is wrong.
+        reason: String,
+    },
+    /// A hull point is NaN or infinite.
+    #[error("chunk {chunk} hull {hull} has a non-finite point")]
+    NonFiniteHull {
+        /// Offending chunk.
+        chunk: ChunkIndex,
+        /// Hull position in the chunk's list.
+        hull: u32,
+    },
+    /// Parent index out of range or not before the child.
+    #[error("chunk {chunk} names parent {parent}, which is not an earlier chunk")]
+    BadParent {
+        /// Offending chunk.
+        chunk: ChunkIndex,
+        /// The parent it names.
+        parent: u32,
+    },
+    /// A bond names a chunk that does not exist.
+    #[error("bond {bond} references chunk {chunk}, but the asset has {chunk_count} chunks")]
+    BondChunkOutOfRange {
+        /// Offending bond.
+        bond: BondIndex,
+        /// The chunk it names.
+        chunk: u32,
+        /// Number of chunks.
+        chunk_count: u32,
+    },
+    /// A bond joins a chunk to itself.
+    #[error("bond {bond} joins chunk {chunk} to itself")]
+    SelfBond {
+        /// Offending bond.
+        bond: BondIndex,
+        /// The chunk.
+        chunk: ChunkIndex,
+    },
+    /// Bond centroid has NaN or infinity.
+    #[error("bond {0} has a non-finite centroid")]
+    NonFiniteBondCentroid(BondIndex),
+    /// Bond normal not unit length.
+    #[error("bond {bond} has a normal of length {length}; it must be a unit vector")]
+    BadBondNormal {
+        /// Offending bond.
+        bond: BondIndex,
+        /// Its length.
+        length: f32,
+    },
+    /// Area negative or not finite.
+    #[error("bond {bond} has area {value} m²; it must be non-negative and finite")]
+    BadBondArea {
+        /// Offending bond.
+        bond: BondIndex,
+        /// Its area.
+        value: f32,
+    },
+    /// Strength not positive finite.
+    #[error("bond {bond} has strength {value} du; it must be positive and finite")]
+    BadBondStrength {
+        /// Offending bond.
+        bond: BondIndex,
+        /// Its strength.
+        value: f32,
+    },
+}
+
+/// Why mass properties could not be formed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum MassError {
+    /// No parts were given.
+    #[error("no parts to combine")]
+    Empty,
+    /// A part's mass is not positive finite.
+    #[error("part mass {0} kg is not positive and finite")]
+    NonPositiveMass(f32),
+    /// The tensor has NaN or infinity.
+    #[error("inertia tensor is not finite")]
+    NonFiniteInertia,
+    /// A principal moment is not positive: a flat or empty piece.
+    #[error("degenerate inertia: principal moments {moments:?}")]
+    Degenerate {
+        /// The moments found.
+        moments: Vec3,
+    },
+    /// `Q Λ Qᵀ` differs from the input by more than the tolerance.
+    #[error("principal decomposition reconstructs with error {error:e} (scale {scale:e})")]
+    Reconstruction {
+        /// Largest absolute entry error.
+        error: f32,
+        /// Largest absolute input entry.
+        scale: f32,
+    },
+}
+
+/// Why a damage event was rejected at admission. A rejected event changes nothing.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DamageError {
+    /// Radius not positive finite (R = 0 is not allowed by the radial rule).
+    #[error("damage radius {0} m must be positive and finite")]
+    BadRadius(f32),
+    /// Damage budget negative or not finite.
+    #[error("damage budget {0} du must be non-negative and finite")]
+    BadDamage(f32),
+    /// Impact point has NaN or infinity.
+    #[error("impact point {0:?} is not finite")]
+    NonFinitePoint(Vec3),
+    /// Impulse has NaN or infinity.
+    #[error("impulse {0:?} is not finite")]
+    NonFiniteImpulse(Vec3),
+    /// Same event id, different parameters.
+    #[error("event {0} was already admitted with different parameters")]
+    ConflictingEvent(u64),
+    /// A cluster pose given at admission is not finite.
+    #[error("a cluster pose is not finite")]
+    NonFinitePose,
+}
