@@ -183,7 +183,13 @@ impl SupportGraph {
                 }
             }
         }
-        Self { offsets, adjacent_chunks, adjacent_bonds, world_offsets, world_bonds }
+        Self {
+            offsets,
+            adjacent_chunks,
+            adjacent_bonds,
+            world_offsets,
+            world_bonds,
+        }
     }
 
     /// Number of nodes (= chunks).
@@ -192,9 +198,15 @@ impl SupportGraph {
     }
 
     /// `(neighbour, bond)` pairs of chunk–chunk bonds incident to `node`, by bond index.
-    pub fn neighbours(&self, node: ChunkIndex) -> impl Iterator<Item = (ChunkIndex, BondIndex)> + '_ {
+    pub fn neighbours(
+        &self,
+        node: ChunkIndex,
+    ) -> impl Iterator<Item = (ChunkIndex, BondIndex)> + '_ {
         let (lo, hi) = self.range(&self.offsets, node);
-        self.adjacent_chunks[lo..hi].iter().copied().zip(self.adjacent_bonds[lo..hi].iter().copied())
+        self.adjacent_chunks[lo..hi]
+            .iter()
+            .copied()
+            .zip(self.adjacent_bonds[lo..hi].iter().copied())
     }
 
     /// Bonds from `node` to the world, by bond index.
@@ -274,24 +286,39 @@ impl Asset {
         for (k, c) in desc.chunks.iter().enumerate() {
             let id = ChunkIndex(k as u32);
             if !(c.volume.is_finite() && c.volume > 0.0) {
-                return Err(AssetError::BadVolume { chunk: id, value: c.volume });
+                return Err(AssetError::BadVolume {
+                    chunk: id,
+                    value: c.volume,
+                });
             }
             if !(c.mass.is_finite() && c.mass > 0.0) {
-                return Err(AssetError::BadMass { chunk: id, value: c.mass });
+                return Err(AssetError::BadMass {
+                    chunk: id,
+                    value: c.mass,
+                });
             }
             if !finite3(c.centroid) {
                 return Err(AssetError::NonFiniteCentroid(id));
             }
-            validate_inertia(c.inertia).map_err(|reason| AssetError::BadInertia { chunk: id, reason })?;
+            validate_inertia(c.inertia)
+                .map_err(|reason| AssetError::BadInertia { chunk: id, reason })?;
             for (h, hull) in c.hulls.iter().enumerate() {
                 if hull.points.iter().any(|p| !p.is_finite()) {
-                    return Err(AssetError::NonFiniteHull { chunk: id, hull: h as u32 });
+                    return Err(AssetError::NonFiniteHull {
+                        chunk: id,
+                        hull: h as u32,
+                    });
                 }
             }
             let parent = match c.parent {
                 None => None,
                 Some(p) if (p as usize) < k => Some(ChunkIndex(p)),
-                Some(p) => return Err(AssetError::BadParent { chunk: id, parent: p }),
+                Some(p) => {
+                    return Err(AssetError::BadParent {
+                        chunk: id,
+                        parent: p,
+                    });
+                }
             };
             chunks.push(Chunk {
                 volume: c.volume,
@@ -310,7 +337,11 @@ impl Asset {
             if (raw as usize) < n {
                 Ok(ChunkIndex(raw))
             } else {
-                Err(AssetError::BondChunkOutOfRange { bond, chunk: raw, chunk_count: n as u32 })
+                Err(AssetError::BondChunkOutOfRange {
+                    bond,
+                    chunk: raw,
+                    chunk_count: n as u32,
+                })
             }
         };
         for (k, b) in desc.bonds.iter().enumerate() {
@@ -320,7 +351,10 @@ impl Asset {
                 BondEnd::Chunk(raw) => {
                     let c1 = check_chunk(id, raw)?;
                     if c1 == chunk0 {
-                        return Err(AssetError::SelfBond { bond: id, chunk: chunk0 });
+                        return Err(AssetError::SelfBond {
+                            bond: id,
+                            chunk: chunk0,
+                        });
                     }
                     Some(c1)
                 }
@@ -331,13 +365,22 @@ impl Asset {
             }
             let len = b.normal.length();
             if !(len.is_finite() && (len - 1.0).abs() <= 1e-3) {
-                return Err(AssetError::BadBondNormal { bond: id, length: len });
+                return Err(AssetError::BadBondNormal {
+                    bond: id,
+                    length: len,
+                });
             }
             if !(b.area.is_finite() && b.area >= 0.0) {
-                return Err(AssetError::BadBondArea { bond: id, value: b.area });
+                return Err(AssetError::BadBondArea {
+                    bond: id,
+                    value: b.area,
+                });
             }
             if !(b.strength.is_finite() && b.strength > 0.0) {
-                return Err(AssetError::BadBondStrength { bond: id, value: b.strength });
+                return Err(AssetError::BadBondStrength {
+                    bond: id,
+                    value: b.strength,
+                });
             }
             bonds.push(Bond {
                 chunk0,
@@ -349,7 +392,11 @@ impl Asset {
             });
         }
         let graph = SupportGraph::build(n, &bonds);
-        Ok(Self { chunks, bonds, graph })
+        Ok(Self {
+            chunks,
+            bonds,
+            graph,
+        })
     }
 
     /// All chunks, indexed by [`ChunkIndex`].
@@ -382,7 +429,10 @@ impl Asset {
     }
     /// The bond joining `a` and `b`, if any (lowest index when several).
     pub fn bond_between(&self, a: ChunkIndex, b: ChunkIndex) -> Option<BondIndex> {
-        self.graph.neighbours(a).find(|&(n, _)| n == b).map(|(_, bond)| bond)
+        self.graph
+            .neighbours(a)
+            .find(|&(n, _)| n == b)
+            .map(|(_, bond)| bond)
     }
     /// Total mass, kg.
     pub fn total_mass(&self) -> f32 {
@@ -397,9 +447,14 @@ fn validate_inertia(inertia: Mat3) -> Result<(), String> {
         return Err("non-finite entry".into());
     }
     let scale = cols.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-    let asym = (inertia - inertia.transpose()).to_cols_array().iter().fold(0.0f32, |m, v| m.max(v.abs()));
+    let asym = (inertia - inertia.transpose())
+        .to_cols_array()
+        .iter()
+        .fold(0.0f32, |m, v| m.max(v.abs()));
     if scale == 0.0 || asym > INERTIA_TOLERANCE * scale {
-        return Err(format!("not symmetric (asymmetry {asym:e}, scale {scale:e})"));
+        return Err(format!(
+            "not symmetric (asymmetry {asym:e}, scale {scale:e})"
+        ));
     }
     let axes = principal_axes(inertia).map_err(|e| e.to_string())?;
     let m = axes.moments;

@@ -108,7 +108,10 @@ impl AssetFile {
     /// Any [`AssetFileError`]; nothing is partially returned.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, AssetFileError> {
         if bytes.len() < HEADER_LEN {
-            return Err(AssetFileError::Truncated { len: bytes.len(), expected: HEADER_LEN });
+            return Err(AssetFileError::Truncated {
+                len: bytes.len(),
+                expected: HEADER_LEN,
+            });
         }
         if bytes[..8] != ASSET_MAGIC {
             return Err(AssetFileError::BadMagic);
@@ -120,22 +123,31 @@ impl AssetFile {
         };
         let version = u32::from_le_bytes(word(8..12)[..4].try_into().unwrap_or([0; 4]));
         if version != ASSET_FORMAT_VERSION {
-            return Err(AssetFileError::UnsupportedVersion { found: version, supported: ASSET_FORMAT_VERSION });
+            return Err(AssetFileError::UnsupportedVersion {
+                found: version,
+                supported: ASSET_FORMAT_VERSION,
+            });
         }
         let len = u64::from_le_bytes(word(12..20));
         let sum = u64::from_le_bytes(word(20..28));
         let expected = (HEADER_LEN as u64).saturating_add(len);
         if (bytes.len() as u64) < expected {
-            return Err(AssetFileError::Truncated { len: bytes.len(), expected: expected.min(usize::MAX as u64) as usize });
+            return Err(AssetFileError::Truncated {
+                len: bytes.len(),
+                expected: expected.min(usize::MAX as u64) as usize,
+            });
         }
         if (bytes.len() as u64) > expected {
-            return Err(AssetFileError::TrailingBytes(bytes.len() - expected as usize));
+            return Err(AssetFileError::TrailingBytes(
+                bytes.len() - expected as usize,
+            ));
         }
         let payload = &bytes[HEADER_LEN..];
         if fnv1a64(payload) != sum {
             return Err(AssetFileError::Checksum);
         }
-        let file: AssetFile = postcard::from_bytes(payload).map_err(|e| AssetFileError::Decode(e.to_string()))?;
+        let file: AssetFile =
+            postcard::from_bytes(payload).map_err(|e| AssetFileError::Decode(e.to_string()))?;
         file.validate()?;
         Ok(file)
     }
@@ -149,16 +161,31 @@ impl AssetFile {
         if self.meshes.len() != self.desc.chunks.len() {
             return Err(AssetFileError::BadMesh {
                 chunk: self.meshes.len().min(self.desc.chunks.len()),
-                reason: format!("{} meshes for {} chunks", self.meshes.len(), self.desc.chunks.len()),
+                reason: format!(
+                    "{} meshes for {} chunks",
+                    self.meshes.len(),
+                    self.desc.chunks.len()
+                ),
             });
         }
         for (k, m) in self.meshes.iter().enumerate() {
             let n = m.positions.len() as u64;
             if m.positions.iter().any(|p| !p.is_finite()) {
-                return Err(AssetFileError::BadMesh { chunk: k, reason: "non-finite vertex".into() });
+                return Err(AssetFileError::BadMesh {
+                    chunk: k,
+                    reason: "non-finite vertex".into(),
+                });
             }
-            if m.exterior.iter().chain(&m.interior).flatten().any(|&i| i as u64 >= n) {
-                return Err(AssetFileError::BadMesh { chunk: k, reason: format!("triangle index out of range ({n} vertices)") });
+            if m.exterior
+                .iter()
+                .chain(&m.interior)
+                .flatten()
+                .any(|&i| i as u64 >= n)
+            {
+                return Err(AssetFileError::BadMesh {
+                    chunk: k,
+                    reason: format!("triangle index out of range ({n} vertices)"),
+                });
             }
         }
         Ok(asset)

@@ -73,14 +73,20 @@ pub struct IndexVec<I, T> {
 
 impl<I, T> Default for IndexVec<I, T> {
     fn default() -> Self {
-        Self { raw: Vec::new(), _marker: PhantomData }
+        Self {
+            raw: Vec::new(),
+            _marker: PhantomData,
+        }
     }
 }
 
 impl<I: Idx, T> IndexVec<I, T> {
     /// Wraps a plain vector; position `k` becomes index `I::from_usize(k)`.
     pub fn from_vec(raw: Vec<T>) -> Self {
-        Self { raw, _marker: PhantomData }
+        Self {
+            raw,
+            _marker: PhantomData,
+        }
     }
     /// Number of entries.
     #[inline]
@@ -104,7 +110,10 @@ impl<I: Idx, T> IndexVec<I, T> {
     }
     /// Iterates `(index, &value)` in index order.
     pub fn iter_enumerated(&self) -> impl Iterator<Item = (I, &T)> + '_ {
-        self.raw.iter().enumerate().map(|(k, v)| (I::from_usize(k), v))
+        self.raw
+            .iter()
+            .enumerate()
+            .map(|(k, v)| (I::from_usize(k), v))
     }
     /// All valid indices in order.
     pub fn indices(&self) -> impl Iterator<Item = I> + use<I, T> {

@@ -78,7 +78,11 @@ pub fn combine(parts: &[MassPart]) -> Result<MassProperties, MassError> {
         let shift = DMat3::from_diagonal(DVec3::splat(d.dot(d))) - outer(d, d);
         inertia += own + shift * p.mass as f64;
     }
-    Ok(MassProperties { mass: mass as f32, center: c.as_vec3(), inertia: inertia.as_mat3() })
+    Ok(MassProperties {
+        mass: mass as f32,
+        center: c.as_vec3(),
+        inertia: inertia.as_mat3(),
+    })
 }
 
 fn outer(a: DVec3, b: DVec3) -> DMat3 {
@@ -96,9 +100,17 @@ pub fn rotate_inertia(inertia: Mat3, rotation: Quat) -> Mat3 {
 /// `R_cᵀ (cᵢ − c)` and rotation `R_cᵀ Rᵢ`, where the body frame has origin `c`
 /// (the cluster's centre of mass, world) and rotation `R_c`, and the child has
 /// world origin `cᵢ` and rotation `Rᵢ` (DESIGN §3.5).
-pub fn child_local_pose(cluster_center: Vec3, cluster_rotation: Quat, child_origin: Vec3, child_rotation: Quat) -> (Vec3, Quat) {
+pub fn child_local_pose(
+    cluster_center: Vec3,
+    cluster_rotation: Quat,
+    child_origin: Vec3,
+    child_rotation: Quat,
+) -> (Vec3, Quat) {
     let inv = cluster_rotation.inverse();
-    (inv * (child_origin - cluster_center), (inv * child_rotation).normalize())
+    (
+        inv * (child_origin - cluster_center),
+        (inv * child_rotation).normalize(),
+    )
 }
 
 /// Principal moments and a right-handed principal frame of a symmetric inertia
@@ -211,9 +223,15 @@ pub fn principal_axes(inertia: Mat3) -> Result<PrincipalAxes, MassError> {
     }
     let q = DMat3::from_cols(axes[0], axes[1], axes[2]);
     let frame = glam::DQuat::from_mat3(&q).normalize().as_quat();
-    let result = PrincipalAxes { moments: moments_v, frame };
+    let result = PrincipalAxes {
+        moments: moments_v,
+        frame,
+    };
     let scale = cols.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-    let err = (result.reconstruct() - inertia).to_cols_array().iter().fold(0.0f32, |m, x| m.max(x.abs()));
+    let err = (result.reconstruct() - inertia)
+        .to_cols_array()
+        .iter()
+        .fold(0.0f32, |m, x| m.max(x.abs()));
     if err > 1e-4 * scale {
         return Err(MassError::Reconstruction { error: err, scale });
     }
@@ -239,7 +257,11 @@ mod tests {
         let mp = combine(&[part(1.0, 0.0, 1.0 / 6.0), part(3.0, 2.0, 0.5)]).unwrap();
         assert_eq!(mp.mass, 4.0);
         assert!((mp.center - Vec3::new(1.5, 0.0, 0.0)).length() < 1e-6);
-        assert!((mp.inertia.z_axis.z - 11.0 / 3.0).abs() < 1e-5, "{}", mp.inertia.z_axis.z);
+        assert!(
+            (mp.inertia.z_axis.z - 11.0 / 3.0).abs() < 1e-5,
+            "{}",
+            mp.inertia.z_axis.z
+        );
         // Summing own inertias alone would give 2/3: the parallel-axis term matters.
         assert!((mp.inertia.z_axis.z - 2.0 / 3.0).abs() > 1.0);
         // Along x the offsets contribute nothing.
@@ -270,7 +292,11 @@ mod tests {
         let r = Quat::from_euler(glam::EulerRot::XYZ, 0.3, -1.1, 0.7);
         let tensor = rotate_inertia(Mat3::from_diagonal(Vec3::new(3.0, 1.0, 2.0)), r);
         let pa = principal_axes(tensor).unwrap();
-        assert!((pa.moments - Vec3::new(1.0, 2.0, 3.0)).length() < 1e-5, "{:?}", pa.moments);
+        assert!(
+            (pa.moments - Vec3::new(1.0, 2.0, 3.0)).length() < 1e-5,
+            "{:?}",
+            pa.moments
+        );
         let q = Mat3::from_quat(pa.frame);
         assert!((q.determinant() - 1.0).abs() < 1e-5);
         assert!(pa.reconstruct().abs_diff_eq(tensor, 1e-5));
@@ -286,7 +312,10 @@ mod tests {
     #[test]
     fn flat_piece_with_zero_moment_fails_instead_of_entering_with_zero_inertia() {
         let t = Mat3::from_diagonal(Vec3::new(0.0, 1.0, 1.0));
-        assert!(matches!(principal_axes(t), Err(MassError::Degenerate { .. })));
+        assert!(matches!(
+            principal_axes(t),
+            Err(MassError::Degenerate { .. })
+        ));
         let nan = Mat3::from_diagonal(Vec3::new(f32::NAN, 1.0, 1.0));
         assert_eq!(principal_axes(nan), Err(MassError::NonFiniteInertia));
     }
@@ -294,7 +323,10 @@ mod tests {
     #[test]
     fn combine_rejects_empty_and_non_positive_mass() {
         assert_eq!(combine(&[]), Err(MassError::Empty));
-        assert!(matches!(combine(&[part(-1.0, 0.0, 1.0)]), Err(MassError::NonPositiveMass(_))));
+        assert!(matches!(
+            combine(&[part(-1.0, 0.0, 1.0)]),
+            Err(MassError::NonPositiveMass(_))
+        ));
     }
 
     #[test]
@@ -303,6 +335,9 @@ mod tests {
         p.inertia = Mat3::from_diagonal(Vec3::new(1.0, 2.0, 3.0));
         p.rotation = Quat::from_rotation_z(FRAC_PI_2);
         let mp = combine(&[p]).unwrap();
-        assert!(mp.inertia.abs_diff_eq(Mat3::from_diagonal(Vec3::new(2.0, 1.0, 3.0)), 1e-6));
+        assert!(
+            mp.inertia
+                .abs_diff_eq(Mat3::from_diagonal(Vec3::new(2.0, 1.0, 3.0)), 1e-6)
+        );
     }
 }

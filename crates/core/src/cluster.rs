@@ -1,0 +1,252 @@
+//! Clusters: the rigid groups of chunks that exist at runtime, each one body
+//! in the physics world, addressed by generational handles.
+
+use crate::index::ChunkIndex;
+use crate::mass::{MassProperties, PrincipalAxes};
+use crate::pose::Pose;
+use crate::velocity::Velocity;
+use serde::{Deserialize, Serialize};
+
+/// Generational handle of a runtime cluster. Goes stale when the cluster
+/// splits; lookups then return `None`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct ClusterHandle {
+    index: u32,
+    generation: u32,
+}
+
+impl ClusterHandle {
+    /// A handle that never names a live cluster (placeholder before allocation).
+    pub(crate) const PLACEHOLDER: Self = Self {
+        index: u32::MAX,
+        generation: u32::MAX,
+    };
+
+    /// Slot index.
+    pub fn index(self) -> u32 {
+        self.index
+    }
+    /// Slot generation.
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+}
+
+impl std::fmt::Display for ClusterHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}v{}", self.index, self.generation)
+    }
+}
+
+/// Where a cluster is and how it moves: the world pose of its body frame
+/// (origin at the centre of mass) and its velocity.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ClusterMotion {
+    /// World pose of the body frame, whose origin is the cluster's centre of mass.
+    pub pose: Pose,
+    /// World velocity (linear of the centre of mass, angular).
+    pub velocity: Velocity,
+}
+
+/// A runtime cluster.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cluster {
+    /// Member chunks, ascending.
+    pub nodes: Vec<ChunkIndex>,
+    /// Fixed to the world.
+    pub supported: bool,
+    /// Mass properties in asset space (centre and inertia about it, asset axes).
+    pub mass: MassProperties,
+    /// Principal moments and frame of `mass.inertia` (asset axes).
+    pub principal: PrincipalAxes,
+    /// Current motion, as last synced from the physics world.
+    pub motion: ClusterMotion,
+}
+
+impl Cluster {
+    /// The transform from asset space to world space for this cluster's chunks:
+    /// `pose ∘ translate(−c_asset)`.
+    pub fn asset_to_world(&self) -> Pose {
+        self.motion
+            .pose
+            .mul(&Pose::from_translation(-self.mass.center))
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Slot {
+    generation: u32,
+    cluster: Option<Cluster>,
+}
+
+/// Arena of clusters with generations; a freed slot's generation is bumped,
+/// and allocation takes the lowest free slot, so handles are deterministic.
+#[derive(Clone, Debug, Default)]
+pub struct ClusterSet {
+    slots: Vec<Slot>,
+    free: std::collections::BTreeSet<u32>,
+}
+
+impl ClusterSet {
+    /// The cluster, or `None` for a stale or unknown handle.
+    pub fn get(&self, h: ClusterHandle) -> Option<&Cluster> {
+        self.slots
+            .get(h.index as usize)
+            .filter(|s| s.generation == h.generation)
+            .and_then(|s| s.cluster.as_ref())
+    }
+
+    pub(crate) fn get_mut(&mut self, h: ClusterHandle) -> Option<&mut Cluster> {
+        self.slots
+            .get_mut(h.index as usize)
+            .filter(|s| s.generation == h.generation)
+            .and_then(|s| s.cluster.as_mut())
+    }
+
+    /// Live clusters in slot order.
+    pub fn iter(&self) -> impl Iterator<Item = (ClusterHandle, &Cluster)> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.cluster.as_ref().map(|c| {
+                (
+                    ClusterHandle {
+                        index: i as u32,
+                        generation: s.generation,
+                    },
+                    c,
+                )
+            })
+        })
+    }
+
+    /// Number of live clusters.
+    pub fn len(&self) -> usize {
+        self.slots.len() - self.free.len()
+    }
+
+    /// True when no cluster is alive.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The handles that [`Self::replace`] will assign to `count` new clusters
+    /// after freeing `freed` (all live): lowest free slot first.
+    pub(crate) fn peek_allocations(
+        &self,
+        freed: &[ClusterHandle],
+        count: usize,
+    ) -> Vec<ClusterHandle> {
+        let mut candidates: Vec<(u32, u32)> = self
+            .free
+            .iter()
+            .map(|&i| (i, self.slots[i as usize].generation))
+            .collect();
+        candidates.extend(
+            freed
+                .iter()
+                .map(|h| (h.index, h.generation.wrapping_add(1))),
+        );
+        candidates.sort_unstable();
+        let mut out: Vec<ClusterHandle> = candidates
+            .into_iter()
+            .take(count)
+            .map(|(index, generation)| ClusterHandle { index, generation })
+            .collect();
+        let mut next = self.slots.len() as u32;
+        while out.len() < count {
+            out.push(ClusterHandle {
+                index: next,
+                generation: 0,
+            });
+            next += 1;
+        }
+        out
+    }
+
+    /// Frees `freed` then inserts `created` (in order, at the handles
+    /// [`Self::peek_allocations`] reported). Returns the new handles.
+    pub(crate) fn replace(
+        &mut self,
+        freed: &[ClusterHandle],
+        created: Vec<Cluster>,
+    ) -> Vec<ClusterHandle> {
+        for h in freed {
+            if let Some(slot) = self.slots.get_mut(h.index as usize) {
+                if slot.generation == h.generation && slot.cluster.take().is_some() {
+                    slot.generation = slot.generation.wrapping_add(1);
+                    self.free.insert(h.index);
+                }
+            }
+        }
+        let mut handles = Vec::with_capacity(created.len());
+        for c in created {
+            let index = match self.free.pop_first() {
+                Some(i) => i,
+                None => {
+                    self.slots.push(Slot {
+                        generation: 0,
+                        cluster: None,
+                    });
+                    (self.slots.len() - 1) as u32
+                }
+            };
+            let slot = &mut self.slots[index as usize];
+            slot.cluster = Some(c);
+            handles.push(ClusterHandle {
+                index,
+                generation: slot.generation,
+            });
+        }
+        handles
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mass::{MassProperties, PrincipalAxes};
+    use glam::{Mat3, Quat, Vec3};
+
+    fn dummy() -> Cluster {
+        Cluster {
+            nodes: vec![],
+            supported: false,
+            mass: MassProperties {
+                mass: 1.0,
+                center: Vec3::ZERO,
+                inertia: Mat3::IDENTITY,
+            },
+            principal: PrincipalAxes {
+                moments: Vec3::ONE,
+                frame: Quat::IDENTITY,
+            },
+            motion: ClusterMotion::default(),
+        }
+    }
+
+    #[test]
+    fn peeked_handles_equal_the_assigned_ones_and_stale_handles_miss() {
+        let mut set = ClusterSet::default();
+        let first = set.replace(&[], vec![dummy(), dummy(), dummy()]);
+        let freed = [first[1], first[0]];
+        let peek = set.peek_allocations(&freed, 3);
+        let got = set.replace(&freed, vec![dummy(), dummy(), dummy()]);
+        assert_eq!(peek, got);
+        assert_eq!(
+            got[0],
+            ClusterHandle {
+                index: 0,
+                generation: 1
+            }
+        );
+        assert_eq!(
+            got[2],
+            ClusterHandle {
+                index: 3,
+                generation: 0
+            }
+        );
+        assert!(set.get(first[0]).is_none());
+        assert!(set.get(first[2]).is_some());
+        assert_eq!(set.len(), 4);
+    }
+}

@@ -1,0 +1,309 @@
+//! Commit planning and the seam between the core and a physics backend
+//! (DESIGN §3.7, destruction-system seed "物理提交与失败恢复").
+//!
+//! A commit runs in three phases:
+//! 1. [`Instance::plan`] applies pending damage on a candidate copy, finds
+//!    islands and computes the new clusters' mass properties (asset space).
+//!    The published state is untouched.
+//! 2. [`CommitBackend::prepare`] builds the new bodies off to the side (shapes,
+//!    mass properties). It may fail: then nothing changes and the events stay
+//!    pending with their ids and frozen parameters.
+//! 3. At the physics safe point, [`CommitBackend::commit`] swaps old bodies for
+//!    new ones as one step, rebuilding world poses and velocities from the old
+//!    bodies' *current* motion; only then does the instance publish the new
+//!    version and mark the events applied.
+
+use crate::asset::Asset;
+use crate::cluster::{ClusterHandle, ClusterMotion};
+use crate::damage::EventId;
+use crate::index::{BondIndex, ChunkIndex};
+use crate::instance::{Instance, Receipt};
+use crate::mass::{MassProperties, PrincipalAxes};
+use glam::Vec3;
+
+/// One event's outcome inside a plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedEvent {
+    /// The event.
+    pub id: EventId,
+    /// Bonds it broke, ascending.
+    pub broken: Vec<BondIndex>,
+    /// Damage actually removed from health, du (≤ the event's budget).
+    pub damage_removed: f32,
+}
+
+/// A new cluster produced by a split.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SplitPart {
+    /// The handle it will have once committed.
+    pub handle: ClusterHandle,
+    /// Member chunks, ascending.
+    pub nodes: Vec<ChunkIndex>,
+    /// Fixed to the world.
+    pub supported: bool,
+    /// Mass properties in asset space.
+    pub mass: MassProperties,
+    /// Principal moments and frame of `mass.inertia` (asset axes).
+    pub principal: PrincipalAxes,
+}
+
+/// An old cluster replaced by its islands.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SplitPlan {
+    /// The cluster that goes away.
+    pub old: ClusterHandle,
+    /// Its islands, ordered by lowest node.
+    pub parts: Vec<SplitPart>,
+}
+
+/// An explosion impulse to apply exactly once, at commit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedImpulse {
+    /// The event it belongs to (its once-only key).
+    pub event: EventId,
+    /// Application point, m, world (as admitted).
+    pub point: Vec3,
+    /// Impulse, N·s, world.
+    pub impulse: Vec3,
+    /// The chunk nearest the point at admission.
+    pub chunk: ChunkIndex,
+    /// The cluster holding that chunk after the commit.
+    pub target: ClusterHandle,
+}
+
+/// Everything a commit will change, computed without changing anything.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommitPlan {
+    /// Topology version the plan was computed against.
+    pub base_version: u64,
+    /// Sequence number this commit will have.
+    pub commit_seq: u64,
+    /// Events in processing order.
+    pub events: Vec<PlannedEvent>,
+    /// New absolute health of every modified bond, by bond index.
+    pub health_changes: Vec<(BondIndex, f32)>,
+    /// All bonds broken by this commit, ascending.
+    pub broken: Vec<BondIndex>,
+    /// Clusters that split (or lost their support), by old handle.
+    pub splits: Vec<SplitPlan>,
+    /// Impulses to apply once, in event order.
+    pub impulses: Vec<PlannedImpulse>,
+}
+
+impl CommitPlan {
+    /// Number of new clusters.
+    pub fn new_cluster_count(&self) -> usize {
+        self.splits.iter().map(|s| s.parts.len()).sum()
+    }
+}
+
+/// Why a commit did not happen. In every case the instance is unchanged and
+/// the pending events are kept.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CommitError<E> {
+    /// The backend could not prepare the new bodies.
+    #[error("backend failed to prepare the commit: {0}")]
+    Prepare(E),
+    /// The backend could not swap bodies at the safe point (and restored the old ones).
+    #[error("backend failed to commit: {0}")]
+    Commit(E),
+    /// The topology changed since the plan was made.
+    #[error("stale plan: planned against topology version {expected}, instance is at {found}")]
+    StaleTopology {
+        /// Version in the plan.
+        expected: u64,
+        /// Version now.
+        found: u64,
+    },
+    /// A handle names no live cluster.
+    #[error("cluster {0} does not exist (stale handle)")]
+    StaleCluster(ClusterHandle),
+    /// A pose or velocity is not finite.
+    #[error("pose or velocity is not finite")]
+    BadPose,
+    /// A new cluster has degenerate mass properties.
+    #[error("degenerate cluster mass properties: {0}")]
+    Mass(crate::MassError),
+}
+
+/// The physics side of a commit. Implemented by `smithereens-rapier`, and by
+/// test backends that inject failures.
+pub trait CommitBackend {
+    /// Bodies and shapes built ahead of the swap.
+    type Prepared;
+    /// Backend error.
+    type Error: std::error::Error;
+
+    /// Builds the new bodies for `plan` without touching the live world.
+    ///
+    /// # Errors
+    /// Any backend failure; the commit is then abandoned with nothing changed.
+    fn prepare(&mut self, asset: &Asset, plan: &CommitPlan) -> Result<Self::Prepared, Self::Error>;
+
+    /// At the safe point between physics steps, swaps every split cluster's
+    /// body for its parts' bodies in one step and applies the plan's impulses.
+    /// Reads the old bodies' current motion; returns the motion of every new
+    /// cluster in plan order (splits, then parts).
+    ///
+    /// # Errors
+    /// Any backend failure; the backend must then leave the world as before.
+    fn commit(
+        &mut self,
+        prepared: Self::Prepared,
+        plan: &CommitPlan,
+        instance: &Instance,
+    ) -> Result<Vec<ClusterMotion>, Self::Error>;
+}
+
+/// Result of [`Instance::commit`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommitOutcome {
+    /// Receipts of the applied events, in processing order.
+    pub receipts: Vec<Receipt>,
+    /// Bonds broken, ascending.
+    pub broken: Vec<BondIndex>,
+    /// Clusters removed.
+    pub removed: Vec<ClusterHandle>,
+    /// Clusters created, in plan order.
+    pub created: Vec<ClusterHandle>,
+}
+
+impl Instance {
+    /// Runs plan → prepare → commit → publish for all pending events. Call it
+    /// at the physics safe point (after a step, never inside a callback).
+    /// With nothing pending it does nothing and returns an empty outcome.
+    ///
+    /// # Errors
+    /// See [`CommitError`]; on error the instance is unchanged and the events stay pending.
+    pub fn commit<B: CommitBackend>(
+        &mut self,
+        backend: &mut B,
+    ) -> Result<CommitOutcome, CommitError<B::Error>> {
+        if self.pending().is_empty() {
+            return Ok(CommitOutcome {
+                receipts: vec![],
+                broken: vec![],
+                removed: vec![],
+                created: vec![],
+            });
+        }
+        let plan = self.plan()?;
+        let prepared = backend
+            .prepare(self.asset(), &plan)
+            .map_err(CommitError::Prepare)?;
+        let motions = backend
+            .commit(prepared, &plan, self)
+            .map_err(CommitError::Commit)?;
+        let removed = plan.splits.iter().map(|s| s.old).collect();
+        let created = plan
+            .splits
+            .iter()
+            .flat_map(|s| s.parts.iter().map(|p| p.handle))
+            .collect();
+        let broken = plan.broken.clone();
+        let receipts = self.apply(plan, motions)?;
+        Ok(CommitOutcome {
+            receipts,
+            broken,
+            removed,
+            created,
+        })
+    }
+}
+
+/// World motion of a new cluster cut from a body whose current motion is
+/// `old` and whose centre of mass in asset space is `old_center`: the body
+/// frame keeps the old rotation `R_c`, its origin moves to the part's centre
+/// `c = A(c_part)` (with `A` the old asset → world transform), and the
+/// velocity follows the rigid field `v = v₀ + ω × (c − c₀)` (DESIGN §3.6).
+/// Supported parts are fixed: zero velocity.
+pub fn part_motion(old: ClusterMotion, old_center: Vec3, part: &SplitPart) -> ClusterMotion {
+    let asset_to_world = old.pose.mul(&crate::Pose::from_translation(-old_center));
+    let center = asset_to_world.transform_point(part.mass.center);
+    let pose = crate::Pose {
+        rotation: old.pose.rotation,
+        translation: center,
+    };
+    let velocity = if part.supported {
+        crate::Velocity::default()
+    } else {
+        crate::velocity::inherit_velocity(old.velocity, old.pose.translation, center)
+    };
+    ClusterMotion { pose, velocity }
+}
+
+/// Velocity change that `imp` gives a body with asset-space mass properties
+/// `mass` (inertia about the centre of mass, asset axes) and current motion
+/// `motion`, per [`crate::velocity::impulse_velocity_change`]: bodies keep
+/// asset axes rotated by their rotation `R_c`, so `I_world = R_c I R_cᵀ` is
+/// rebuilt from the commit-time rotation.
+pub fn impulse_change(
+    mass: &MassProperties,
+    motion: &ClusterMotion,
+    imp: &PlannedImpulse,
+) -> crate::Velocity {
+    crate::velocity::impulse_velocity_change(
+        mass.mass,
+        mass.inertia,
+        motion.pose.rotation,
+        motion.pose.translation,
+        imp.point,
+        imp.impulse,
+    )
+}
+
+/// A backend with no physics world: new clusters get [`part_motion`] from
+/// the old cluster's last synced motion; the instance itself adds planned
+/// impulses to the recorded motion when it publishes.
+/// Serves headless servers, replay, and tests (it can inject failures).
+#[derive(Clone, Debug, Default)]
+pub struct HeadlessBackend {
+    /// Fail the next `prepare` calls while positive (decremented per call).
+    pub fail_prepare: u32,
+    /// Fail the next `commit` calls while positive (decremented per call).
+    pub fail_commit: u32,
+    /// Number of successful commits.
+    pub commits: u32,
+}
+
+/// Failure injected by [`HeadlessBackend`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("injected {0} failure")]
+pub struct InjectedFailure(pub &'static str);
+
+impl CommitBackend for HeadlessBackend {
+    type Prepared = ();
+    type Error = InjectedFailure;
+
+    fn prepare(&mut self, _asset: &Asset, _plan: &CommitPlan) -> Result<(), InjectedFailure> {
+        if self.fail_prepare > 0 {
+            self.fail_prepare -= 1;
+            return Err(InjectedFailure("prepare"));
+        }
+        Ok(())
+    }
+
+    fn commit(
+        &mut self,
+        _prepared: (),
+        plan: &CommitPlan,
+        instance: &Instance,
+    ) -> Result<Vec<ClusterMotion>, InjectedFailure> {
+        if self.fail_commit > 0 {
+            self.fail_commit -= 1;
+            return Err(InjectedFailure("commit"));
+        }
+        let mut motions = Vec::with_capacity(plan.new_cluster_count());
+        for s in &plan.splits {
+            let Some(old) = instance.cluster(s.old) else {
+                return Err(InjectedFailure("stale cluster"));
+            };
+            for p in &s.parts {
+                motions.push(part_motion(old.motion, old.mass.center, p));
+            }
+        }
+        self.commits += 1;
+        Ok(motions)
+    }
+}

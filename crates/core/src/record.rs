@@ -1,0 +1,240 @@
+//! Recorded runs: what happened in a simulation, frame by frame, in a JSON
+//! file that the viewer, the glTF exporter and tests read.
+//!
+//! A body's pose is stored as its *asset → world* transform, so a chunk's
+//! asset-space render mesh is drawn at `pose · vertex` while it belongs to
+//! that body. A chunk belongs to exactly one body on every frame.
+
+use crate::asset_file::ChunkMesh;
+use crate::pose::Pose;
+use glam::Vec3;
+use serde::{Deserialize, Serialize};
+
+/// Value of [`RunRecord::format`].
+pub const RUN_FORMAT: &str = "smithereens-run";
+/// The run format version this build writes and reads.
+pub const RUN_FORMAT_VERSION: u32 = 1;
+
+/// A pose as `[tx, ty, tz, qx, qy, qz, qw]` (m, unit quaternion).
+pub type PoseArray = [f32; 7];
+
+/// Converts a pose to its array form.
+pub fn pose_to_array(p: &Pose) -> PoseArray {
+    let t = p.translation;
+    let q = p.rotation;
+    [t.x, t.y, t.z, q.x, q.y, q.z, q.w]
+}
+
+/// Converts an array back to a pose.
+pub fn pose_from_array(a: &PoseArray) -> Pose {
+    Pose {
+        translation: Vec3::new(a[0], a[1], a[2]),
+        rotation: glam::Quat::from_xyzw(a[3], a[4], a[5], a[6]),
+    }
+}
+
+/// A chunk as the viewer needs it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunChunk {
+    /// Centre of mass, asset space, m.
+    pub centroid: Vec3,
+    /// Support chunk.
+    pub support: bool,
+    /// Render mesh, asset space.
+    pub mesh: ChunkMesh,
+}
+
+/// A bond as the viewer needs it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunBond {
+    /// First chunk.
+    pub chunk0: u32,
+    /// Second chunk, or `None` for a bond to the world.
+    pub chunk1: Option<u32>,
+    /// Interface centre, asset space, m.
+    pub centroid: Vec3,
+}
+
+/// One body's life: its chunks and its pose on each frame it existed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunBody {
+    /// Stable id (order of creation).
+    pub id: u32,
+    /// Member chunks, ascending.
+    pub chunks: Vec<u32>,
+    /// Fixed to the world.
+    pub supported: bool,
+    /// First frame on which the body exists.
+    pub first_frame: u32,
+    /// Asset → world pose on frames `first_frame .. first_frame + poses.len()`.
+    pub poses: Vec<PoseArray>,
+}
+
+/// A projectile's trajectory.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunProjectile {
+    /// Sphere radius, m.
+    pub radius: f32,
+    /// First frame on which it exists.
+    pub first_frame: u32,
+    /// World pose per frame from `first_frame`.
+    pub poses: Vec<PoseArray>,
+}
+
+/// A damage event as admitted.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunEvent {
+    /// Frame of admission.
+    pub frame: u32,
+    /// Event id.
+    pub id: u64,
+    /// Impact point, world, m.
+    pub point: Vec3,
+    /// Radius, m.
+    pub radius: f32,
+    /// Budget, du.
+    pub damage: f32,
+}
+
+/// A bond that broke.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunBreak {
+    /// Frame of the commit that broke it.
+    pub frame: u32,
+    /// The bond.
+    pub bond: u32,
+}
+
+/// A whole recorded run.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunRecord {
+    /// Always [`RUN_FORMAT`].
+    pub format: String,
+    /// Always [`RUN_FORMAT_VERSION`] for files this build writes.
+    pub version: u32,
+    /// Scenario name.
+    pub name: String,
+    /// Fixed time step, s.
+    pub timestep: f32,
+    /// Number of recorded frames (frame 0 is the initial state).
+    pub frame_count: u32,
+    /// Ground plane height (world y, m), if any.
+    pub ground_y: Option<f32>,
+    /// Chunks, by chunk index.
+    pub chunks: Vec<RunChunk>,
+    /// Bonds, by bond index.
+    pub bonds: Vec<RunBond>,
+    /// Bodies in creation order.
+    pub bodies: Vec<RunBody>,
+    /// Projectiles.
+    pub projectiles: Vec<RunProjectile>,
+    /// Damage events in admission order.
+    pub events: Vec<RunEvent>,
+    /// Broken bonds in commit order.
+    pub breaks: Vec<RunBreak>,
+    /// State hash after each frame (determinism checks).
+    pub frame_hashes: Vec<u64>,
+}
+
+/// Why a run file could not be read.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    /// Not JSON, truncated JSON, or missing fields.
+    #[error("run file is not valid JSON for this format: {0}")]
+    Json(String),
+    /// Another kind of file.
+    #[error("not a Smithereens run file (format {0:?})")]
+    Format(String),
+    /// Another version.
+    #[error("run format version {found} is not supported (this build reads {supported})")]
+    Version {
+        /// In the file.
+        found: u32,
+        /// Supported.
+        supported: u32,
+    },
+    /// Inconsistent content.
+    #[error("run file is inconsistent: {0}")]
+    Inconsistent(String),
+}
+
+impl RunRecord {
+    /// An empty record for a scenario.
+    pub fn new(name: impl Into<String>, timestep: f32) -> Self {
+        Self {
+            format: RUN_FORMAT.into(),
+            version: RUN_FORMAT_VERSION,
+            name: name.into(),
+            timestep,
+            frame_count: 0,
+            ground_y: None,
+            chunks: vec![],
+            bonds: vec![],
+            bodies: vec![],
+            projectiles: vec![],
+            events: vec![],
+            breaks: vec![],
+            frame_hashes: vec![],
+        }
+    }
+
+    /// Serialises to JSON bytes.
+    pub fn to_json(&self) -> Vec<u8> {
+        serde_json::to_vec(self).unwrap_or_default()
+    }
+
+    /// Parses and checks a run file.
+    ///
+    /// # Errors
+    /// [`RunError`] for non-JSON, a foreign format, another version, or
+    /// indices/frames out of range.
+    pub fn from_json(bytes: &[u8]) -> Result<Self, RunError> {
+        #[derive(Deserialize)]
+        struct Header {
+            format: String,
+            version: u32,
+        }
+        let header: Header =
+            serde_json::from_slice(bytes).map_err(|e| RunError::Json(e.to_string()))?;
+        if header.format != RUN_FORMAT {
+            return Err(RunError::Format(header.format));
+        }
+        if header.version != RUN_FORMAT_VERSION {
+            return Err(RunError::Version {
+                found: header.version,
+                supported: RUN_FORMAT_VERSION,
+            });
+        }
+        let run: RunRecord =
+            serde_json::from_slice(bytes).map_err(|e| RunError::Json(e.to_string()))?;
+        run.check()?;
+        Ok(run)
+    }
+
+    fn check(&self) -> Result<(), RunError> {
+        let n = self.chunks.len() as u32;
+        let bad = |s: String| Err(RunError::Inconsistent(s));
+        for (k, b) in self.bonds.iter().enumerate() {
+            if b.chunk0 >= n || b.chunk1.is_some_and(|c| c >= n) {
+                return bad(format!("bond {k} names a chunk out of range"));
+            }
+        }
+        for b in &self.bodies {
+            if b.chunks.iter().any(|&c| c >= n) {
+                return bad(format!("body {} names a chunk out of range", b.id));
+            }
+            if b.first_frame as u64 + b.poses.len() as u64 > self.frame_count as u64 {
+                return bad(format!("body {} has poses past the last frame", b.id));
+            }
+        }
+        if let Some(br) = self
+            .breaks
+            .iter()
+            .find(|br| br.bond as usize >= self.bonds.len())
+        {
+            return bad(format!("break of bond {} out of range", br.bond));
+        }
+        Ok(())
+    }
+}
