@@ -1,0 +1,194 @@
+//! Typed errors of the authoring pipeline: one enum for mesh input
+//! ([`MeshError`]) and one for fracturing ([`FractureError`]). Variants carry
+//! the offending values so a message can point at the problem.
+
+use glam::DVec3;
+use smithereens_core::AssetError;
+use std::path::PathBuf;
+
+/// Why a mesh could not be loaded or accepted as a closed solid.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum MeshError {
+    /// The file could not be read.
+    #[error("cannot read mesh file {path}: {source}")]
+    Io {
+        /// File that failed.
+        path: PathBuf,
+        /// Underlying IO error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// The file extension is not one of `obj`, `gltf`, `glb` (case-insensitive).
+    #[error("unsupported mesh format {extension:?} for {path} (expected .obj, .gltf or .glb)")]
+    UnsupportedFormat {
+        /// File that was given.
+        path: PathBuf,
+        /// Its extension (empty when it has none).
+        extension: String,
+    },
+    /// The OBJ or glTF parser rejected the file.
+    #[error("cannot parse {format} file {path}: {message}")]
+    Parse {
+        /// File that failed.
+        path: PathBuf,
+        /// `"OBJ"` or `"glTF"`.
+        format: &'static str,
+        /// The parser's message.
+        message: String,
+    },
+    /// A glTF buffer is missing, too short, or referenced by an unsupported URI.
+    #[error("glTF buffer {buffer}: {reason}")]
+    GltfBuffer {
+        /// Buffer index in the glTF document.
+        buffer: usize,
+        /// What is wrong.
+        reason: String,
+    },
+    /// No triangles (or no vertices) after loading, or every triangle was degenerate.
+    #[error("mesh has no triangles")]
+    Empty,
+    /// A vertex coordinate is NaN or infinite.
+    #[error("vertex {index} has a non-finite position {position}")]
+    NonFiniteVertex {
+        /// Vertex index in the input before welding (for a file: in the
+        /// loader's vertex order).
+        index: usize,
+        /// The offending position, m.
+        position: DVec3,
+    },
+    /// A triangle references a vertex that does not exist.
+    #[error(
+        "triangle {triangle} references vertex {index}, but the mesh has {vertex_count} vertices"
+    )]
+    IndexOutOfRange {
+        /// Triangle index in the input.
+        triangle: usize,
+        /// The bad vertex index.
+        index: u32,
+        /// Number of vertices.
+        vertex_count: usize,
+    },
+    /// More than `u32::MAX` vertices or triangles.
+    #[error("mesh is too large: {count} {what} (at most {max})")]
+    TooLarge {
+        /// `"vertices"` or `"triangles"`.
+        what: &'static str,
+        /// How many there are.
+        count: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The welded surface is not a closed, consistently oriented 2-manifold:
+    /// some undirected edges are used by one triangle only (`open_edges`,
+    /// holes in the surface) or by more than two triangles or twice with the
+    /// same orientation (`non_manifold_edges`).
+    #[error(
+        "mesh is not a closed manifold solid: {open_edges} open (boundary) edge(s) and \
+         {non_manifold_edges} non-manifold or inconsistently oriented edge(s); first \
+         problem edge near {example}"
+    )]
+    NotClosed {
+        /// Undirected edges used by exactly one triangle.
+        open_edges: usize,
+        /// Undirected edges used by more than two triangles, or by two
+        /// triangles with the same orientation.
+        non_manifold_edges: usize,
+        /// Midpoint of the first offending edge (edges ordered by vertex
+        /// index), m, to help locate the problem.
+        example: DVec3,
+    },
+    /// The closed surface encloses no volume (flat or degenerate).
+    #[error("mesh encloses no volume ({volume} m³)")]
+    ZeroVolume {
+        /// Signed volume, m³.
+        volume: f64,
+    },
+}
+
+/// Why a fracture could not be produced. Settings are validated before any
+/// work is done, so a settings error never leaves partial output.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FractureError {
+    /// The input mesh does not satisfy the [`TriMesh`](crate::TriMesh) invariants.
+    #[error("invalid input mesh: {0}")]
+    Mesh(#[from] MeshError),
+    /// `chunk_count` is 0.
+    #[error("chunk_count must be at least 1")]
+    ZeroChunkCount,
+    /// `chunk_count` exceeds [`MAX_CHUNK_COUNT`](crate::MAX_CHUNK_COUNT).
+    #[error("chunk_count {requested} exceeds the maximum of {max}")]
+    TooManyChunks {
+        /// Requested count.
+        requested: u32,
+        /// The limit.
+        max: u32,
+    },
+    /// Density (kg/m³) is not positive and finite.
+    #[error("density must be positive and finite, got {value} kg/m³")]
+    InvalidDensity {
+        /// The offending value.
+        value: f64,
+    },
+    /// Bond strength per area (du/m²) is not positive and finite.
+    #[error("strength_per_area must be positive and finite, got {value} du/m²")]
+    InvalidStrength {
+        /// The offending value.
+        value: f64,
+    },
+    /// Support tolerance (m) is not positive and finite.
+    #[error("support tolerance must be positive and finite, got {value} m")]
+    InvalidSupportTolerance {
+        /// The offending value.
+        value: f64,
+    },
+    /// Support plane with a non-finite point or a zero / non-finite normal.
+    #[error(
+        "support plane is invalid: point {point}, normal {normal} (need a finite point and a non-zero finite normal)"
+    )]
+    InvalidSupportPlane {
+        /// Plane point, m.
+        point: DVec3,
+        /// Plane normal (any length).
+        normal: DVec3,
+    },
+    /// Could not place all sites inside the mesh within the attempt budget
+    /// (the mesh fills too little of its bounding box).
+    #[error(
+        "placed only {placed} of {requested} Voronoi sites inside the mesh after {attempts} attempts"
+    )]
+    SitePlacement {
+        /// Sites placed.
+        placed: u32,
+        /// Sites requested.
+        requested: u32,
+        /// Random points tried.
+        attempts: u64,
+    },
+    /// A cut face could not be triangulated watertight (degenerate or
+    /// self-intersecting cross-section).
+    #[error("cannot cap the cut of cell {cell} by the plane toward site {neighbour}: {reason}")]
+    Cap {
+        /// Voronoi cell (site index) being cut.
+        cell: u32,
+        /// Site whose bisector plane made the cut.
+        neighbour: u32,
+        /// What went wrong.
+        reason: String,
+    },
+    /// The convex hull of a chunk could not be computed.
+    #[error("convex hull of chunk {chunk} failed: {reason}")]
+    Hull {
+        /// Output chunk index.
+        chunk: u32,
+        /// The hull builder's message.
+        reason: String,
+    },
+    /// No chunk survived (every cell was empty or degenerate).
+    #[error("fracture produced no chunks")]
+    NoChunks,
+    /// The produced asset failed core validation (a bug in this crate; please report).
+    #[error("fracture produced an invalid asset: {0}")]
+    InvalidAsset(#[from] AssetError),
+}

@@ -1,0 +1,360 @@
+//! Mesh import: Wavefront OBJ (via `tobj`) and glTF 2.0 / GLB (via `gltf`),
+//! into a validated closed [`TriMesh`].
+
+use crate::error::MeshError;
+use crate::mesh::{TriMesh, mesh_from_triangles};
+use glam::{DMat4, DVec3};
+use std::path::Path;
+
+/// Loads a closed triangle mesh from `path`, in the file's own units (taken
+/// as metres).
+///
+/// * `.obj`: every object/group is read, polygons are fan-triangulated,
+///   points and lines are ignored, materials (`mtllib`) are not loaded.
+/// * `.gltf` / `.glb`: the default scene (else the first scene, else every
+///   node) is traversed with node transforms applied; all primitives in
+///   triangle, strip and fan modes are read (point and line primitives bound
+///   no volume and are skipped). Buffers may be the GLB `BIN` chunk,
+///   base64 `data:` URIs, or files next to the `.gltf`. A transform that
+///   mirrors (negative determinant) has its triangles' winding reversed.
+///
+/// Then, as [`mesh_from_triangles`]: vertices are welded by exact position,
+/// degenerate triangles dropped, and the surface must be closed and manifold.
+///
+/// # Errors
+/// [`MeshError::Io`], [`MeshError::UnsupportedFormat`], [`MeshError::Parse`],
+/// [`MeshError::GltfBuffer`], and every error of [`mesh_from_triangles`],
+/// notably [`MeshError::NotClosed`] for an open or non-manifold surface.
+///
+/// # Example
+/// ```
+/// let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes/Box.gltf");
+/// let mesh = smithereens_authoring::load_mesh(path.as_ref()).unwrap();
+/// assert_eq!(mesh.positions.len(), 8);
+/// ```
+pub fn load_mesh(path: &Path) -> Result<TriMesh, MeshError> {
+    let extension = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let (positions, triangles) = match extension.as_str() {
+        "obj" => read_obj(path)?,
+        "gltf" | "glb" => read_gltf(path)?,
+        _ => {
+            return Err(MeshError::UnsupportedFormat {
+                path: path.to_path_buf(),
+                extension,
+            });
+        }
+    };
+    mesh_from_triangles(positions, triangles)
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>, MeshError> {
+    std::fs::read(path).map_err(|source| MeshError::Io {
+        path: path.to_path_buf(),
+        source,
+    })
+}
+
+type RawMesh = (Vec<DVec3>, Vec<[u32; 3]>);
+
+fn read_obj(path: &Path) -> Result<RawMesh, MeshError> {
+    let bytes = read_file(path)?;
+    let options = obj_options();
+    let parse_error = |message: String| MeshError::Parse {
+        path: path.to_path_buf(),
+        format: "OBJ",
+        message,
+    };
+    // Materials are irrelevant to the geometry; never touch the file system for them.
+    let (models, _materials) =
+        tobj::load_obj_buf(&mut bytes.as_slice(), &options, |_| Ok(Default::default()))
+            .map_err(|e| parse_error(e.to_string()))?;
+    let mut positions = Vec::new();
+    let mut triangles = Vec::new();
+    for model in &models {
+        let m = &model.mesh;
+        let base = positions.len();
+        if m.positions.len() % 3 != 0 || m.indices.len() % 3 != 0 {
+            return Err(parse_error(format!(
+                "object {:?} has a ragged position or index array",
+                model.name
+            )));
+        }
+        positions.extend(
+            m.positions
+                .chunks_exact(3)
+                .map(|c| DVec3::new(c[0] as f64, c[1] as f64, c[2] as f64)),
+        );
+        for t in m.indices.chunks_exact(3) {
+            let shifted =
+                [t[0], t[1], t[2]].map(|i| (base as u64 + i as u64).min(u32::MAX as u64) as u32);
+            triangles.push(shifted);
+        }
+    }
+    Ok((positions, triangles))
+}
+
+/// Triangulate (fan), one index per corner, skip points and lines. Set field
+/// by field so this keeps compiling if another crate in the build enables
+/// tobj's optional (feature-gated) fields.
+#[allow(clippy::field_reassign_with_default)]
+fn obj_options() -> tobj::LoadOptions {
+    let mut options = tobj::LoadOptions::default();
+    options.triangulate = true;
+    options.single_index = true;
+    options.ignore_points = true;
+    options.ignore_lines = true;
+    options
+}
+
+fn read_gltf(path: &Path) -> Result<RawMesh, MeshError> {
+    let bytes = read_file(path)?;
+    let parse_error = |message: String| MeshError::Parse {
+        path: path.to_path_buf(),
+        format: "glTF",
+        message,
+    };
+    let gltf = gltf::Gltf::from_slice(&bytes).map_err(|e| parse_error(e.to_string()))?;
+    let base_dir = path.parent().unwrap_or(Path::new("."));
+    let mut buffers: Vec<Vec<u8>> = Vec::new();
+    for buffer in gltf.buffers() {
+        let index = buffer.index();
+        let data = match buffer.source() {
+            gltf::buffer::Source::Bin => {
+                gltf.blob.clone().ok_or_else(|| MeshError::GltfBuffer {
+                    buffer: index,
+                    reason: "GLB has no BIN chunk".into(),
+                })?
+            }
+            gltf::buffer::Source::Uri(uri) => read_uri(uri, base_dir, index)?,
+        };
+        if data.len() < buffer.length() {
+            return Err(MeshError::GltfBuffer {
+                buffer: index,
+                reason: format!(
+                    "holds {} bytes, but the document declares {}",
+                    data.len(),
+                    buffer.length()
+                ),
+            });
+        }
+        buffers.push(data);
+    }
+
+    // Node traversal with an explicit stack and a depth limit, so a malformed
+    // (cyclic) hierarchy cannot overflow the stack or loop forever.
+    const MAX_DEPTH: usize = 256;
+    let roots: Vec<gltf::Node> = match gltf.default_scene().or_else(|| gltf.scenes().next()) {
+        Some(scene) => scene.nodes().collect(),
+        None => gltf.nodes().collect(),
+    };
+    let mut stack: Vec<(gltf::Node, DMat4, usize)> = roots
+        .into_iter()
+        .rev()
+        .map(|n| (n, DMat4::IDENTITY, 0))
+        .collect();
+    let mut positions = Vec::new();
+    let mut triangles = Vec::new();
+    while let Some((node, parent, depth)) = stack.pop() {
+        if depth > MAX_DEPTH {
+            return Err(parse_error(format!(
+                "node hierarchy deeper than {MAX_DEPTH} (cyclic?)"
+            )));
+        }
+        let local = DMat4::from_cols_array_2d(&node.transform().matrix().map(|c| c.map(f64::from)));
+        let world = parent * local;
+        if let Some(mesh) = node.mesh() {
+            let mirror = world.determinant() < 0.0;
+            for primitive in mesh.primitives() {
+                read_primitive(
+                    &primitive,
+                    &buffers,
+                    world,
+                    mirror,
+                    &mut positions,
+                    &mut triangles,
+                )
+                .map_err(|m| {
+                    parse_error(format!(
+                        "mesh {} primitive {}: {m}",
+                        mesh.index(),
+                        primitive.index()
+                    ))
+                })?;
+            }
+        }
+        let children: Vec<gltf::Node> = node.children().collect();
+        stack.extend(children.into_iter().rev().map(|c| (c, world, depth + 1)));
+    }
+    Ok((positions, triangles))
+}
+
+fn read_primitive(
+    primitive: &gltf::Primitive,
+    buffers: &[Vec<u8>],
+    world: DMat4,
+    mirror: bool,
+    positions: &mut Vec<DVec3>,
+    triangles: &mut Vec<[u32; 3]>,
+) -> Result<(), String> {
+    use gltf::mesh::Mode;
+    let mode = primitive.mode();
+    if !matches!(
+        mode,
+        Mode::Triangles | Mode::TriangleStrip | Mode::TriangleFan
+    ) {
+        return Ok(());
+    }
+    let reader = primitive.reader(|b| buffers.get(b.index()).map(Vec::as_slice));
+    let local: Vec<DVec3> = reader
+        .read_positions()
+        .ok_or("no POSITION attribute or unreadable buffer")?
+        .map(|p| world.transform_point3(DVec3::new(p[0] as f64, p[1] as f64, p[2] as f64)))
+        .collect();
+    let count = local.len() as u64;
+    let indices: Vec<u32> = match reader.read_indices() {
+        Some(ix) => ix.into_u32().collect(),
+        None => (0..count.min(u32::MAX as u64) as u32).collect(),
+    };
+    if let Some(&bad) = indices.iter().find(|&&i| i as u64 >= count) {
+        return Err(format!("index {bad} out of range ({count} vertices)"));
+    }
+    let base = positions.len() as u64;
+    let shift = |i: u32| (base + i as u64).min(u32::MAX as u64) as u32;
+    let mut push = |a: u32, b: u32, c: u32| {
+        let t = if mirror { [a, c, b] } else { [a, b, c] };
+        triangles.push(t.map(shift));
+    };
+    match mode {
+        Mode::Triangles => {
+            for t in indices.chunks_exact(3) {
+                push(t[0], t[1], t[2]);
+            }
+        }
+        Mode::TriangleStrip => {
+            for k in 2..indices.len() {
+                if k % 2 == 0 {
+                    push(indices[k - 2], indices[k - 1], indices[k]);
+                } else {
+                    push(indices[k - 1], indices[k - 2], indices[k]);
+                }
+            }
+        }
+        _ => {
+            for k in 2..indices.len() {
+                push(indices[0], indices[k - 1], indices[k]);
+            }
+        }
+    }
+    positions.extend(local);
+    Ok(())
+}
+
+/// Reads a buffer URI: a base64 `data:` URI or a relative file path
+/// (percent-decoded) next to the glTF file.
+fn read_uri(uri: &str, base_dir: &Path, buffer: usize) -> Result<Vec<u8>, MeshError> {
+    if let Some(rest) = uri.strip_prefix("data:") {
+        let Some((_, payload)) = rest.split_once(";base64,") else {
+            return Err(MeshError::GltfBuffer {
+                buffer,
+                reason: "data URI is not base64".into(),
+            });
+        };
+        return decode_base64(payload).ok_or_else(|| MeshError::GltfBuffer {
+            buffer,
+            reason: "invalid base64 in data URI".into(),
+        });
+    }
+    if uri.contains("://") {
+        return Err(MeshError::GltfBuffer {
+            buffer,
+            reason: format!("unsupported URI scheme in {uri:?}"),
+        });
+    }
+    let decoded = percent_decode(uri).ok_or_else(|| MeshError::GltfBuffer {
+        buffer,
+        reason: format!("invalid percent-encoding in {uri:?}"),
+    })?;
+    read_file(&base_dir.join(decoded))
+}
+
+/// Standard base64 (RFC 4648, `+/`, optional `=` padding; ASCII whitespace ignored).
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    let value = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' | b'-' => 62,
+            b'/' | b'_' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let mut acc = 0u32;
+    let mut bits = 0u32;
+    let mut padding = false;
+    for c in text.bytes() {
+        if c.is_ascii_whitespace() {
+            continue;
+        }
+        if c == b'=' {
+            padding = true;
+            continue;
+        }
+        if padding {
+            return None; // data after padding
+        }
+        acc = (acc << 6) | value(c)?;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+fn percent_decode(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes.get(i + 1..i + 3)?;
+            let s = std::str::from_utf8(hex).ok()?;
+            out.push(u8::from_str_radix(s, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base64_decodes_rfc4648_vectors() {
+        assert_eq!(decode_base64("").unwrap(), b"");
+        assert_eq!(decode_base64("Zg==").unwrap(), b"f");
+        assert_eq!(decode_base64("Zm8=").unwrap(), b"fo");
+        assert_eq!(decode_base64("Zm9v").unwrap(), b"foo");
+        assert_eq!(decode_base64("Zm9vYmFy").unwrap(), b"foobar");
+        assert!(decode_base64("Zm9v*").is_none());
+        assert!(decode_base64("Zg==Zg").is_none());
+    }
+
+    #[test]
+    fn percent_decoding_handles_spaces_and_rejects_garbage() {
+        assert_eq!(percent_decode("a%20b.bin").unwrap(), "a b.bin");
+        assert!(percent_decode("a%2").is_none());
+    }
+}
