@@ -10,30 +10,55 @@ use smithereens_core::mass::{MassPart, combine, rotate_inertia};
 use smithereens_core::*;
 
 fn arb_asset() -> impl Strategy<Value = (AssetDesc, Vec<f32>)> {
-    (1u32..40).prop_flat_map(|n| {
-        let bonds = prop::collection::vec((0..n, 0..n, prop::bool::weighted(0.3), prop::bool::weighted(0.1)), 0..(3 * n as usize));
-        let supports = prop::collection::vec(prop::bool::weighted(0.15), n as usize);
-        (Just(n), bonds, supports)
-    })
-    .prop_map(|(n, bonds, supports)| {
-        let mut desc = AssetDesc { chunks: (0..n).map(|k| cube_chunk(Vec3::new(k as f32, 0.0, 0.0), 1.0, 1.0, supports[k as usize])).collect(), bonds: vec![] };
-        let mut health = vec![];
-        for (a, b, broken, world) in bonds {
-            if a == b && !world {
-                continue;
+    (1u32..40)
+        .prop_flat_map(|n| {
+            let bonds = prop::collection::vec(
+                (
+                    0..n,
+                    0..n,
+                    prop::bool::weighted(0.3),
+                    prop::bool::weighted(0.1),
+                ),
+                0..(3 * n as usize),
+            );
+            let supports = prop::collection::vec(prop::bool::weighted(0.15), n as usize);
+            (Just(n), bonds, supports)
+        })
+        .prop_map(|(n, bonds, supports)| {
+            let mut desc = AssetDesc {
+                chunks: (0..n)
+                    .map(|k| {
+                        cube_chunk(
+                            Vec3::new(k as f32, 0.0, 0.0),
+                            1.0,
+                            1.0,
+                            supports[k as usize],
+                        )
+                    })
+                    .collect(),
+                bonds: vec![],
+            };
+            let mut health = vec![];
+            for (a, b, broken, world) in bonds {
+                if a == b && !world {
+                    continue;
+                }
+                desc.bonds.push(BondDesc {
+                    chunk0: a,
+                    chunk1: if world {
+                        BondEnd::World
+                    } else {
+                        BondEnd::Chunk(b)
+                    },
+                    centroid: Vec3::ZERO,
+                    normal: Vec3::Y,
+                    area: 1.0,
+                    strength: 1.0,
+                });
+                health.push(if broken { 0.0 } else { 1.0 });
             }
-            desc.bonds.push(BondDesc {
-                chunk0: a,
-                chunk1: if world { BondEnd::World } else { BondEnd::Chunk(b) },
-                centroid: Vec3::ZERO,
-                normal: Vec3::Y,
-                area: 1.0,
-                strength: 1.0,
-            });
-            health.push(if broken { 0.0 } else { 1.0 });
-        }
-        (desc, health)
-    })
+            (desc, health)
+        })
 }
 
 fn union_find_reference(desc: &AssetDesc, health: &[f32]) -> Vec<(Vec<u32>, bool)> {
@@ -54,7 +79,10 @@ fn union_find_reference(desc: &AssetDesc, health: &[f32]) -> Vec<(Vec<u32>, bool
     }
     for (b, bond) in desc.bonds.iter().enumerate() {
         if let (BondEnd::Chunk(c1), true) = (bond.chunk1, health[b] > 0.0) {
-            let (ra, rb) = (find(&mut parent, bond.chunk0 as usize), find(&mut parent, c1 as usize));
+            let (ra, rb) = (
+                find(&mut parent, bond.chunk0 as usize),
+                find(&mut parent, c1 as usize),
+            );
             parent[ra.max(rb)] = ra.min(rb);
         }
     }

@@ -1,0 +1,280 @@
+//! The Rapier side of a commit: bodies built ahead (prepare) and swapped in
+//! one step at the safe point (commit), DESIGN §3.7 and §4.
+
+use crate::convert::{motion_of, to_rapier};
+use crate::error::BackendError;
+use crate::world::{ColliderTag, WorldSettings};
+use glam::{Quat, Vec3};
+use rapier3d::prelude::*;
+use smithereens_core::commit::{impulse_change, part_motion};
+use smithereens_core::mass::{MassProperties as CoreMass, PrincipalAxes, child_local_pose};
+use smithereens_core::{
+    Asset, ChunkIndex, ClusterHandle, ClusterMotion, CommitBackend, CommitPlan, Instance,
+};
+use std::collections::BTreeMap;
+
+/// One collision shape per chunk, built once: the chunk's hulls (points
+/// relative to the chunk centroid) as a convex shape or a compound of them.
+pub struct ChunkShapes {
+    shapes: Vec<Option<SharedShape>>,
+}
+
+impl ChunkShapes {
+    /// Builds every chunk's shape.
+    ///
+    /// # Errors
+    /// [`BackendError::DegenerateHull`] when a hull has no volume.
+    pub fn build(asset: &Asset) -> Result<Self, BackendError> {
+        let mut shapes = Vec::with_capacity(asset.chunk_count());
+        for (i, chunk) in asset.chunks().iter_enumerated() {
+            let mut parts = Vec::new();
+            for hull in &chunk.hulls {
+                let local: Vec<Vec3> = hull.points.iter().map(|p| *p - chunk.centroid).collect();
+                let shape =
+                    SharedShape::convex_hull(&local).ok_or(BackendError::DegenerateHull(i))?;
+                parts.push(shape);
+            }
+            shapes.push(match parts.len() {
+                0 => None,
+                1 => parts.pop(),
+                _ => Some(SharedShape::compound(
+                    parts
+                        .into_iter()
+                        .map(|s| (rapier3d::math::Pose::IDENTITY, s))
+                        .collect(),
+                )),
+            });
+        }
+        Ok(Self { shapes })
+    }
+
+    fn get(&self, c: ChunkIndex) -> Option<&SharedShape> {
+        self.shapes.get(c.0 as usize).and_then(|s| s.as_ref())
+    }
+}
+
+/// Builds (without inserting) the body and child colliders of a cluster: a
+/// fixed body when supported, otherwise dynamic with the explicit mass
+/// properties of DESIGN §3.5 (colliders carry density 0). The body frame has
+/// its origin at the centre of mass and asset axes (rotated by the body's
+/// rotation), so each child's local pose is `R_cᵀ(cᵢ − c)`, `R_cᵀRᵢ` with
+/// `R_c = Rᵢ` — computed by [`child_local_pose`] in asset space.
+pub fn build_body(
+    shapes: &ChunkShapes,
+    asset: &Asset,
+    nodes: &[ChunkIndex],
+    supported: bool,
+    mass: &CoreMass,
+    principal: &PrincipalAxes,
+    settings: &WorldSettings,
+) -> (RigidBodyBuilder, Vec<Collider>) {
+    let body = if supported {
+        RigidBodyBuilder::fixed()
+    } else {
+        let mp = MassProperties::with_principal_inertia_frame(
+            Vec3::ZERO,
+            mass.mass,
+            principal.moments,
+            principal.frame,
+        );
+        RigidBodyBuilder::dynamic()
+            .additional_mass_properties(mp)
+            .ccd_enabled(false)
+    };
+    let threshold_force = settings.impact.threshold / settings.timestep;
+    let mut colliders = Vec::with_capacity(nodes.len());
+    for &n in nodes {
+        let (Some(shape), Some(chunk)) = (shapes.get(n), asset.chunk(n)) else {
+            continue;
+        };
+        let (t, r) = child_local_pose(mass.center, Quat::IDENTITY, chunk.centroid, Quat::IDENTITY);
+        colliders.push(
+            ColliderBuilder::new(shape.clone())
+                .position(rapier3d::math::Pose::from_parts(t, r))
+                .density(0.0)
+                .friction(settings.friction)
+                .restitution(settings.restitution)
+                .active_events(ActiveEvents::CONTACT_FORCE_EVENTS)
+                .contact_force_event_threshold(threshold_force)
+                .user_data(ColliderTag::Chunk(n.0).encode())
+                .build(),
+        );
+    }
+    (body, colliders)
+}
+
+/// Makes a freshly inserted body's mass properties current now rather than
+/// at the next step, so queries between the swap and the step see them.
+pub fn refresh_mass(physics: &mut PhysicsWorld, rb: RigidBodyHandle) {
+    let PhysicsWorld {
+        bodies, colliders, ..
+    } = physics;
+    if let Some(body) = bodies.get_mut(rb) {
+        body.recompute_mass_properties_from_colliders(colliders);
+    }
+}
+
+/// Bodies prepared for one commit, in plan order (splits, then parts).
+pub struct PreparedBodies {
+    parts: Vec<(RigidBodyBuilder, Vec<Collider>)>,
+}
+
+/// The [`CommitBackend`] over a Rapier world.
+pub struct RapierCommit<'a> {
+    /// The physics world.
+    pub physics: &'a mut PhysicsWorld,
+    /// Cluster → body map, updated by the commit.
+    pub bodies: &'a mut BTreeMap<ClusterHandle, RigidBodyHandle>,
+    /// Per-chunk shapes.
+    pub shapes: &'a ChunkShapes,
+    /// World settings.
+    pub settings: &'a WorldSettings,
+}
+
+impl CommitBackend for RapierCommit<'_> {
+    type Prepared = PreparedBodies;
+    type Error = BackendError;
+
+    fn prepare(
+        &mut self,
+        asset: &Asset,
+        plan: &CommitPlan,
+    ) -> Result<PreparedBodies, BackendError> {
+        let mut parts = Vec::with_capacity(plan.new_cluster_count());
+        for split in &plan.splits {
+            for p in &split.parts {
+                parts.push(build_body(
+                    self.shapes,
+                    asset,
+                    &p.nodes,
+                    p.supported,
+                    &p.mass,
+                    &p.principal,
+                    self.settings,
+                ));
+            }
+        }
+        Ok(PreparedBodies { parts })
+    }
+
+    fn commit(
+        &mut self,
+        prepared: PreparedBodies,
+        plan: &CommitPlan,
+        instance: &Instance,
+    ) -> Result<Vec<ClusterMotion>, BackendError> {
+        // Validate everything first: after this loop nothing can fail, so the
+        // swap below is all-or-nothing.
+        let mut olds = Vec::with_capacity(plan.splits.len());
+        for split in &plan.splits {
+            let rb = *self
+                .bodies
+                .get(&split.old)
+                .ok_or(BackendError::MissingBody(split.old))?;
+            let body = self
+                .physics
+                .bodies
+                .get(rb)
+                .ok_or(BackendError::MissingBody(split.old))?;
+            let cluster = instance
+                .cluster(split.old)
+                .ok_or(BackendError::MissingBody(split.old))?;
+            // The old body's *current* motion, read at the safe point.
+            let mut motion = motion_of(body);
+            if !body.is_dynamic() {
+                motion.velocity = Default::default();
+            }
+            olds.push((rb, motion, cluster.mass.center));
+        }
+        for imp in &plan.impulses {
+            let split_target = plan
+                .splits
+                .iter()
+                .any(|s| s.parts.iter().any(|p| p.handle == imp.target));
+            if !split_target && !self.bodies.contains_key(&imp.target) {
+                return Err(BackendError::MissingBody(imp.target));
+            }
+        }
+
+        // Bodies touching the old ones must wake up when their support changes.
+        let mut to_wake = Vec::new();
+        for &(rb, _, _) in &olds {
+            if let Some(body) = self.physics.bodies.get(rb) {
+                for &ch in body.colliders() {
+                    for pair in self.physics.narrow_phase.contact_pairs_with(ch) {
+                        let other = if pair.collider1 == ch {
+                            pair.collider2
+                        } else {
+                            pair.collider1
+                        };
+                        if let Some(parent) =
+                            self.physics.colliders.get(other).and_then(|c| c.parent())
+                        {
+                            to_wake.push(parent);
+                        }
+                    }
+                }
+            }
+        }
+
+        let mut motions = Vec::with_capacity(prepared.parts.len());
+        let mut prepared = prepared.parts.into_iter();
+        for (split, &(old_rb, old_motion, old_center)) in plan.splits.iter().zip(&olds) {
+            self.physics.remove_body_with_colliders(old_rb, true);
+            self.bodies.remove(&split.old);
+            for part in &split.parts {
+                let Some((builder, colliders)) = prepared.next() else {
+                    break;
+                };
+                let mut motion = part_motion(old_motion, old_center, part);
+                if !part.supported {
+                    for imp in plan.impulses.iter().filter(|i| i.target == part.handle) {
+                        let dv = impulse_change(&part.mass, &motion, imp);
+                        motion.velocity.linear += dv.linear;
+                        motion.velocity.angular += dv.angular;
+                    }
+                }
+                let builder = builder
+                    .pose(to_rapier(&motion.pose))
+                    .linvel(motion.velocity.linear)
+                    .angvel(motion.velocity.angular);
+                let rb = self.physics.insert_body(builder);
+                for c in colliders {
+                    self.physics.insert_collider(c, Some(rb));
+                }
+                refresh_mass(self.physics, rb);
+                self.bodies.insert(part.handle, rb);
+                // Record the motion without the impulse: the instance adds it when publishing.
+                motions.push(part_motion(old_motion, old_center, part));
+            }
+        }
+        // Impulses on clusters that did not split.
+        for imp in &plan.impulses {
+            if plan
+                .splits
+                .iter()
+                .any(|s| s.parts.iter().any(|p| p.handle == imp.target))
+            {
+                continue;
+            }
+            let (Some(&rb), Some(cluster)) =
+                (self.bodies.get(&imp.target), instance.cluster(imp.target))
+            else {
+                continue;
+            };
+            if let Some(body) = self.physics.bodies.get_mut(rb).filter(|b| b.is_dynamic()) {
+                let dv = impulse_change(&cluster.mass, &motion_of(body), imp);
+                body.set_linvel(body.linvel() + dv.linear, true);
+                body.set_angvel(body.angvel() + dv.angular, true);
+            }
+        }
+        to_wake.sort_by_key(|h| h.into_raw_parts());
+        to_wake.dedup();
+        for h in to_wake {
+            if self.physics.bodies.contains(h) {
+                self.physics.wake_up(h, true);
+            }
+        }
+        Ok(motions)
+    }
+}

@@ -1,0 +1,28 @@
+//! Errors of the Rapier backend.
+
+use smithereens_core::{ChunkIndex, ClusterHandle};
+
+/// Why the Rapier backend could not build or change the world.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum BackendError {
+    /// A chunk's hull points do not span a volume (fewer than 4 non-coplanar points).
+    #[error("chunk {0} has no usable convex hull (needs 4+ non-coplanar points)")]
+    DegenerateHull(ChunkIndex),
+    /// A cluster has no body in the world (stale or foreign handle).
+    #[error("cluster {0} has no body in this world")]
+    MissingBody(ClusterHandle),
+    /// Setting out of range.
+    #[error("invalid setting {name} = {value}: {reason}")]
+    BadSetting {
+        /// Setting name.
+        name: &'static str,
+        /// Its value.
+        value: f32,
+        /// The allowed range.
+        reason: &'static str,
+    },
+    /// The instance could not be created.
+    #[error("instance: {0}")]
+    Instance(String),
+}

@@ -1,0 +1,149 @@
+//! Contact impulses → radial damage events: the one documented mapping.
+//!
+//! Rapier reports, per collider pair and step, the sum of contact force
+//! magnitudes `F` (N). The impulse of that step is `J = F · Δt` (N·s). A
+//! contact becomes a damage event when `J` exceeds `threshold` (N·s) **and**
+//! the two surfaces approached each other at `min_approach_speed` (m/s) or
+//! faster just before the step (normal component of the relative velocity of
+//! the contact point, from the bodies' pre-step velocities):
+//!
+//! `D = damage_per_impulse · (J − threshold)` du, applied at the deepest
+//! contact point with radius `radius` m.
+//!
+//! The approach-speed gate is what keeps resting contact free: a load at rest
+//! (a chunk on the ground, a chunk under a stack of any height) has an
+//! approach speed of ~0 whatever its weight, while `J` alone grows with the
+//! load (`m g Δt`: a 3 t wall at 60 Hz pushes 490 N·s per step into the
+//! ground). The impulse threshold filters light taps. With the defaults a
+//! 20 kg ball at 30 m/s (600 N·s of momentum) delivers several hundred du.
+
+use serde::{Deserialize, Serialize};
+
+/// Parameters of the impulse → damage mapping.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImpactDamage {
+    /// du per N·s of impulse above the threshold.
+    pub damage_per_impulse: f32,
+    /// N·s per step below which a contact causes no damage.
+    pub threshold: f32,
+    /// Radius of the resulting radial event, m.
+    pub radius: f32,
+    /// Minimum approach speed of the contact point, m/s, for any damage.
+    pub min_approach_speed: f32,
+}
+
+impl Default for ImpactDamage {
+    fn default() -> Self {
+        Self {
+            damage_per_impulse: 1.0,
+            threshold: 20.0,
+            radius: 0.35,
+            min_approach_speed: 1.0,
+        }
+    }
+}
+
+impl ImpactDamage {
+    /// Damage budget (du) for a contact that delivered `impulse` (N·s) after
+    /// approaching at `approach_speed` (m/s); zero at or below either threshold.
+    pub fn damage(&self, impulse: f32, approach_speed: f32) -> f32 {
+        if !(impulse.is_finite() && approach_speed.is_finite())
+            || approach_speed < self.min_approach_speed
+        {
+            return 0.0;
+        }
+        (self.damage_per_impulse * (impulse - self.threshold)).max(0.0)
+    }
+
+    /// Checks the ranges: all finite, `damage_per_impulse ≥ 0`, `threshold ≥ 0`, `radius > 0`.
+    ///
+    /// # Errors
+    /// [`crate::BackendError::BadSetting`] naming the first bad field.
+    pub fn validate(&self) -> Result<(), crate::BackendError> {
+        let bad = |name, value, reason| {
+            Err(crate::BackendError::BadSetting {
+                name,
+                value,
+                reason,
+            })
+        };
+        if !(self.damage_per_impulse.is_finite() && self.damage_per_impulse >= 0.0) {
+            return bad(
+                "damage_per_impulse",
+                self.damage_per_impulse,
+                "finite and ≥ 0",
+            );
+        }
+        if !(self.threshold.is_finite() && self.threshold >= 0.0) {
+            return bad("threshold", self.threshold, "finite and ≥ 0");
+        }
+        if !(self.radius.is_finite() && self.radius > 0.0) {
+            return bad("radius", self.radius, "finite and > 0");
+        }
+        if !(self.min_approach_speed.is_finite() && self.min_approach_speed >= 0.0) {
+            return bad(
+                "min_approach_speed",
+                self.min_approach_speed,
+                "finite and ≥ 0",
+            );
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn damage_is_linear_above_the_threshold_and_zero_below() {
+        let m = ImpactDamage {
+            damage_per_impulse: 2.0,
+            threshold: 10.0,
+            radius: 0.5,
+            min_approach_speed: 1.0,
+        };
+        assert_eq!(m.damage(5.0, 3.0), 0.0);
+        assert_eq!(m.damage(10.0, 3.0), 0.0);
+        assert_eq!(m.damage(15.0, 3.0), 10.0);
+        assert_eq!(m.damage(f32::NAN, 3.0), 0.0);
+    }
+
+    #[test]
+    fn a_heavy_load_at_rest_does_no_damage_however_large_its_impulse() {
+        // A 3 t wall resting at 60 Hz: J = m g Δt = 490.5 N·s, approach speed ~0.
+        let j = 3000.0 * 9.81 / 60.0;
+        assert_eq!(ImpactDamage::default().damage(j, 0.01), 0.0);
+        // The same impulse from an impact at 5 m/s does damage.
+        assert!(ImpactDamage::default().damage(j, 5.0) > 400.0);
+    }
+
+    #[test]
+    fn bad_settings_are_rejected() {
+        assert!(
+            ImpactDamage {
+                radius: 0.0,
+                ..Default::default()
+            }
+            .validate()
+            .is_err()
+        );
+        assert!(
+            ImpactDamage {
+                threshold: f32::NAN,
+                ..Default::default()
+            }
+            .validate()
+            .is_err()
+        );
+        assert!(
+            ImpactDamage {
+                damage_per_impulse: -1.0,
+                ..Default::default()
+            }
+            .validate()
+            .is_err()
+        );
+        assert!(ImpactDamage::default().validate().is_ok());
+    }
+}

@@ -1,0 +1,535 @@
+//! [`DestructionWorld`]: one destructible instance inside a Rapier world,
+//! stepped at a fixed time step, with contact damage queued during the step
+//! and committed at the safe point after it.
+
+use crate::backend::{ChunkShapes, RapierCommit};
+use crate::convert::{from_rapier, motion_of, to_rapier};
+use crate::error::BackendError;
+use crate::impact::ImpactDamage;
+use glam::Vec3;
+use rapier3d::prelude::*;
+use smithereens_core::{
+    Asset, BondIndex, ClusterHandle, CommitError, EventId, Instance, Pose, RadialDamage,
+};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+/// What a collider stands for, stored in `Collider::user_data`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum ColliderTag {
+    /// A chunk of the destructible instance.
+    Chunk(u32),
+    /// A projectile (index in spawn order).
+    Projectile(u32),
+    /// The ground.
+    Ground,
+    /// Anything else.
+    Other,
+}
+
+impl ColliderTag {
+    const CHUNK: u128 = 1 << 64;
+    const PROJECTILE: u128 = 2 << 64;
+    const GROUND: u128 = 3 << 64;
+
+    /// Encodes into `user_data`.
+    pub fn encode(self) -> u128 {
+        match self {
+            Self::Chunk(i) => Self::CHUNK | i as u128,
+            Self::Projectile(i) => Self::PROJECTILE | i as u128,
+            Self::Ground => Self::GROUND,
+            Self::Other => 0,
+        }
+    }
+
+    /// Decodes from `user_data`.
+    pub fn decode(v: u128) -> Self {
+        let low = (v & 0xffff_ffff) as u32;
+        match v >> 64 {
+            1 => Self::Chunk(low),
+            2 => Self::Projectile(low),
+            3 => Self::Ground,
+            _ => Self::Other,
+        }
+    }
+}
+
+/// Settings of a [`DestructionWorld`]. All values SI; see each field.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct WorldSettings {
+    /// Fixed physics time step, s (default 1/60).
+    pub timestep: f32,
+    /// Gravity, m/s² (default (0, −9.81, 0)).
+    pub gravity: Vec3,
+    /// Height of an infinite-ish ground plane's top face (world y, m); `None` for no ground.
+    pub ground_y: Option<f32>,
+    /// Contact impulse → damage mapping.
+    pub impact: ImpactDamage,
+    /// Friction coefficient of chunk colliders.
+    pub friction: f32,
+    /// Restitution of chunk colliders.
+    pub restitution: f32,
+}
+
+impl Default for WorldSettings {
+    fn default() -> Self {
+        Self {
+            timestep: 1.0 / 60.0,
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            ground_y: Some(0.0),
+            impact: ImpactDamage::default(),
+            friction: 0.7,
+            restitution: 0.1,
+        }
+    }
+}
+
+impl WorldSettings {
+    /// Checks ranges.
+    ///
+    /// # Errors
+    /// [`BackendError::BadSetting`] naming the first bad field.
+    pub fn validate(&self) -> Result<(), BackendError> {
+        let bad = |name, value, reason| {
+            Err(BackendError::BadSetting {
+                name,
+                value,
+                reason,
+            })
+        };
+        if !(self.timestep.is_finite() && self.timestep > 0.0 && self.timestep <= 0.1) {
+            return bad("timestep", self.timestep, "in (0, 0.1] s");
+        }
+        if !self.gravity.is_finite() {
+            return bad("gravity", f32::NAN, "finite");
+        }
+        if let Some(y) = self.ground_y.filter(|y| !y.is_finite()) {
+            return bad("ground_y", y, "finite");
+        }
+        if !(self.friction.is_finite() && self.friction >= 0.0) {
+            return bad("friction", self.friction, "finite and ≥ 0");
+        }
+        if !(self.restitution.is_finite() && (0.0..=1.0).contains(&self.restitution)) {
+            return bad("restitution", self.restitution, "in [0, 1]");
+        }
+        self.impact.validate()
+    }
+}
+
+/// A projectile to launch: a solid sphere with continuous collision detection.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ProjectileDesc {
+    /// Start position, world, m.
+    pub position: Vec3,
+    /// Start velocity, m/s.
+    pub velocity: Vec3,
+    /// Radius, m (> 0).
+    pub radius: f32,
+    /// Mass, kg (> 0).
+    pub mass: f32,
+}
+
+/// A contact reported during a step, before it becomes damage.
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct ContactHit {
+    key: (u32, u32, u32, u32),
+    tags: (ColliderTag, ColliderTag),
+    bodies: (Option<RigidBodyHandle>, Option<RigidBodyHandle>),
+    impulse: f32,
+    point: Vec3,
+    normal: Vec3,
+}
+
+/// Velocity of every dynamic body before a step, for approach speeds.
+#[derive(Default)]
+struct PreStepVelocities {
+    map: std::collections::HashMap<RigidBodyHandle, (Vec3, Vec3, Vec3)>,
+}
+
+impl PreStepVelocities {
+    fn capture(&mut self, bodies: &RigidBodySet) {
+        self.map.clear();
+        for (h, b) in bodies.iter() {
+            if b.is_dynamic() {
+                self.map
+                    .insert(h, (b.linvel(), b.angvel(), b.center_of_mass()));
+            }
+        }
+    }
+
+    fn point_velocity(&self, body: Option<RigidBodyHandle>, p: Vec3) -> Vec3 {
+        match body.and_then(|h| self.map.get(&h)) {
+            Some(&(v, w, c)) => v + w.cross(p - c),
+            None => Vec3::ZERO,
+        }
+    }
+}
+
+/// Collects contact-force events during a step; they only enqueue, never mutate.
+#[derive(Default)]
+struct ContactCollector {
+    hits: Mutex<Vec<ContactHit>>,
+}
+
+impl EventHandler for ContactCollector {
+    fn handle_collision_event(
+        &self,
+        _: &RigidBodySet,
+        _: &ColliderSet,
+        _: CollisionEvent,
+        _: Option<&ContactPair>,
+    ) {
+    }
+
+    fn handle_contact_force_event(
+        &self,
+        dt: f32,
+        _: &RigidBodySet,
+        colliders: &ColliderSet,
+        pair: &ContactPair,
+        total_force_magnitude: f32,
+    ) {
+        let (Some(c1), Some(c2)) = (colliders.get(pair.collider1), colliders.get(pair.collider2))
+        else {
+            return;
+        };
+        let (point, normal) = match pair.find_deepest_contact() {
+            Some((manifold, contact)) => (
+                c1.position().transform_point(contact.local_p1),
+                manifold.data.normal,
+            ),
+            None => (c1.position().translation, Vec3::ZERO),
+        };
+        let (a, b) = (
+            pair.collider1.into_raw_parts(),
+            pair.collider2.into_raw_parts(),
+        );
+        let hit = ContactHit {
+            key: (a.0, a.1, b.0, b.1),
+            tags: (
+                ColliderTag::decode(c1.user_data),
+                ColliderTag::decode(c2.user_data),
+            ),
+            bodies: (c1.parent(), c2.parent()),
+            impulse: total_force_magnitude * dt,
+            point,
+            normal,
+        };
+        if let Ok(mut hits) = self.hits.lock() {
+            hits.push(hit);
+        }
+    }
+
+    fn handle_soft_body_tear_event(&self, _: &SoftBodySet, _: &SoftBodyTearEvent) {}
+}
+
+/// What happened in one [`DestructionWorld::step`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepReport {
+    /// Damage events admitted from contacts this step, in id order.
+    pub events: Vec<RadialDamage>,
+    /// Bonds broken by this step's commit.
+    pub broken: Vec<BondIndex>,
+    /// Clusters removed by the commit.
+    pub removed: Vec<ClusterHandle>,
+    /// Clusters created by the commit.
+    pub created: Vec<ClusterHandle>,
+    /// Wall time of the Rapier step, s.
+    pub physics_seconds: f64,
+    /// Wall time of damage admission, planning and commit, s.
+    pub destruction_seconds: f64,
+}
+
+/// Why a step failed. The world stays consistent: a failed commit keeps the
+/// old bodies and the pending events.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum StepError {
+    /// The commit at the safe point failed.
+    #[error("commit failed: {0}")]
+    Commit(#[from] CommitError<BackendError>),
+}
+
+/// One destructible instance in a Rapier world.
+pub struct DestructionWorld {
+    physics: PhysicsWorld,
+    instance: Instance,
+    bodies: BTreeMap<ClusterHandle, RigidBodyHandle>,
+    shapes: ChunkShapes,
+    projectiles: Vec<RigidBodyHandle>,
+    settings: WorldSettings,
+    collector: ContactCollector,
+    pre_step: PreStepVelocities,
+    step_index: u64,
+    next_event: u64,
+}
+
+impl DestructionWorld {
+    /// Builds the world: the ground (if any) and one body per initial cluster
+    /// of `asset` placed at `placement` (asset → world).
+    ///
+    /// # Errors
+    /// [`BackendError::BadSetting`] for bad settings, [`BackendError::DegenerateHull`]
+    /// for a chunk whose hull has no volume, [`BackendError::Instance`] for a bad placement.
+    pub fn new(
+        asset: Arc<Asset>,
+        placement: Pose,
+        settings: WorldSettings,
+    ) -> Result<Self, BackendError> {
+        settings.validate()?;
+        let shapes = ChunkShapes::build(&asset)?;
+        let instance =
+            Instance::new(asset, placement).map_err(|e| BackendError::Instance(e.to_string()))?;
+        let mut physics = PhysicsWorld::new();
+        physics.gravity = settings.gravity;
+        physics.integration_parameters.dt = settings.timestep;
+        if let Some(y) = settings.ground_y {
+            let ground = physics.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(
+                0.0,
+                y - 0.5,
+                0.0,
+            )));
+            let collider = ColliderBuilder::cuboid(500.0, 0.5, 500.0)
+                .friction(settings.friction)
+                .user_data(ColliderTag::Ground.encode());
+            physics.insert_collider(collider, Some(ground));
+        }
+        let mut world = Self {
+            physics,
+            instance,
+            bodies: BTreeMap::new(),
+            shapes,
+            projectiles: Vec::new(),
+            settings,
+            collector: ContactCollector::default(),
+            pre_step: PreStepVelocities::default(),
+            step_index: 0,
+            next_event: 0,
+        };
+        let clusters: Vec<ClusterHandle> = world.instance.clusters().map(|(h, _)| h).collect();
+        for h in clusters {
+            let Some(c) = world.instance.cluster(h) else {
+                continue;
+            };
+            let (body, colliders) = crate::backend::build_body(
+                &world.shapes,
+                world.instance.asset(),
+                &c.nodes,
+                c.supported,
+                &c.mass,
+                &c.principal,
+                &world.settings,
+            );
+            let rb = world
+                .physics
+                .insert_body(body.pose(to_rapier(&c.motion.pose)));
+            for col in colliders {
+                world.physics.insert_collider(col, Some(rb));
+            }
+            crate::backend::refresh_mass(&mut world.physics, rb);
+            world.bodies.insert(h, rb);
+        }
+        Ok(world)
+    }
+
+    /// Launches a projectile (a CCD-enabled solid sphere); returns its index.
+    ///
+    /// # Errors
+    /// [`BackendError::BadSetting`] for a non-finite position/velocity or a
+    /// non-positive radius or mass. Nothing is added on error.
+    pub fn spawn_projectile(&mut self, p: ProjectileDesc) -> Result<u32, BackendError> {
+        let bad = |name, value, reason| {
+            Err(BackendError::BadSetting {
+                name,
+                value,
+                reason,
+            })
+        };
+        if !(p.radius.is_finite() && p.radius > 0.0) {
+            return bad("projectile radius", p.radius, "finite and > 0");
+        }
+        if !(p.mass.is_finite() && p.mass > 0.0) {
+            return bad("projectile mass", p.mass, "finite and > 0");
+        }
+        if !p.position.is_finite() || !p.velocity.is_finite() {
+            return bad("projectile position/velocity", f32::NAN, "finite");
+        }
+        let index = self.projectiles.len() as u32;
+        let body = self.physics.insert_body(
+            RigidBodyBuilder::dynamic()
+                .translation(p.position)
+                .linvel(p.velocity)
+                .ccd_enabled(true),
+        );
+        let volume = 4.0 / 3.0 * std::f32::consts::PI * p.radius.powi(3);
+        let collider = ColliderBuilder::ball(p.radius)
+            .density(p.mass / volume)
+            .friction(self.settings.friction)
+            .restitution(self.settings.restitution)
+            .user_data(ColliderTag::Projectile(index).encode());
+        self.physics.insert_collider(collider, Some(body));
+        self.projectiles.push(body);
+        Ok(index)
+    }
+
+    /// Admits an external damage event (explosion, scripted hit) for the next safe point.
+    ///
+    /// # Errors
+    /// Any [`smithereens_core::DamageError`]; nothing changes on error.
+    pub fn admit(
+        &mut self,
+        event: RadialDamage,
+    ) -> Result<smithereens_core::Admission, smithereens_core::DamageError> {
+        self.instance.admit(event)
+    }
+
+    /// Advances one fixed step: Rapier steps (contacts only enqueue), then at
+    /// the safe point contact impulses become damage events, pending events
+    /// are committed (bodies swapped in one step), and cluster motions are synced.
+    ///
+    /// # Errors
+    /// [`StepError::Commit`] if the commit failed; the physics step itself has
+    /// happened, the old bodies and the pending events are kept for a retry.
+    pub fn step(&mut self) -> Result<StepReport, StepError> {
+        let mut report = StepReport::default();
+        let t0 = Instant::now();
+        self.pre_step.capture(&self.physics.bodies);
+        self.physics.step_with_events(&(), &self.collector);
+        let t1 = Instant::now();
+        report.physics_seconds = (t1 - t0).as_secs_f64();
+        self.step_index += 1;
+
+        let mut hits = match self.collector.hits.lock() {
+            Ok(mut h) => std::mem::take(&mut *h),
+            Err(_) => Vec::new(),
+        };
+        // Callbacks arrive in solver order; sort by a total key for determinism.
+        hits.sort_by_key(|h| h.key);
+        for hit in hits {
+            let touches_chunk = matches!(hit.tags.0, ColliderTag::Chunk(_))
+                || matches!(hit.tags.1, ColliderTag::Chunk(_));
+            let v1 = self.pre_step.point_velocity(hit.bodies.0, hit.point);
+            let v2 = self.pre_step.point_velocity(hit.bodies.1, hit.point);
+            let approach = (v1 - v2).dot(hit.normal).abs();
+            let damage = self.settings.impact.damage(hit.impulse, approach);
+            if !touches_chunk || damage <= 0.0 || !hit.point.is_finite() {
+                continue;
+            }
+            let event = RadialDamage {
+                id: EventId(self.next_event),
+                point: hit.point,
+                radius: self.settings.impact.radius,
+                damage,
+                impulse: None,
+            };
+            self.next_event += 1;
+            if self.instance.admit(event).is_ok() {
+                report.events.push(event);
+            }
+        }
+        let outcome = {
+            let mut backend = RapierCommit {
+                physics: &mut self.physics,
+                bodies: &mut self.bodies,
+                shapes: &self.shapes,
+                settings: &self.settings,
+            };
+            self.instance.commit(&mut backend)?
+        };
+        report.broken = outcome.broken;
+        report.removed = outcome.removed;
+        report.created = outcome.created;
+        self.sync_motions();
+        report.destruction_seconds = t1.elapsed().as_secs_f64();
+        Ok(report)
+    }
+
+    fn sync_motions(&mut self) {
+        for (&h, &rb) in &self.bodies {
+            if let Some(body) = self.physics.bodies.get(rb).filter(|b| b.is_dynamic()) {
+                // Bodies come from our own validated state; a non-finite pose would be
+                // quarantined by Rapier and is then simply not synced.
+                let _ = self.instance.set_motion::<()>(h, motion_of(body));
+            }
+        }
+    }
+
+    /// The destruction state.
+    pub fn instance(&self) -> &Instance {
+        &self.instance
+    }
+    /// The Rapier world (read-only).
+    pub fn physics(&self) -> &PhysicsWorld {
+        &self.physics
+    }
+    /// The Rapier world, mutable: for game code that adds its own bodies or
+    /// sets velocities. Do not remove or re-parent cluster bodies or chunk
+    /// colliders: the destruction state owns them.
+    pub fn physics_mut(&mut self) -> &mut PhysicsWorld {
+        &mut self.physics
+    }
+    /// Settings in force.
+    pub fn settings(&self) -> &WorldSettings {
+        &self.settings
+    }
+    /// Steps taken.
+    pub fn step_index(&self) -> u64 {
+        self.step_index
+    }
+    /// The Rapier body of each live cluster, in handle order.
+    pub fn cluster_bodies(&self) -> &BTreeMap<ClusterHandle, RigidBodyHandle> {
+        &self.bodies
+    }
+    /// Asset → world pose of a cluster's chunks, read from its Rapier body.
+    pub fn cluster_asset_pose(&self, h: ClusterHandle) -> Option<Pose> {
+        let c = self.instance.cluster(h)?;
+        let body = self.physics.bodies.get(*self.bodies.get(&h)?)?;
+        Some(from_rapier(body.position()).mul(&Pose::from_translation(-c.mass.center)))
+    }
+    /// World pose of each projectile, in spawn order.
+    pub fn projectile_poses(&self) -> Vec<Pose> {
+        self.projectiles
+            .iter()
+            .filter_map(|&h| self.physics.bodies.get(h))
+            .map(|b| from_rapier(b.position()))
+            .collect()
+    }
+    /// Number of dynamic cluster bodies.
+    pub fn dynamic_body_count(&self) -> usize {
+        self.bodies
+            .values()
+            .filter(|&&h| self.physics.bodies.get(h).is_some_and(|b| b.is_dynamic()))
+            .count()
+    }
+    /// Lowest point of every chunk collider's world AABB (m), or `None` with no chunks.
+    pub fn lowest_chunk_point(&self) -> Option<f32> {
+        self.physics
+            .colliders
+            .iter()
+            .filter(|(_, c)| matches!(ColliderTag::decode(c.user_data), ColliderTag::Chunk(_)))
+            .map(|(_, c)| c.compute_aabb().mins.y)
+            .reduce(f32::min)
+    }
+    /// FNV-1a hash of the destruction state plus every body's pose and velocity bits.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = smithereens_core::hash::StateHasher::new();
+        h.write_u64(self.instance.state_hash());
+        for &rb in self.bodies.values().chain(&self.projectiles) {
+            if let Some(b) = self.physics.bodies.get(rb) {
+                let p = b.position();
+                for v in p
+                    .translation
+                    .to_array()
+                    .into_iter()
+                    .chain(p.rotation.to_array())
+                    .chain(b.linvel().to_array())
+                    .chain(b.angvel().to_array())
+                {
+                    h.write_f32(v);
+                }
+            }
+        }
+        h.finish()
+    }
+}
