@@ -60,8 +60,23 @@ fn read_file(path: &Path) -> Result<Vec<u8>, MeshError> {
 
 type RawMesh = (Vec<DVec3>, Vec<[u32; 3]>);
 
+/// Parses a closed triangle mesh from OBJ text held in memory (e.g. a mesh
+/// embedded with `include_bytes!`). `name` only labels errors. Same rules
+/// and errors as [`load_mesh`] for a `.obj` file, minus file-system errors.
+///
+/// # Errors
+/// [`MeshError::Parse`] and every error of [`mesh_from_triangles`].
+pub fn parse_obj(bytes: &[u8], name: &Path) -> Result<TriMesh, MeshError> {
+    let (positions, triangles) = parse_obj_raw(bytes, name)?;
+    mesh_from_triangles(positions, triangles)
+}
+
 fn read_obj(path: &Path) -> Result<RawMesh, MeshError> {
     let bytes = read_file(path)?;
+    parse_obj_raw(&bytes, path)
+}
+
+fn parse_obj_raw(bytes: &[u8], path: &Path) -> Result<RawMesh, MeshError> {
     let options = obj_options();
     let parse_error = |message: String| MeshError::Parse {
         path: path.to_path_buf(),
@@ -70,7 +85,7 @@ fn read_obj(path: &Path) -> Result<RawMesh, MeshError> {
     };
     // Materials are irrelevant to the geometry; never touch the file system for them.
     let (models, _materials) =
-        tobj::load_obj_buf(&mut bytes.as_slice(), &options, |_| Ok(Default::default()))
+        tobj::load_obj_buf(&mut &bytes[..], &options, |_| Ok(Default::default()))
             .map_err(|e| parse_error(e.to_string()))?;
     let mut positions = Vec::new();
     let mut triangles = Vec::new();
