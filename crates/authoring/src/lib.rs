@@ -1,16 +1,54 @@
 //! # smithereens-authoring
 //!
-//! Offline fracture of real meshes into Smithereens assets.
+//! Offline fracture of real meshes into Smithereens assets (DESIGN §5):
+//!
+//! * [`load_mesh`] reads OBJ / glTF / GLB into a closed, welded, outward
+//!   wound [`TriMesh`] or returns a typed [`MeshError`] naming the problem
+//!   (e.g. [`MeshError::NotClosed`] with the number of open edges);
+//!   [`mesh_from_triangles`] does the same for in-memory triangles.
+//! * [`fracture_voronoi`] cuts the mesh into Voronoi chunks by half-space
+//!   clipping with watertight caps, computes per-chunk mass properties and
+//!   convex hulls, detects bonds from shared cut faces, flags support chunks
+//!   and returns a [`smithereens_core::AssetFile`] (asset description plus
+//!   one render mesh per chunk).
+//!
+//! Units: metres, kilograms (density kg/m³), seconds; bond strength in game
+//! damage units (du). Computation is in `f64`, output in `f32`. Everything
+//! is deterministic: same input and settings, same bytes.
+//!
+//! ```
+//! use smithereens_authoring::{fracture_voronoi, load_mesh, FractureSettings};
+//! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes/Box.gltf");
+//! let mesh = load_mesh(path.as_ref()).unwrap();
+//! let settings = FractureSettings { chunk_count: 6, ..Default::default() };
+//! let file = fracture_voronoi(&mesh, &settings, &mut |_| {}).unwrap();
+//! assert!(smithereens_core::Asset::new(&file.desc).is_ok());
+//! ```
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod assembly;
+mod bonds;
+mod cap;
+mod clip;
 pub mod error;
 pub mod import;
 pub mod mass_properties;
 pub mod mesh;
+mod piece;
+pub mod settings;
+mod sites;
+mod support;
 mod topology;
+pub mod voronoi;
 
+pub use assembly::{SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
 pub use error::{FractureError, MeshError};
 pub use import::load_mesh;
 pub use mass_properties::MassProperties;
 pub use mesh::{TriMesh, mesh_from_triangles};
+pub use settings::{
+    Axis, DEFAULT_STRENGTH_PER_AREA, DEFAULT_SUPPORT_TOLERANCE, FractureSettings, MAX_CHUNK_COUNT,
+    Progress, SupportRule,
+};
+pub use voronoi::{SNAP_FRACTION, fracture_voronoi};

@@ -1,0 +1,268 @@
+//! Watertight caps for planar cuts.
+//!
+//! After a closed surface is clipped by a plane, its boundary edges all lie in
+//! the plane and form one or more closed loops: several polygons, polygons
+//! with holes (a torus cut across its hole gives two rings), loops touching
+//! at a vertex. Instead of chaining the loops (fragile at touching vertices),
+//! we insert every boundary edge as a constraint into a constrained Delaunay
+//! triangulation (spade) of the boundary vertices and keep the triangles
+//! whose winding number with respect to the oriented boundary is 1. The cap
+//! uses exactly the boundary vertices and edges, so the result is watertight
+//! by construction; this is verified before returning.
+
+use crate::piece::Plane;
+use crate::topology::unpaired_edges;
+use glam::DVec3;
+use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
+use std::collections::VecDeque;
+
+/// Triangulates the region enclosed by `segments` in `plane`.
+///
+/// * `positions`: vertex positions (m); only those named by `segments` are used.
+/// * `segments`: directed edges `(a, b)` of the cap's own boundary, i.e. with
+///   the region to be filled on their left seen from the plane's `normal`
+///   side. For a clipped surface these are its boundary edges reversed.
+///
+/// Returns triangles wound counter-clockwise seen from `normal` (so they face
+/// along `normal`), using only indices that appear in `segments`, whose
+/// unpaired edges are exactly `segments`.
+///
+/// # Errors
+/// A message when two boundary vertices project to the same point, a vertex
+/// lies on a boundary edge, boundary edges cross, or the winding number of
+/// the boundary is not 0 or 1 everywhere (self-intersecting input).
+pub(crate) fn triangulate_cap(
+    positions: &[DVec3],
+    segments: &[(u32, u32)],
+    plane: &Plane,
+) -> Result<Vec<[u32; 3]>, String> {
+    if segments.is_empty() {
+        return Ok(Vec::new());
+    }
+    let mut ids: Vec<u32> = segments.iter().flat_map(|&(a, b)| [a, b]).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    let (u, v) = plane.basis();
+    let flush = |x: f64| if x.abs() < 1e-100 { 0.0 } else { x };
+    let mut cdt: ConstrainedDelaunayTriangulation<Point2<f64>> =
+        ConstrainedDelaunayTriangulation::new();
+    // `handle_of[k]` is the CDT vertex of `ids[k]`; `id_of[h]` the reverse.
+    let mut handle_of = Vec::with_capacity(ids.len());
+    let mut id_of: Vec<u32> = Vec::with_capacity(ids.len());
+    for &id in &ids {
+        let d = positions[id as usize] - plane.point;
+        let p = Point2::new(flush(d.dot(u)), flush(d.dot(v)));
+        let before = cdt.num_vertices();
+        let h = cdt
+            .insert(p)
+            .map_err(|e| format!("vertex {id} at {p:?}: {e:?}"))?;
+        if cdt.num_vertices() == before {
+            return Err(format!(
+                "boundary vertices {} and {id} project to the same point",
+                id_of[h.index()]
+            ));
+        }
+        debug_assert_eq!(h.index(), id_of.len());
+        handle_of.push(h);
+        id_of.push(id);
+    }
+    let handle = |id: u32| handle_of[ids.binary_search(&id).unwrap_or(0)];
+    for &(a, b) in segments {
+        let (ha, hb) = (handle(a), handle(b));
+        if cdt.exists_constraint(ha, hb) {
+            continue;
+        }
+        let made = cdt.try_add_constraint(ha, hb);
+        match made.len() {
+            0 => {
+                return Err(format!(
+                    "boundary edge {a}→{b} crosses another boundary edge"
+                ));
+            }
+            1 => {}
+            _ => return Err(format!("a boundary vertex lies on boundary edge {a}→{b}")),
+        }
+    }
+    // Net number of segments a → b minus b → a, looked up by binary search.
+    let mut net: Vec<((u32, u32), i32)> = Vec::with_capacity(segments.len());
+    for &(a, b) in segments {
+        if a < b {
+            net.push(((a, b), 1));
+        } else {
+            net.push(((b, a), -1));
+        }
+    }
+    net.sort_unstable();
+    let crossing = |from: u32, to: u32| -> i32 {
+        // Winding change when crossing the directed edge from→to from its
+        // right side to its left side.
+        let (key, sign) = if from < to {
+            ((from, to), 1)
+        } else {
+            ((to, from), -1)
+        };
+        let lo = net.partition_point(|e| e.0 < key);
+        let hi = net.partition_point(|e| e.0 <= key);
+        sign * net[lo..hi].iter().map(|e| e.1).sum::<i32>()
+    };
+
+    // Flood fill over faces from the outer face (winding 0).
+    const UNSET: i32 = i32::MIN;
+    let mut winding = vec![UNSET; cdt.num_all_faces()];
+    let mut queue = VecDeque::new();
+    for face in cdt.inner_faces() {
+        for e in face.adjacent_edges() {
+            if e.rev().face().is_outer() {
+                let w = crossing(id_of[e.from().fix().index()], id_of[e.to().fix().index()]);
+                let slot = &mut winding[face.fix().index()];
+                if *slot == UNSET {
+                    *slot = w;
+                    queue.push_back(face.fix());
+                } else if *slot != w {
+                    return Err("boundary loops are not closed (inconsistent winding)".into());
+                }
+            }
+        }
+    }
+    while let Some(f) = queue.pop_front() {
+        let w = winding[f.index()];
+        for e in cdt.face(f).adjacent_edges() {
+            let Some(g) = e.rev().face().as_inner().map(|h| h.fix()) else {
+                continue;
+            };
+            // Crossing e (from → to) from its left (f) to its right (g).
+            let wg = w - crossing(id_of[e.from().fix().index()], id_of[e.to().fix().index()]);
+            let slot = &mut winding[g.index()];
+            if *slot == UNSET {
+                *slot = wg;
+                queue.push_back(g);
+            } else if *slot != wg {
+                return Err("boundary loops are not closed (inconsistent winding)".into());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for face in cdt.inner_faces() {
+        match winding[face.fix().index()] {
+            0 => {}
+            1 => out.push(face.vertices().map(|vh| id_of[vh.fix().index()])),
+            w => {
+                return Err(format!(
+                    "cross-section winding number {w} (self-intersecting surface?)"
+                ));
+            }
+        }
+    }
+    // Watertight check: the cap's own unpaired edges must be the segments.
+    let mut expected = segments.to_vec();
+    expected.sort_unstable();
+    let mut got = unpaired_edges(&out);
+    got.sort_unstable();
+    if got != expected {
+        return Err(format!(
+            "cap boundary does not match the cut ({} cap boundary edges, {} cut edges)",
+            got.len(),
+            expected.len()
+        ));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plane_z() -> Plane {
+        Plane {
+            point: DVec3::ZERO,
+            normal: DVec3::Z,
+        }
+    }
+
+    fn area(p: &[DVec3], tris: &[[u32; 3]]) -> f64 {
+        tris.iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| p[i as usize]);
+                0.5 * (b - a).cross(c - a).dot(DVec3::Z)
+            })
+            .sum()
+    }
+
+    fn ring(p: &mut Vec<DVec3>, n: usize, r: f64, ccw: bool) -> Vec<(u32, u32)> {
+        let base = p.len() as u32;
+        for k in 0..n {
+            let a = std::f64::consts::TAU * k as f64 / n as f64;
+            p.push(DVec3::new(r * a.cos(), r * a.sin(), 0.0));
+        }
+        (0..n as u32)
+            .map(|k| {
+                let (a, b) = (base + k, base + (k + 1) % n as u32);
+                if ccw { (a, b) } else { (b, a) }
+            })
+            .collect()
+    }
+
+    #[test]
+    fn square_is_filled_facing_the_normal() {
+        let p = vec![
+            DVec3::new(0.0, 0.0, 0.0),
+            DVec3::new(1.0, 0.0, 0.0),
+            DVec3::new(1.0, 1.0, 0.0),
+            DVec3::new(0.0, 1.0, 0.0),
+        ];
+        let tris = triangulate_cap(&p, &[(0, 1), (1, 2), (2, 3), (3, 0)], &plane_z()).unwrap();
+        assert_eq!(tris.len(), 2);
+        assert!((area(&p, &tris) - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn annulus_leaves_the_hole_open() {
+        let mut p = Vec::new();
+        let mut s = ring(&mut p, 32, 2.0, true);
+        s.extend(ring(&mut p, 16, 1.0, false));
+        let tris = triangulate_cap(&p, &s, &plane_z()).unwrap();
+        let outer = 0.5 * 32.0 * 4.0 * (std::f64::consts::TAU / 32.0).sin();
+        let inner = 0.5 * 16.0 * 1.0 * (std::f64::consts::TAU / 16.0).sin();
+        assert!((area(&p, &tris) - (outer - inner)).abs() < 1e-9);
+    }
+
+    #[test]
+    fn two_squares_touching_at_a_corner_are_both_filled() {
+        let p = vec![
+            DVec3::new(0.0, 0.0, 0.0),
+            DVec3::new(1.0, 0.0, 0.0),
+            DVec3::new(1.0, 1.0, 0.0), // shared corner
+            DVec3::new(0.0, 1.0, 0.0),
+            DVec3::new(2.0, 1.0, 0.0),
+            DVec3::new(2.0, 2.0, 0.0),
+            DVec3::new(1.0, 2.0, 0.0),
+        ];
+        let s = [
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (3, 0),
+            (2, 4),
+            (4, 5),
+            (5, 6),
+            (6, 2),
+        ];
+        let tris = triangulate_cap(&p, &s, &plane_z()).unwrap();
+        assert!((area(&p, &tris) - 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn crossing_loops_are_reported_not_panicked() {
+        let p = vec![
+            DVec3::new(0.0, 0.0, 0.0),
+            DVec3::new(2.0, 0.0, 0.0),
+            DVec3::new(2.0, 2.0, 0.0),
+            DVec3::new(0.0, 2.0, 0.0),
+            DVec3::new(1.0, -1.0, 0.0),
+            DVec3::new(3.0, 1.0, 0.0),
+            DVec3::new(1.0, 3.0, 0.0),
+        ];
+        let s = [(0, 1), (1, 2), (2, 3), (3, 0), (4, 5), (5, 6), (6, 4)];
+        assert!(triangulate_cap(&p, &s, &plane_z()).is_err());
+    }
+}

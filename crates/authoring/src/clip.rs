@@ -1,0 +1,251 @@
+//! Clipping a closed piece by a half-space and capping the cut.
+//!
+//! Sign rule: each vertex is classified once per plane by its signed
+//! distance `d`, with `|d| ≤ eps` snapped to exactly 0. Vertices with
+//! `d ≤ 0` are kept. An edge is cut only between a vertex with `d < 0` and one
+//! with `d > 0`; the cut point is created once per undirected edge, so both
+//! triangles sharing the edge use the same vertex (the cut is welded by
+//! construction). A kept vertex with `d = 0` is its own cut point, which
+//! avoids zero-length edges when the plane passes through a vertex.
+//! After clipping, the unpaired edges of the kept triangles all lie in the
+//! plane; [`triangulate_cap`] closes them.
+
+use crate::cap::triangulate_cap;
+use crate::piece::{Piece, Plane};
+use crate::topology::unpaired_edges;
+use glam::DVec3;
+use std::collections::HashMap;
+
+/// Result of [`clip_piece`].
+#[derive(Debug)]
+pub(crate) enum Clip {
+    /// No vertex is on the removed side: the piece is unchanged.
+    Unchanged,
+    /// Nothing of positive volume is on the kept side.
+    Empty,
+    /// The clipped and capped piece.
+    Cut(Piece),
+}
+
+/// Keeps the part of `piece` with `plane.distance(x) ≤ 0` and caps the cut.
+/// Cap triangles get the tag `cap_tag`; the other triangles keep theirs.
+/// `eps` (m) is the snapping distance of the sign rule.
+///
+/// # Errors
+/// The cap triangulation's message (degenerate or self-intersecting cut).
+pub(crate) fn clip_piece(
+    piece: &Piece,
+    plane: &Plane,
+    cap_tag: u32,
+    eps: f64,
+) -> Result<Clip, String> {
+    let d: Vec<f64> = piece
+        .positions
+        .iter()
+        .map(|&p| {
+            let x = plane.distance(p);
+            if x.abs() <= eps { 0.0 } else { x }
+        })
+        .collect();
+    if d.iter().all(|&x| x <= 0.0) {
+        return Ok(Clip::Unchanged);
+    }
+    if !d.iter().any(|&x| x < 0.0) {
+        return Ok(Clip::Empty);
+    }
+
+    let mut positions: Vec<DVec3> = Vec::with_capacity(piece.positions.len());
+    let mut kept = vec![u32::MAX; piece.positions.len()];
+    let mut keep = |i: u32, positions: &mut Vec<DVec3>| -> u32 {
+        let slot = &mut kept[i as usize];
+        if *slot == u32::MAX {
+            *slot = positions.len() as u32;
+            positions.push(piece.positions[i as usize]);
+        }
+        *slot
+    };
+    // Cut vertices by undirected edge; lookup only, creation order follows
+    // the triangle order, so the output is deterministic.
+    let mut cuts: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut cut = |a: u32, b: u32, positions: &mut Vec<DVec3>| -> u32 {
+        let key = (a.min(b), a.max(b));
+        *cuts.entry(key).or_insert_with(|| {
+            // Interpolate from the lower index so the point does not depend on
+            // which triangle asks first.
+            let (lo, hi) = key;
+            let (dl, dh) = (d[lo as usize], d[hi as usize]);
+            let t = dl / (dl - dh);
+            let (pl, ph) = (piece.positions[lo as usize], piece.positions[hi as usize]);
+            positions.push(pl + (ph - pl) * t);
+            (positions.len() - 1) as u32
+        })
+    };
+
+    let mut triangles = Vec::with_capacity(piece.triangles.len());
+    let mut tags = Vec::with_capacity(piece.triangles.len());
+    for (t, &tag) in piece.triangles.iter().zip(&piece.tags) {
+        let dt = t.map(|i| d[i as usize]);
+        if dt.iter().all(|&x| x <= 0.0) {
+            triangles.push(t.map(|i| keep(i, &mut positions)));
+            tags.push(tag);
+            continue;
+        }
+        if dt.iter().all(|&x| x >= 0.0) {
+            // Entirely on the removed side, or touching the plane at an edge
+            // or vertex: contributes no area on the kept side.
+            continue;
+        }
+        let mut poly = [0u32; 4];
+        let mut n = 0;
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            let (da, db) = (dt[k], dt[(k + 1) % 3]);
+            if da <= 0.0 {
+                poly[n] = keep(a, &mut positions);
+                n += 1;
+            }
+            if (da < 0.0 && db > 0.0) || (da > 0.0 && db < 0.0) {
+                poly[n] = cut(a, b, &mut positions);
+                n += 1;
+            }
+        }
+        // A triangle with a vertex on each side yields a convex polygon of 3
+        // or 4 distinct vertices; fan it.
+        for k in 2..n {
+            triangles.push([poly[0], poly[k - 1], poly[k]]);
+            tags.push(tag);
+        }
+    }
+
+    // The cap closes the unpaired edges, traversed in the opposite direction.
+    let segments: Vec<(u32, u32)> = unpaired_edges(&triangles)
+        .into_iter()
+        .map(|(a, b)| (b, a))
+        .collect();
+    let cap = triangulate_cap(&positions, &segments, plane)?;
+    tags.extend(std::iter::repeat_n(cap_tag, cap.len()));
+    triangles.extend(cap);
+    let mut out = Piece {
+        positions,
+        triangles,
+        tags,
+    };
+    out.compact();
+    if out.triangles.is_empty() {
+        return Ok(Clip::Empty);
+    }
+    Ok(Clip::Cut(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mass_properties::polyhedron_mass_properties;
+    use crate::piece::EXTERIOR;
+
+    fn cube() -> Piece {
+        let positions = (0..8)
+            .map(|i| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64))
+            .collect();
+        let triangles = vec![
+            [0, 2, 1],
+            [1, 2, 3],
+            [4, 5, 6],
+            [5, 7, 6],
+            [0, 1, 4],
+            [1, 5, 4],
+            [2, 6, 3],
+            [3, 6, 7],
+            [0, 4, 2],
+            [2, 4, 6],
+            [1, 3, 5],
+            [3, 7, 5],
+        ];
+        Piece {
+            positions,
+            triangles,
+            tags: vec![EXTERIOR; 12],
+        }
+    }
+
+    fn volume(p: &Piece) -> f64 {
+        polyhedron_mass_properties(&p.positions, &p.triangles, 1.0).volume
+    }
+
+    fn cut(p: &Piece, point: DVec3, normal: DVec3) -> Piece {
+        let plane = Plane {
+            point,
+            normal: normal.normalize(),
+        };
+        match clip_piece(p, &plane, 7, 1e-12).unwrap() {
+            Clip::Cut(piece) => piece,
+            other => panic!("expected a cut, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn oblique_cut_of_a_cube_is_closed_and_conserves_volume() {
+        let c = cube();
+        let n = DVec3::new(1.0, 0.7, 0.3);
+        let a = cut(&c, DVec3::splat(0.5), n);
+        let b = cut(&c, DVec3::splat(0.5), -n);
+        assert_eq!(a.defect_edges(), 0);
+        assert_eq!(b.defect_edges(), 0);
+        assert!((volume(&a) + volume(&b) - 1.0).abs() < 1e-12);
+        assert!(
+            (volume(&a) - 0.5).abs() < 1e-12,
+            "symmetric cut through the centre"
+        );
+        let (cap_a, _) = a.tagged_area(7);
+        let (cap_b, _) = b.tagged_area(7);
+        assert!((cap_a - cap_b).abs() < 1e-12 && cap_a > 1.0);
+    }
+
+    #[test]
+    fn cut_through_vertices_and_along_a_face_diagonal_is_closed() {
+        // The plane x = y contains the vertical edges (0,0,z) and (1,1,z).
+        let c = cube();
+        let a = cut(&c, DVec3::ZERO, DVec3::new(1.0, -1.0, 0.0));
+        assert_eq!(a.defect_edges(), 0);
+        assert!((volume(&a) - 0.5).abs() < 1e-12);
+        assert!((a.tagged_area(7).0 - 2f64.sqrt()).abs() < 1e-12);
+    }
+
+    #[test]
+    fn plane_touching_a_face_leaves_the_piece_unchanged_or_empty() {
+        let c = cube();
+        let up = Plane {
+            point: DVec3::new(0.0, 0.0, 1.0),
+            normal: DVec3::Z,
+        };
+        assert!(matches!(
+            clip_piece(&c, &up, 0, 1e-12).unwrap(),
+            Clip::Unchanged
+        ));
+        let down = Plane {
+            point: DVec3::new(0.0, 0.0, 1.0),
+            normal: -DVec3::Z,
+        };
+        assert!(matches!(
+            clip_piece(&c, &down, 0, 1e-12).unwrap(),
+            Clip::Empty
+        ));
+    }
+
+    #[test]
+    fn later_cuts_keep_the_tags_of_earlier_caps() {
+        let c = cube();
+        let a = cut(&c, DVec3::splat(0.5), DVec3::X);
+        let plane = Plane {
+            point: DVec3::splat(0.5),
+            normal: DVec3::Y,
+        };
+        let Clip::Cut(b) = clip_piece(&a, &plane, 9, 1e-12).unwrap() else {
+            panic!()
+        };
+        assert_eq!(b.defect_edges(), 0);
+        assert!((volume(&b) - 0.25).abs() < 1e-12);
+        assert!((b.tagged_area(7).0 - 0.5).abs() < 1e-12);
+        assert!((b.tagged_area(9).0 - 0.5).abs() < 1e-12);
+    }
+}

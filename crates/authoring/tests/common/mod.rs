@@ -1,0 +1,243 @@
+//! Invariant checks shared by the fracture tests.
+
+#![allow(dead_code, clippy::unwrap_used)]
+
+use glam::{DVec3, Vec3};
+use smithereens_core::{AssetFile, BondEnd, ChunkMesh};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// Path of a mesh in the repository's `assets/meshes`.
+pub fn asset(name: &str) -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes")).join(name)
+}
+
+/// Unit cube `[0,1]³` as a welded closed mesh.
+pub fn unit_cube() -> smithereens_authoring::TriMesh {
+    let corner = |i: u32| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64);
+    smithereens_authoring::mesh_from_triangles(
+        (0..8).map(corner).collect(),
+        vec![
+            [0, 2, 1],
+            [1, 2, 3],
+            [4, 5, 6],
+            [5, 7, 6],
+            [0, 1, 4],
+            [1, 5, 4],
+            [2, 6, 3],
+            [3, 6, 7],
+            [0, 4, 2],
+            [2, 4, 6],
+            [1, 3, 5],
+            [3, 7, 5],
+        ],
+    )
+    .unwrap()
+}
+
+/// Every undirected edge used by exactly two triangles in opposite
+/// directions, after welding positions by exact f32 value and dropping
+/// triangles that collapse. Returns the number of bad edges.
+pub fn bad_edges(mesh: &ChunkMesh) -> usize {
+    let mut ids: BTreeMap<[u32; 3], u32> = BTreeMap::new();
+    let welded: Vec<u32> = mesh
+        .positions
+        .iter()
+        .map(|p| {
+            let key = [p.x.to_bits(), p.y.to_bits(), p.z.to_bits()];
+            let n = ids.len() as u32;
+            *ids.entry(key).or_insert(n)
+        })
+        .collect();
+    let mut uses: BTreeMap<(u32, u32), (u32, i32)> = BTreeMap::new();
+    for t in mesh.exterior.iter().chain(&mesh.interior) {
+        let t = t.map(|i| welded[i as usize]);
+        if t[0] == t[1] || t[1] == t[2] || t[2] == t[0] {
+            continue;
+        }
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            let e = uses.entry((a.min(b), a.max(b))).or_insert((0, 0));
+            e.0 += 1;
+            e.1 += if a < b { 1 } else { -1 };
+        }
+    }
+    uses.values()
+        .filter(|&&(count, net)| count != 2 || net != 0)
+        .count()
+}
+
+/// Signed volume of a chunk mesh, m³.
+pub fn mesh_volume(mesh: &ChunkMesh) -> f64 {
+    let p = |i: u32| mesh.positions[i as usize].as_dvec3();
+    mesh.exterior
+        .iter()
+        .chain(&mesh.interior)
+        .map(|t| p(t[0]).dot(p(t[1]).cross(p(t[2]))) / 6.0)
+        .sum()
+}
+
+/// Area (m²) of `mesh`'s interior triangles lying in the plane through
+/// `point` with normal `facing` and facing along it.
+pub fn coplanar_cap_area(mesh: &ChunkMesh, point: Vec3, facing: Vec3, tolerance: f64) -> f64 {
+    let (point, facing) = (point.as_dvec3(), facing.as_dvec3());
+    let p = |i: u32| mesh.positions[i as usize].as_dvec3();
+    mesh.interior
+        .iter()
+        .map(|t| {
+            let (a, b, c) = (p(t[0]), p(t[1]), p(t[2]));
+            let n = (b - a).cross(c - a);
+            let area = 0.5 * n.length();
+            let centre = (a + b + c) / 3.0;
+            let on_plane = (centre - point).dot(facing).abs() <= tolerance;
+            let aligned = area > 0.0 && n.normalize().dot(facing) > 1.0 - 1e-4;
+            if on_plane && aligned { area } else { 0.0 }
+        })
+        .sum()
+}
+
+/// Summary returned by [`check_fracture`] for further assertions.
+pub struct Summary {
+    pub chunks: usize,
+    pub bonds: usize,
+    pub supports: usize,
+}
+
+/// Checks the invariants every Voronoi fracture of a closed, connected mesh
+/// must satisfy.
+pub fn check_fracture(file: &AssetFile, mesh_volume_expected: f64, diagonal: f64) -> Summary {
+    let desc = &file.desc;
+    assert_eq!(desc.chunks.len(), file.meshes.len());
+    smithereens_core::Asset::new(desc).expect("core accepts the asset");
+    let decoded = AssetFile::from_bytes(&file.to_bytes()).expect("file round-trips");
+    assert_eq!(&decoded, file);
+
+    // Volume conservation.
+    let total: f64 = desc.chunks.iter().map(|c| c.volume as f64).sum();
+    let rel = (total - mesh_volume_expected).abs() / mesh_volume_expected;
+    assert!(
+        rel <= 1e-4,
+        "Σ chunk volume {total} vs mesh {mesh_volume_expected} (rel {rel:e})"
+    );
+
+    for (k, (chunk, mesh)) in desc.chunks.iter().zip(&file.meshes).enumerate() {
+        assert_eq!(bad_edges(mesh), 0, "chunk {k} render mesh is not closed");
+        assert!(!mesh.exterior.is_empty() || !mesh.interior.is_empty());
+        let v = mesh_volume(mesh);
+        assert!(
+            (v - chunk.volume as f64).abs() <= 1e-3 * chunk.volume as f64 + 1e-9,
+            "chunk {k}: mesh volume {v} vs stored {}",
+            chunk.volume
+        );
+        assert!(
+            chunk.hulls.len() == 1 && chunk.hulls[0].points.len() >= 4,
+            "chunk {k} hull"
+        );
+        assert!((chunk.mass / chunk.volume - 2400.0).abs() < 1.0 || chunk.mass > 0.0);
+    }
+
+    // Bonds: chunk0 < chunk1, unique, sorted, plane normal from 0 to 1.
+    let mut previous: Option<(u32, u32)> = None;
+    for (k, b) in desc.bonds.iter().enumerate() {
+        let BondEnd::Chunk(c1) = b.chunk1 else {
+            panic!("bond {k} goes to the world")
+        };
+        assert!(
+            b.chunk0 < c1,
+            "bond {k}: chunk0 {} !< chunk1 {c1}",
+            b.chunk0
+        );
+        if let Some(p) = previous {
+            assert!(
+                p < (b.chunk0, c1),
+                "bonds not sorted / duplicate pair at {k}"
+            );
+        }
+        previous = Some((b.chunk0, c1));
+        assert!((b.normal.length() - 1.0).abs() < 1e-5);
+        assert!(b.area > 0.0 && b.strength > 0.0);
+        let (c0, c1c) = (
+            desc.chunks[b.chunk0 as usize].centroid,
+            desc.chunks[c1 as usize].centroid,
+        );
+        assert!(
+            (c1c - c0).dot(b.normal) > 0.0,
+            "bond {k} normal points from chunk1 to chunk0"
+        );
+    }
+
+    // Bond area = cap area of chunk1 created by chunk0's plane, and of
+    // chunk0 by chunk1's. When a cell fell apart into several chunks, the
+    // bonds sharing a plane and an end split that end's cap between them,
+    // so the comparison is against the sum over those bonds.
+    let tolerance = 1e-5 * diagonal;
+    for (k, b) in desc.bonds.iter().enumerate() {
+        let BondEnd::Chunk(c1) = b.chunk1 else {
+            unreachable!()
+        };
+        let same_plane = |o: &smithereens_core::BondDesc| {
+            o.normal.dot(b.normal) > 1.0 - 1e-5
+                && ((o.centroid - b.centroid).dot(b.normal) as f64).abs() <= tolerance
+        };
+        let sum1: f64 = desc
+            .bonds
+            .iter()
+            .filter(|o| o.chunk1 == b.chunk1 && same_plane(o))
+            .map(|o| o.area as f64)
+            .sum();
+        let cap1 = coplanar_cap_area(&file.meshes[c1 as usize], b.centroid, -b.normal, tolerance);
+        assert!(
+            (sum1 - cap1).abs() <= 1e-4 * cap1,
+            "bond {k}: area {} (Σ {sum1}) vs chunk1 cap {cap1}",
+            b.area
+        );
+        let sum0: f64 = desc
+            .bonds
+            .iter()
+            .filter(|o| o.chunk0 == b.chunk0 && same_plane(o))
+            .map(|o| o.area as f64)
+            .sum();
+        let cap0 = coplanar_cap_area(
+            &file.meshes[b.chunk0 as usize],
+            b.centroid,
+            b.normal,
+            tolerance,
+        );
+        assert!(
+            (sum0 - cap0).abs() <= 1e-4 * cap0,
+            "bond {k}: area {} (Σ {sum0}) vs chunk0 cap {cap0}",
+            b.area
+        );
+    }
+
+    // Connected bond graph.
+    let n = desc.chunks.len();
+    let mut adjacency = vec![Vec::new(); n];
+    for b in &desc.bonds {
+        let BondEnd::Chunk(c1) = b.chunk1 else {
+            unreachable!()
+        };
+        adjacency[b.chunk0 as usize].push(c1 as usize);
+        adjacency[c1 as usize].push(b.chunk0 as usize);
+    }
+    let mut seen = vec![false; n];
+    let mut stack = vec![0usize];
+    seen[0] = true;
+    while let Some(x) = stack.pop() {
+        for &y in &adjacency[x] {
+            if !seen[y] {
+                seen[y] = true;
+                stack.push(y);
+            }
+        }
+    }
+    assert!(seen.iter().all(|&s| s), "bond graph is not connected");
+
+    let supports = desc.chunks.iter().filter(|c| c.support).count();
+    assert!(supports >= 1, "no support chunk");
+    Summary {
+        chunks: n,
+        bonds: desc.bonds.len(),
+        supports,
+    }
+}
