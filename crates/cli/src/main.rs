@@ -1,1 +1,113 @@
-fn main() {}
+//! `smithereens`: fracture meshes, inspect assets, run the demo.
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand};
+use smithereens::demo::{DemoOptions, run_demo};
+use smithereens::{progress, report};
+use smithereens_authoring::{FractureSettings, fracture_voronoi, load_mesh};
+use smithereens_core::AssetFile;
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(name = "smithereens", version, about = "Destruction for games: fracture meshes, inspect assets, simulate and record.")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Fracture the built-in mesh, stand it on the ground, shoot it, simulate and record the run.
+    Demo {
+        /// Use this mesh (OBJ, glTF, GLB) instead of the built-in Spot.
+        #[arg(long)]
+        mesh: Option<PathBuf>,
+        /// Number of Voronoi chunks.
+        #[arg(long, default_value_t = DemoOptions::default().chunks)]
+        chunks: u32,
+        /// Fracture seed.
+        #[arg(long, default_value_t = DemoOptions::default().seed)]
+        seed: u64,
+        /// Fixed 60 Hz steps to simulate.
+        #[arg(long, default_value_t = DemoOptions::default().steps)]
+        steps: u32,
+        /// Output folder for the asset and the recorded run.
+        #[arg(long, short, default_value = "out/demo")]
+        out: PathBuf,
+    },
+    /// Fracture a closed mesh (OBJ, glTF, GLB) into a versioned asset file.
+    Fracture {
+        /// The input mesh.
+        mesh: PathBuf,
+        /// Output asset file.
+        #[arg(long, short)]
+        output: PathBuf,
+        /// Number of Voronoi chunks.
+        #[arg(long, default_value_t = 32)]
+        chunks: u32,
+        /// Site seed: the same seed gives a byte-identical asset.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Density, kg/m³.
+        #[arg(long, default_value_t = 2400.0)]
+        density: f64,
+        /// Bond strength per m² of interface, du/m².
+        #[arg(long, default_value_t = smithereens_authoring::DEFAULT_STRENGTH_PER_AREA)]
+        strength_per_area: f64,
+    },
+    /// Print counts, volume, mass, bond statistics and warnings of an asset file.
+    Inspect {
+        /// The asset file.
+        asset: PathBuf,
+    },
+}
+
+fn main() {
+    let cli = Cli::parse();
+    if let Err(e) = run(cli) {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}
+
+fn run(cli: Cli) -> Result<()> {
+    match cli.command {
+        Command::Demo { mesh, chunks, seed, steps, out } => {
+            let options = DemoOptions { mesh, chunks, seed, steps, ..DemoOptions::default() };
+            let fracture_bar = progress::bar(chunks as u64, "fracture");
+            let sim_bar = progress::bar(steps as u64, "simulate");
+            let output = run_demo(&options, &mut |p| fracture_bar.set_position(p.done as u64), &mut |s, _| sim_bar.set_position(s as u64))?;
+            fracture_bar.finish_and_clear();
+            sim_bar.finish_and_clear();
+            std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
+            let asset_path = out.join("demo.smasset");
+            let run_path = out.join("demo.run.json");
+            std::fs::write(&asset_path, output.asset.to_bytes()).with_context(|| format!("writing {}", asset_path.display()))?;
+            std::fs::write(&run_path, output.record.to_json()).with_context(|| format!("writing {}", run_path.display()))?;
+            print!("{}", report::summary_table(&output.summary));
+            println!("asset: {}", asset_path.display());
+            println!("run:   {}", run_path.display());
+        }
+        Command::Fracture { mesh, output, chunks, seed, density, strength_per_area } => {
+            let m = load_mesh(&mesh).with_context(|| format!("loading {}", mesh.display()))?;
+            let settings = FractureSettings { chunk_count: chunks, seed, density, strength_per_area, ..FractureSettings::default() };
+            let bar = progress::bar(chunks as u64, "fracture");
+            let mut file = fracture_voronoi(&m, &settings, &mut |p| bar.set_position(p.done as u64))?;
+            bar.finish_and_clear();
+            if file.name.is_empty() {
+                file.name = mesh.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            }
+            std::fs::write(&output, file.to_bytes()).with_context(|| format!("writing {}", output.display()))?;
+            let asset = file.validate()?;
+            print!("{}", report::inspect(&file, &asset));
+            println!("wrote {}", output.display());
+        }
+        Command::Inspect { asset } => {
+            let bytes = std::fs::read(&asset).with_context(|| format!("reading {}", asset.display()))?;
+            let file = AssetFile::from_bytes(&bytes).with_context(|| format!("reading {}", asset.display()))?;
+            let validated = file.validate()?;
+            print!("{}", report::inspect(&file, &validated));
+        }
+    }
+    Ok(())
+}

@@ -14,7 +14,12 @@
 //! (a chunk on the ground, a chunk under a stack of any height) has an
 //! approach speed of ~0 whatever its weight, while `J` alone grows with the
 //! load (`m g Δt`: a 3 t wall at 60 Hz pushes 490 N·s per step into the
-//! ground). The impulse threshold filters light taps. With the defaults a
+//! ground). The impulse threshold filters light taps.
+//!
+//! When the touched chunk belongs to a *fixed* (supported) body, the solver
+//! absorbed its impulse; the event then carries `impulse_transfer ×` that
+//! impulse, capped so the touched chunk alone would not exceed the approach
+//! speed, and the commit hands it once to the cluster that breaks free there. With the defaults a
 //! 20 kg ball at 30 m/s (600 N·s of momentum) delivers several hundred du.
 
 use serde::{Deserialize, Serialize};
@@ -30,6 +35,9 @@ pub struct ImpactDamage {
     pub radius: f32,
     /// Minimum approach speed of the contact point, m/s, for any damage.
     pub min_approach_speed: f32,
+    /// Fraction (0–1) of the impulse a *fixed* chunk absorbed that is handed to
+    /// the pieces breaking free at the hit (see `DestructionWorld::step`).
+    pub impulse_transfer: f32,
 }
 
 impl Default for ImpactDamage {
@@ -38,8 +46,7 @@ impl Default for ImpactDamage {
             damage_per_impulse: 1.0,
             threshold: 20.0,
             radius: 0.35,
-            min_approach_speed: 1.0,
-        }
+            min_approach_speed: 1.0, impulse_transfer: 1.0 }
     }
 }
 
@@ -80,6 +87,9 @@ impl ImpactDamage {
         if !(self.radius.is_finite() && self.radius > 0.0) {
             return bad("radius", self.radius, "finite and > 0");
         }
+        if !(self.impulse_transfer.is_finite() && (0.0..=1.0).contains(&self.impulse_transfer)) {
+            return bad("impulse_transfer", self.impulse_transfer, "in [0, 1]");
+        }
         if !(self.min_approach_speed.is_finite() && self.min_approach_speed >= 0.0) {
             return bad(
                 "min_approach_speed",
@@ -101,8 +111,7 @@ mod tests {
             damage_per_impulse: 2.0,
             threshold: 10.0,
             radius: 0.5,
-            min_approach_speed: 1.0,
-        };
+            min_approach_speed: 1.0, impulse_transfer: 1.0 };
         assert_eq!(m.damage(5.0, 3.0), 0.0);
         assert_eq!(m.damage(10.0, 3.0), 0.0);
         assert_eq!(m.damage(15.0, 3.0), 10.0);

@@ -137,6 +137,10 @@ struct ContactHit {
     tags: (ColliderTag, ColliderTag),
     bodies: (Option<RigidBodyHandle>, Option<RigidBodyHandle>),
     impulse: f32,
+    /// Σ contact impulses as a vector, acting on collider 2 (N·s).
+    impulse_on_2: Vec3,
+    /// Whether each collider's body is fixed (its share of the impulse was absorbed).
+    fixed: (bool, bool),
     point: Vec3,
     normal: Vec3,
 }
@@ -185,7 +189,7 @@ impl EventHandler for ContactCollector {
     fn handle_contact_force_event(
         &self,
         dt: f32,
-        _: &RigidBodySet,
+        bodies: &RigidBodySet,
         colliders: &ColliderSet,
         pair: &ContactPair,
         total_force_magnitude: f32,
@@ -213,6 +217,11 @@ impl EventHandler for ContactCollector {
             ),
             bodies: (c1.parent(), c2.parent()),
             impulse: total_force_magnitude * dt,
+            impulse_on_2: pair.total_impulse(),
+            fixed: (
+                c1.parent().and_then(|h| bodies.get(h)).is_none_or(|b| b.is_fixed()),
+                c2.parent().and_then(|h| bodies.get(h)).is_none_or(|b| b.is_fixed()),
+            ),
             point,
             normal,
         };
@@ -416,12 +425,13 @@ impl DestructionWorld {
             if !touches_chunk || damage <= 0.0 || !hit.point.is_finite() {
                 continue;
             }
+            let impulse = self.absorbed_impulse(&hit, approach);
             let event = RadialDamage {
                 id: EventId(self.next_event),
                 point: hit.point,
                 radius: self.settings.impact.radius,
                 damage,
-                impulse: None,
+                impulse,
             };
             self.next_event += 1;
             if self.instance.admit(event).is_ok() {
@@ -443,6 +453,25 @@ impl DestructionWorld {
         self.sync_motions();
         report.destruction_seconds = t1.elapsed().as_secs_f64();
         Ok(report)
+    }
+
+    /// The impulse a fixed chunk absorbed in `hit`, to hand to whatever breaks
+    /// free there (DESIGN §3.6: it enters the dynamics once, at the commit).
+    /// A dynamic chunk already received its impulse from the solver: `None`.
+    /// Scaled by `impact.impulse_transfer` and capped so that the touched chunk
+    /// alone would move no faster than the approach speed.
+    fn absorbed_impulse(&self, hit: &ContactHit, approach: f32) -> Option<Vec3> {
+        let (chunk, j) = match (hit.tags, hit.fixed) {
+            ((ColliderTag::Chunk(c), _), (true, _)) => (c, -hit.impulse_on_2),
+            ((_, ColliderTag::Chunk(c)), (_, true)) => (c, hit.impulse_on_2),
+            _ => return None,
+        };
+        let mass = self.instance.asset().chunk(smithereens_core::ChunkIndex(chunk))?.mass;
+        let j = j * self.settings.impact.impulse_transfer;
+        let cap = approach * mass;
+        let len = j.length();
+        let j = if len > cap && len > 0.0 { j * (cap / len) } else { j };
+        (j.is_finite() && j != Vec3::ZERO).then_some(j)
     }
 
     fn sync_motions(&mut self) {
