@@ -16,10 +16,12 @@ pub mod convert;
 pub mod error;
 pub mod impact;
 pub mod scenario;
+pub mod stepping;
 pub mod world;
 
 pub use error::BackendError;
 pub use impact::ImpactDamage;
+pub use stepping::{BacklogPolicy, FixedStepper, FramePlan, StepperSettings, TimeLedger};
 pub use world::{
     ColliderTag, DestructionWorld, ProjectileDesc, StepError, StepReport, WorldSettings,
 };
