@@ -5,7 +5,9 @@
 use smithereens_authoring::{FractureSettings, Progress, TriMesh, import::parse_obj, load_mesh};
 use smithereens_core::record::RunRecord;
 use smithereens_core::{AssetFile, glam::Vec3};
-use smithereens_rapier::scenario::{RunSummary, Scenario, ScheduledProjectile, run, stand_on_ground};
+use smithereens_rapier::scenario::{
+    RunSummary, Scenario, ScheduledProjectile, run, stand_on_ground,
+};
 use smithereens_rapier::{ProjectileDesc, WorldSettings};
 use std::path::{Path, PathBuf};
 
@@ -33,7 +35,15 @@ pub struct DemoOptions {
 
 impl Default for DemoOptions {
     fn default() -> Self {
-        Self { mesh: None, chunks: 48, seed: 7, steps: 240, projectile_mass: 150.0, projectile_speed: 30.0, impact_radius: 0.5 }
+        Self {
+            mesh: None,
+            chunks: 48,
+            seed: 7,
+            steps: 240,
+            projectile_mass: 150.0,
+            projectile_speed: 30.0,
+            impact_radius: 0.5,
+        }
     }
 }
 
@@ -76,7 +86,9 @@ pub fn demo_mesh(path: Option<&Path>) -> Result<TriMesh, DemoError> {
 /// Builds the demo scenario from a fractured asset: stood on y = 0, three
 /// projectiles fired along +X at the upper half, 1 s apart.
 pub fn demo_scenario(asset: AssetFile, options: &DemoOptions) -> Result<Scenario, DemoError> {
-    let validated = asset.validate().map_err(smithereens_rapier::scenario::ScenarioError::from)?;
+    let validated = asset
+        .validate()
+        .map_err(smithereens_rapier::scenario::ScenarioError::from)?;
     let placement = stand_on_ground(&validated, 0.0);
     let (lo, hi) = world_bounds(&validated, &placement);
     let size = hi - lo;
@@ -108,10 +120,17 @@ pub fn demo_scenario(asset: AssetFile, options: &DemoOptions) -> Result<Scenario
     })
 }
 
-fn world_bounds(asset: &smithereens_core::Asset, placement: &smithereens_core::Pose) -> (Vec3, Vec3) {
+fn world_bounds(
+    asset: &smithereens_core::Asset,
+    placement: &smithereens_core::Pose,
+) -> (Vec3, Vec3) {
     let mut lo = Vec3::splat(f32::INFINITY);
     let mut hi = Vec3::splat(f32::NEG_INFINITY);
-    for p in asset.chunks().iter().flat_map(|c| c.hulls.iter().flat_map(|h| &h.points)) {
+    for p in asset
+        .chunks()
+        .iter()
+        .flat_map(|c| c.hulls.iter().flat_map(|h| &h.points))
+    {
         let w = placement.transform_point(*p);
         lo = lo.min(w);
         hi = hi.max(w);
@@ -123,14 +142,31 @@ fn world_bounds(asset: &smithereens_core::Asset, placement: &smithereens_core::P
 ///
 /// # Errors
 /// [`DemoError`] from loading, fracture or simulation.
-pub fn run_demo(options: &DemoOptions, on_fracture: &mut dyn FnMut(Progress), on_step: &mut dyn FnMut(u32, u32)) -> Result<DemoOutput, DemoError> {
+pub fn run_demo(
+    options: &DemoOptions,
+    on_fracture: &mut dyn FnMut(Progress),
+    on_step: &mut dyn FnMut(u32, u32),
+) -> Result<DemoOutput, DemoError> {
     let mesh = demo_mesh(options.mesh.as_deref())?;
-    let settings = FractureSettings { chunk_count: options.chunks, seed: options.seed, ..FractureSettings::default() };
+    let settings = FractureSettings {
+        chunk_count: options.chunks,
+        seed: options.seed,
+        ..FractureSettings::default()
+    };
     let mut asset = smithereens_authoring::fracture_voronoi(&mesh, &settings, on_fracture)?;
     if asset.name.is_empty() {
-        asset.name = options.mesh.as_ref().and_then(|p| p.file_stem()).map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "spot".into());
+        asset.name = options
+            .mesh
+            .as_ref()
+            .and_then(|p| p.file_stem())
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "spot".into());
     }
     let scenario = demo_scenario(asset.clone(), options)?;
     let (record, summary) = run(&scenario, on_step)?;
-    Ok(DemoOutput { asset, record, summary })
+    Ok(DemoOutput {
+        asset,
+        record,
+        summary,
+    })
 }

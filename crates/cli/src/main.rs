@@ -9,7 +9,11 @@ use smithereens_core::AssetFile;
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(name = "smithereens", version, about = "Destruction for games: fracture meshes, inspect assets, simulate and record.")]
+#[command(
+    name = "smithereens",
+    version,
+    about = "Destruction for games: fracture meshes, inspect assets, simulate and record."
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -72,39 +76,77 @@ fn main() {
 
 fn run(cli: Cli) -> Result<()> {
     match cli.command {
-        Command::Demo { mesh, chunks, seed, steps, out } => {
-            let options = DemoOptions { mesh, chunks, seed, steps, ..DemoOptions::default() };
+        Command::Demo {
+            mesh,
+            chunks,
+            seed,
+            steps,
+            out,
+        } => {
+            let options = DemoOptions {
+                mesh,
+                chunks,
+                seed,
+                steps,
+                ..DemoOptions::default()
+            };
             let fracture_bar = progress::bar(chunks as u64, "fracture");
             let sim_bar = progress::bar(steps as u64, "simulate");
-            let output = run_demo(&options, &mut |p| fracture_bar.set_position(p.done as u64), &mut |s, _| sim_bar.set_position(s as u64))?;
+            let output = run_demo(
+                &options,
+                &mut |p| fracture_bar.set_position(p.done as u64),
+                &mut |s, _| sim_bar.set_position(s as u64),
+            )?;
             fracture_bar.finish_and_clear();
             sim_bar.finish_and_clear();
             std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
             let asset_path = out.join("demo.smasset");
             let run_path = out.join("demo.run.json");
-            std::fs::write(&asset_path, output.asset.to_bytes()).with_context(|| format!("writing {}", asset_path.display()))?;
-            std::fs::write(&run_path, output.record.to_json()).with_context(|| format!("writing {}", run_path.display()))?;
+            std::fs::write(&asset_path, output.asset.to_bytes())
+                .with_context(|| format!("writing {}", asset_path.display()))?;
+            std::fs::write(&run_path, output.record.to_json())
+                .with_context(|| format!("writing {}", run_path.display()))?;
             print!("{}", report::summary_table(&output.summary));
             println!("asset: {}", asset_path.display());
             println!("run:   {}", run_path.display());
         }
-        Command::Fracture { mesh, output, chunks, seed, density, strength_per_area } => {
+        Command::Fracture {
+            mesh,
+            output,
+            chunks,
+            seed,
+            density,
+            strength_per_area,
+        } => {
             let m = load_mesh(&mesh).with_context(|| format!("loading {}", mesh.display()))?;
-            let settings = FractureSettings { chunk_count: chunks, seed, density, strength_per_area, ..FractureSettings::default() };
+            let settings = FractureSettings {
+                chunk_count: chunks,
+                seed,
+                density,
+                strength_per_area,
+                ..FractureSettings::default()
+            };
             let bar = progress::bar(chunks as u64, "fracture");
-            let mut file = fracture_voronoi(&m, &settings, &mut |p| bar.set_position(p.done as u64))?;
+            let mut file =
+                fracture_voronoi(&m, &settings, &mut |p| bar.set_position(p.done as u64))?;
             bar.finish_and_clear();
             if file.name.is_empty() {
-                file.name = mesh.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+                file.name = mesh
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
             }
-            std::fs::write(&output, file.to_bytes()).with_context(|| format!("writing {}", output.display()))?;
+            std::fs::write(&output, file.to_bytes())
+                .with_context(|| format!("writing {}", output.display()))?;
             let asset = file.validate()?;
             print!("{}", report::inspect(&file, &asset));
             println!("wrote {}", output.display());
         }
         Command::Inspect { asset } => {
-            let bytes = std::fs::read(&asset).with_context(|| format!("reading {}", asset.display()))?;
-            let file = AssetFile::from_bytes(&bytes).with_context(|| format!("reading {}", asset.display()))?;
+            let bytes =
+                std::fs::read(&asset).with_context(|| format!("reading {}", asset.display()))?;
+            let file = AssetFile::from_bytes(&bytes)
+                .with_context(|| format!("reading {}", asset.display()))?;
             let validated = file.validate()?;
             print!("{}", report::inspect(&file, &validated));
         }

@@ -15,9 +15,18 @@ pub fn summary_table(s: &RunSummary) -> String {
         ("dynamic bodies", s.dynamic_bodies.to_string()),
         ("bodies created", s.bodies_created.to_string()),
         ("simulated time", format!("{:.2} s", s.simulated_seconds)),
-        ("step wall time (median)", format!("{:.3} ms", s.step_median_seconds * 1e3)),
-        ("step wall time (worst)", format!("{:.3} ms", s.step_worst_seconds * 1e3)),
-        ("destruction time (worst step)", format!("{:.3} ms", s.destruction_worst_seconds * 1e3)),
+        (
+            "step wall time (median)",
+            format!("{:.3} ms", s.step_median_seconds * 1e3),
+        ),
+        (
+            "step wall time (worst)",
+            format!("{:.3} ms", s.step_worst_seconds * 1e3),
+        ),
+        (
+            "destruction time (worst step)",
+            format!("{:.3} ms", s.destruction_worst_seconds * 1e3),
+        ),
         ("lowest chunk point", format!("{:.3} m", s.lowest_chunk_y)),
         ("final state hash", format!("{:016x}", s.final_hash)),
     ];
@@ -25,8 +34,16 @@ pub fn summary_table(s: &RunSummary) -> String {
 }
 
 fn table(rows: &[(&str, String)]) -> String {
-    let w = rows.iter().map(|(k, _)| k.chars().count()).max().unwrap_or(0);
-    let v = rows.iter().map(|(_, v)| v.chars().count()).max().unwrap_or(0);
+    let w = rows
+        .iter()
+        .map(|(k, _)| k.chars().count())
+        .max()
+        .unwrap_or(0);
+    let v = rows
+        .iter()
+        .map(|(_, v)| v.chars().count())
+        .max()
+        .unwrap_or(0);
     let mut out = String::new();
     let line = format!("+{}+{}+\n", "-".repeat(w + 2), "-".repeat(v + 2));
     out.push_str(&line);
@@ -47,9 +64,19 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
     let mut strengths: Vec<f32> = asset.bonds().iter().map(|b| b.strength).collect();
     strengths.sort_by(f32::total_cmp);
     let areas: f64 = asset.bonds().iter().map(|b| b.area as f64).sum();
-    let (tri_ext, tri_int) = file.meshes.iter().fold((0, 0), |(e, i), m| (e + m.exterior.len(), i + m.interior.len()));
-    let islands = smithereens_core::island::find_islands(asset, &asset.bonds().iter().map(|b| b.strength).collect::<Vec<_>>());
-    let pct = |q: f64| strengths.get(((strengths.len().saturating_sub(1)) as f64 * q).round() as usize).copied().unwrap_or(0.0);
+    let (tri_ext, tri_int) = file.meshes.iter().fold((0, 0), |(e, i), m| {
+        (e + m.exterior.len(), i + m.interior.len())
+    });
+    let islands = smithereens_core::island::find_islands(
+        asset,
+        &asset.bonds().iter().map(|b| b.strength).collect::<Vec<_>>(),
+    );
+    let pct = |q: f64| {
+        strengths
+            .get(((strengths.len().saturating_sub(1)) as f64 * q).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
     let rows: Vec<(&str, String)> = vec![
         ("name", file.name.clone()),
         ("provenance", file.provenance.clone()),
@@ -61,8 +88,14 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
         ("total volume", format!("{volume:.6} m³")),
         ("total mass", format!("{mass:.3} kg")),
         ("bond area (sum)", format!("{areas:.4} m²")),
-        ("bond strength min/median/max", format!("{:.1} / {:.1} / {:.1} du", pct(0.0), pct(0.5), pct(1.0))),
-        ("render triangles (ext/int)", format!("{tri_ext} / {tri_int}")),
+        (
+            "bond strength min/median/max",
+            format!("{:.1} / {:.1} / {:.1} du", pct(0.0), pct(0.5), pct(1.0)),
+        ),
+        (
+            "render triangles (ext/int)",
+            format!("{tri_ext} / {tri_int}"),
+        ),
     ];
     let mut out = table(&rows);
     let unsupported = islands.iter().filter(|i| !i.supported).count();
@@ -70,7 +103,10 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
         out.push_str("warning: no support chunks: the whole asset will fall\n");
     }
     if unsupported > 0 {
-        let _ = writeln!(out, "warning: {unsupported} component(s) are not supported and will fall at once");
+        let _ = writeln!(
+            out,
+            "warning: {unsupported} component(s) are not supported and will fall at once"
+        );
     }
     out
 }

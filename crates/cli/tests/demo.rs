@@ -4,7 +4,10 @@ use smithereens::demo::{DemoOptions, run_demo};
 use smithereens_core::record::RunRecord;
 
 fn short() -> DemoOptions {
-    DemoOptions { steps: 150, ..DemoOptions::default() }
+    DemoOptions {
+        steps: 150,
+        ..DemoOptions::default()
+    }
 }
 
 #[test]
@@ -16,7 +19,11 @@ fn the_demo_breaks_bonds_drops_bodies_and_keeps_everything_above_the_ground() {
     assert!(s.bonds_broken >= 1, "{s:?}");
     assert!(s.dynamic_bodies >= 1, "{s:?}");
     // Contact allows a few millimetres of penetration; nothing may fall through.
-    assert!(s.lowest_chunk_y > -0.02, "a chunk is at y = {}", s.lowest_chunk_y);
+    assert!(
+        s.lowest_chunk_y > -0.02,
+        "a chunk is at y = {}",
+        s.lowest_chunk_y
+    );
     // Every recorded body's chunks stay above the ground on every frame.
     let rec = &out.record;
     for body in &rec.bodies {
@@ -35,7 +42,15 @@ fn the_demo_breaks_bonds_drops_bodies_and_keeps_everything_above_the_ground() {
 
 #[test]
 fn the_recorded_run_reads_back_and_maps_every_chunk_to_one_body_per_frame() {
-    let out = run_demo(&DemoOptions { steps: 90, ..DemoOptions::default() }, &mut |_| {}, &mut |_, _| {}).unwrap();
+    let out = run_demo(
+        &DemoOptions {
+            steps: 90,
+            ..DemoOptions::default()
+        },
+        &mut |_| {},
+        &mut |_, _| {},
+    )
+    .unwrap();
     let bytes = out.record.to_json();
     let back = RunRecord::from_json(&bytes).unwrap();
     assert_eq!(back, out.record);
@@ -56,8 +71,24 @@ fn the_recorded_run_reads_back_and_maps_every_chunk_to_one_body_per_frame() {
 
 #[test]
 fn the_demo_is_deterministic() {
-    let a = run_demo(&DemoOptions { steps: 90, ..DemoOptions::default() }, &mut |_| {}, &mut |_, _| {}).unwrap();
-    let b = run_demo(&DemoOptions { steps: 90, ..DemoOptions::default() }, &mut |_| {}, &mut |_, _| {}).unwrap();
+    let a = run_demo(
+        &DemoOptions {
+            steps: 90,
+            ..DemoOptions::default()
+        },
+        &mut |_| {},
+        &mut |_, _| {},
+    )
+    .unwrap();
+    let b = run_demo(
+        &DemoOptions {
+            steps: 90,
+            ..DemoOptions::default()
+        },
+        &mut |_| {},
+        &mut |_, _| {},
+    )
+    .unwrap();
     assert_eq!(a.record.frame_hashes, b.record.frame_hashes);
     assert_eq!(a.asset.to_bytes(), b.asset.to_bytes());
 }

@@ -46,7 +46,9 @@ impl Default for ImpactDamage {
             damage_per_impulse: 1.0,
             threshold: 20.0,
             radius: 0.35,
-            min_approach_speed: 1.0, impulse_transfer: 1.0 }
+            min_approach_speed: 1.0,
+            impulse_transfer: 1.0,
+        }
     }
 }
 
@@ -111,7 +113,9 @@ mod tests {
             damage_per_impulse: 2.0,
             threshold: 10.0,
             radius: 0.5,
-            min_approach_speed: 1.0, impulse_transfer: 1.0 };
+            min_approach_speed: 1.0,
+            impulse_transfer: 1.0,
+        };
         assert_eq!(m.damage(5.0, 3.0), 0.0);
         assert_eq!(m.damage(10.0, 3.0), 0.0);
         assert_eq!(m.damage(15.0, 3.0), 10.0);

@@ -24,4 +24,5 @@ pub use impact::ImpactDamage;
 pub use stepping::{BacklogPolicy, FixedStepper, FramePlan, StepperSettings, TimeLedger};
 pub use world::{
     ColliderTag, DestructionWorld, ProjectileDesc, StepError, StepReport, WorldSettings,
+    new_physics_world,
 };

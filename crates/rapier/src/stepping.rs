@@ -36,7 +36,12 @@ pub struct StepperSettings {
 
 impl Default for StepperSettings {
     fn default() -> Self {
-        Self { timestep: 1.0 / 60.0, max_steps_per_frame: 4, max_frame_time: 0.25, policy: BacklogPolicy::CarryBacklog }
+        Self {
+            timestep: 1.0 / 60.0,
+            max_steps_per_frame: 4,
+            max_frame_time: 0.25,
+            policy: BacklogPolicy::CarryBacklog,
+        }
     }
 }
 
@@ -99,15 +104,31 @@ impl FixedStepper {
     /// cap, or zero steps per frame.
     pub fn new(settings: StepperSettings) -> Result<Self, StepperError> {
         if !(settings.timestep.is_finite() && settings.timestep > 0.0) {
-            return Err(StepperError { name: "timestep", value: settings.timestep, expected: "finite and > 0" });
+            return Err(StepperError {
+                name: "timestep",
+                value: settings.timestep,
+                expected: "finite and > 0",
+            });
         }
         if settings.max_steps_per_frame == 0 {
-            return Err(StepperError { name: "max_steps_per_frame", value: 0.0, expected: "≥ 1" });
+            return Err(StepperError {
+                name: "max_steps_per_frame",
+                value: 0.0,
+                expected: "≥ 1",
+            });
         }
         if !(settings.max_frame_time.is_finite() && settings.max_frame_time > 0.0) {
-            return Err(StepperError { name: "max_frame_time", value: settings.max_frame_time, expected: "finite and > 0" });
+            return Err(StepperError {
+                name: "max_frame_time",
+                value: settings.max_frame_time,
+                expected: "finite and > 0",
+            });
         }
-        Ok(Self { settings, accumulator: 0.0, ledger: TimeLedger::default() })
+        Ok(Self {
+            settings,
+            accumulator: 0.0,
+            ledger: TimeLedger::default(),
+        })
     }
 
     /// Accounts for a frame of `frame_time` seconds and plans its steps. The
@@ -144,7 +165,11 @@ impl FixedStepper {
 
     fn plan(&self, steps: u32) -> FramePlan {
         let alpha = (self.accumulator / self.settings.timestep).clamp(0.0, 1.0 - f64::EPSILON);
-        FramePlan { steps, alpha, backlog: self.accumulator }
+        FramePlan {
+            steps,
+            alpha,
+            backlog: self.accumulator,
+        }
     }
 
     /// The ledger so far.
@@ -170,7 +195,13 @@ mod tests {
     use super::*;
 
     fn stepper(policy: BacklogPolicy) -> FixedStepper {
-        FixedStepper::new(StepperSettings { timestep: 0.01, max_steps_per_frame: 3, max_frame_time: 1.0, policy }).unwrap()
+        FixedStepper::new(StepperSettings {
+            timestep: 0.01,
+            max_steps_per_frame: 3,
+            max_frame_time: 1.0,
+            policy,
+        })
+        .unwrap()
     }
 
     fn balanced(s: &FixedStepper) -> bool {
@@ -220,7 +251,11 @@ mod tests {
 
     #[test]
     fn a_long_pause_is_clamped_and_counted_and_bad_frame_times_are_ignored() {
-        let mut s = FixedStepper::new(StepperSettings { max_frame_time: 0.05, ..StepperSettings::default() }).unwrap();
+        let mut s = FixedStepper::new(StepperSettings {
+            max_frame_time: 0.05,
+            ..StepperSettings::default()
+        })
+        .unwrap();
         s.advance(5.0);
         assert!((s.ledger().dropped - 4.95).abs() < 1e-9);
         assert_eq!(s.advance(f64::NAN).steps, 0);
@@ -231,8 +266,26 @@ mod tests {
 
     #[test]
     fn invalid_settings_are_rejected() {
-        assert!(FixedStepper::new(StepperSettings { timestep: 0.0, ..Default::default() }).is_err());
-        assert!(FixedStepper::new(StepperSettings { max_steps_per_frame: 0, ..Default::default() }).is_err());
-        assert!(FixedStepper::new(StepperSettings { max_frame_time: f64::NAN, ..Default::default() }).is_err());
+        assert!(
+            FixedStepper::new(StepperSettings {
+                timestep: 0.0,
+                ..Default::default()
+            })
+            .is_err()
+        );
+        assert!(
+            FixedStepper::new(StepperSettings {
+                max_steps_per_frame: 0,
+                ..Default::default()
+            })
+            .is_err()
+        );
+        assert!(
+            FixedStepper::new(StepperSettings {
+                max_frame_time: f64::NAN,
+                ..Default::default()
+            })
+            .is_err()
+        );
     }
 }

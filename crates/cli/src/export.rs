@@ -1,0 +1,387 @@
+//! Animated glTF export of a recorded run: one node per chunk, each with a
+//! mesh of an exterior and an interior primitive, and translation + rotation
+//! channels sampled from the run, so the destruction plays in Blender or any
+//! glTF viewer.
+//!
+//! A chunk's render mesh is stored in asset space and drawn at its owning
+//! body's asset → world pose ([`smithereens_core::record`]), so the node's
+//! transform on a frame is exactly that body pose; vertices are written
+//! unchanged.
+
+use gltf::json;
+use gltf::json::validation::{Checked, USize64};
+use smithereens_core::record::{PoseArray, RunRecord};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+/// Settings of [`export_glb`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportOptions {
+    /// Sample every `every`-th frame (≥ 1). The last frame is always sampled,
+    /// so the animation always ends on the run's final state.
+    pub every: u32,
+}
+
+impl Default for ExportOptions {
+    fn default() -> Self {
+        Self { every: 1 }
+    }
+}
+
+/// Why a run could not be exported.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExportError {
+    /// `every` was 0.
+    #[error("sampling interval must be at least 1 frame")]
+    ZeroInterval,
+    /// The run has no frames to animate.
+    #[error("the run has no frames")]
+    NoFrames,
+    /// The run's time step is not a positive finite number.
+    #[error("the run's time step {0} s is not positive and finite")]
+    BadTimestep(f32),
+    /// On some frame, a chunk belongs to no body or to more than one.
+    #[error("chunk {chunk} belongs to {owners} bodies on frame {frame}; exactly one is required")]
+    Ownership {
+        /// The chunk.
+        chunk: u32,
+        /// The frame.
+        frame: u32,
+        /// How many bodies claim it.
+        owners: u32,
+    },
+    /// A chunk mesh triangle names a vertex that does not exist.
+    #[error("chunk {chunk}'s mesh names vertex {vertex}, but it has {count} vertices")]
+    MeshIndex {
+        /// The chunk.
+        chunk: u32,
+        /// The bad index.
+        vertex: u32,
+        /// Vertex count of the chunk's mesh.
+        count: usize,
+    },
+    /// A vertex or a pose holds NaN or infinity.
+    #[error("{0} holds a non-finite number")]
+    NonFinite(String),
+    /// The glTF document could not be serialised.
+    #[error("writing glTF: {0}")]
+    Gltf(String),
+}
+
+/// Which body owns each chunk on each frame, and the poses that follow.
+///
+/// `pose(frame, chunk)` is the owning body's asset → world pose.
+struct ChunkPoses<'a> {
+    run: &'a RunRecord,
+    /// `owner[frame * chunk_count + chunk]` = index into `run.bodies`.
+    owner: Vec<u32>,
+}
+
+impl<'a> ChunkPoses<'a> {
+    fn new(run: &'a RunRecord) -> Result<Self, ExportError> {
+        let n = run.chunks.len();
+        let frames = run.frame_count as usize;
+        let mut owner = vec![u32::MAX; n * frames];
+        let mut owners = vec![0u32; n * frames];
+        for (b, body) in run.bodies.iter().enumerate() {
+            for k in 0..body.poses.len() {
+                // `RunRecord::from_json` guarantees first_frame + poses.len() <= frame_count.
+                let frame = body.first_frame as usize + k;
+                for &c in &body.chunks {
+                    let slot = frame * n + c as usize;
+                    owner[slot] = b as u32;
+                    owners[slot] += 1;
+                }
+            }
+        }
+        if let Some(slot) = owners.iter().position(|&o| o != 1) {
+            return Err(ExportError::Ownership { chunk: (slot % n) as u32, frame: (slot / n) as u32, owners: owners[slot] });
+        }
+        Ok(Self { run, owner })
+    }
+
+    fn pose(&self, frame: u32, chunk: usize) -> PoseArray {
+        let n = self.run.chunks.len();
+        let body = &self.run.bodies[self.owner[frame as usize * n + chunk] as usize];
+        body.poses[(frame - body.first_frame) as usize]
+    }
+}
+
+/// The frames that [`export_glb`] samples: `0, every, 2·every, …` and always
+/// the last frame. Empty if the run has no frames.
+pub fn sampled_frames(frame_count: u32, every: u32) -> Vec<u32> {
+    if frame_count == 0 {
+        return vec![];
+    }
+    let last = frame_count - 1;
+    let mut frames: Vec<u32> = (0..frame_count).step_by(every.max(1) as usize).collect();
+    if frames.last() != Some(&last) {
+        frames.push(last);
+    }
+    frames
+}
+
+/// Little-endian binary buffer with 4-byte aligned views.
+#[derive(Default)]
+struct Bin {
+    bytes: Vec<u8>,
+    views: Vec<json::buffer::View>,
+}
+
+impl Bin {
+    fn view(&mut self, data: &[u8], target: Option<json::buffer::Target>) -> json::Index<json::buffer::View> {
+        while self.bytes.len() % 4 != 0 {
+            self.bytes.push(0);
+        }
+        let offset = self.bytes.len();
+        self.bytes.extend_from_slice(data);
+        json::Index::push(
+            &mut self.views,
+            json::buffer::View {
+                buffer: json::Index::new(0),
+                byte_length: USize64(data.len() as u64),
+                byte_offset: Some(USize64(offset as u64)),
+                byte_stride: None,
+                name: None,
+                target: target.map(Checked::Valid),
+                extensions: None,
+                extras: Default::default(),
+            },
+        )
+    }
+}
+
+fn f32_bytes(values: impl IntoIterator<Item = f32>) -> Vec<u8> {
+    values.into_iter().flat_map(f32::to_le_bytes).collect()
+}
+
+fn accessor(
+    root: &mut json::Root,
+    view: json::Index<json::buffer::View>,
+    count: usize,
+    component: json::accessor::ComponentType,
+    type_: json::accessor::Type,
+    bounds: Option<(Vec<f32>, Vec<f32>)>,
+) -> json::Index<json::Accessor> {
+    let (min, max) = match bounds {
+        Some((lo, hi)) => (Some(json::Value::from(lo)), Some(json::Value::from(hi))),
+        None => (None, None),
+    };
+    root.push(json::Accessor {
+        buffer_view: Some(view),
+        byte_offset: None,
+        count: USize64(count as u64),
+        component_type: Checked::Valid(json::accessor::GenericComponentType(component)),
+        extensions: None,
+        extras: Default::default(),
+        type_: Checked::Valid(type_),
+        min,
+        max,
+        name: None,
+        normalized: false,
+        sparse: None,
+    })
+}
+
+fn material(root: &mut json::Root, name: &str, rgba: [f32; 4], roughness: f32) -> json::Index<json::Material> {
+    let mut m = json::Material { name: Some(name.into()), ..Default::default() };
+    m.pbr_metallic_roughness.base_color_factor = json::material::PbrBaseColorFactor(rgba);
+    m.pbr_metallic_roughness.metallic_factor = json::material::StrengthFactor(0.0);
+    m.pbr_metallic_roughness.roughness_factor = json::material::StrengthFactor(roughness);
+    root.push(m)
+}
+
+fn check_finite(what: impl FnOnce() -> String, values: &[f32]) -> Result<(), ExportError> {
+    if values.iter().all(|v| v.is_finite()) { Ok(()) } else { Err(ExportError::NonFinite(what())) }
+}
+
+/// Unit quaternion `[x, y, z, w]` from a pose, in the hemisphere of `prev` so
+/// that glTF's linear (slerp) interpolation takes the short way round.
+fn rotation(pose: &PoseArray, prev: Option<[f32; 4]>) -> [f32; 4] {
+    let q = [pose[3], pose[4], pose[5], pose[6]];
+    let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();
+    let mut q = if len > 0.0 { q.map(|c| c / len) } else { [0.0, 0.0, 0.0, 1.0] };
+    if let Some(p) = prev
+        && p.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>() < 0.0
+    {
+        q = q.map(|c| -c);
+    }
+    q
+}
+
+/// Writes a run as binary glTF (GLB).
+///
+/// The document has one scene whose root nodes are the chunks (node `i` is
+/// chunk `i`, named `chunk i`). Each node's mesh has up to two primitives,
+/// the exterior surface (material `exterior`) and the cut faces (material
+/// `interior`); an empty one is left out, as glTF forbids empty accessors. No
+/// normals are written: glTF viewers then shade flat, which suits fractured
+/// pieces. One animation, named after the run, carries a LINEAR translation
+/// and rotation channel per chunk, keyed at `frame · timestep` seconds on the
+/// frames of [`sampled_frames`]; it lasts `(frame_count − 1) · timestep` s.
+/// Each node's static transform is its frame-0 pose.
+///
+/// # Errors
+/// [`ExportError`] for an interval of 0, a run without frames or with a bad
+/// time step, a chunk owned by zero or several bodies on some frame, a mesh
+/// index out of range, or a non-finite vertex or pose.
+///
+/// # Example
+/// ```
+/// use smithereens::export::{ExportOptions, export_glb};
+/// use smithereens_core::record::{RunBody, RunChunk, RunRecord};
+/// use smithereens_core::asset_file::ChunkMesh;
+/// use smithereens_core::glam::Vec3;
+///
+/// let mut run = RunRecord::new("one", 1.0 / 60.0);
+/// run.frame_count = 2;
+/// run.chunks.push(RunChunk {
+///     centroid: Vec3::ZERO,
+///     support: false,
+///     mesh: ChunkMesh { positions: vec![Vec3::ZERO, Vec3::X, Vec3::Y], exterior: vec![[0, 1, 2]], interior: vec![] },
+/// });
+/// run.bodies.push(RunBody { id: 0, chunks: vec![0], supported: false, first_frame: 0,
+///     poses: vec![[0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 1.0], [0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0]] });
+/// let glb = export_glb(&run, &ExportOptions::default()).unwrap();
+/// assert_eq!(&glb[..4], b"glTF");
+/// ```
+pub fn export_glb(run: &RunRecord, options: &ExportOptions) -> Result<Vec<u8>, ExportError> {
+    use json::accessor::{ComponentType as C, Type as T};
+    use json::buffer::Target;
+    if options.every == 0 {
+        return Err(ExportError::ZeroInterval);
+    }
+    if run.frame_count == 0 {
+        return Err(ExportError::NoFrames);
+    }
+    if !(run.timestep.is_finite() && run.timestep > 0.0) {
+        return Err(ExportError::BadTimestep(run.timestep));
+    }
+    let poses = ChunkPoses::new(run)?;
+    for body in &run.bodies {
+        for (k, p) in body.poses.iter().enumerate() {
+            check_finite(|| format!("body {} pose {k}", body.id), p)?;
+        }
+    }
+
+    let mut root = json::Root {
+        asset: json::Asset { generator: Some(format!("smithereens {}", env!("CARGO_PKG_VERSION"))), ..Default::default() },
+        ..Default::default()
+    };
+    let mut bin = Bin::default();
+    let exterior = material(&mut root, "exterior", [0.72, 0.70, 0.66, 1.0], 0.8);
+    let interior = material(&mut root, "interior", [0.85, 0.45, 0.20, 1.0], 0.95);
+
+    // Meshes and nodes.
+    let mut nodes = Vec::with_capacity(run.chunks.len());
+    for (i, chunk) in run.chunks.iter().enumerate() {
+        let m = &chunk.mesh;
+        let count = m.positions.len();
+        let mut mesh = None;
+        if count > 0 {
+            let flat: Vec<f32> = m.positions.iter().flat_map(|p| p.to_array()).collect();
+            check_finite(|| format!("chunk {i}'s mesh"), &flat)?;
+            let mut lo = [f32::INFINITY; 3];
+            let mut hi = [f32::NEG_INFINITY; 3];
+            for p in &m.positions {
+                for k in 0..3 {
+                    lo[k] = lo[k].min(p[k]);
+                    hi[k] = hi[k].max(p[k]);
+                }
+            }
+            let view = bin.view(&f32_bytes(flat), Some(Target::ArrayBuffer));
+            let positions = accessor(&mut root, view, count, C::F32, T::Vec3, Some((lo.to_vec(), hi.to_vec())));
+            let mut primitives = vec![];
+            for (tris, mat) in [(&m.exterior, exterior), (&m.interior, interior)] {
+                if tris.is_empty() {
+                    continue;
+                }
+                if let Some(&vertex) = tris.iter().flatten().find(|&&v| v as usize >= count) {
+                    return Err(ExportError::MeshIndex { chunk: i as u32, vertex, count });
+                }
+                let bytes: Vec<u8> = tris.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+                let view = bin.view(&bytes, Some(Target::ElementArrayBuffer));
+                let indices = accessor(&mut root, view, tris.len() * 3, C::U32, T::Scalar, None);
+                primitives.push(json::mesh::Primitive {
+                    attributes: BTreeMap::from([(Checked::Valid(json::mesh::Semantic::Positions), positions)]),
+                    extensions: None,
+                    extras: Default::default(),
+                    indices: Some(indices),
+                    material: Some(mat),
+                    mode: Checked::Valid(json::mesh::Mode::Triangles),
+                    targets: None,
+                });
+            }
+            if !primitives.is_empty() {
+                mesh = Some(root.push(json::Mesh {
+                    extensions: None,
+                    extras: Default::default(),
+                    name: Some(format!("chunk {i}")),
+                    primitives,
+                    weights: None,
+                }));
+            }
+        }
+        let p0 = poses.pose(0, i);
+        nodes.push(root.push(json::Node {
+            mesh,
+            name: Some(format!("chunk {i}")),
+            translation: Some([p0[0], p0[1], p0[2]]),
+            rotation: Some(json::scene::UnitQuaternion(rotation(&p0, None))),
+            ..Default::default()
+        }));
+    }
+    root.push(json::Scene { extensions: None, extras: Default::default(), name: Some(run.name.clone()), nodes: nodes.clone() });
+    root.scene = Some(json::Index::new(0));
+
+    // Animation: one shared time accessor, two channels per chunk.
+    let frames = sampled_frames(run.frame_count, options.every);
+    let times: Vec<f32> = frames.iter().map(|&f| (f as f64 * run.timestep as f64) as f32).collect();
+    let (t0, t1) = (times[0], times[times.len() - 1]);
+    let view = bin.view(&f32_bytes(times), None);
+    let input = accessor(&mut root, view, frames.len(), C::F32, T::Scalar, Some((vec![t0], vec![t1])));
+    let mut channels = vec![];
+    let mut samplers = vec![];
+    for (i, &node) in nodes.iter().enumerate() {
+        let translations: Vec<f32> = frames.iter().flat_map(|&f| poses.pose(f, i)[..3].to_vec()).collect();
+        let mut prev = None;
+        let rotations: Vec<f32> = frames
+            .iter()
+            .flat_map(|&f| {
+                let q = rotation(&poses.pose(f, i), prev);
+                prev = Some(q);
+                q
+            })
+            .collect();
+        for (data, type_, path) in [(translations, T::Vec3, json::animation::Property::Translation), (rotations, T::Vec4, json::animation::Property::Rotation)] {
+            let view = bin.view(&f32_bytes(data), None);
+            let output = accessor(&mut root, view, frames.len(), C::F32, type_, None);
+            let sampler = json::Index::push(
+                &mut samplers,
+                json::animation::Sampler { extensions: None, extras: Default::default(), input, interpolation: Checked::Valid(json::animation::Interpolation::Linear), output },
+            );
+            channels.push(json::animation::Channel {
+                sampler,
+                target: json::animation::Target { extensions: None, extras: Default::default(), node, path: Checked::Valid(path) },
+                extensions: None,
+                extras: Default::default(),
+            });
+        }
+    }
+    root.push(json::Animation { extensions: None, extras: Default::default(), channels, name: Some(run.name.clone()), samplers });
+
+    while bin.bytes.len() % 4 != 0 {
+        bin.bytes.push(0);
+    }
+    root.buffer_views = std::mem::take(&mut bin.views);
+    root.push(json::Buffer { byte_length: USize64(bin.bytes.len() as u64), name: None, uri: None, extensions: None, extras: Default::default() });
+
+    let json_bytes = root.to_vec().map_err(|e| ExportError::Gltf(e.to_string()))?;
+    let glb = gltf::binary::Glb {
+        header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
+        json: Cow::Owned(json_bytes),
+        bin: Some(Cow::Owned(bin.bytes)),
+    };
+    glb.to_vec().map_err(|e| ExportError::Gltf(e.to_string()))
+}
