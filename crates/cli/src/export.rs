@@ -231,7 +231,7 @@ fn rotation(pose: &PoseArray, prev: Option<[f32; 4]>) -> [f32; 4] {
 /// ```
 /// use smithereens::export::{ExportOptions, export_glb};
 /// use smithereens_core::record::{RunBody, RunChunk, RunRecord};
-/// use smithereens_core::asset_file::ChunkMesh;
+/// use smithereens_core::ChunkMesh;
 /// use smithereens_core::glam::Vec3;
 ///
 /// let mut run = RunRecord::new("one", 1.0 / 60.0);
