@@ -22,6 +22,9 @@ pub enum BackendError {
         /// The allowed range.
         reason: &'static str,
     },
+    /// A failure injected by a test hook.
+    #[error("injected {0} failure")]
+    Injected(&'static str),
     /// The instance could not be created.
     #[error("instance: {0}")]
     Instance(String),

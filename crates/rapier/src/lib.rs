@@ -23,6 +23,6 @@ pub use error::BackendError;
 pub use impact::ImpactDamage;
 pub use stepping::{BacklogPolicy, FixedStepper, FramePlan, StepperSettings, TimeLedger};
 pub use world::{
-    ColliderTag, DestructionWorld, ProjectileDesc, StepError, StepReport, WorldSettings,
+    ColliderTag, DestructionWorld, Explosion, ProjectileDesc, StepError, StepReport, WorldSettings,
     new_physics_world,
 };

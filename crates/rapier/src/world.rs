@@ -70,6 +70,8 @@ pub struct WorldSettings {
     pub friction: f32,
     /// Restitution of chunk colliders.
     pub restitution: f32,
+    /// Rounding radius of chunk colliders, m (see [`crate::backend::ChunkShapes`]); 0 for sharp hulls.
+    pub collider_border: f32,
     /// Solver substeps per step (Rapier's `num_solver_iterations`; its default is 4).
     pub solver_iterations: u32,
     /// Projected Gauss–Seidel iterations per substep (Rapier's default is 1;
@@ -93,6 +95,7 @@ impl Default for WorldSettings {
             impact: ImpactDamage::default(),
             friction: 0.7,
             restitution: 0.1,
+            collider_border: 0.005,
             solver_iterations: 8,
             pgs_iterations: 2,
             contact_frequency: 120.0,
@@ -128,6 +131,9 @@ impl WorldSettings {
         }
         if !(self.restitution.is_finite() && (0.0..=1.0).contains(&self.restitution)) {
             return bad("restitution", self.restitution, "in [0, 1]");
+        }
+        if !(self.collider_border.is_finite() && self.collider_border >= 0.0) {
+            return bad("collider_border", self.collider_border, "finite and ≥ 0");
         }
         if !(1..=64).contains(&self.solver_iterations) {
             return bad(
@@ -171,6 +177,22 @@ pub fn new_physics_world(settings: &WorldSettings) -> PhysicsWorld {
     // Rapier scales these by `length_unit` (1 m here).
     p.normalized_allowed_linear_error = settings.allowed_penetration;
     physics
+}
+
+/// An explosion: radial damage plus an outward impulse, keyed by its event id.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Explosion {
+    /// Idempotency key.
+    pub id: EventId,
+    /// Centre, world, m.
+    pub point: Vec3,
+    /// Radius of damage and impulse, m (> 0).
+    pub radius: f32,
+    /// Damage budget, du (≥ 0).
+    pub damage: f32,
+    /// Impulse at the centre, N·s, falling off linearly to zero at `radius`,
+    /// applied at each dynamic cluster's centre of mass, directed away from `point`.
+    pub impulse: f32,
 }
 
 /// A projectile to launch: a solid sphere with continuous collision detection.
@@ -330,6 +352,9 @@ pub struct DestructionWorld {
     settings: WorldSettings,
     collector: ContactCollector,
     pre_step: PreStepVelocities,
+    /// Every explosion admitted, with whether its impulse was applied.
+    blasts: BTreeMap<EventId, (Explosion, bool)>,
+    injected_prepare_failures: u32,
     step_index: u64,
     next_event: u64,
 }
@@ -347,7 +372,7 @@ impl DestructionWorld {
         settings: WorldSettings,
     ) -> Result<Self, BackendError> {
         settings.validate()?;
-        let shapes = ChunkShapes::build(&asset)?;
+        let shapes = ChunkShapes::build(&asset, settings.collider_border)?;
         let instance =
             Instance::new(asset, placement).map_err(|e| BackendError::Instance(e.to_string()))?;
         let mut physics = new_physics_world(&settings);
@@ -371,6 +396,8 @@ impl DestructionWorld {
             settings,
             collector: ContactCollector::default(),
             pre_step: PreStepVelocities::default(),
+            blasts: BTreeMap::new(),
+            injected_prepare_failures: 0,
             step_index: 0,
             next_event: 0,
         };
@@ -451,6 +478,64 @@ impl DestructionWorld {
         self.instance.admit(event)
     }
 
+    /// Admits an explosion: radial damage now (applied at the next safe
+    /// point) and, once that commit succeeds, an outward impulse on every
+    /// dynamic cluster whose centre of mass lies within `radius`. The impulse
+    /// enters the dynamics exactly once per event id: a repeated id, or a
+    /// commit that fails and is retried, never applies it twice.
+    ///
+    /// # Errors
+    /// Any [`smithereens_core::DamageError`] (bad radius, damage, point or
+    /// impulse, or an id reused with different parameters); nothing changes on error.
+    pub fn explode(
+        &mut self,
+        blast: Explosion,
+    ) -> Result<smithereens_core::Admission, smithereens_core::DamageError> {
+        if !(blast.impulse.is_finite() && blast.impulse >= 0.0) {
+            return Err(smithereens_core::DamageError::NonFiniteImpulse(
+                Vec3::splat(blast.impulse),
+            ));
+        }
+        // The core checks the damage parameters; the impulse is ours to check.
+        if let Some((existing, _)) = self.blasts.get(&blast.id) {
+            if existing.impulse.to_bits() != blast.impulse.to_bits() {
+                return Err(smithereens_core::DamageError::ConflictingEvent(blast.id.0));
+            }
+        }
+        let admission = self.instance.admit(RadialDamage {
+            id: blast.id,
+            point: blast.point,
+            radius: blast.radius,
+            damage: blast.damage,
+            impulse: None,
+        })?;
+        self.blasts.entry(blast.id).or_insert((blast, false));
+        Ok(admission)
+    }
+
+    fn apply_blast(&mut self, blast: &Explosion) {
+        for &rb in self.bodies.values() {
+            let Some(body) = self.physics.bodies.get_mut(rb).filter(|b| b.is_dynamic()) else {
+                continue;
+            };
+            let offset = body.center_of_mass() - blast.point;
+            let d = offset.length();
+            if d >= blast.radius {
+                continue;
+            }
+            let dir = if d > 1e-6 { offset / d } else { Vec3::Y };
+            let j = dir * blast.impulse * (1.0 - d / blast.radius);
+            body.apply_impulse(j, true);
+        }
+    }
+
+    /// Test hook: the next `n` commits fail in `prepare` (nothing changes, the
+    /// events stay pending and are retried at the next step).
+    #[doc(hidden)]
+    pub fn inject_prepare_failures(&mut self, n: u32) {
+        self.injected_prepare_failures = n;
+    }
+
     /// Advances one fixed step: Rapier steps (contacts only enqueue), then at
     /// the safe point contact impulses become damage events, pending events
     /// are committed (bodies swapped in one step), and cluster motions are synced.
@@ -502,9 +587,22 @@ impl DestructionWorld {
                 bodies: &mut self.bodies,
                 shapes: &self.shapes,
                 settings: &self.settings,
+                fail_prepare: &mut self.injected_prepare_failures,
             };
-            self.instance.commit(&mut backend)?
+            let result = self.instance.commit(&mut backend);
+            if result.is_err() {
+                // The physics step happened; keep the motions current for the retry.
+                self.sync_motions();
+            }
+            result?
         };
+        for receipt in &outcome.receipts {
+            let id = receipt.event.id;
+            if let Some(&(blast, false)) = self.blasts.get(&id) {
+                self.apply_blast(&blast);
+                self.blasts.insert(id, (blast, true));
+            }
+        }
         report.broken = outcome.broken;
         report.removed = outcome.removed;
         report.created = outcome.created;
