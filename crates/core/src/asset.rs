@@ -242,6 +242,7 @@ pub struct Asset {
     chunks: IndexVec<ChunkIndex, Chunk>,
     bonds: IndexVec<BondIndex, Bond>,
     graph: SupportGraph,
+    fingerprint: u64,
 }
 
 /// Relative tolerance for inertia symmetry and eigen-reconstruction checks.
@@ -392,10 +393,12 @@ impl Asset {
             });
         }
         let graph = SupportGraph::build(n, &bonds);
+        let fingerprint = fingerprint(&chunks, &bonds);
         Ok(Self {
             chunks,
             bonds,
             graph,
+            fingerprint,
         })
     }
 
@@ -438,6 +441,54 @@ impl Asset {
     pub fn total_mass(&self) -> f32 {
         self.chunks.iter().map(|c| c.mass).sum()
     }
+    /// The asset version: FNV-1a 64 over the bit patterns of every chunk and
+    /// bond field that the runtime reads. Snapshots, records and journals
+    /// carry it so that state is never resumed on another asset.
+    pub fn fingerprint(&self) -> u64 {
+        self.fingerprint
+    }
+}
+
+fn fingerprint(chunks: &IndexVec<ChunkIndex, Chunk>, bonds: &IndexVec<BondIndex, Bond>) -> u64 {
+    let mut h = crate::hash::StateHasher::new();
+    h.write(b"smithereens-asset-v1");
+    h.write_u64(chunks.len() as u64);
+    for c in chunks.iter() {
+        for v in [c.volume, c.mass]
+            .into_iter()
+            .chain(c.centroid.to_array())
+            .chain(c.inertia.to_cols_array())
+        {
+            h.write_f32(v);
+        }
+        h.write_u32(c.support as u32 | (c.gameplay_critical as u32) << 1);
+        h.write_u32(c.parent.map_or(u32::MAX, |p| p.0));
+        h.write_u32(c.depth);
+        h.write_u64(c.hulls.len() as u64);
+        for hull in &c.hulls {
+            h.write_u64(hull.points.len() as u64);
+            for p in &hull.points {
+                for v in p.to_array() {
+                    h.write_f32(v);
+                }
+            }
+        }
+    }
+    h.write_u64(bonds.len() as u64);
+    for b in bonds.iter() {
+        h.write_u32(b.chunk0.0);
+        h.write_u32(b.chunk1.map_or(u32::MAX, |c| c.0));
+        for v in b
+            .centroid
+            .to_array()
+            .into_iter()
+            .chain(b.normal.to_array())
+            .chain([b.area, b.strength])
+        {
+            h.write_f32(v);
+        }
+    }
+    h.finish()
 }
 
 /// Checks that `inertia` is finite, symmetric and positive definite.

@@ -1,7 +1,9 @@
 //! Clusters: the rigid groups of chunks that exist at runtime, each one body
 //! in the physics world, addressed by generational handles.
 
+use crate::budget::{BodySlot, Representation};
 use crate::index::ChunkIndex;
+use crate::lifecycle::SleepState;
 use crate::mass::{MassProperties, PrincipalAxes};
 use crate::pose::Pose;
 use crate::velocity::Velocity;
@@ -16,8 +18,9 @@ pub struct ClusterHandle {
 }
 
 impl ClusterHandle {
-    /// A handle that never names a live cluster (placeholder before allocation).
-    pub(crate) const PLACEHOLDER: Self = Self {
+    /// A handle that never names a live cluster (placeholder before
+    /// allocation, and the owner of chunks that were recycled).
+    pub const PLACEHOLDER: Self = Self {
         index: u32::MAX,
         generation: u32::MAX,
     };
@@ -61,6 +64,15 @@ pub struct Cluster {
     pub principal: PrincipalAxes,
     /// Current motion, as last synced from the physics world.
     pub motion: ClusterMotion,
+    /// How the physics world represents it (budget, DESIGN §3.9).
+    pub representation: Representation,
+    /// Its rigid-body slot; `None` for supported clusters and render-only debris.
+    pub slot: Option<BodySlot>,
+    /// Sleep state (dynamic clusters only).
+    pub sleep: SleepState,
+    /// Query epoch at which it was withdrawn from authoritative queries for
+    /// recycling, `None` while queryable.
+    pub withdrawn_at: Option<u64>,
 }
 
 impl Cluster {
@@ -101,6 +113,57 @@ impl ClusterSet {
             .get_mut(h.index as usize)
             .filter(|s| s.generation == h.generation)
             .and_then(|s| s.cluster.as_mut())
+    }
+
+    /// Live clusters in slot order, mutable.
+    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = (ClusterHandle, &mut Cluster)> + '_ {
+        self.slots.iter_mut().enumerate().filter_map(|(i, s)| {
+            let generation = s.generation;
+            s.cluster.as_mut().map(|c| {
+                (
+                    ClusterHandle {
+                        index: i as u32,
+                        generation,
+                    },
+                    c,
+                )
+            })
+        })
+    }
+
+    /// The generation of every slot (for a live slot, its cluster's; for a
+    /// free slot, the one its next cluster will get).
+    pub(crate) fn generations(&self) -> Vec<u32> {
+        self.slots.iter().map(|s| s.generation).collect()
+    }
+
+    /// Rebuilds an arena from slot generations and live clusters. `None` when
+    /// a handle is out of range, has the wrong generation or repeats.
+    pub(crate) fn from_parts(
+        generations: &[u32],
+        live: Vec<(ClusterHandle, Cluster)>,
+    ) -> Option<Self> {
+        let mut slots: Vec<Slot> = generations
+            .iter()
+            .map(|&generation| Slot {
+                generation,
+                cluster: None,
+            })
+            .collect();
+        for (h, c) in live {
+            let slot = slots.get_mut(h.index as usize)?;
+            if slot.generation != h.generation || slot.cluster.is_some() {
+                return None;
+            }
+            slot.cluster = Some(c);
+        }
+        let free = slots
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.cluster.is_none())
+            .map(|(i, _)| i as u32)
+            .collect();
+        Some(Self { slots, free })
     }
 
     /// Live clusters in slot order.
@@ -220,6 +283,10 @@ mod tests {
                 frame: Quat::IDENTITY,
             },
             motion: ClusterMotion::default(),
+            representation: Representation::Body,
+            slot: None,
+            sleep: SleepState::default(),
+            withdrawn_at: None,
         }
     }
 

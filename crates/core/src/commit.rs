@@ -14,11 +14,13 @@
 //!    version and mark the events applied.
 
 use crate::asset::Asset;
+use crate::budget::{BodySlot, BudgetShortfall, Representation};
 use crate::cluster::{ClusterHandle, ClusterMotion};
 use crate::damage::EventId;
 use crate::index::{BondIndex, ChunkIndex};
-use crate::instance::{Instance, Receipt};
+use crate::instance::{Instance, PendingEvent, Receipt};
 use crate::mass::{MassProperties, PrincipalAxes};
+use crate::recovery::CommitRecord;
 use glam::Vec3;
 
 /// One event's outcome inside a plan.
@@ -45,6 +47,16 @@ pub struct SplitPart {
     pub mass: MassProperties,
     /// Principal moments and frame of `mass.inertia` (asset axes).
     pub principal: PrincipalAxes,
+    /// Gameplay-critical (asset tag or task path), DESIGN §3.9.
+    pub critical: bool,
+    /// Total volume of its chunks, m³ (decorative slot order).
+    pub volume: f32,
+    /// How the backend must represent it: a body of chunk hulls, a body of
+    /// the authored proxy's pieces, or render-only debris with no
+    /// authoritative collider.
+    pub representation: Representation,
+    /// Its body slot (dynamic `Body`/`Proxy` parts); `None` when supported or render-only.
+    pub slot: Option<BodySlot>,
 }
 
 /// An old cluster replaced by its islands.
@@ -125,6 +137,18 @@ pub enum CommitError<E> {
     /// A new cluster has degenerate mass properties.
     #[error("degenerate cluster mass properties: {0}")]
     Mass(crate::MassError),
+    /// The budget holds the commit back: the events stay pending
+    /// ([`Instance::commit`] reports this as [`CommitStatus::Deferred`]).
+    #[error("commit deferred: {0}")]
+    Deferred(BudgetShortfall),
+    /// Another commit happened since the plan was made.
+    #[error("stale plan: planned as commit {expected}, the next commit is {found}")]
+    StalePlan {
+        /// Commit sequence in the plan.
+        expected: u64,
+        /// Next commit sequence now.
+        found: u64,
+    },
 }
 
 /// The physics side of a commit. Implemented by `smithereens-rapier`, and by
@@ -156,6 +180,18 @@ pub trait CommitBackend {
     ) -> Result<Vec<ClusterMotion>, Self::Error>;
 }
 
+/// What [`Instance::commit`] did.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum CommitStatus {
+    /// Nothing was pending.
+    Idle,
+    /// The pending events were applied and published.
+    Committed,
+    /// The budget held the commit back; the events stay pending in order and
+    /// later admissions answer [`crate::Admission::Deferred`] until a commit succeeds.
+    Deferred(BudgetShortfall),
+}
+
 /// Result of [`Instance::commit`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct CommitOutcome {
@@ -167,12 +203,37 @@ pub struct CommitOutcome {
     pub removed: Vec<ClusterHandle>,
     /// Clusters created, in plan order.
     pub created: Vec<ClusterHandle>,
+    /// Created clusters that are render-only debris (no authoritative collider).
+    pub render_only: Vec<ClusterHandle>,
+    /// Committed, deferred, or idle.
+    pub status: CommitStatus,
+    /// The recovery/replication record of this commit (`None` unless committed).
+    pub record: Option<CommitRecord>,
+    /// The events applied, with their frozen distances (for replay logs).
+    pub applied: Vec<PendingEvent>,
+}
+
+impl CommitOutcome {
+    fn empty(status: CommitStatus) -> Self {
+        Self {
+            receipts: vec![],
+            broken: vec![],
+            removed: vec![],
+            created: vec![],
+            render_only: vec![],
+            status,
+            record: None,
+            applied: vec![],
+        }
+    }
 }
 
 impl Instance {
     /// Runs plan → prepare → commit → publish for all pending events. Call it
     /// at the physics safe point (after a step, never inside a callback).
-    /// With nothing pending it does nothing and returns an empty outcome.
+    /// With nothing pending it returns [`CommitStatus::Idle`]; when the budget
+    /// holds the commit back it returns [`CommitStatus::Deferred`] and keeps
+    /// the events.
     ///
     /// # Errors
     /// See [`CommitError`]; on error the instance is unchanged and the events stay pending.
@@ -181,33 +242,82 @@ impl Instance {
         backend: &mut B,
     ) -> Result<CommitOutcome, CommitError<B::Error>> {
         if self.pending().is_empty() {
-            return Ok(CommitOutcome {
-                receipts: vec![],
-                broken: vec![],
-                removed: vec![],
-                created: vec![],
-            });
+            return Ok(CommitOutcome::empty(CommitStatus::Idle));
         }
-        let plan = self.plan()?;
+        let plan = match self.plan() {
+            Ok(plan) => plan,
+            Err(CommitError::Deferred(shortfall)) => {
+                self.deferral = Some(shortfall);
+                return Ok(CommitOutcome::empty(CommitStatus::Deferred(shortfall)));
+            }
+            Err(e) => return Err(e),
+        };
         let prepared = backend
             .prepare(self.asset(), &plan)
             .map_err(CommitError::Prepare)?;
+        self.commit_prepared(backend, plan, prepared)
+    }
+
+    /// The safe-point half of a commit whose plan and preparation were made
+    /// earlier (possibly asynchronously, while queries kept reading the
+    /// published version): re-checks that the plan's base topology version
+    /// and commit sequence are still current, then lets the backend swap
+    /// bodies in one step (rebuilding poses and velocities from the old
+    /// clusters' *current* motion), then publishes the version and marks the
+    /// events applied. Events admitted after the plan stay pending for the
+    /// next batch.
+    ///
+    /// # Errors
+    /// [`CommitError::StaleTopology`] / [`CommitError::StalePlan`] when the
+    /// instance moved on (the backend is not called), [`CommitError::Commit`]
+    /// when the backend fails (it must leave the old bodies in place). The
+    /// instance is unchanged on error.
+    pub fn commit_prepared<B: CommitBackend>(
+        &mut self,
+        backend: &mut B,
+        plan: CommitPlan,
+        prepared: B::Prepared,
+    ) -> Result<CommitOutcome, CommitError<B::Error>> {
+        if plan.base_version != self.topology_version() {
+            return Err(CommitError::StaleTopology {
+                expected: plan.base_version,
+                found: self.topology_version(),
+            });
+        }
+        if plan.commit_seq != self.commit_seq() + 1 {
+            return Err(CommitError::StalePlan {
+                expected: plan.commit_seq,
+                found: self.commit_seq() + 1,
+            });
+        }
+        if let Some(h) = plan
+            .splits
+            .iter()
+            .map(|s| s.old)
+            .find(|&h| self.cluster(h).is_none())
+        {
+            return Err(CommitError::StaleCluster(h));
+        }
         let motions = backend
             .commit(prepared, &plan, self)
             .map_err(CommitError::Commit)?;
-        let removed = plan.splits.iter().map(|s| s.old).collect();
-        let created = plan
-            .splits
-            .iter()
-            .flat_map(|s| s.parts.iter().map(|p| p.handle))
-            .collect();
         let broken = plan.broken.clone();
-        let receipts = self.apply(plan, motions)?;
+        let (record, created, applied) = self.record_from_plan(plan, motions);
+        self.install_own(&record, created);
         Ok(CommitOutcome {
-            receipts,
+            receipts: record.receipts.clone(),
             broken,
-            removed,
-            created,
+            removed: record.removed.clone(),
+            created: record.created.iter().map(|c| c.handle).collect(),
+            render_only: record
+                .created
+                .iter()
+                .filter(|c| c.representation == Representation::RenderOnlyDebris)
+                .map(|c| c.handle)
+                .collect(),
+            status: CommitStatus::Committed,
+            record: Some(record),
+            applied,
         })
     }
 }

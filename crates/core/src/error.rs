@@ -154,4 +154,24 @@ pub enum DamageError {
     /// A cluster pose given at admission is not finite.
     #[error("a cluster pose is not finite")]
     NonFinitePose,
+    /// The pending queue is full: back-pressure, the event was not queued.
+    #[error("the pending queue is full ({capacity} events); retry after the next commit")]
+    QueueFull {
+        /// Queue capacity.
+        capacity: u32,
+    },
+    /// The caller measured against a topology version that is no longer current.
+    #[error("stale topology version {expected}: the instance is at {found}")]
+    StaleTopology {
+        /// Version the caller assumed.
+        expected: u64,
+        /// Current version.
+        found: u64,
+    },
+    /// A frozen candidate names a bond (or chunk) out of range or has a bad distance.
+    #[error("frozen candidate {0} is out of range or has a negative or non-finite distance")]
+    BadCandidate(u32),
+    /// No instance with this id exists.
+    #[error("unknown instance {0}")]
+    UnknownInstance(u64),
 }

@@ -1,10 +1,16 @@
 //! Per-instance destruction state (DESIGN §3.2): bond health, node → cluster
 //! ownership, clusters, topology version, commit sequence, pending and
-//! applied events. Mutated only by [`Instance::admit`] (pending table) and by
-//! a successful commit ([`Instance::commit`]); everything in between works on
-//! a candidate copy.
+//! applied events, the rigid-body slot pool. Mutated only by admission (the
+//! pending table), by a successful commit ([`Instance::commit`]), by a
+//! recycle commit ([`Instance::finish_recycle`]) and by applying an
+//! authoritative record ([`Instance::apply_record`]); planning works on a
+//! candidate copy.
 
 use crate::asset::Asset;
+use crate::budget::{
+    BodySlot, Budget, BudgetDesc, BudgetError, BudgetShortfall, Representation, SlotPool,
+    SlotRequest, assign_slots,
+};
 use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet};
 use crate::commit::{CommitError, CommitPlan, PlannedEvent, PlannedImpulse, SplitPart, SplitPlan};
 use crate::damage::{DamageCandidate, EventId, RadialDamage, apply_radial};
@@ -12,15 +18,65 @@ use crate::error::DamageError;
 use crate::hash::StateHasher;
 use crate::index::{BondIndex, ChunkIndex};
 use crate::island::{Island, IslandScratch, find_islands_in};
+use crate::lifecycle::{LifecycleDesc, LifecycleError, SleepState};
 use crate::mass::{MassPart, combine, principal_axes};
 use crate::pose::Pose;
+use crate::recovery::{ClusterRecord, CommitRecord};
 use crate::velocity::Velocity;
 use glam::Quat;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// Identity of a placed asset. Admission is keyed by (instance, event id).
+#[derive(
+    Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct InstanceId(pub u64);
+
+impl std::fmt::Display for InstanceId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "instance {}", self.0)
+    }
+}
+
+/// Everything needed to place an asset, besides the asset itself.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct InstanceDesc {
+    /// Identity (admission key, replication routing, journal).
+    pub id: InstanceId,
+    /// Asset → world transform at placement.
+    pub placement: Pose,
+    /// Rigid-body budget and pending-queue capacity.
+    pub budget: BudgetDesc,
+    /// Sleep thresholds.
+    pub lifecycle: LifecycleDesc,
+}
+
+/// Why an instance could not be created.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum InstanceError {
+    /// The placement is not finite or its rotation not unit length.
+    #[error("placement is not a finite rigid transform")]
+    BadPose,
+    /// A component has degenerate mass properties.
+    #[error("degenerate cluster mass properties: {0}")]
+    Mass(crate::MassError),
+    /// The budget descriptor is invalid.
+    #[error("invalid budget: {0}")]
+    Budget(#[from] BudgetError),
+    /// The lifecycle thresholds are invalid.
+    #[error("invalid lifecycle thresholds: {0}")]
+    Lifecycle(#[from] LifecycleError),
+    /// The asset's free-standing critical components need more slots than the budget has.
+    #[error("initial placement exceeds the budget: {0}")]
+    OverBudget(BudgetShortfall),
+}
+
 /// An admitted event waiting for the next commit, with the geometry frozen at admission.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PendingEvent {
     /// The event as admitted.
     pub event: RadialDamage,
@@ -35,8 +91,10 @@ pub struct PendingEvent {
 }
 
 /// Proof that an event was applied, returned again for a repeated id.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Receipt {
+    /// The instance the event was applied to.
+    pub instance: InstanceId,
     /// The event as applied.
     pub event: RadialDamage,
     /// Commit sequence number of the commit that applied it.
@@ -57,6 +115,16 @@ pub enum Admission {
         /// Its admission order.
         admission_seq: u64,
     },
+    /// Queued behind a commit that the budget holds back: it applies once a
+    /// rigid-body slot frees and a commit succeeds.
+    Deferred {
+        /// The event id.
+        event: EventId,
+        /// Its admission order.
+        admission_seq: u64,
+        /// Why the queue is held.
+        shortfall: BudgetShortfall,
+    },
     /// Already applied: the original receipt.
     Applied(Receipt),
 }
@@ -64,22 +132,31 @@ pub enum Admission {
 /// The mutable state of one placed asset.
 #[derive(Clone, Debug)]
 pub struct Instance {
-    asset: Arc<Asset>,
-    health: Vec<f32>,
-    node_cluster: Vec<ClusterHandle>,
-    clusters: ClusterSet,
-    topology_version: u64,
-    commit_seq: u64,
-    next_admission: u64,
-    pending: Vec<PendingEvent>,
-    applied: BTreeMap<EventId, Receipt>,
-    scratch: IslandScratch,
+    pub(crate) id: InstanceId,
+    pub(crate) asset: Arc<Asset>,
+    pub(crate) placement: Pose,
+    pub(crate) health: Vec<f32>,
+    pub(crate) node_cluster: Vec<ClusterHandle>,
+    pub(crate) clusters: ClusterSet,
+    pub(crate) slots: SlotPool,
+    pub(crate) budget: Budget,
+    pub(crate) lifecycle: LifecycleDesc,
+    pub(crate) topology_version: u64,
+    pub(crate) commit_seq: u64,
+    pub(crate) next_admission: u64,
+    pub(crate) pending: Vec<PendingEvent>,
+    pub(crate) applied: BTreeMap<EventId, Receipt>,
+    pub(crate) deferral: Option<BudgetShortfall>,
+    pub(crate) query_epoch: u64,
+    pub(crate) task_path_dirty: bool,
+    pub(crate) scratch: IslandScratch,
 }
 
 impl Instance {
     /// Places `asset` in the world at `placement` (asset → world), with every
-    /// bond at full strength and at rest. The initial clusters are the
-    /// connected components of the full bond graph.
+    /// bond at full strength and at rest, as [`InstanceId`] 0 with an
+    /// unlimited body budget ([`BudgetDesc::default`]). The initial clusters
+    /// are the connected components of the full bond graph.
     ///
     /// # Errors
     /// [`CommitError::Mass`] when a component has degenerate mass properties
@@ -89,18 +166,69 @@ impl Instance {
         asset: Arc<Asset>,
         placement: Pose,
     ) -> Result<Self, CommitError<std::convert::Infallible>> {
-        if !placement.is_valid() {
-            return Err(CommitError::BadPose);
+        let desc = InstanceDesc {
+            placement,
+            ..InstanceDesc::default()
+        };
+        Self::with_desc(asset, desc).map_err(|e| match e {
+            InstanceError::Mass(m) => CommitError::Mass(m),
+            _ => CommitError::BadPose,
+        })
+    }
+
+    /// Places `asset` as described by `desc`. Free-standing dynamic
+    /// components get body slots by the budget rule of DESIGN §3.9.
+    ///
+    /// # Errors
+    /// [`InstanceError`]; nothing is created on error.
+    ///
+    /// # Example
+    /// ```
+    /// use smithereens_core::{fixtures, Instance, InstanceDesc, InstanceId, BudgetDesc};
+    /// use std::sync::Arc;
+    /// let asset = Arc::new(fixtures::chain(3, &[(0, 1), (1, 2)], &[0]).unwrap());
+    /// let desc = InstanceDesc {
+    ///     id: InstanceId(7),
+    ///     budget: BudgetDesc { body_slots: 4, ..BudgetDesc::default() },
+    ///     ..InstanceDesc::default()
+    /// };
+    /// let inst = Instance::with_desc(asset, desc).unwrap();
+    /// assert_eq!(inst.id(), InstanceId(7));
+    /// assert_eq!(inst.cluster_count(), 1);
+    /// ```
+    pub fn with_desc(asset: Arc<Asset>, desc: InstanceDesc) -> Result<Self, InstanceError> {
+        if !desc.placement.is_valid() {
+            return Err(InstanceError::BadPose);
         }
+        desc.lifecycle.validate()?;
+        let budget = Budget::new(&asset, desc.budget)?;
         let health: Vec<f32> = asset.bonds().iter().map(|b| b.strength).collect();
         let nodes: Vec<ChunkIndex> = asset.chunks().indices().collect();
         let mut scratch = IslandScratch::default();
         let mut islands = Vec::new();
         find_islands_in(&asset, &health, &nodes, true, &mut scratch, &mut islands);
-        let mut created = Vec::with_capacity(islands.len());
+        let mut parts = Vec::with_capacity(islands.len());
         for island in islands {
-            let part = cluster_part(&asset, island).map_err(CommitError::Mass)?;
-            let pose = placement.mul(&Pose::from_translation(part.mass.center));
+            let mut part = cluster_part(&asset, island).map_err(InstanceError::Mass)?;
+            part.critical = budget.is_critical(&asset, &part.nodes);
+            parts.push(part);
+        }
+        let mut slots = SlotPool::new(budget.desc.body_slots);
+        assign_representations(
+            &budget,
+            &slots,
+            &[],
+            &mut parts.iter_mut().collect::<Vec<_>>(),
+        )
+        .map_err(InstanceError::OverBudget)?;
+        let mut created = Vec::with_capacity(parts.len());
+        for part in parts {
+            if let Some(s) = part.slot {
+                slots.occupy(s);
+            }
+            let pose = desc
+                .placement
+                .mul(&Pose::from_translation(part.mass.center));
             created.push(Cluster {
                 nodes: part.nodes,
                 supported: part.supported,
@@ -110,11 +238,15 @@ impl Instance {
                     pose,
                     velocity: Velocity::default(),
                 },
+                representation: part.representation,
+                slot: part.slot,
+                sleep: SleepState::default(),
+                withdrawn_at: None,
             });
         }
         let mut clusters = ClusterSet::default();
         let handles = clusters.replace(&[], created);
-        let mut node_cluster = vec![handles[0]; asset.chunk_count()];
+        let mut node_cluster = vec![ClusterHandle::PLACEHOLDER; asset.chunk_count()];
         for &h in &handles {
             if let Some(c) = clusters.get(h) {
                 for n in &c.nodes {
@@ -123,22 +255,54 @@ impl Instance {
             }
         }
         Ok(Self {
+            id: desc.id,
             asset,
+            placement: desc.placement,
             health,
             node_cluster,
             clusters,
+            slots,
+            budget,
+            lifecycle: desc.lifecycle,
             topology_version: 0,
             commit_seq: 0,
             next_admission: 0,
             pending: Vec::new(),
             applied: BTreeMap::new(),
+            deferral: None,
+            query_epoch: 0,
+            task_path_dirty: false,
             scratch,
         })
     }
 
+    /// The descriptor this instance was created with (its budget reflects the
+    /// current task path). Creating a new instance from it and the same asset
+    /// gives the initial state of this one.
+    pub fn desc(&self) -> InstanceDesc {
+        InstanceDesc {
+            id: self.id,
+            placement: self.placement,
+            budget: self.budget.desc.clone(),
+            lifecycle: self.lifecycle,
+        }
+    }
+
+    /// Identity of this instance.
+    pub fn id(&self) -> InstanceId {
+        self.id
+    }
     /// The shared asset.
     pub fn asset(&self) -> &Arc<Asset> {
         &self.asset
+    }
+    /// The budget in force.
+    pub fn budget(&self) -> &BudgetDesc {
+        &self.budget.desc
+    }
+    /// The sleep thresholds in force.
+    pub fn lifecycle(&self) -> &LifecycleDesc {
+        &self.lifecycle
     }
     /// Current health of every bond, du, indexed by bond.
     pub fn health(&self) -> &[f32] {
@@ -156,9 +320,12 @@ impl Instance {
     pub fn broken_count(&self) -> usize {
         self.health.iter().filter(|&&h| h <= 0.0).count()
     }
-    /// The cluster that owns `chunk`.
+    /// The cluster that owns `chunk`; `None` out of range or once its cluster was recycled.
     pub fn cluster_of(&self, chunk: ChunkIndex) -> Option<ClusterHandle> {
-        self.node_cluster.get(chunk.0 as usize).copied()
+        self.node_cluster
+            .get(chunk.0 as usize)
+            .copied()
+            .filter(|&h| h != ClusterHandle::PLACEHOLDER)
     }
     /// A cluster by handle; `None` when stale.
     pub fn cluster(&self, h: ClusterHandle) -> Option<&Cluster> {
@@ -171,6 +338,10 @@ impl Instance {
     /// Number of live clusters.
     pub fn cluster_count(&self) -> usize {
         self.clusters.len()
+    }
+    /// Body slots in use.
+    pub fn slots_in_use(&self) -> u32 {
+        self.slots.used()
     }
     /// Topology version: advances on every commit that changes clusters.
     pub fn topology_version(&self) -> u64 {
@@ -188,9 +359,41 @@ impl Instance {
     pub fn receipt(&self, id: EventId) -> Option<&Receipt> {
         self.applied.get(&id)
     }
+    /// Every receipt, by event id.
+    pub fn receipts(&self) -> impl Iterator<Item = &Receipt> + '_ {
+        self.applied.values()
+    }
+    /// Why the pending queue is held back, if the last commit attempt was deferred.
+    pub fn deferral(&self) -> Option<BudgetShortfall> {
+        self.deferral
+    }
+
+    /// Replaces the task path: chunks whose components count as
+    /// gameplay-critical at the next commit. The change travels in the next
+    /// commit record.
+    ///
+    /// # Errors
+    /// [`BudgetError::ChunkOutOfRange`]; nothing changes on error.
+    pub fn set_task_path(&mut self, chunks: &[ChunkIndex]) -> Result<(), BudgetError> {
+        self.budget.set_task_path(&self.asset, chunks)?;
+        self.task_path_dirty = true;
+        Ok(())
+    }
+
+    pub(crate) fn take_task_path_change(&mut self) -> Option<Vec<ChunkIndex>> {
+        std::mem::take(&mut self.task_path_dirty).then(|| {
+            self.budget
+                .desc
+                .task_path
+                .iter()
+                .map(|&c| ChunkIndex(c))
+                .collect()
+        })
+    }
 
     /// Records the current physical motion of a cluster (called by the
-    /// backend after each step for moving clusters).
+    /// backend after each step for moving clusters). A speed above the sleep
+    /// thresholds wakes the cluster.
     ///
     /// # Errors
     /// [`CommitError::StaleCluster`] for an unknown handle, [`CommitError::BadPose`]
@@ -206,47 +409,45 @@ impl Instance {
         {
             return Err(CommitError::BadPose);
         }
+        let desc = self.lifecycle;
         let c = self
             .clusters
             .get_mut(h)
             .ok_or(CommitError::StaleCluster(h))?;
         c.motion = motion;
+        if motion.velocity.linear.length() >= desc.sleep_linear_speed
+            || motion.velocity.angular.length() >= desc.sleep_angular_speed
+        {
+            c.sleep = SleepState::default();
+        }
         Ok(())
     }
 
     /// Admits a radial damage event (DESIGN §3.3, §3.8): validates it, and
     /// freezes the topology version, the candidate bonds within the radius
     /// and their distances, measured from each bond centroid carried into its
-    /// cluster's current world frame.
+    /// cluster's current world frame. Clusters outside authoritative queries
+    /// (render-only debris, clusters withdrawn for recycling) are not measured.
     ///
     /// Idempotent by event id: the same id with the same parameters returns
-    /// the original pending answer or receipt; with different parameters it is
+    /// the original pending answer (or "deferred" while the budget holds the
+    /// queue) or the original receipt; with different parameters it is
     /// rejected.
     ///
     /// # Errors
-    /// Any [`DamageError`]; a rejected event changes nothing.
+    /// Any [`DamageError`]: [`DamageError::ConflictingEvent`] for a reused id,
+    /// [`DamageError::QueueFull`] when the pending queue is at capacity
+    /// (back-pressure), parameter errors. A rejected event changes nothing.
     pub fn admit(&mut self, event: RadialDamage) -> Result<Admission, DamageError> {
         event.validate()?;
-        if let Some(r) = self.applied.get(&event.id) {
-            return if r.event.same_parameters(&event) {
-                Ok(Admission::Applied(r.clone()))
-            } else {
-                Err(DamageError::ConflictingEvent(event.id.0))
-            };
+        if let Some(answer) = self.existing_answer(&event)? {
+            return Ok(answer);
         }
-        if let Some(p) = self.pending.iter().find(|p| p.event.id == event.id) {
-            return if p.event.same_parameters(&event) {
-                Ok(Admission::Pending {
-                    event: event.id,
-                    admission_seq: p.admission_seq,
-                })
-            } else {
-                Err(DamageError::ConflictingEvent(event.id.0))
-            };
-        }
+        self.check_capacity()?;
         let frames: BTreeMap<ClusterHandle, Pose> = self
             .clusters
             .iter()
+            .filter(|(_, c)| c.representation.is_authoritative() && c.withdrawn_at.is_none())
             .map(|(h, c)| (h, c.asset_to_world()))
             .collect();
         let mut candidates = Vec::new();
@@ -278,28 +479,124 @@ impl Instance {
             }
             best.map(|(_, c)| c)
         });
-        let admission_seq = self.next_admission;
-        self.next_admission += 1;
-        self.pending.push(PendingEvent {
+        Ok(self.push_pending(PendingEvent {
             event,
-            admission_seq,
+            admission_seq: 0,
             topology_version: self.topology_version,
             candidates,
             impulse_chunk,
-        });
-        Ok(Admission::Pending {
-            event: event.id,
-            admission_seq,
-        })
+        }))
+    }
+
+    /// [`Self::admit`] for a caller that measured against topology version
+    /// `expected` (e.g. a client or an async producer): rejected when the
+    /// instance has moved on.
+    ///
+    /// # Errors
+    /// [`DamageError::StaleTopology`] when `expected` is not the current
+    /// version, otherwise as [`Self::admit`]. Nothing changes on error.
+    pub fn admit_at(
+        &mut self,
+        event: RadialDamage,
+        expected: u64,
+    ) -> Result<Admission, DamageError> {
+        if expected != self.topology_version {
+            return Err(DamageError::StaleTopology {
+                expected,
+                found: self.topology_version,
+            });
+        }
+        self.admit(event)
+    }
+
+    /// Admits an event whose geometry was frozen elsewhere (a replayed or
+    /// journaled [`PendingEvent`]): the recorded candidates and distances are
+    /// used as they are, never re-measured. The admission order is this
+    /// instance's.
+    ///
+    /// # Errors
+    /// As [`Self::admit`], plus [`DamageError::BadCandidate`] for a bond or
+    /// chunk out of range or a distance that is negative or not finite.
+    pub fn admit_frozen(&mut self, pending: PendingEvent) -> Result<Admission, DamageError> {
+        pending.event.validate()?;
+        for c in &pending.candidates {
+            if c.bond.0 as usize >= self.health.len()
+                || !(c.distance.is_finite() && c.distance >= 0.0)
+            {
+                return Err(DamageError::BadCandidate(c.bond.0));
+            }
+        }
+        if pending
+            .impulse_chunk
+            .is_some_and(|c| c.0 as usize >= self.asset.chunk_count())
+        {
+            return Err(DamageError::BadCandidate(u32::MAX));
+        }
+        if let Some(answer) = self.existing_answer(&pending.event)? {
+            return Ok(answer);
+        }
+        self.check_capacity()?;
+        Ok(self.push_pending(pending))
+    }
+
+    fn existing_answer(&self, event: &RadialDamage) -> Result<Option<Admission>, DamageError> {
+        if let Some(r) = self.applied.get(&event.id) {
+            return if r.event.same_parameters(event) {
+                Ok(Some(Admission::Applied(r.clone())))
+            } else {
+                Err(DamageError::ConflictingEvent(event.id.0))
+            };
+        }
+        if let Some(p) = self.pending.iter().find(|p| p.event.id == event.id) {
+            return if p.event.same_parameters(event) {
+                Ok(Some(self.pending_answer(event.id, p.admission_seq)))
+            } else {
+                Err(DamageError::ConflictingEvent(event.id.0))
+            };
+        }
+        Ok(None)
+    }
+
+    fn check_capacity(&self) -> Result<(), DamageError> {
+        let capacity = self.budget.desc.queue_capacity;
+        if self.pending.len() >= capacity as usize {
+            return Err(DamageError::QueueFull { capacity });
+        }
+        Ok(())
+    }
+
+    fn push_pending(&mut self, mut pending: PendingEvent) -> Admission {
+        pending.admission_seq = self.next_admission;
+        self.next_admission += 1;
+        let answer = self.pending_answer(pending.event.id, pending.admission_seq);
+        self.pending.push(pending);
+        answer
+    }
+
+    fn pending_answer(&self, event: EventId, admission_seq: u64) -> Admission {
+        match self.deferral {
+            Some(shortfall) => Admission::Deferred {
+                event,
+                admission_seq,
+                shortfall,
+            },
+            None => Admission::Pending {
+                event,
+                admission_seq,
+            },
+        }
     }
 
     /// Plans the next commit on a candidate copy: applies every pending event
     /// in admission order, finds the islands of each cluster that lost a bond,
-    /// and computes the new clusters' mass properties. `self` is not changed,
-    /// so published queries keep reading the current version.
+    /// computes the new clusters' mass properties and decides each new
+    /// cluster's representation and body slot by the budget. `self` is not
+    /// changed, so published queries keep reading the current version.
     ///
     /// # Errors
-    /// [`CommitError::Mass`] when a new cluster has degenerate mass properties.
+    /// [`CommitError::Mass`] when a new cluster has degenerate mass
+    /// properties, [`CommitError::Deferred`] when its critical components
+    /// need more body slots than are free.
     pub fn plan<E>(&mut self) -> Result<CommitPlan, CommitError<E>> {
         let mut candidate = self.health.clone();
         let mut events = Vec::with_capacity(self.pending.len());
@@ -355,9 +652,21 @@ impl Instance {
             }
             let mut parts = Vec::with_capacity(islands.len());
             for island in islands.drain(..) {
-                parts.push(cluster_part(&self.asset, island).map_err(CommitError::Mass)?);
+                let mut part = cluster_part(&self.asset, island).map_err(CommitError::Mass)?;
+                part.critical = self.budget.is_critical(&self.asset, &part.nodes);
+                parts.push(part);
             }
             splits.push(SplitPlan { old: h, parts });
+        }
+        let released: Vec<BodySlot> = splits
+            .iter()
+            .filter_map(|s| self.clusters.get(s.old).and_then(|c| c.slot))
+            .collect();
+        {
+            let mut parts: Vec<&mut SplitPart> =
+                splits.iter_mut().flat_map(|s| s.parts.iter_mut()).collect();
+            assign_representations(&self.budget, &self.slots, &released, &mut parts)
+                .map_err(CommitError::Deferred)?;
         }
         let freed: Vec<ClusterHandle> = splits.iter().map(|s| s.old).collect();
         let part_count = splits.iter().map(|s| s.parts.len()).sum();
@@ -377,10 +686,11 @@ impl Instance {
             .iter()
             .filter_map(|p| {
                 let (j, chunk) = (p.event.impulse?, p.impulse_chunk?);
-                let target = new_owner
-                    .get(&chunk)
-                    .copied()
-                    .unwrap_or(self.node_cluster[chunk.0 as usize]);
+                let target = match new_owner.get(&chunk) {
+                    Some(&h) => h,
+                    // A chunk whose cluster was recycled receives nothing.
+                    None => self.cluster_of(chunk).filter(|h| !freed.contains(h))?,
+                };
                 Some(PlannedImpulse {
                     event: p.event.id,
                     point: p.event.point,
@@ -401,86 +711,171 @@ impl Instance {
         })
     }
 
-    /// Installs a planned commit whose physics side has already been swapped.
-    /// `motions[k]` is the motion of the k-th new cluster in plan order
-    /// (splits, then parts).
-    pub(crate) fn apply<E>(
+    /// Turns a planned commit whose physics side has been swapped into its
+    /// record and the new clusters. `motions[k]` is the motion of the k-th new
+    /// cluster in plan order (splits, then parts), without impulses; impulses
+    /// are added here, exactly once.
+    pub(crate) fn record_from_plan(
         &mut self,
         plan: CommitPlan,
         motions: Vec<ClusterMotion>,
-    ) -> Result<Vec<Receipt>, CommitError<E>> {
-        if plan.base_version != self.topology_version {
-            return Err(CommitError::StaleTopology {
-                expected: plan.base_version,
-                found: self.topology_version,
+    ) -> (CommitRecord, Vec<Cluster>, Vec<PendingEvent>) {
+        let topology_version = if plan.splits.is_empty() {
+            self.topology_version
+        } else {
+            self.topology_version + 1
+        };
+        let removed: Vec<ClusterHandle> = plan.splits.iter().map(|s| s.old).collect();
+        let mut created = Vec::with_capacity(plan.new_cluster_count());
+        let mut index: BTreeMap<ClusterHandle, usize> = BTreeMap::new();
+        let mut motions = motions.into_iter();
+        for s in plan.splits {
+            for p in s.parts {
+                index.insert(p.handle, created.len());
+                let motion = motions.next().unwrap_or_default();
+                created.push((
+                    p.handle,
+                    Cluster {
+                        nodes: p.nodes,
+                        supported: p.supported,
+                        mass: p.mass,
+                        principal: p.principal,
+                        motion,
+                        representation: p.representation,
+                        slot: p.slot,
+                        sleep: SleepState::default(),
+                        withdrawn_at: None,
+                    },
+                ));
+            }
+        }
+        // Impulses enter the recorded motion exactly once, keyed by their
+        // event (which leaves the pending table with this commit). The physics
+        // backend applied the same change to its bodies in `CommitBackend::commit`.
+        let mut staged: BTreeMap<ClusterHandle, ClusterMotion> = BTreeMap::new();
+        for imp in &plan.impulses {
+            if let Some(&k) = index.get(&imp.target) {
+                let c = &mut created[k].1;
+                if !c.supported {
+                    let dv = crate::commit::impulse_change(&c.mass, &c.motion, imp);
+                    c.motion.velocity.linear += dv.linear;
+                    c.motion.velocity.angular += dv.angular;
+                }
+            } else if let Some(c) = self.clusters.get(imp.target).filter(|c| !c.supported) {
+                let m = staged.entry(imp.target).or_insert(c.motion);
+                let dv = crate::commit::impulse_change(&c.mass, m, imp);
+                m.velocity.linear += dv.linear;
+                m.velocity.angular += dv.angular;
+            }
+        }
+        let mut receipts = Vec::with_capacity(plan.events.len());
+        let mut applied = Vec::with_capacity(plan.events.len());
+        for e in plan.events {
+            let Some(p) = self.pending.iter().find(|p| p.event.id == e.id) else {
+                continue;
+            };
+            applied.push(p.clone());
+            receipts.push(Receipt {
+                instance: self.id,
+                event: p.event,
+                commit_seq: plan.commit_seq,
+                topology_version,
+                broken: e.broken,
             });
         }
-        for &(b, h) in &plan.health_changes {
+        let record = CommitRecord {
+            instance: self.id,
+            asset: self.asset.fingerprint(),
+            commit_seq: plan.commit_seq,
+            base_topology_version: plan.base_version,
+            topology_version,
+            health: plan.health_changes,
+            removed,
+            created: created
+                .iter()
+                .map(|(h, c)| ClusterRecord {
+                    handle: *h,
+                    nodes: c.nodes.clone(),
+                    supported: c.supported,
+                    representation: c.representation,
+                    slot: c.slot,
+                    motion: c.motion,
+                })
+                .collect(),
+            motions: staged.into_iter().collect(),
+            receipts,
+            task_path: self.take_task_path_change(),
+            next_admission: self.next_admission,
+        };
+        (
+            record,
+            created.into_iter().map(|(_, c)| c).collect(),
+            applied,
+        )
+    }
+
+    /// Installs a validated record; `created[k]` is the cluster of
+    /// `record.created[k]` with its mass properties. Cannot fail: every check
+    /// happened before (own plan, or [`Self::apply_record`]'s validation).
+    pub(crate) fn install_own(&mut self, record: &CommitRecord, created: Vec<Cluster>) {
+        for &(b, h) in &record.health {
             if let Some(slot) = self.health.get_mut(b.0 as usize) {
                 *slot = h;
             }
         }
-        let freed: Vec<ClusterHandle> = plan.splits.iter().map(|s| s.old).collect();
-        let mut created = Vec::new();
-        let mut expected = Vec::new();
-        let mut motions = motions.into_iter();
-        for s in plan.splits {
-            for p in s.parts {
-                expected.push(p.handle);
-                let motion = motions.next().unwrap_or_default();
-                created.push(Cluster {
-                    nodes: p.nodes,
-                    supported: p.supported,
-                    mass: p.mass,
-                    principal: p.principal,
-                    motion,
-                });
+        for &h in &record.removed {
+            if let Some(c) = self.clusters.get(h) {
+                if let Some(s) = c.slot {
+                    self.slots.release(s);
+                }
+                for n in &c.nodes {
+                    self.node_cluster[n.0 as usize] = ClusterHandle::PLACEHOLDER;
+                }
             }
         }
-        let handles = self.clusters.replace(&freed, created);
-        debug_assert_eq!(handles, expected, "planned handles must match allocation");
+        let handles = self.clusters.replace(&record.removed, created);
+        debug_assert!(
+            handles.iter().eq(record.created.iter().map(|c| &c.handle)),
+            "planned handles must match allocation"
+        );
         for h in handles {
             if let Some(c) = self.clusters.get(h) {
+                if let Some(s) = c.slot {
+                    let ok = self.slots.occupy(s);
+                    debug_assert!(ok, "planned slot {s} must be free");
+                }
                 for n in &c.nodes {
                     self.node_cluster[n.0 as usize] = h;
                 }
             }
         }
-        if !freed.is_empty() {
-            self.topology_version += 1;
-        }
-        // Impulses enter the recorded motion exactly once, keyed by their event
-        // (which leaves the pending table below). The physics backend applied the
-        // same change to its bodies in `CommitBackend::commit`.
-        for imp in &plan.impulses {
-            if let Some(c) = self.clusters.get_mut(imp.target).filter(|c| !c.supported) {
-                let dv = crate::commit::impulse_change(&c.mass, &c.motion, imp);
-                c.motion.velocity.linear += dv.linear;
-                c.motion.velocity.angular += dv.angular;
+        for &(h, m) in &record.motions {
+            if let Some(c) = self.clusters.get_mut(h) {
+                c.motion = m;
+                c.sleep = SleepState::default();
             }
         }
-        self.commit_seq = plan.commit_seq;
-        let mut receipts = Vec::with_capacity(plan.events.len());
-        for e in plan.events {
-            let Some(pos) = self.pending.iter().position(|p| p.event.id == e.id) else {
-                continue;
-            };
-            let pending = self.pending.remove(pos);
-            let receipt = Receipt {
-                event: pending.event,
-                commit_seq: self.commit_seq,
-                topology_version: self.topology_version,
-                broken: e.broken,
-            };
-            self.applied.insert(e.id, receipt.clone());
-            receipts.push(receipt);
+        self.topology_version = record.topology_version;
+        self.commit_seq = record.commit_seq;
+        for r in &record.receipts {
+            self.applied.insert(r.event.id, r.clone());
         }
-        Ok(receipts)
+        if !record.receipts.is_empty() {
+            self.pending
+                .retain(|p| !record.receipts.iter().any(|r| r.event.id == p.event.id));
+        }
+        if let Some(path) = &record.task_path {
+            // Validated before (own budget, or apply_record's range check).
+            let _ = self.budget.set_task_path(&self.asset, path);
+        }
+        self.next_admission = self.next_admission.max(record.next_admission);
+        self.deferral = None;
     }
 
     /// FNV-1a hash of the simulation-relevant state: versions, every bond's
     /// health bits, node ownership and each cluster's membership, support
-    /// flag and pose bits. Equal states give equal hashes on every platform.
+    /// flag, representation, body slot and pose bits. Equal states give equal
+    /// hashes on every platform.
     pub fn state_hash(&self) -> u64 {
         let mut h = StateHasher::new();
         h.write_u64(self.topology_version);
@@ -496,6 +891,12 @@ impl Instance {
             h.write_u32(handle.index());
             h.write_u32(c.nodes.len() as u32);
             h.write_u32(c.supported as u32);
+            h.write_u32(c.representation.code());
+            let slot = c
+                .slot
+                .map_or((u32::MAX, u32::MAX), |s| (s.index, s.generation));
+            h.write_u32(slot.0);
+            h.write_u32(slot.1);
             let p = c.motion.pose;
             for v in p
                 .translation
@@ -510,7 +911,51 @@ impl Instance {
     }
 }
 
-/// Mass properties of an island in asset space (chunk rotations identity).
+/// Decides the representation and slot of every part (DESIGN §3.9): supported
+/// parts are static (proxy when one matches exactly), dynamic parts get slots
+/// in the budget order, decorative overflow becomes render-only debris.
+fn assign_representations(
+    budget: &Budget,
+    slots: &SlotPool,
+    released: &[BodySlot],
+    parts: &mut [&mut SplitPart],
+) -> Result<(), BudgetShortfall> {
+    let mut requests = Vec::new();
+    let mut positions = Vec::new();
+    for (k, p) in parts.iter_mut().enumerate() {
+        if p.supported {
+            p.slot = None;
+            p.representation = budget
+                .proxy_for(&p.nodes)
+                .map_or(Representation::Body, Representation::Proxy);
+        } else {
+            requests.push(SlotRequest {
+                critical: p.critical,
+                volume: p.volume,
+                first_node: p.nodes.first().copied().unwrap_or(ChunkIndex(u32::MAX)),
+            });
+            positions.push(k);
+        }
+    }
+    if requests.is_empty() {
+        return Ok(());
+    }
+    let offered = slots.peek(released, requests.len());
+    let assigned = assign_slots(&requests, &offered, slots.capacity())?;
+    for (k, slot) in positions.into_iter().zip(assigned) {
+        let p = &mut parts[k];
+        p.slot = slot;
+        p.representation = match slot {
+            Some(_) => budget
+                .proxy_for(&p.nodes)
+                .map_or(Representation::Body, Representation::Proxy),
+            None => Representation::RenderOnlyDebris,
+        };
+    }
+    Ok(())
+}
+
+/// Mass properties and volume of an island in asset space (chunk rotations identity).
 pub(crate) fn cluster_part(asset: &Asset, island: Island) -> Result<SplitPart, crate::MassError> {
     let parts: Vec<MassPart> = island
         .nodes
@@ -523,6 +968,12 @@ pub(crate) fn cluster_part(asset: &Asset, island: Island) -> Result<SplitPart, c
             rotation: Quat::IDENTITY,
         })
         .collect();
+    let volume = island
+        .nodes
+        .iter()
+        .filter_map(|&n| asset.chunk(n))
+        .map(|c| c.volume)
+        .sum();
     let mass = combine(&parts)?;
     let principal = principal_axes(mass.inertia)?;
     Ok(SplitPart {
@@ -531,5 +982,9 @@ pub(crate) fn cluster_part(asset: &Asset, island: Island) -> Result<SplitPart, c
         supported: island.supported,
         mass,
         principal,
+        critical: false,
+        volume,
+        representation: Representation::Body,
+        slot: None,
     })
 }

@@ -1,0 +1,162 @@
+//! Framed binary encoding shared by snapshots, commit records, replication
+//! messages and the journal.
+//!
+//! Layout (little-endian): `magic` (4 bytes) · `format version: u16` ·
+//! `payload length: u32` · `FNV-1a 64 of payload: u64` · `payload` (postcard).
+//! The same value always encodes to the same bytes. Decoding checks every
+//! field and never panics on malformed input.
+
+use crate::hash::fnv1a64;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// Bytes before the payload.
+pub const FRAME_HEADER_LEN: usize = 4 + 2 + 4 + 8;
+
+/// Why framed bytes could not be decoded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum FrameError {
+    /// Fewer bytes than the header or the declared payload.
+    #[error("truncated: {len} bytes, expected {expected}")]
+    Truncated {
+        /// Bytes present.
+        len: usize,
+        /// Bytes needed.
+        expected: usize,
+    },
+    /// Another kind of data.
+    #[error("bad magic {found:?}, expected {expected:?}")]
+    BadMagic {
+        /// Magic found.
+        found: [u8; 4],
+        /// Magic expected.
+        expected: [u8; 4],
+    },
+    /// Written by another format version.
+    #[error("format version {found} is not supported (this build reads {supported})")]
+    Version {
+        /// In the data.
+        found: u16,
+        /// Supported.
+        supported: u16,
+    },
+    /// Checksum mismatch: corrupt data.
+    #[error("checksum mismatch: the data is corrupt")]
+    Checksum,
+    /// More bytes than the declared payload.
+    #[error("{0} unexpected trailing bytes")]
+    TrailingBytes(usize),
+    /// The payload does not decode.
+    #[error("payload does not decode: {0}")]
+    Decode(String),
+    /// The value is too large to frame (payload over 4 GiB).
+    #[error("value too large to encode")]
+    TooLarge,
+}
+
+/// Encodes `value` in a frame with `magic` and `version`.
+///
+/// # Errors
+/// [`FrameError::TooLarge`] for a payload over `u32::MAX` bytes;
+/// [`FrameError::Decode`] if serde rejects the value (not for this crate's types).
+pub fn encode<T: Serialize>(
+    magic: [u8; 4],
+    version: u16,
+    value: &T,
+) -> Result<Vec<u8>, FrameError> {
+    let payload = postcard::to_stdvec(value).map_err(|e| FrameError::Decode(e.to_string()))?;
+    let len = u32::try_from(payload.len()).map_err(|_| FrameError::TooLarge)?;
+    let mut out = Vec::with_capacity(FRAME_HEADER_LEN + payload.len());
+    out.extend_from_slice(&magic);
+    out.extend_from_slice(&version.to_le_bytes());
+    out.extend_from_slice(&len.to_le_bytes());
+    out.extend_from_slice(&fnv1a64(&payload).to_le_bytes());
+    out.extend_from_slice(&payload);
+    Ok(out)
+}
+
+/// Decodes a frame written by [`encode`] with the same `magic` and `version`.
+///
+/// # Errors
+/// Any [`FrameError`]; nothing is partially returned.
+pub fn decode<T: DeserializeOwned>(
+    magic: [u8; 4],
+    version: u16,
+    bytes: &[u8],
+) -> Result<T, FrameError> {
+    if bytes.len() < FRAME_HEADER_LEN {
+        return Err(FrameError::Truncated {
+            len: bytes.len(),
+            expected: FRAME_HEADER_LEN,
+        });
+    }
+    let mut found = [0u8; 4];
+    found.copy_from_slice(&bytes[0..4]);
+    if found != magic {
+        return Err(FrameError::BadMagic {
+            found,
+            expected: magic,
+        });
+    }
+    let v = u16::from_le_bytes([bytes[4], bytes[5]]);
+    if v != version {
+        return Err(FrameError::Version {
+            found: v,
+            supported: version,
+        });
+    }
+    let len = u32::from_le_bytes([bytes[6], bytes[7], bytes[8], bytes[9]]) as usize;
+    let mut sum = [0u8; 8];
+    sum.copy_from_slice(&bytes[10..18]);
+    let sum = u64::from_le_bytes(sum);
+    let expected = FRAME_HEADER_LEN + len;
+    if bytes.len() < expected {
+        return Err(FrameError::Truncated {
+            len: bytes.len(),
+            expected,
+        });
+    }
+    if bytes.len() > expected {
+        return Err(FrameError::TrailingBytes(bytes.len() - expected));
+    }
+    let payload = &bytes[FRAME_HEADER_LEN..];
+    if fnv1a64(payload) != sum {
+        return Err(FrameError::Checksum);
+    }
+    postcard::from_bytes(payload).map_err(|e| FrameError::Decode(e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trips_and_rejects_every_kind_of_damage() {
+        let value = (7u64, vec![1.5f32, -2.0], String::from("x"));
+        let bytes = encode(*b"TEST", 3, &value).unwrap();
+        assert_eq!(
+            decode::<(u64, Vec<f32>, String)>(*b"TEST", 3, &bytes),
+            Ok(value)
+        );
+        for cut in 0..bytes.len() {
+            assert!(decode::<(u64, Vec<f32>, String)>(*b"TEST", 3, &bytes[..cut]).is_err());
+        }
+        for i in 0..bytes.len() {
+            let mut b = bytes.clone();
+            b[i] ^= 0x10;
+            assert!(
+                decode::<(u64, Vec<f32>, String)>(*b"TEST", 3, &b).is_err(),
+                "flip at {i}"
+            );
+        }
+        assert!(matches!(
+            decode::<u64>(*b"OTHR", 3, &bytes),
+            Err(FrameError::BadMagic { .. })
+        ));
+        assert!(matches!(
+            decode::<u64>(*b"TEST", 4, &bytes),
+            Err(FrameError::Version { found: 3, .. })
+        ));
+    }
+}

@@ -1,0 +1,363 @@
+//! Resumable snapshots (DESIGN §3.10, destruction-system seed "权威事件与重放").
+//!
+//! A snapshot is taken at one physics boundary (between steps, after the
+//! cluster motions were synced) and holds everything needed to *continue
+//! simulating*, not just to display: asset version, instance id, commit
+//! sequence, every bond's remaining health, the support set, node ownership,
+//! cluster poses and velocities, plus the arena and slot generations (so
+//! later handles and slots come out the same), the pending events with their
+//! frozen distances and order, the receipts, and the budget.
+//!
+//! Remaining health matters even where topology does not show it: 10 → 6
+//! changes no topology, but resuming from 10 and taking 7 keeps the bond
+//! where the true 6 − 7 breaks it.
+
+use crate::asset::Asset;
+use crate::budget::{BodySlot, Budget, BudgetDesc, Representation, SlotPool};
+use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet};
+use crate::codec::{self, FrameError};
+use crate::index::ChunkIndex;
+use crate::instance::{Instance, InstanceId, PendingEvent, Receipt, cluster_part};
+use crate::island::{Island, IslandScratch};
+use crate::lifecycle::{LifecycleDesc, SleepState};
+use crate::pose::Pose;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Magic of an encoded [`Snapshot`].
+pub const SNAPSHOT_MAGIC: [u8; 4] = *b"SMSN";
+/// Format version of an encoded [`Snapshot`].
+pub const SNAPSHOT_VERSION: u16 = 1;
+
+/// One cluster in a snapshot.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ClusterSnapshot {
+    /// Handle (index and generation).
+    pub handle: ClusterHandle,
+    /// Member chunks, ascending.
+    pub nodes: Vec<ChunkIndex>,
+    /// Fixed to the world.
+    pub supported: bool,
+    /// Physics representation.
+    pub representation: Representation,
+    /// Body slot.
+    pub slot: Option<BodySlot>,
+    /// World pose and velocity at the snapshot's physics boundary.
+    pub motion: ClusterMotion,
+    /// Sleep state.
+    pub sleep: SleepState,
+    /// Withdrawal epoch when being recycled.
+    pub withdrawn_at: Option<u64>,
+}
+
+/// A resumable snapshot of one instance.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Snapshot {
+    /// Asset version ([`Asset::fingerprint`]).
+    pub asset: u64,
+    /// Instance identity.
+    pub instance: InstanceId,
+    /// Placement the instance was created with.
+    pub placement: Pose,
+    /// Commit sequence (commits without a break count too).
+    pub commit_seq: u64,
+    /// Topology version.
+    pub topology_version: u64,
+    /// Admission counter.
+    pub next_admission: u64,
+    /// Remaining health of every bond, du, indexed by bond.
+    pub health: Vec<f32>,
+    /// Chunks acting as supports now: support chunks whose cluster is still
+    /// supported (an activated node is never a support again), ascending.
+    pub support: Vec<ChunkIndex>,
+    /// Owner of every chunk ([`ClusterHandle::PLACEHOLDER`] once recycled).
+    pub ownership: Vec<ClusterHandle>,
+    /// Live clusters in handle order.
+    pub clusters: Vec<ClusterSnapshot>,
+    /// Generation of every cluster-arena slot.
+    pub cluster_generations: Vec<u32>,
+    /// Generation of every body slot used so far.
+    pub slot_generations: Vec<u32>,
+    /// Pending events in processing order, with frozen distances.
+    pub pending: Vec<PendingEvent>,
+    /// Receipts of applied events, by event id.
+    pub receipts: Vec<Receipt>,
+    /// Budget in force (including the current task path).
+    pub budget: BudgetDesc,
+    /// True when the task path changed since the last commit record.
+    pub task_path_dirty: bool,
+    /// Sleep thresholds.
+    pub lifecycle: LifecycleDesc,
+    /// Query epoch.
+    pub query_epoch: u64,
+}
+
+/// Why a snapshot could not be read or restored. Nothing is created on error.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SnapshotError {
+    /// The bytes are not a readable snapshot.
+    #[error("snapshot bytes: {0}")]
+    Frame(#[from] FrameError),
+    /// The snapshot was taken on another asset version.
+    #[error("snapshot of asset {found:#018x}, but the asset given is {expected:#018x}")]
+    AssetMismatch {
+        /// The asset given.
+        expected: u64,
+        /// In the snapshot.
+        found: u64,
+    },
+    /// The content is inconsistent.
+    #[error("snapshot is inconsistent: {0}")]
+    Invalid(String),
+}
+
+impl Snapshot {
+    /// Encodes the snapshot (framed, checksummed, deterministic).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        // Only a payload over 4 GiB could fail.
+        codec::encode(SNAPSHOT_MAGIC, SNAPSHOT_VERSION, self).unwrap_or_default()
+    }
+
+    /// Decodes a snapshot (not yet checked against an asset: see [`Instance::restore`]).
+    ///
+    /// # Errors
+    /// [`SnapshotError::Frame`] for truncated, corrupt or foreign bytes.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, SnapshotError> {
+        Ok(codec::decode(SNAPSHOT_MAGIC, SNAPSHOT_VERSION, bytes)?)
+    }
+}
+
+impl Instance {
+    /// Takes a resumable snapshot. Call it at a physics boundary, after the
+    /// backend synced cluster motions.
+    pub fn snapshot(&self) -> Snapshot {
+        let clusters: Vec<ClusterSnapshot> = self
+            .clusters
+            .iter()
+            .map(|(h, c)| ClusterSnapshot {
+                handle: h,
+                nodes: c.nodes.clone(),
+                supported: c.supported,
+                representation: c.representation,
+                slot: c.slot,
+                motion: c.motion,
+                sleep: c.sleep,
+                withdrawn_at: c.withdrawn_at,
+            })
+            .collect();
+        Snapshot {
+            asset: self.asset.fingerprint(),
+            instance: self.id,
+            placement: self.placement,
+            commit_seq: self.commit_seq,
+            topology_version: self.topology_version,
+            next_admission: self.next_admission,
+            health: self.health.clone(),
+            support: support_set(&self.asset, &self.node_cluster, |h| {
+                self.clusters.get(h).is_some_and(|c| c.supported)
+            }),
+            ownership: self.node_cluster.clone(),
+            clusters,
+            cluster_generations: self.clusters.generations(),
+            slot_generations: self.slots.generations().to_vec(),
+            pending: self.pending.clone(),
+            receipts: self.applied.values().cloned().collect(),
+            budget: self.budget.desc.clone(),
+            task_path_dirty: self.task_path_dirty,
+            lifecycle: self.lifecycle,
+            query_epoch: self.query_epoch,
+        }
+    }
+
+    /// Rebuilds an instance from a snapshot of `asset`. The result has the
+    /// same [`Instance::state_hash`], pending events, receipts and future
+    /// handle/slot allocation as the instance the snapshot was taken from.
+    ///
+    /// # Errors
+    /// [`SnapshotError::AssetMismatch`] for a snapshot of another asset
+    /// version, [`SnapshotError::Invalid`] for inconsistent content.
+    pub fn restore(asset: Arc<Asset>, s: &Snapshot) -> Result<Instance, SnapshotError> {
+        let bad = |m: String| Err(SnapshotError::Invalid(m));
+        if s.asset != asset.fingerprint() {
+            return Err(SnapshotError::AssetMismatch {
+                expected: asset.fingerprint(),
+                found: s.asset,
+            });
+        }
+        if !s.placement.is_valid() {
+            return bad("placement is not finite".into());
+        }
+        let budget = Budget::new(&asset, s.budget.clone())
+            .map_err(|e| SnapshotError::Invalid(format!("budget: {e}")))?;
+        s.lifecycle
+            .validate()
+            .map_err(|e| SnapshotError::Invalid(format!("lifecycle: {e}")))?;
+        if s.health.len() != asset.bond_count() {
+            return bad(format!(
+                "{} health values for {} bonds",
+                s.health.len(),
+                asset.bond_count()
+            ));
+        }
+        for (b, (&h, bond)) in s.health.iter().zip(asset.bonds().iter()).enumerate() {
+            if !(h.is_finite() && h >= 0.0 && h <= bond.strength) {
+                return bad(format!("bond {b} health {h} outside [0, strength]"));
+            }
+        }
+        if s.ownership.len() != asset.chunk_count() {
+            return bad(format!(
+                "{} owners for {} chunks",
+                s.ownership.len(),
+                asset.chunk_count()
+            ));
+        }
+        let mut live = Vec::with_capacity(s.clusters.len());
+        let mut occupied = Vec::new();
+        let mut owner_seen = vec![false; asset.chunk_count()];
+        for c in &s.clusters {
+            if c.nodes.is_empty() || c.nodes.windows(2).any(|w| w[0] >= w[1]) {
+                return bad(format!("cluster {} nodes empty or not ascending", c.handle));
+            }
+            for n in &c.nodes {
+                let i = n.0 as usize;
+                if s.ownership.get(i) != Some(&c.handle) || owner_seen[i] {
+                    return bad(format!(
+                        "chunk {n} ownership disagrees with cluster {}",
+                        c.handle
+                    ));
+                }
+                owner_seen[i] = true;
+            }
+            match (c.slot, c.supported, c.representation) {
+                (None, false, Representation::RenderOnlyDebris) => {}
+                (None, true, Representation::Body | Representation::Proxy(_)) => {}
+                (Some(slot), false, Representation::Body | Representation::Proxy(_)) => {
+                    occupied.push(slot)
+                }
+                _ => {
+                    return bad(format!(
+                        "cluster {} representation/slot impossible",
+                        c.handle
+                    ));
+                }
+            }
+            if !c.motion.pose.is_valid()
+                || !c.motion.velocity.linear.is_finite()
+                || !c.motion.velocity.angular.is_finite()
+            {
+                return bad(format!("cluster {} motion not finite", c.handle));
+            }
+            let part = cluster_part(
+                &asset,
+                Island {
+                    nodes: c.nodes.clone(),
+                    supported: c.supported,
+                },
+            )
+            .map_err(|e| SnapshotError::Invalid(format!("cluster {}: {e}", c.handle)))?;
+            live.push((
+                c.handle,
+                Cluster {
+                    nodes: part.nodes,
+                    supported: c.supported,
+                    mass: part.mass,
+                    principal: part.principal,
+                    motion: c.motion,
+                    representation: c.representation,
+                    slot: c.slot,
+                    sleep: c.sleep,
+                    withdrawn_at: c.withdrawn_at,
+                },
+            ));
+        }
+        if let Some(i) = s
+            .ownership
+            .iter()
+            .zip(&owner_seen)
+            .position(|(&h, &seen)| !seen && h != ClusterHandle::PLACEHOLDER)
+        {
+            return bad(format!(
+                "chunk {i} is owned by a cluster that does not list it"
+            ));
+        }
+        let clusters = ClusterSet::from_parts(&s.cluster_generations, live).ok_or_else(|| {
+            SnapshotError::Invalid("cluster handles disagree with the arena".into())
+        })?;
+        let slots =
+            SlotPool::from_parts(s.budget.body_slots, s.slot_generations.clone(), &occupied)
+                .ok_or_else(|| {
+                    SnapshotError::Invalid("body slots disagree with the pool".into())
+                })?;
+        let derived = support_set(&asset, &s.ownership, |h| {
+            clusters.get(h).is_some_and(|c| c.supported)
+        });
+        if derived != s.support {
+            return bad("support set disagrees with the supported clusters".into());
+        }
+        let mut order = None;
+        for p in &s.pending {
+            if p.event.validate().is_err()
+                || p.candidates.iter().any(|c| {
+                    c.bond.0 as usize >= asset.bond_count()
+                        || !(c.distance.is_finite() && c.distance >= 0.0)
+                })
+                || p.impulse_chunk
+                    .is_some_and(|c| c.0 as usize >= asset.chunk_count())
+            {
+                return bad(format!("pending event {} is invalid", p.event.id));
+            }
+            if order.is_some_and(|o| o >= p.admission_seq) || p.admission_seq >= s.next_admission {
+                return bad("pending events out of admission order".into());
+            }
+            order = Some(p.admission_seq);
+        }
+        let mut applied = BTreeMap::new();
+        for r in &s.receipts {
+            if r.instance != s.instance
+                || r.commit_seq > s.commit_seq
+                || r.event.validate().is_err()
+                || applied.insert(r.event.id, r.clone()).is_some()
+            {
+                return bad(format!("receipt of event {} is invalid", r.event.id));
+            }
+        }
+        if s.pending.iter().any(|p| applied.contains_key(&p.event.id)) {
+            return bad("an event is both pending and applied".into());
+        }
+        Ok(Instance {
+            id: s.instance,
+            asset,
+            placement: s.placement,
+            health: s.health.clone(),
+            node_cluster: s.ownership.clone(),
+            clusters,
+            slots,
+            budget,
+            lifecycle: s.lifecycle,
+            topology_version: s.topology_version,
+            commit_seq: s.commit_seq,
+            next_admission: s.next_admission,
+            pending: s.pending.clone(),
+            applied,
+            deferral: None,
+            query_epoch: s.query_epoch,
+            task_path_dirty: s.task_path_dirty,
+            scratch: IslandScratch::default(),
+        })
+    }
+}
+
+fn support_set(
+    asset: &Asset,
+    ownership: &[ClusterHandle],
+    supported: impl Fn(ClusterHandle) -> bool,
+) -> Vec<ChunkIndex> {
+    asset
+        .chunks()
+        .iter_enumerated()
+        .filter(|(i, c)| c.support && ownership.get(i.0 as usize).is_some_and(|&h| supported(h)))
+        .map(|(i, _)| i)
+        .collect()
+}
