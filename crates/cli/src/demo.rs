@@ -116,6 +116,7 @@ pub fn demo_scenario(asset: AssetFile, options: &DemoOptions) -> Result<Scenario
             s
         },
         projectiles,
+        explosions: Vec::new(),
         steps: options.steps,
     })
 }

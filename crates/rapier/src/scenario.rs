@@ -21,6 +21,15 @@ pub struct ScheduledProjectile {
     pub projectile: ProjectileDesc,
 }
 
+/// An explosion triggered at the start of a given step.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScheduledExplosion {
+    /// Step index (0-based) before which it is admitted.
+    pub step: u32,
+    /// The explosion.
+    pub explosion: crate::world::Explosion,
+}
+
 /// A complete scripted run.
 #[derive(Clone, Debug)]
 pub struct Scenario {
@@ -34,6 +43,8 @@ pub struct Scenario {
     pub settings: WorldSettings,
     /// Projectiles in launch order.
     pub projectiles: Vec<ScheduledProjectile>,
+    /// Explosions in trigger order.
+    pub explosions: Vec<ScheduledExplosion>,
     /// Number of fixed steps to simulate.
     pub steps: u32,
 }
@@ -65,6 +76,12 @@ pub struct RunSummary {
     pub destruction_worst_seconds: f64,
     /// Lowest point of any chunk collider at the end, m (world y).
     pub lowest_chunk_y: f32,
+    /// Lowest point of any chunk collider over the whole run, m (world y).
+    pub lowest_chunk_y_ever: f32,
+    /// Highest linear speed of any dynamic body on any step, m/s.
+    pub max_speed: f32,
+    /// Steps after which some body had a non-finite pose or velocity.
+    pub non_finite_steps: u32,
     /// State hash after the last step.
     pub final_hash: u64,
 }
@@ -82,6 +99,9 @@ pub enum ScenarioError {
     /// A step failed.
     #[error("step: {0}")]
     Step(#[from] StepError),
+    /// A scripted explosion was rejected.
+    #[error("explosion: {0}")]
+    Explosion(#[from] smithereens_core::DamageError),
 }
 
 struct Recorder {
@@ -166,6 +186,12 @@ pub fn run(
     let mut launches: Vec<&ScheduledProjectile> = scenario.projectiles.iter().collect();
     launches.sort_by_key(|p| p.step);
     let mut next_launch = 0;
+    let mut max_speed = 0.0f32;
+    let mut lowest_ever = f32::INFINITY;
+    let mut non_finite_steps = 0u32;
+    let mut blasts: Vec<&ScheduledExplosion> = scenario.explosions.iter().collect();
+    blasts.sort_by_key(|e| e.step);
+    let mut next_blast = 0;
     for step in 0..scenario.steps {
         while let Some(p) = launches.get(next_launch).filter(|p| p.step <= step) {
             world.spawn_projectile(p.projectile)?;
@@ -183,10 +209,27 @@ pub fn run(
             }
             next_launch += 1;
         }
+        while let Some(e) = blasts.get(next_blast).filter(|e| e.step <= step) {
+            let x = e.explosion;
+            world.explode(x)?;
+            events += 1;
+            rec.record.events.push(RunEvent {
+                frame: rec.frame,
+                id: x.id.0,
+                point: x.point,
+                radius: x.radius,
+                damage: x.damage,
+            });
+            next_blast += 1;
+        }
         let t = Instant::now();
         let report = world.step()?;
         step_times.push(t.elapsed().as_secs_f64());
         destruction_worst = destruction_worst.max(report.destruction_seconds);
+        let health = world.health_check();
+        max_speed = max_speed.max(health.max_speed);
+        lowest_ever = lowest_ever.min(health.lowest_chunk_y);
+        non_finite_steps += u32::from(health.non_finite_bodies > 0);
         for e in &report.events {
             events += 1;
             rec.record.events.push(RunEvent {
@@ -221,6 +264,13 @@ pub fn run(
         step_worst_seconds: sorted.last().copied().unwrap_or(0.0),
         destruction_worst_seconds: destruction_worst,
         lowest_chunk_y: world.lowest_chunk_point().unwrap_or(0.0),
+        lowest_chunk_y_ever: if lowest_ever.is_finite() {
+            lowest_ever
+        } else {
+            0.0
+        },
+        max_speed,
+        non_finite_steps,
         final_hash: world.state_hash(),
     };
     Ok((rec.record, summary))

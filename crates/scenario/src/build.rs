@@ -1,0 +1,212 @@
+//! Scenario file → runnable [`Scenario`].
+
+use crate::error::ScenarioFileError;
+use crate::file::{ScenarioFile, Supports};
+use glam::{DVec3, EulerRot, Quat, Vec3};
+use smithereens_authoring::{
+    FractureSettings, Progress, SupportRule, fracture_voronoi, load_mesh, mesh_from_triangles,
+};
+use smithereens_core::{AssetFile, EventId, Pose};
+use smithereens_rapier::scenario::{
+    Scenario, ScheduledExplosion, ScheduledProjectile, stand_on_ground,
+};
+use smithereens_rapier::{Explosion, ProjectileDesc, WorldSettings};
+use std::path::Path;
+
+/// A scenario ready to run, with the asset it fractured or loaded.
+#[derive(Clone, Debug)]
+pub struct BuiltScenario {
+    /// The runtime scenario.
+    pub scenario: Scenario,
+}
+
+/// Distance within which a chunk counts as touching a support plane, m.
+const SUPPORT_TOLERANCE: f32 = 0.01;
+
+/// Builds the asset (fracturing a box or mesh, or reading an asset file
+/// relative to `base_dir`), applies the support rule and placement, and
+/// schedules projectiles and explosions at `floor(time / timestep)`.
+/// Explosion `k` gets event id `k` (contact damage uses ids with the top bit
+/// set, so the two never collide).
+///
+/// # Errors
+/// Any [`ScenarioFileError`].
+pub fn build(
+    file: &ScenarioFile,
+    base_dir: &Path,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<BuiltScenario, ScenarioFileError> {
+    file.validate()?;
+    let a = &file.asset;
+    let mut asset = if let Some(b) = &a.box_ {
+        let mesh = box_mesh(b.size)?;
+        let settings = FractureSettings {
+            chunk_count: b.chunks,
+            seed: b.seed,
+            density: b.density,
+            strength_per_area: b.strength_per_area,
+            support: SupportRule::None,
+        };
+        fracture_voronoi(&mesh, &settings, progress)?
+    } else if let Some(m) = &a.mesh {
+        let mesh = load_mesh(&base_dir.join(&m.path))?;
+        let settings = FractureSettings {
+            chunk_count: m.chunks,
+            seed: m.seed,
+            density: m.density,
+            strength_per_area: m.strength_per_area,
+            support: SupportRule::None,
+        };
+        fracture_voronoi(&mesh, &settings, progress)?
+    } else if let Some(f) = &a.file {
+        let path = base_dir.join(f);
+        let bytes = std::fs::read(&path).map_err(|source| ScenarioFileError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        AssetFile::from_bytes(&bytes)?
+    } else {
+        return Err(ScenarioFileError::Invalid {
+            field: "asset".into(),
+            problem: "needs exactly one of box, mesh, file".into(),
+        });
+    };
+    asset.name = file.name.clone();
+    apply_supports(&mut asset, a.supports);
+    let validated = asset.validate()?;
+
+    let ground_y = file.ground.then_some(file.ground_y);
+    let base = if a.stand_on_ground {
+        stand_on_ground(&validated, file.ground_y)
+    } else {
+        Pose::IDENTITY
+    };
+    let [rx, ry, rz] = a.rotation_deg.map(f32::to_radians);
+    let user = Pose {
+        rotation: Quat::from_euler(EulerRot::XYZ, rx, ry, rz),
+        translation: Vec3::from_array(a.translation),
+    };
+    let placement = user.mul(&base);
+
+    let mut settings = WorldSettings {
+        timestep: file.timestep,
+        gravity: Vec3::from_array(file.gravity),
+        ground_y,
+        ..WorldSettings::default()
+    };
+    let i = &file.impact;
+    settings.impact.damage_per_impulse = i
+        .damage_per_impulse
+        .unwrap_or(settings.impact.damage_per_impulse);
+    settings.impact.threshold = i.threshold.unwrap_or(settings.impact.threshold);
+    settings.impact.radius = i.radius.unwrap_or(settings.impact.radius);
+    settings.impact.min_approach_speed = i
+        .min_approach_speed
+        .unwrap_or(settings.impact.min_approach_speed);
+    settings
+        .validate()
+        .map_err(|e| ScenarioFileError::Invalid {
+            field: "impact".into(),
+            problem: e.to_string(),
+        })?;
+
+    let step_of = |t: f32| (t / file.timestep).floor() as u32;
+    let projectiles = file
+        .projectiles
+        .iter()
+        .map(|p| ScheduledProjectile {
+            step: step_of(p.time),
+            projectile: ProjectileDesc {
+                position: Vec3::from_array(p.position),
+                velocity: Vec3::from_array(p.velocity),
+                radius: p.radius,
+                mass: p.mass,
+            },
+        })
+        .collect();
+    let explosions = file
+        .explosions
+        .iter()
+        .enumerate()
+        .map(|(k, e)| ScheduledExplosion {
+            step: step_of(e.time),
+            explosion: Explosion {
+                id: EventId(k as u64),
+                point: Vec3::from_array(e.point),
+                radius: e.radius,
+                damage: e.damage,
+                impulse: e.impulse,
+            },
+        })
+        .collect();
+    Ok(BuiltScenario {
+        scenario: Scenario {
+            name: file.name.clone(),
+            asset,
+            placement,
+            settings,
+            projectiles,
+            explosions,
+            steps: file.steps(),
+        },
+    })
+}
+
+/// A closed box mesh centred on the origin with the given full extents.
+fn box_mesh(size: [f32; 3]) -> Result<smithereens_authoring::TriMesh, ScenarioFileError> {
+    let h = DVec3::new(size[0] as f64, size[1] as f64, size[2] as f64) * 0.5;
+    let positions: Vec<DVec3> = (0..8)
+        .map(|k| {
+            DVec3::new(
+                if k & 1 == 0 { -h.x } else { h.x },
+                if k & 2 == 0 { -h.y } else { h.y },
+                if k & 4 == 0 { -h.z } else { h.z },
+            )
+        })
+        .collect();
+    // Faces wound counter-clockwise seen from outside.
+    let triangles = vec![
+        [0, 2, 3],
+        [0, 3, 1], // -z
+        [4, 5, 7],
+        [4, 7, 6], // +z
+        [0, 1, 5],
+        [0, 5, 4], // -y
+        [2, 6, 7],
+        [2, 7, 3], // +y
+        [0, 4, 6],
+        [0, 6, 2], // -x
+        [1, 3, 7],
+        [1, 7, 5], // +x
+    ];
+    Ok(mesh_from_triangles(positions, triangles)?)
+}
+
+fn apply_supports(asset: &mut AssetFile, rule: Supports) {
+    if rule == Supports::Asset {
+        return;
+    }
+    let points = |c: &smithereens_core::ChunkDesc| {
+        c.hulls
+            .iter()
+            .flat_map(|h| h.points.clone())
+            .collect::<Vec<Vec3>>()
+    };
+    let all: Vec<Vec3> = asset.desc.chunks.iter().flat_map(points).collect();
+    let lo = all
+        .iter()
+        .fold(Vec3::splat(f32::INFINITY), |m, p| m.min(*p));
+    let hi = all
+        .iter()
+        .fold(Vec3::splat(f32::NEG_INFINITY), |m, p| m.max(*p));
+    for c in &mut asset.desc.chunks {
+        let pts = points(c);
+        c.support = match rule {
+            Supports::Ground => pts.iter().any(|p| p.y - lo.y <= SUPPORT_TOLERANCE),
+            Supports::EndsX => pts
+                .iter()
+                .any(|p| p.x - lo.x <= SUPPORT_TOLERANCE || hi.x - p.x <= SUPPORT_TOLERANCE),
+            Supports::None | Supports::Asset => false,
+        };
+    }
+}
