@@ -17,7 +17,7 @@ use std::time::Instant;
 
 /// A projectile impulse absorbed by a fixed chunk, handed to the cluster that
 /// owns the chunk after the event's commit (once, keyed by the event id).
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 struct Transfer {
     chunk: smithereens_core::ChunkIndex,
     impulse: Vec3,
@@ -385,7 +385,130 @@ pub struct DestructionWorld {
     next_event: u64,
 }
 
+/// Everything a [`DestructionWorld`] needs to continue bit for bit, taken at a
+/// step boundary. The chunk shapes are rebuilt from the asset on restore.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct WorldSnapshot {
+    format: u32,
+    instance: Vec<u8>,
+    physics: PhysicsWorld,
+    bodies: BTreeMap<ClusterHandle, RigidBodyHandle>,
+    projectiles: Vec<RigidBodyHandle>,
+    settings: WorldSettings,
+    transfers: BTreeMap<EventId, Transfer>,
+    blasts: BTreeMap<EventId, (Explosion, bool)>,
+    step_index: u64,
+    next_event: u64,
+}
+
+const WORLD_SNAPSHOT_FORMAT: u32 = 1;
+
+/// Borrowing twin of [`WorldSnapshot`] for encoding without cloning the world.
+#[derive(serde::Serialize)]
+struct WorldSnapshotRef<'a> {
+    format: u32,
+    instance: Vec<u8>,
+    physics: &'a PhysicsWorld,
+    bodies: &'a BTreeMap<ClusterHandle, RigidBodyHandle>,
+    projectiles: &'a Vec<RigidBodyHandle>,
+    settings: &'a WorldSettings,
+    transfers: &'a BTreeMap<EventId, Transfer>,
+    blasts: &'a BTreeMap<EventId, (Explosion, bool)>,
+    step_index: u64,
+    next_event: u64,
+}
+
+/// Why a world snapshot could not be restored. Nothing is created on error.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum WorldSnapshotError {
+    /// Truncated, corrupt or foreign bytes.
+    #[error("world snapshot cannot be decoded: {0}")]
+    Decode(String),
+    /// Another snapshot format version.
+    #[error("world snapshot format {0} is not supported")]
+    Format(u32),
+    /// The destruction state does not fit the asset.
+    #[error("destruction state: {0}")]
+    Instance(#[from] smithereens_core::snapshot::SnapshotError),
+    /// Settings or shapes are invalid.
+    #[error("world: {0}")]
+    Backend(#[from] BackendError),
+    /// The physics state does not match the destruction state.
+    #[error("world snapshot is inconsistent: {0}")]
+    Inconsistent(String),
+}
+
 impl DestructionWorld {
+    /// Serialises the whole world at the current step boundary: the
+    /// destruction state (core snapshot) and the Rapier world (postcard).
+    pub fn snapshot(&self) -> Vec<u8> {
+        let snap = WorldSnapshotRef {
+            format: WORLD_SNAPSHOT_FORMAT,
+            instance: self.instance.snapshot().to_bytes(),
+            physics: &self.physics,
+            bodies: &self.bodies,
+            projectiles: &self.projectiles,
+            settings: &self.settings,
+            transfers: &self.transfers,
+            blasts: &self.blasts,
+            step_index: self.step_index,
+            next_event: self.next_event,
+        };
+        postcard::to_stdvec(&snap).unwrap_or_default()
+    }
+
+    /// Rebuilds a world from [`Self::snapshot`] bytes of the same asset. The
+    /// restored world continues with the same state hashes as the original.
+    ///
+    /// # Errors
+    /// [`WorldSnapshotError`] for bad bytes, another asset, or a physics state
+    /// that does not match the destruction state.
+    pub fn restore(asset: Arc<Asset>, bytes: &[u8]) -> Result<Self, WorldSnapshotError> {
+        let snap: WorldSnapshot =
+            postcard::from_bytes(bytes).map_err(|e| WorldSnapshotError::Decode(e.to_string()))?;
+        if snap.format != WORLD_SNAPSHOT_FORMAT {
+            return Err(WorldSnapshotError::Format(snap.format));
+        }
+        snap.settings.validate()?;
+        let core = smithereens_core::snapshot::Snapshot::from_bytes(&snap.instance)?;
+        let instance = Instance::restore(asset.clone(), &core)?;
+        let live: Vec<ClusterHandle> = instance.clusters().map(|(h, _)| h).collect();
+        let mapped: Vec<ClusterHandle> = snap.bodies.keys().copied().collect();
+        for h in &mapped {
+            if !live.contains(h) || !snap.physics.bodies.contains(snap.bodies[h]) {
+                return Err(WorldSnapshotError::Inconsistent(format!(
+                    "cluster {h} has no body"
+                )));
+            }
+        }
+        if snap
+            .projectiles
+            .iter()
+            .any(|&p| !snap.physics.bodies.contains(p))
+        {
+            return Err(WorldSnapshotError::Inconsistent(
+                "a projectile has no body".into(),
+            ));
+        }
+        let shapes = ChunkShapes::build(&asset, snap.settings.collider_border)?;
+        Ok(Self {
+            physics: snap.physics,
+            instance,
+            bodies: snap.bodies,
+            shapes,
+            projectiles: snap.projectiles,
+            settings: snap.settings,
+            collector: ContactCollector::default(),
+            pre_step: PreStepVelocities::default(),
+            transfers: snap.transfers,
+            blasts: snap.blasts,
+            injected_prepare_failures: 0,
+            step_index: snap.step_index,
+            next_event: snap.next_event,
+        })
+    }
+
     /// Builds the world: the ground (if any) and one body per initial cluster
     /// of `asset` placed at `placement` (asset → world).
     ///
