@@ -134,6 +134,13 @@ pub struct RunRecord {
     pub breaks: Vec<RunBreak>,
     /// State hash after each frame (determinism checks).
     pub frame_hashes: Vec<u64>,
+    /// The scenario that produced the run, as TOML text, so `replay --verify`
+    /// can re-simulate it (absent for runs not made from a scenario file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<String>,
+    /// Folder against which the scenario's relative paths resolve.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario_dir: Option<String>,
 }
 
 /// Why a run file could not be read.
@@ -176,6 +183,8 @@ impl RunRecord {
             events: vec![],
             breaks: vec![],
             frame_hashes: vec![],
+            scenario: None,
+            scenario_dir: None,
         }
     }
 
