@@ -7,3 +7,4 @@
 pub mod demo;
 pub mod progress;
 pub mod report;
+pub mod simulate;

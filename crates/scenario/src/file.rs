@@ -288,6 +288,15 @@ impl ScenarioFile {
         Ok(())
     }
 
+    /// The file as TOML text (comments are not kept).
+    ///
+    /// # Errors
+    /// [`ScenarioFileError::Toml`] if a value cannot be written (cannot happen
+    /// for a validated file).
+    pub fn to_toml(&self) -> Result<String, ScenarioFileError> {
+        toml::to_string(self).map_err(|e| ScenarioFileError::Toml(e.to_string()))
+    }
+
     /// Number of fixed steps: `ceil(duration / timestep)`.
     pub fn steps(&self) -> u32 {
         (self.duration / self.timestep).ceil() as u32

@@ -98,3 +98,11 @@ fn bad_scenario_files_get_typed_errors_naming_the_field() {
     );
     assert!(missing.is_err());
 }
+
+#[test]
+fn a_scenario_file_round_trips_through_toml() {
+    for (_, text) in BUILTINS {
+        let file = ScenarioFile::parse(text).unwrap();
+        assert_eq!(ScenarioFile::parse(&file.to_toml().unwrap()).unwrap(), file);
+    }
+}

@@ -1,0 +1,93 @@
+//! `simulate` and `replay`: run a scenario file (or a built-in) and record
+//! it; re-simulate a recorded run and compare its per-frame state hashes.
+
+use smithereens_core::record::RunRecord;
+use smithereens_rapier::scenario::{RunSummary, run};
+use smithereens_scenario::{ScenarioFile, ScenarioFileError, build, builtin};
+use std::path::{Path, PathBuf};
+
+/// Errors of `simulate` and `replay`.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum SimulateError {
+    /// The scenario could not be read or built.
+    #[error(transparent)]
+    Scenario(#[from] ScenarioFileError),
+    /// The simulation failed.
+    #[error("simulation: {0}")]
+    Run(#[from] smithereens_rapier::scenario::ScenarioError),
+    /// The run has no embedded scenario.
+    #[error("this run carries no scenario (only runs written by `smithereens simulate` can be replayed)")]
+    NoScenario,
+}
+
+/// Where a scenario comes from: a built-in name or a TOML file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScenarioSource {
+    /// The TOML text.
+    pub text: String,
+    /// Folder for relative paths inside it.
+    pub dir: PathBuf,
+}
+
+impl ScenarioSource {
+    /// Resolves `name_or_path`: a built-in name (`wall`, `tower`, `bridge`)
+    /// or the path of a TOML file.
+    ///
+    /// # Errors
+    /// [`ScenarioFileError::Io`] when it is neither.
+    pub fn resolve(name_or_path: &str) -> Result<Self, ScenarioFileError> {
+        if let Some(text) = builtin(name_or_path) {
+            return Ok(Self { text: text.to_string(), dir: PathBuf::from(".") });
+        }
+        let path = Path::new(name_or_path);
+        let text = std::fs::read_to_string(path).map_err(|source| ScenarioFileError::Io { path: path.to_path_buf(), source })?;
+        let dir = path.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+        Ok(Self { text, dir })
+    }
+}
+
+/// Runs a scenario; `steps` overrides its duration. The record embeds the
+/// scenario text (with the override applied) so it can be replayed.
+///
+/// # Errors
+/// [`SimulateError`].
+pub fn simulate(source: &ScenarioSource, steps: Option<u32>, progress: &mut dyn FnMut(u32, u32)) -> Result<(RunRecord, RunSummary), SimulateError> {
+    let mut file = ScenarioFile::parse(&source.text)?;
+    if let Some(n) = steps {
+        file.duration = n as f32 * file.timestep;
+        file.validate()?;
+    }
+    let built = build(&file, &source.dir, &mut |_| {})?;
+    let (mut record, summary) = run(&built.scenario, progress)?;
+    // The file as run (with any override), so the replay needs nothing else.
+    record.scenario = Some(if steps.is_some() { file.to_toml()? } else { source.text.clone() });
+    record.scenario_dir = Some(source.dir.to_string_lossy().into_owned());
+    Ok((record, summary))
+}
+
+/// Result of re-simulating a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplayReport {
+    /// Frames compared.
+    pub frames: usize,
+    /// First frame whose hash differs (or where one run ended), if any.
+    pub first_divergence: Option<usize>,
+}
+
+/// Re-simulates a recorded run from its embedded scenario and compares the
+/// state hash of every frame.
+///
+/// # Errors
+/// [`SimulateError::NoScenario`] for a run without a scenario, or any
+/// error building or running it.
+pub fn replay(record: &RunRecord, progress: &mut dyn FnMut(u32, u32)) -> Result<ReplayReport, SimulateError> {
+    let text = record.scenario.as_ref().ok_or(SimulateError::NoScenario)?;
+    let dir = PathBuf::from(record.scenario_dir.clone().unwrap_or_else(|| ".".into()));
+    let file = ScenarioFile::parse(text)?;
+    let built = build(&file, &dir, &mut |_| {})?;
+    let (again, _) = run(&built.scenario, progress)?;
+    let (a, b) = (&record.frame_hashes, &again.frame_hashes);
+    let first_divergence = a.iter().zip(b).position(|(x, y)| x != y).or((a.len() != b.len()).then_some(a.len().min(b.len())));
+    Ok(ReplayReport { frames: a.len().min(b.len()), first_divergence })
+}
