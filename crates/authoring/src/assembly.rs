@@ -10,9 +10,10 @@ use glam::{DVec3, Vec3};
 use smithereens_core::{AssetDesc, BondDesc, BondEnd, ChunkDesc, ChunkMesh, HullDesc};
 use std::collections::HashMap;
 
-/// A chunk whose volume is below this fraction of the mesh volume is a
-/// sliver and is merged into a neighbour (see [`assemble`]).
-pub const SLIVER_VOLUME_FRACTION: f64 = 1e-6;
+/// A piece whose volume is below this fraction of the mesh volume is a
+/// sliver and is dropped (see [`assemble`]); the volume lost is at most this
+/// fraction of the mesh per dropped piece.
+pub const SLIVER_VOLUME_FRACTION: f64 = 1e-9;
 
 /// A chunk whose smallest principal moment of inertia is below this fraction
 /// of its largest is a needle-like sliver and is merged into a neighbour.
@@ -35,15 +36,18 @@ pub(crate) struct AssemblyParams {
 
 /// Builds the asset description and one render mesh per chunk.
 ///
-/// Slivers (volume below [`SLIVER_VOLUME_FRACTION`] of the mesh, principal
-/// moment ratio below [`SLIVER_INERTIA_RATIO`], or a convex hull that cannot
-/// be built or has no volume) are merged, one at a time in chunk order, into
-/// the neighbour with the largest shared bond area (ties: lower index); the
-/// merged chunk is the union of both (volumes add, inertia by the
-/// parallel-axis theorem, hull of the union, both closed surfaces in its
-/// render mesh), so total volume is kept. A sliver with no bonded neighbour
-/// is dropped; its volume is lost (only possible for a degenerate piece
-/// that touches no other chunk).
+/// Degenerate pieces are handled in chunk order, one at a time:
+/// * a piece with volume below [`SLIVER_VOLUME_FRACTION`] of the mesh is
+///   dropped (rejected) with its bonds: too small to matter, and merging it
+///   would leave a second, touching surface in the neighbour's render mesh;
+/// * a piece that is thin (principal moment ratio below
+///   [`SLIVER_INERTIA_RATIO`]) or whose convex hull cannot be built or is
+///   flat is merged into the neighbour with the largest shared bond area
+///   (ties: lower index). The merged chunk is the union of both: volumes add,
+///   inertia by the parallel-axis theorem, hull of the union, and its render
+///   mesh holds both closed surfaces (which touch along their former
+///   interface), so the total volume is kept. With no bonded neighbour the
+///   piece is dropped.
 pub(crate) fn assemble(
     raw: &[RawChunk],
     raw_bonds: &[RawBond],
@@ -70,8 +74,11 @@ pub(crate) fn assemble(
         let groups = groups_of(&mut root, &alive, find);
         for (g, members) in &groups {
             let props = combine(&members.iter().map(|&m| unit_props[m]).collect::<Vec<_>>());
-            let mut degenerate =
-                props.volume < min_volume || !inertia_is_sound(&props, params.density);
+            if props.volume < min_volume {
+                alive[*g] = false;
+                continue 'merge;
+            }
+            let mut degenerate = !inertia_is_sound(&props, params.density);
             if !degenerate {
                 let hull = hulls[*g].get_or_insert_with(|| hull_points(raw, members));
                 degenerate = hull.is_err();
@@ -245,12 +252,45 @@ fn inertia_is_sound(unit: &MassProperties, density: f64) -> bool {
 /// (`parry3d::transformation::try_convex_hull`). Fails when the hull cannot
 /// be built or encloses no volume.
 fn hull_points(raw: &[RawChunk], members: &[usize]) -> Result<Vec<Vec3>, String> {
-    let points: Vec<Vec3> = members
+    // Exact f32 duplicates (distinct f64 points that round together) upset
+    // quickhull; remove them in a deterministic (sorted) order.
+    let mut keyed: Vec<([u32; 3], Vec3)> = members
         .iter()
-        .flat_map(|&m| raw[m].piece.positions.iter().map(|p| p.as_vec3()))
+        .flat_map(|&m| raw[m].piece.positions.iter())
+        .map(|p| {
+            let v = p.as_vec3() + Vec3::ZERO;
+            ([v.x.to_bits(), v.y.to_bits(), v.z.to_bits()], v)
+        })
         .collect();
-    let (vertices, triangles) =
-        parry3d::transformation::try_convex_hull(&points).map_err(|e| e.to_string())?;
+    keyed.sort_unstable_by_key(|k| k.0);
+    keyed.dedup_by_key(|k| k.0);
+    let points: Vec<Vec3> = keyed.into_iter().map(|k| k.1).collect();
+    let (vertices, triangles) = match parry3d::transformation::try_convex_hull(&points) {
+        Ok(hull) => hull,
+        Err(first) => {
+            // Quickhull can still trip over near-coincident or near-coplanar
+            // points. Retry once with the points snapped to a grid of 1e-6 of
+            // the chunk's extent: the hull moves by at most that much.
+            let (lo, hi) = points
+                .iter()
+                .fold((Vec3::INFINITY, Vec3::NEG_INFINITY), |(lo, hi), p| {
+                    (lo.min(*p), hi.max(*p))
+                });
+            let step = ((hi - lo).max_element() * 1e-6).max(f32::MIN_POSITIVE);
+            let mut snapped: Vec<Vec3> = points
+                .iter()
+                .map(|p| lo + ((*p - lo) / step).round() * step)
+                .collect();
+            snapped.sort_unstable_by(|a, b| {
+                a.to_array()
+                    .partial_cmp(&b.to_array())
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+            snapped.dedup();
+            parry3d::transformation::try_convex_hull(&snapped)
+                .map_err(|e| format!("{first}; after snapping: {e}"))?
+        }
+    };
     let positions: Vec<DVec3> = vertices.iter().map(|v| v.as_dvec3()).collect();
     let volume = polyhedron_mass_properties(&positions, &triangles, 1.0).volume;
     let solid = volume.abs() > 0.0;
@@ -265,8 +305,11 @@ fn hull_points(raw: &[RawChunk], members: &[usize]) -> Result<Vec<Vec3>, String>
 }
 
 /// The render mesh: the members' surfaces in f32, welded by exact f32
-/// position; triangles that collapse under f32 rounding are dropped (an edge
-/// collapse, which keeps the surface closed).
+/// position. Triangles that collapse under f32 rounding are dropped (an edge
+/// collapse, which keeps the surface closed), and so are pairs of triangles
+/// on the same three vertices with opposite winding (zero-volume fins that
+/// rounding can create next to degenerate input triangles; removing both
+/// keeps every edge balanced).
 fn chunk_mesh(raw: &[RawChunk], members: &[usize]) -> ChunkMesh {
     let mut mesh = ChunkMesh::default();
     for &m in members {
@@ -286,9 +329,16 @@ fn chunk_mesh(raw: &[RawChunk], members: &[usize]) -> ChunkMesh {
                     })
             })
             .collect();
-        for (t, &tag) in piece.triangles.iter().zip(&piece.tags) {
-            let t = t.map(|i| ids[i as usize]);
-            if t[0] == t[1] || t[1] == t[2] || t[2] == t[0] {
+        let tris: Vec<([u32; 3], u32)> = piece
+            .triangles
+            .iter()
+            .zip(&piece.tags)
+            .map(|(t, &tag)| (t.map(|i| ids[i as usize]), tag))
+            .filter(|(t, _)| t[0] != t[1] && t[1] != t[2] && t[2] != t[0])
+            .collect();
+        let fins = fin_triangles(&tris);
+        for (k, (t, tag)) in tris.into_iter().enumerate() {
+            if fins.binary_search(&k).is_ok() {
                 continue;
             }
             if tag == EXTERIOR {
@@ -299,4 +349,175 @@ fn chunk_mesh(raw: &[RawChunk], members: &[usize]) -> ChunkMesh {
         }
     }
     mesh
+}
+
+/// Indices (sorted) of triangles that pair up with another triangle on the
+/// same vertex set and opposite winding; pairs are formed in index order.
+fn fin_triangles(tris: &[([u32; 3], u32)]) -> Vec<usize> {
+    // (sorted vertices, winding parity, triangle index)
+    let mut keyed: Vec<([u32; 3], bool, usize)> = tris
+        .iter()
+        .enumerate()
+        .map(|(k, (t, _))| {
+            let mut s = *t;
+            s.sort_unstable();
+            // A cyclic rotation of the sorted triple has the same winding.
+            let even = *t == s || *t == [s[1], s[2], s[0]] || *t == [s[2], s[0], s[1]];
+            (s, even, k)
+        })
+        .collect();
+    keyed.sort_unstable();
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < keyed.len() {
+        let end = start
+            + keyed[start..]
+                .iter()
+                .take_while(|e| e.0 == keyed[start].0)
+                .count();
+        let group = &keyed[start..end];
+        let odd: Vec<usize> = group.iter().filter(|e| !e.1).map(|e| e.2).collect();
+        let even: Vec<usize> = group.iter().filter(|e| e.1).map(|e| e.2).collect();
+        for (a, b) in odd.iter().zip(&even) {
+            out.push(*a);
+            out.push(*b);
+        }
+        start = end;
+    }
+    out.sort_unstable();
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::piece::Piece;
+
+    /// Closed box `[lo, hi]` as a raw chunk of `cell`, all faces exterior.
+    fn box_chunk(lo: DVec3, hi: DVec3, cell: u32) -> RawChunk {
+        let positions = (0..8)
+            .map(|i| {
+                DVec3::new(
+                    if i & 1 == 0 { lo.x } else { hi.x },
+                    if i & 2 == 0 { lo.y } else { hi.y },
+                    if i & 4 == 0 { lo.z } else { hi.z },
+                )
+            })
+            .collect();
+        let triangles = vec![
+            [0, 2, 1],
+            [1, 2, 3],
+            [4, 5, 6],
+            [5, 7, 6],
+            [0, 1, 4],
+            [1, 5, 4],
+            [2, 6, 3],
+            [3, 6, 7],
+            [0, 4, 2],
+            [2, 4, 6],
+            [1, 3, 5],
+            [3, 7, 5],
+        ];
+        RawChunk {
+            cell,
+            piece: Piece {
+                positions,
+                triangles,
+                tags: vec![EXTERIOR; 12],
+            },
+        }
+    }
+
+    fn params(mesh_volume: f64) -> AssemblyParams {
+        AssemblyParams {
+            density: 1000.0,
+            strength_per_area: 10.0,
+            ground: None,
+            mesh_volume,
+            min_bond_area: 1e-12,
+        }
+    }
+
+    fn bond(a: usize, b: usize, area: f64, x: f64) -> RawBond {
+        RawBond {
+            a,
+            b,
+            area,
+            centroid: DVec3::new(x, 0.5, 0.5),
+            normal: DVec3::X,
+        }
+    }
+
+    #[test]
+    fn two_boxes_give_two_chunks_and_one_bond_with_scaled_mass_and_strength() {
+        let raw = [
+            box_chunk(DVec3::ZERO, DVec3::ONE, 0),
+            box_chunk(DVec3::X, DVec3::new(2.0, 1.0, 1.0), 1),
+        ];
+        let (desc, meshes) = assemble(&raw, &[bond(0, 1, 1.0, 1.0)], &params(2.0)).unwrap();
+        assert_eq!(desc.chunks.len(), 2);
+        assert_eq!(meshes.len(), 2);
+        assert!((desc.chunks[1].mass - 1000.0).abs() < 1e-3);
+        assert!((desc.chunks[1].inertia.x_axis.x - 1000.0 / 6.0).abs() < 1e-2);
+        assert_eq!(desc.bonds.len(), 1);
+        assert_eq!(desc.bonds[0].strength, 10.0);
+        assert_eq!(meshes[0].exterior.len(), 12);
+        assert!(meshes[0].interior.is_empty());
+        assert_eq!(desc.chunks[0].hulls[0].points.len(), 8);
+    }
+
+    #[test]
+    fn needle_sliver_is_merged_into_the_neighbour_with_the_largest_interface() {
+        let needle_lo = DVec3::new(1.0, 0.0, 0.0);
+        let needle_hi = DVec3::new(1.001, 1.0, 0.001);
+        let raw = [
+            box_chunk(DVec3::ZERO, DVec3::ONE, 0),
+            box_chunk(needle_lo, needle_hi, 1),
+            box_chunk(DVec3::new(1.001, 0.0, 0.0), DVec3::new(2.0, 1.0, 1.0), 2),
+        ];
+        // The needle touches chunk 0 over 1e-3 m² and chunk 2 over 2e-3 m²:
+        // chunk 2 gets it.
+        let bonds = [
+            bond(0, 1, 1e-3, 1.0),
+            bond(0, 2, 0.5, 1.0),
+            bond(1, 2, 2e-3, 1.001),
+        ];
+        let total = 1.0 + 1e-6 + 0.999;
+        let (desc, meshes) = assemble(&raw, &bonds, &params(total)).unwrap();
+        assert_eq!(desc.chunks.len(), 2);
+        let volume: f64 = desc.chunks.iter().map(|c| c.volume as f64).sum();
+        assert!((volume - total).abs() < 1e-6);
+        assert!(
+            (desc.chunks[1].volume as f64 - (0.999 + 1e-6)).abs() < 1e-6,
+            "merged into chunk 2"
+        );
+        // Both closed surfaces are in the merged render mesh.
+        assert_eq!(meshes[1].exterior.len(), 24);
+        // Bonds 0–1 and 0–2 collapse into one with the summed area.
+        assert_eq!(desc.bonds.len(), 1);
+        assert!((desc.bonds[0].area as f64 - (0.5 + 1e-3)).abs() < 1e-6);
+        smithereens_core::Asset::new(&desc).unwrap();
+    }
+
+    #[test]
+    fn tiny_sliver_is_dropped_with_its_bonds() {
+        let raw = [
+            box_chunk(DVec3::ZERO, DVec3::ONE, 0),
+            box_chunk(DVec3::X, DVec3::new(1.0001, 0.0001, 0.0001), 1),
+        ];
+        let (desc, _) = assemble(&raw, &[bond(0, 1, 1e-8, 1.0)], &params(1.0)).unwrap();
+        assert_eq!(desc.chunks.len(), 1);
+        assert!(desc.bonds.is_empty());
+    }
+
+    #[test]
+    fn fins_are_found_in_pairs_of_opposite_winding() {
+        let tris = [
+            ([0, 1, 2], 0),
+            ([1, 0, 2], 0),
+            ([2, 0, 1], 0),
+            ([3, 4, 5], 0),
+        ];
+        assert_eq!(fin_triangles(&tris), vec![0, 1]);
+    }
 }

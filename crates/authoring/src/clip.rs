@@ -29,7 +29,9 @@ pub(crate) enum Clip {
 
 /// Keeps the part of `piece` with `plane.distance(x) ≤ 0` and caps the cut.
 /// Cap triangles get the tag `cap_tag`; the other triangles keep theirs.
-/// `eps` (m) is the snapping distance of the sign rule.
+/// `eps` (m) is the snapping distance of the sign rule; `weld` (m) the
+/// distance within which boundary vertices are merged if the first capping
+/// attempt fails.
 ///
 /// # Errors
 /// The cap triangulation's message (degenerate or self-intersecting cut).
@@ -38,6 +40,7 @@ pub(crate) fn clip_piece(
     plane: &Plane,
     cap_tag: u32,
     eps: f64,
+    weld: f64,
 ) -> Result<Clip, String> {
     let d: Vec<f64> = piece
         .positions
@@ -118,11 +121,33 @@ pub(crate) fn clip_piece(
     }
 
     // The cap closes the unpaired edges, traversed in the opposite direction.
-    let segments: Vec<(u32, u32)> = unpaired_edges(&triangles)
-        .into_iter()
-        .map(|(a, b)| (b, a))
-        .collect();
-    let cap = triangulate_cap(&positions, &segments, plane)?;
+    let cap = match triangulate_cap(&positions, &cap_segments(&triangles), plane) {
+        Ok(cap) => cap,
+        Err(first) => {
+            // Degenerate input (zero-area triangles filling T-junctions,
+            // near-coincident cut points on different edges) can leave
+            // distinct boundary vertices at (almost) the same place. Weld
+            // them, collapsing the tiny edges between them, and retry.
+            let (root, merged) = weld_boundary(&positions, &cap_segments(&triangles), weld);
+            if merged == 0 {
+                return Err(first);
+            }
+            let mut kept_tags = Vec::with_capacity(tags.len());
+            let mut kept_triangles = Vec::with_capacity(triangles.len());
+            for (t, tag) in triangles.iter().zip(&tags) {
+                let t = t.map(|i| root[i as usize]);
+                if t[0] != t[1] && t[1] != t[2] && t[2] != t[0] {
+                    kept_triangles.push(t);
+                    kept_tags.push(*tag);
+                }
+            }
+            triangles = kept_triangles;
+            tags = kept_tags;
+            triangulate_cap(&positions, &cap_segments(&triangles), plane).map_err(|e| {
+                format!("{first}; after welding {merged} near-coincident boundary vertices: {e}")
+            })?
+        }
+    };
     tags.extend(std::iter::repeat_n(cap_tag, cap.len()));
     triangles.extend(cap);
     let mut out = Piece {
@@ -135,6 +160,63 @@ pub(crate) fn clip_piece(
         return Ok(Clip::Empty);
     }
     Ok(Clip::Cut(out))
+}
+
+/// The cap's boundary: the unpaired edges of `triangles`, reversed.
+fn cap_segments(triangles: &[[u32; 3]]) -> Vec<(u32, u32)> {
+    unpaired_edges(triangles)
+        .into_iter()
+        .map(|(a, b)| (b, a))
+        .collect()
+}
+
+/// Union of boundary vertices closer than `tolerance` (m): returns, for every
+/// vertex, the lowest index of its cluster, and how many vertices were
+/// merged into another. Deterministic: a sweep along x over the boundary
+/// vertices sorted by (x, index).
+fn weld_boundary(
+    positions: &[DVec3],
+    segments: &[(u32, u32)],
+    tolerance: f64,
+) -> (Vec<u32>, usize) {
+    let mut root: Vec<u32> = (0..positions.len() as u32).collect();
+    fn find(root: &mut [u32], mut x: u32) -> u32 {
+        while root[x as usize] != x {
+            root[x as usize] = root[root[x as usize] as usize];
+            x = root[x as usize];
+        }
+        x
+    }
+    let mut ids: Vec<u32> = segments.iter().flat_map(|&(a, b)| [a, b]).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    ids.sort_by(|&a, &b| {
+        positions[a as usize]
+            .x
+            .total_cmp(&positions[b as usize].x)
+            .then(a.cmp(&b))
+    });
+    let mut merged = 0;
+    for (k, &a) in ids.iter().enumerate() {
+        let pa = positions[a as usize];
+        for &b in &ids[k + 1..] {
+            let pb = positions[b as usize];
+            if pb.x - pa.x > tolerance {
+                break;
+            }
+            if pa.distance(pb) <= tolerance {
+                let (ra, rb) = (find(&mut root, a), find(&mut root, b));
+                if ra != rb {
+                    root[ra.max(rb) as usize] = ra.min(rb);
+                    merged += 1;
+                }
+            }
+        }
+    }
+    for i in 0..root.len() as u32 {
+        root[i as usize] = find(&mut root, i);
+    }
+    (root, merged)
 }
 
 #[cfg(test)]
@@ -177,7 +259,7 @@ mod tests {
             point,
             normal: normal.normalize(),
         };
-        match clip_piece(p, &plane, 7, 1e-12).unwrap() {
+        match clip_piece(p, &plane, 7, 1e-12, 1e-9).unwrap() {
             Clip::Cut(piece) => piece,
             other => panic!("expected a cut, got {other:?}"),
         }
@@ -219,7 +301,7 @@ mod tests {
             normal: DVec3::Z,
         };
         assert!(matches!(
-            clip_piece(&c, &up, 0, 1e-12).unwrap(),
+            clip_piece(&c, &up, 0, 1e-12, 1e-9).unwrap(),
             Clip::Unchanged
         ));
         let down = Plane {
@@ -227,7 +309,7 @@ mod tests {
             normal: -DVec3::Z,
         };
         assert!(matches!(
-            clip_piece(&c, &down, 0, 1e-12).unwrap(),
+            clip_piece(&c, &down, 0, 1e-12, 1e-9).unwrap(),
             Clip::Empty
         ));
     }
@@ -240,12 +322,53 @@ mod tests {
             point: DVec3::splat(0.5),
             normal: DVec3::Y,
         };
-        let Clip::Cut(b) = clip_piece(&a, &plane, 9, 1e-12).unwrap() else {
+        let Clip::Cut(b) = clip_piece(&a, &plane, 9, 1e-12, 1e-9).unwrap() else {
             panic!()
         };
         assert_eq!(b.defect_edges(), 0);
         assert!((volume(&b) - 0.25).abs() < 1e-12);
         assert!((b.tagged_area(7).0 - 0.5).abs() < 1e-12);
         assert!((b.tagged_area(9).0 - 0.5).abs() < 1e-12);
+    }
+
+    proptest::proptest! {
+        /// Any plane splits a closed piece into two closed pieces whose
+        /// volumes add up and whose caps have equal area.
+        #[test]
+        fn both_sides_of_any_cut_are_closed_and_add_up(
+            nx in -1.0f64..1.0, ny in -1.0f64..1.0, nz in -1.0f64..1.0,
+            px in 0.0f64..1.0, py in 0.0f64..1.0, pz in 0.0f64..1.0,
+            twice in proptest::bool::ANY,
+        ) {
+            let normal = DVec3::new(nx, ny, nz);
+            proptest::prop_assume!(normal.length() > 1e-3);
+            let normal = normal.normalize();
+            // Optionally pre-cut, so the piece already has a tagged cap.
+            let mut piece = cube();
+            if twice {
+                let pre = Plane { point: DVec3::splat(0.7), normal: DVec3::new(0.3, 1.0, -0.2).normalize() };
+                if let Clip::Cut(p) = clip_piece(&piece, &pre, 3, 1e-12, 1e-9).unwrap() {
+                    piece = p;
+                }
+            }
+            let total = volume(&piece);
+            let point = DVec3::new(px, py, pz);
+            let mut sum = 0.0;
+            let mut caps = Vec::new();
+            for n in [normal, -normal] {
+                let plane = Plane { point, normal: n };
+                match clip_piece(&piece, &plane, 7, 1e-12, 1e-9).unwrap() {
+                    Clip::Unchanged => { sum += total; caps.push(0.0); }
+                    Clip::Empty => caps.push(0.0),
+                    Clip::Cut(p) => {
+                        proptest::prop_assert_eq!(p.defect_edges(), 0);
+                        sum += volume(&p);
+                        caps.push(p.tagged_area(7).0);
+                    }
+                }
+            }
+            proptest::prop_assert!((sum - total).abs() < 1e-9, "{} vs {}", sum, total);
+            proptest::prop_assert!((caps[0] - caps[1]).abs() < 1e-9);
+        }
     }
 }

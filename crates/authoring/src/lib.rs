@@ -44,11 +44,11 @@ pub mod voronoi;
 
 pub use assembly::{SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
 pub use error::{FractureError, MeshError};
-pub use import::load_mesh;
+pub use import::{load_mesh, parse_obj};
 pub use mass_properties::MassProperties;
 pub use mesh::{TriMesh, mesh_from_triangles};
 pub use settings::{
     Axis, DEFAULT_STRENGTH_PER_AREA, DEFAULT_SUPPORT_TOLERANCE, FractureSettings, MAX_CHUNK_COUNT,
     Progress, SupportRule,
 };
-pub use voronoi::{SNAP_FRACTION, fracture_voronoi};
+pub use voronoi::{SNAP_FRACTION, WELD_FRACTION, fracture_voronoi};

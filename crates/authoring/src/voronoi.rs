@@ -19,6 +19,11 @@ use smithereens_core::{Asset, AssetFile};
 /// cut points.
 pub const SNAP_FRACTION: f64 = 1e-9;
 
+/// Distance, as a fraction of the bounding-box diagonal, within which cut
+/// boundary vertices are welded when a cap cannot be triangulated at first
+/// (degenerate input such as zero-area triangles filling T-junctions).
+pub const WELD_FRACTION: f64 = 1e-7;
+
 /// Pieces of a cell whose volume is at most this fraction of the mesh
 /// volume are numerical dust (zero-thickness shells left by degenerate cuts)
 /// and are discarded before bonding; their volume is below any test
@@ -106,9 +111,10 @@ pub fn fracture_voronoi(
         tags: vec![EXTERIOR; mesh.triangles.len()],
     };
     let eps = SNAP_FRACTION * diagonal;
+    let weld = WELD_FRACTION * diagonal;
     let mut raw = Vec::new();
     for cell in 0..sites.len() {
-        let piece = carve_cell(&base, &sites, cell, eps)?;
+        let piece = carve_cell(&base, &sites, cell, eps, weld)?;
         if !piece.triangles.is_empty() {
             for component in piece.components() {
                 let volume =
@@ -167,6 +173,7 @@ fn carve_cell(
     sites: &[DVec3],
     cell: usize,
     eps: f64,
+    weld: f64,
 ) -> Result<Piece, FractureError> {
     let site = sites[cell];
     let mut order: Vec<(f64, usize)> = sites
@@ -187,12 +194,13 @@ fn carve_cell(
         let Some(plane) = Plane::bisector(site, sites[j]) else {
             continue;
         };
-        let clipped =
-            clip_piece(&piece, &plane, j as u32, eps).map_err(|reason| FractureError::Cap {
+        let clipped = clip_piece(&piece, &plane, j as u32, eps, weld).map_err(|reason| {
+            FractureError::Cap {
                 cell: cell as u32,
                 neighbour: j as u32,
                 reason,
-            })?;
+            }
+        })?;
         match clipped {
             Clip::Unchanged => {}
             Clip::Empty => return Ok(Piece::default()),

@@ -4,7 +4,10 @@ mod common;
 
 use common::{asset, check_fracture, unit_cube};
 use glam::DVec3;
-use smithereens_authoring::{FractureSettings, Progress, fracture_voronoi, load_mesh};
+use smithereens_authoring::{
+    FractureError, FractureSettings, Progress, TriMesh, fracture_voronoi, load_mesh,
+    mesh_from_triangles,
+};
 use std::time::Instant;
 
 #[test]
@@ -107,4 +110,87 @@ fn support_follows_the_rule() {
     for (chunk, m) in file.desc.chunks.iter().zip(&file.meshes) {
         assert_eq!(chunk.support, m.positions.iter().any(|p| p.z >= 0.999));
     }
+}
+
+/// Torus around the Y axis (major radius `big`, minor `small`), lying on
+/// the XZ plane: cross-sections through the hole are rings and pairs of disks.
+fn torus(big: f64, small: f64, around: u32, tube: u32) -> TriMesh {
+    let mut positions = Vec::new();
+    for i in 0..around {
+        let u = std::f64::consts::TAU * i as f64 / around as f64;
+        for j in 0..tube {
+            let v = std::f64::consts::TAU * j as f64 / tube as f64;
+            let r = big + small * v.cos();
+            positions.push(DVec3::new(r * u.cos(), small * v.sin(), r * u.sin()));
+        }
+    }
+    let id = |i: u32, j: u32| (i % around) * tube + (j % tube);
+    let mut triangles = Vec::new();
+    for i in 0..around {
+        for j in 0..tube {
+            let (a, b, c, d) = (id(i, j), id(i + 1, j), id(i + 1, j + 1), id(i, j + 1));
+            triangles.push([a, c, b]);
+            triangles.push([a, d, c]);
+        }
+    }
+    mesh_from_triangles(positions, triangles).expect("a torus is closed")
+}
+
+#[test]
+fn torus_cut_through_its_hole_is_capped_watertight() {
+    let mesh = torus(1.0, 0.35, 48, 24);
+    let (lo, hi) = mesh.bounds();
+    for seed in 1..=3 {
+        let settings = FractureSettings {
+            chunk_count: 10,
+            seed,
+            ..Default::default()
+        };
+        let file = fracture_voronoi(&mesh, &settings, &mut |_| {}).unwrap();
+        let s = check_fracture(&file, mesh.volume(), (hi - lo).length());
+        assert!(s.chunks >= 10);
+    }
+}
+
+#[test]
+fn box_gltf_fractures_into_valid_chunks() {
+    let mesh = load_mesh(&asset("Box.gltf")).unwrap();
+    let (lo, hi) = mesh.bounds();
+    let file = fracture_voronoi(
+        &mesh,
+        &FractureSettings {
+            chunk_count: 6,
+            ..Default::default()
+        },
+        &mut |_| {},
+    )
+    .unwrap();
+    let s = check_fracture(&file, 1.0, (hi - lo).length());
+    assert_eq!(s.chunks, 6);
+    assert!(file.provenance.contains("chunk_count=6"));
+}
+
+#[test]
+fn sites_that_cannot_be_placed_give_a_typed_error() {
+    // A needle along the bounding box diagonal fills ~2e-7 of its box.
+    let p = vec![
+        DVec3::ZERO,
+        DVec3::ONE,
+        DVec3::new(1e-3, 0.0, 0.0),
+        DVec3::new(0.0, 1e-3, 0.0),
+    ];
+    let needle = mesh_from_triangles(p, vec![[0, 2, 1], [0, 1, 3], [1, 2, 3], [2, 0, 3]]).unwrap();
+    let err = fracture_voronoi(
+        &needle,
+        &FractureSettings {
+            chunk_count: 2,
+            ..Default::default()
+        },
+        &mut |_| {},
+    )
+    .unwrap_err();
+    assert!(
+        matches!(err, FractureError::SitePlacement { requested: 2, .. }),
+        "{err:?}"
+    );
 }

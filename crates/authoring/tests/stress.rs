@@ -1,0 +1,27 @@
+//! Many seeds and chunk counts on the real meshes. Slow-ish (about 20 s in a
+//! debug build), so ignored by default:
+//! `cargo test -p smithereens-authoring --test stress -- --ignored`.
+
+mod common;
+
+use common::{asset, check_fracture};
+use smithereens_authoring::{FractureSettings, fracture_voronoi, load_mesh};
+
+#[test]
+#[ignore = "slow: sweeps 120 fractures of spot.obj"]
+fn spot_fractures_cleanly_for_many_seeds_and_counts() {
+    let mesh = load_mesh(&asset("spot.obj")).unwrap();
+    let (lo, hi) = mesh.bounds();
+    for chunk_count in [8, 24, 64] {
+        for seed in 0..40 {
+            let settings = FractureSettings {
+                chunk_count,
+                seed,
+                ..Default::default()
+            };
+            let file = fracture_voronoi(&mesh, &settings, &mut |_| {})
+                .unwrap_or_else(|e| panic!("chunk_count {chunk_count} seed {seed}: {e}"));
+            check_fracture(&file, mesh.volume(), (hi - lo).length());
+        }
+    }
+}
