@@ -96,7 +96,11 @@ impl<'a> ChunkPoses<'a> {
             }
         }
         if let Some(slot) = owners.iter().position(|&o| o != 1) {
-            return Err(ExportError::Ownership { chunk: (slot % n) as u32, frame: (slot / n) as u32, owners: owners[slot] });
+            return Err(ExportError::Ownership {
+                chunk: (slot % n) as u32,
+                frame: (slot / n) as u32,
+                owners: owners[slot],
+            });
         }
         Ok(Self { run, owner })
     }
@@ -130,8 +134,12 @@ struct Bin {
 }
 
 impl Bin {
-    fn view(&mut self, data: &[u8], target: Option<json::buffer::Target>) -> json::Index<json::buffer::View> {
-        while self.bytes.len() % 4 != 0 {
+    fn view(
+        &mut self,
+        data: &[u8],
+        target: Option<json::buffer::Target>,
+    ) -> json::Index<json::buffer::View> {
+        while !self.bytes.len().is_multiple_of(4) {
             self.bytes.push(0);
         }
         let offset = self.bytes.len();
@@ -184,8 +192,16 @@ fn accessor(
     })
 }
 
-fn material(root: &mut json::Root, name: &str, rgba: [f32; 4], roughness: f32) -> json::Index<json::Material> {
-    let mut m = json::Material { name: Some(name.into()), ..Default::default() };
+fn material(
+    root: &mut json::Root,
+    name: &str,
+    rgba: [f32; 4],
+    roughness: f32,
+) -> json::Index<json::Material> {
+    let mut m = json::Material {
+        name: Some(name.into()),
+        ..Default::default()
+    };
     m.pbr_metallic_roughness.base_color_factor = json::material::PbrBaseColorFactor(rgba);
     m.pbr_metallic_roughness.metallic_factor = json::material::StrengthFactor(0.0);
     m.pbr_metallic_roughness.roughness_factor = json::material::StrengthFactor(roughness);
@@ -193,7 +209,11 @@ fn material(root: &mut json::Root, name: &str, rgba: [f32; 4], roughness: f32) -
 }
 
 fn check_finite(what: impl FnOnce() -> String, values: &[f32]) -> Result<(), ExportError> {
-    if values.iter().all(|v| v.is_finite()) { Ok(()) } else { Err(ExportError::NonFinite(what())) }
+    if values.iter().all(|v| v.is_finite()) {
+        Ok(())
+    } else {
+        Err(ExportError::NonFinite(what()))
+    }
 }
 
 /// Unit quaternion `[x, y, z, w]` from a pose, in the hemisphere of `prev` so
@@ -201,7 +221,11 @@ fn check_finite(what: impl FnOnce() -> String, values: &[f32]) -> Result<(), Exp
 fn rotation(pose: &PoseArray, prev: Option<[f32; 4]>) -> [f32; 4] {
     let q = [pose[3], pose[4], pose[5], pose[6]];
     let len = q.iter().map(|c| c * c).sum::<f32>().sqrt();
-    let mut q = if len > 0.0 { q.map(|c| c / len) } else { [0.0, 0.0, 0.0, 1.0] };
+    let mut q = if len > 0.0 {
+        q.map(|c| c / len)
+    } else {
+        [0.0, 0.0, 0.0, 1.0]
+    };
     if let Some(p) = prev
         && p.iter().zip(&q).map(|(a, b)| a * b).sum::<f32>() < 0.0
     {
@@ -266,7 +290,10 @@ pub fn export_glb(run: &RunRecord, options: &ExportOptions) -> Result<Vec<u8>, E
     }
 
     let mut root = json::Root {
-        asset: json::Asset { generator: Some(format!("smithereens {}", env!("CARGO_PKG_VERSION"))), ..Default::default() },
+        asset: json::Asset {
+            generator: Some(format!("smithereens {}", env!("CARGO_PKG_VERSION"))),
+            ..Default::default()
+        },
         ..Default::default()
     };
     let mut bin = Bin::default();
@@ -291,20 +318,38 @@ pub fn export_glb(run: &RunRecord, options: &ExportOptions) -> Result<Vec<u8>, E
                 }
             }
             let view = bin.view(&f32_bytes(flat), Some(Target::ArrayBuffer));
-            let positions = accessor(&mut root, view, count, C::F32, T::Vec3, Some((lo.to_vec(), hi.to_vec())));
+            let positions = accessor(
+                &mut root,
+                view,
+                count,
+                C::F32,
+                T::Vec3,
+                Some((lo.to_vec(), hi.to_vec())),
+            );
             let mut primitives = vec![];
             for (tris, mat) in [(&m.exterior, exterior), (&m.interior, interior)] {
                 if tris.is_empty() {
                     continue;
                 }
                 if let Some(&vertex) = tris.iter().flatten().find(|&&v| v as usize >= count) {
-                    return Err(ExportError::MeshIndex { chunk: i as u32, vertex, count });
+                    return Err(ExportError::MeshIndex {
+                        chunk: i as u32,
+                        vertex,
+                        count,
+                    });
                 }
-                let bytes: Vec<u8> = tris.iter().flatten().flat_map(|v| v.to_le_bytes()).collect();
+                let bytes: Vec<u8> = tris
+                    .iter()
+                    .flatten()
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect();
                 let view = bin.view(&bytes, Some(Target::ElementArrayBuffer));
                 let indices = accessor(&mut root, view, tris.len() * 3, C::U32, T::Scalar, None);
                 primitives.push(json::mesh::Primitive {
-                    attributes: BTreeMap::from([(Checked::Valid(json::mesh::Semantic::Positions), positions)]),
+                    attributes: BTreeMap::from([(
+                        Checked::Valid(json::mesh::Semantic::Positions),
+                        positions,
+                    )]),
                     extensions: None,
                     extras: Default::default(),
                     indices: Some(indices),
@@ -332,19 +377,37 @@ pub fn export_glb(run: &RunRecord, options: &ExportOptions) -> Result<Vec<u8>, E
             ..Default::default()
         }));
     }
-    root.push(json::Scene { extensions: None, extras: Default::default(), name: Some(run.name.clone()), nodes: nodes.clone() });
+    root.push(json::Scene {
+        extensions: None,
+        extras: Default::default(),
+        name: Some(run.name.clone()),
+        nodes: nodes.clone(),
+    });
     root.scene = Some(json::Index::new(0));
 
     // Animation: one shared time accessor, two channels per chunk.
     let frames = sampled_frames(run.frame_count, options.every);
-    let times: Vec<f32> = frames.iter().map(|&f| (f as f64 * run.timestep as f64) as f32).collect();
+    let times: Vec<f32> = frames
+        .iter()
+        .map(|&f| (f as f64 * run.timestep as f64) as f32)
+        .collect();
     let (t0, t1) = (times[0], times[times.len() - 1]);
     let view = bin.view(&f32_bytes(times), None);
-    let input = accessor(&mut root, view, frames.len(), C::F32, T::Scalar, Some((vec![t0], vec![t1])));
+    let input = accessor(
+        &mut root,
+        view,
+        frames.len(),
+        C::F32,
+        T::Scalar,
+        Some((vec![t0], vec![t1])),
+    );
     let mut channels = vec![];
     let mut samplers = vec![];
     for (i, &node) in nodes.iter().enumerate() {
-        let translations: Vec<f32> = frames.iter().flat_map(|&f| poses.pose(f, i)[..3].to_vec()).collect();
+        let translations: Vec<f32> = frames
+            .iter()
+            .flat_map(|&f| poses.pose(f, i)[..3].to_vec())
+            .collect();
         let mut prev = None;
         let rotations: Vec<f32> = frames
             .iter()
@@ -354,32 +417,68 @@ pub fn export_glb(run: &RunRecord, options: &ExportOptions) -> Result<Vec<u8>, E
                 q
             })
             .collect();
-        for (data, type_, path) in [(translations, T::Vec3, json::animation::Property::Translation), (rotations, T::Vec4, json::animation::Property::Rotation)] {
+        for (data, type_, path) in [
+            (
+                translations,
+                T::Vec3,
+                json::animation::Property::Translation,
+            ),
+            (rotations, T::Vec4, json::animation::Property::Rotation),
+        ] {
             let view = bin.view(&f32_bytes(data), None);
             let output = accessor(&mut root, view, frames.len(), C::F32, type_, None);
             let sampler = json::Index::push(
                 &mut samplers,
-                json::animation::Sampler { extensions: None, extras: Default::default(), input, interpolation: Checked::Valid(json::animation::Interpolation::Linear), output },
+                json::animation::Sampler {
+                    extensions: None,
+                    extras: Default::default(),
+                    input,
+                    interpolation: Checked::Valid(json::animation::Interpolation::Linear),
+                    output,
+                },
             );
             channels.push(json::animation::Channel {
                 sampler,
-                target: json::animation::Target { extensions: None, extras: Default::default(), node, path: Checked::Valid(path) },
+                target: json::animation::Target {
+                    extensions: None,
+                    extras: Default::default(),
+                    node,
+                    path: Checked::Valid(path),
+                },
                 extensions: None,
                 extras: Default::default(),
             });
         }
     }
-    root.push(json::Animation { extensions: None, extras: Default::default(), channels, name: Some(run.name.clone()), samplers });
+    root.push(json::Animation {
+        extensions: None,
+        extras: Default::default(),
+        channels,
+        name: Some(run.name.clone()),
+        samplers,
+    });
 
-    while bin.bytes.len() % 4 != 0 {
+    while !bin.bytes.len().is_multiple_of(4) {
         bin.bytes.push(0);
     }
     root.buffer_views = std::mem::take(&mut bin.views);
-    root.push(json::Buffer { byte_length: USize64(bin.bytes.len() as u64), name: None, uri: None, extensions: None, extras: Default::default() });
+    root.push(json::Buffer {
+        byte_length: USize64(bin.bytes.len() as u64),
+        name: None,
+        uri: None,
+        extensions: None,
+        extras: Default::default(),
+    });
 
-    let json_bytes = root.to_vec().map_err(|e| ExportError::Gltf(e.to_string()))?;
+    let json_bytes = root
+        .to_vec()
+        .map_err(|e| ExportError::Gltf(e.to_string()))?;
     let glb = gltf::binary::Glb {
-        header: gltf::binary::Header { magic: *b"glTF", version: 2, length: 0 },
+        header: gltf::binary::Header {
+            magic: *b"glTF",
+            version: 2,
+            length: 0,
+        },
         json: Cow::Owned(json_bytes),
         bin: Some(Cow::Owned(bin.bytes)),
     };

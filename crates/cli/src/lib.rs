@@ -1,10 +1,13 @@
 //! The `smithereens` command-line tool: argument parsing lives in `main.rs`;
 //! this library holds the orchestration the commands share (the built-in
-//! demo, report formatting, progress bars) so tests can drive it directly.
+//! demo, report formatting, progress bars, the glTF export and the embedded
+//! browser viewer) so tests can drive it directly.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod demo;
+pub mod export;
 pub mod progress;
 pub mod report;
 pub mod simulate;
+pub mod view;

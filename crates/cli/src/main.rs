@@ -1,12 +1,16 @@
-//! `smithereens`: fracture meshes, inspect assets, run the demo.
+//! `smithereens`: fracture meshes, inspect assets, run the demo, view and export runs.
 
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use smithereens::demo::{DemoOptions, run_demo};
+use smithereens::export::{ExportOptions, export_glb};
+use smithereens::view::{ViewServer, standalone_page};
 use smithereens::{progress, report};
 use smithereens_authoring::{FractureSettings, fracture_voronoi, load_mesh};
 use smithereens_core::AssetFile;
-use std::path::PathBuf;
+use smithereens_core::record::RunRecord;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
 #[derive(Parser)]
 #[command(
@@ -64,6 +68,32 @@ enum Command {
         /// The asset file.
         asset: PathBuf,
     },
+    /// Serve the browser viewer for a recorded run on 127.0.0.1 until Ctrl-C.
+    View {
+        /// The recorded run (`*.run.json`).
+        run: PathBuf,
+        /// Port to listen on; 0 picks a free one.
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+    },
+    /// Write a recorded run as animated binary glTF: one node per chunk, TRS keys per frame.
+    Export {
+        /// The recorded run (`*.run.json`).
+        run: PathBuf,
+        /// Output `.glb` file.
+        #[arg(long, short)]
+        output: PathBuf,
+        /// Key every N-th frame (the last frame is always keyed).
+        #[arg(long, default_value_t = 1)]
+        every: u32,
+    },
+}
+
+fn read_run(path: &Path) -> Result<(Vec<u8>, RunRecord)> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let run =
+        RunRecord::from_json(&bytes).with_context(|| format!("reading {}", path.display()))?;
+    Ok((bytes, run))
 }
 
 fn main() {
@@ -104,11 +134,20 @@ fn run(cli: Cli) -> Result<()> {
             let run_path = out.join("demo.run.json");
             std::fs::write(&asset_path, output.asset.to_bytes())
                 .with_context(|| format!("writing {}", asset_path.display()))?;
-            std::fs::write(&run_path, output.record.to_json())
+            let run_json = output.record.to_json();
+            std::fs::write(&run_path, &run_json)
                 .with_context(|| format!("writing {}", run_path.display()))?;
+            let page_path = out.join("index.html");
+            std::fs::write(&page_path, standalone_page(&run_json))
+                .with_context(|| format!("writing {}", page_path.display()))?;
             print!("{}", report::summary_table(&output.summary));
             println!("asset: {}", asset_path.display());
             println!("run:   {}", run_path.display());
+            println!(
+                "page:  {} (open it in a browser, or run: smithereens view {})",
+                page_path.display(),
+                run_path.display()
+            );
         }
         Command::Fracture {
             mesh,
@@ -149,6 +188,34 @@ fn run(cli: Cli) -> Result<()> {
                 .with_context(|| format!("reading {}", asset.display()))?;
             let validated = file.validate()?;
             print!("{}", report::inspect(&file, &validated));
+        }
+        Command::View { run, port } => {
+            let (bytes, _) = read_run(&run)?;
+            let server = ViewServer::bind(port, bytes)
+                .with_context(|| format!("listening on 127.0.0.1:{port}"))?;
+            // Printing must not fail: a caller that read the address may
+            // have closed our stdout, and the server should keep serving.
+            let _ = writeln!(
+                std::io::stdout(),
+                "viewer for {} at {} (Ctrl-C stops it)",
+                run.display(),
+                server.url()
+            );
+            server.serve()?;
+        }
+        Command::Export { run, output, every } => {
+            let (_, record) = read_run(&run)?;
+            let glb = export_glb(&record, &ExportOptions { every })
+                .with_context(|| format!("exporting {}", run.display()))?;
+            std::fs::write(&output, &glb)
+                .with_context(|| format!("writing {}", output.display()))?;
+            println!(
+                "wrote {} ({} nodes, {:.2} s of animation, {} bytes)",
+                output.display(),
+                record.chunks.len(),
+                record.frame_count.saturating_sub(1) as f32 * record.timestep,
+                glb.len()
+            );
         }
     }
     Ok(())

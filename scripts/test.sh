@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The whole test suite: every Rust test, then the viewer's browser test
+# (headless Chromium through playwright-core; see viewer/test/).
+#
+# Needs Debian's `chromium` (apt-get install chromium) and Node 20+; the
+# viewer's npm packages are installed here on first use (npm ci).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo test --workspace
+
+# The binary the browser test drives (already built by the tests above).
+cargo build -p smithereens
+
+chromium_bin="${CHROMIUM:-/usr/bin/chromium}"
+if [ ! -x "$chromium_bin" ]; then
+  echo "browser test: $chromium_bin not found; install it with: apt-get install chromium" >&2
+  exit 1
+fi
+if [ ! -d viewer/node_modules/playwright-core ] || [ ! -d viewer/node_modules/three ]; then
+  (cd viewer && npm ci --no-audit --no-fund)
+fi
+node --test viewer/test/

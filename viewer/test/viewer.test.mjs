@@ -1,0 +1,223 @@
+// Browser test of the run viewer: headless Chromium (Debian's `chromium`)
+// driven by playwright-core, no browser download.
+//
+//   node --test viewer/test/          (after `npm ci` in viewer/)
+//
+// It runs `smithereens demo` into a temporary folder, serves the run with
+// `smithereens view RUN --port 0`, and checks the page the way a person would
+// use it: meshes on screen, scrubbing by the slider, the page the demo writes
+// opened straight from disk, and visible messages for broken files. It saves
+// a screenshot of the viewer (default `docs/viewer.png`, shown in the README;
+// set VIEWER_SCREENSHOT to write elsewhere).
+//
+// Environment: SMITHEREENS_BIN (default `<repo>/target/debug/smithereens`,
+// or `$CARGO_TARGET_DIR/debug/smithereens`), CHROMIUM (default
+// `/usr/bin/chromium`).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdtempSync, readFileSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const viewerDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const repo = resolve(viewerDir, '..');
+const bin = process.env.SMITHEREENS_BIN || join(process.env.CARGO_TARGET_DIR ? resolve(repo, process.env.CARGO_TARGET_DIR) : join(repo, 'target'), 'debug', 'smithereens');
+const screenshotPath = process.env.VIEWER_SCREENSHOT || join(repo, 'docs', 'viewer.png');
+// The software WebGL path (SwiftShader), as verified in DEPENDENCIES.md.
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+let browser;
+let viewProcess;
+let viewUrl;
+let staticServer;
+let staticUrl;
+let work;
+let run;
+let runText;
+
+/** Starts `smithereens view` on a free port and resolves with its address. */
+function startView(runPath) {
+  return new Promise((ok, fail) => {
+    const child = spawn(bin, ['view', runPath, '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => fail(new Error(`smithereens view printed no address in 20 s\n${out}${err}`)), 20000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:\d+\//);
+      if (m) {
+        clearTimeout(timer);
+        ok({ child, url: m[0] });
+      }
+    });
+    child.stderr.on('data', (d) => { err += d; });
+    child.on('exit', (code) => { clearTimeout(timer); fail(new Error(`smithereens view exited with ${code}\n${out}${err}`)); });
+  });
+}
+
+/** Serves viewer/ plus in-memory fixtures, like any static file server would. */
+function startStatic(fixtures) {
+  const types = { '.html': 'text/html', '.js': 'text/javascript', '.json': 'application/json' };
+  const server = createServer((req, res) => {
+    const path = new URL(req.url, 'http://x').pathname;
+    if (fixtures[path] !== undefined) {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      return res.end(fixtures[path]);
+    }
+    const file = resolve(viewerDir, '.' + (path === '/' ? '/index.html' : path));
+    if (!file.startsWith(viewerDir + '/') || file.includes('node_modules')) {
+      res.writeHead(404);
+      return res.end();
+    }
+    try {
+      const body = readFileSync(file);
+      res.writeHead(200, { 'Content-Type': types[file.slice(file.lastIndexOf('.'))] || 'application/octet-stream' });
+      res.end(body);
+    } catch {
+      res.writeHead(404);
+      res.end();
+    }
+  });
+  return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)));
+}
+
+/** A page that records console errors and uncaught exceptions. */
+async function openPage(url) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 760 }, deviceScaleFactor: 1 });
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  await page.goto(url);
+  await page.waitForFunction(() => window.smithereensViewer && window.smithereensViewer.state !== 'loading', null, { timeout: 30000 });
+  return { page, errors };
+}
+
+const state = (page) => page.evaluate(() => ({ state: window.smithereensViewer.state, error: window.smithereensViewer.error }));
+const nextFrames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/** Translation of chunk `c`'s owning body on `frame`, from the run file itself. */
+function expectedTranslation(frame, c) {
+  const body = run.bodies.find((b) => b.chunks.includes(c) && frame >= b.first_frame && frame < b.first_frame + b.poses.length);
+  return body.poses[frame - body.first_frame].slice(0, 3);
+}
+
+function assertTranslationsMatch(matrices, frame) {
+  matrices.forEach((m, c) => {
+    const [x, y, z] = expectedTranslation(frame, c);
+    const d = Math.hypot(m[12] - x, m[13] - y, m[14] - z);
+    assert.ok(d < 1e-5, `chunk ${c} on frame ${frame} is ${d} m from its body's pose`);
+  });
+}
+
+before(async () => {
+  work = mkdtempSync(join(tmpdir(), 'smithereens-viewer-'));
+  execFileSync(bin, ['demo', '--out', work], { stdio: ['ignore', 'ignore', 'inherit'] });
+  runText = readFileSync(join(work, 'demo.run.json'), 'utf8');
+  run = JSON.parse(runText);
+  ({ child: viewProcess, url: viewUrl } = await startView(join(work, 'demo.run.json')));
+  staticServer = await startStatic({
+    '/truncated.json': runText.slice(0, Math.floor(runText.length / 2)),
+    '/foreign.json': JSON.stringify({ format: 'some-other-tool', version: 3, frames: [] }),
+  });
+  staticUrl = `http://127.0.0.1:${staticServer.address().port}/`;
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
+});
+
+after(async () => {
+  if (browser) await browser.close();
+  if (viewProcess) viewProcess.kill();
+  if (staticServer) staticServer.close();
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+test('the served viewer shows every chunk and scrubbing to the last frame moves them to the recorded poses', async () => {
+  const { page, errors } = await openPage(viewUrl);
+  assert.deepEqual(await state(page), { state: 'ready', error: null });
+  assert.equal(await page.evaluate(() => window.smithereensViewer.renderNow()), true, 'WebGL context');
+
+  const counts = await page.evaluate(() => window.smithereensViewer.counts());
+  assert.equal(counts.chunk, run.chunks.length, 'one mesh per chunk');
+  assert.equal(counts.projectile, run.projectiles.length, 'one mesh per projectile');
+  assert.equal(counts.event, run.events.length, 'one marker per damage event');
+  const ground = run.ground_y === null ? 0 : 1;
+  assert.equal(counts.meshes, run.chunks.length + run.projectiles.length + run.events.length + ground + 1 /* support markers */);
+
+  const first = await page.evaluate(() => window.smithereensViewer.chunkMatrices());
+  assertTranslationsMatch(first, 0);
+  await assert.doesNotReject(page.locator('#stat-frame').filter({ hasText: `0 / ${run.frame_count - 1}` }).waitFor());
+
+  // Scrub with the slider, as a person would.
+  const last = run.frame_count - 1;
+  await page.locator('#scrub').fill(String(last));
+  await nextFrames(page);
+  assert.equal(await page.locator('#stat-frame').textContent(), `${last} / ${last}`);
+  const lastMatrices = await page.evaluate(() => window.smithereensViewer.chunkMatrices());
+  const moved = lastMatrices.filter((m, c) => Math.hypot(m[12] - first[c][12], m[13] - first[c][13], m[14] - first[c][14]) > 0.01).length;
+  assert.ok(moved > 0, 'no chunk moved between the first and the last frame');
+  assertTranslationsMatch(lastMatrices, last);
+  const broken = new Set(run.breaks.map((b) => b.bond)).size;
+  assert.equal(await page.locator('#stat-broken').textContent(), `${broken} / ${run.bonds.length}`);
+
+  // The picture for the README: bonds on, half a second after the last
+  // projectile is launched, when its pieces are in flight.
+  await page.locator('#show-intact').check();
+  await page.locator('#show-broken').check();
+  const launch = Math.max(0, ...run.projectiles.map((p) => p.first_frame));
+  await page.locator('#scrub').fill(String(Math.min(last, launch + Math.round(0.5 / run.timestep))));
+  await nextFrames(page);
+  mkdirSync(dirname(screenshotPath), { recursive: true });
+  await page.screenshot({ path: screenshotPath });
+
+  // Play runs forward by itself.
+  const before = await page.evaluate(() => window.smithereensViewer.frame);
+  await page.locator('#play').click();
+  await page.waitForFunction((f) => window.smithereensViewer.frame > f, before, { timeout: 10000 });
+  await page.locator('#play').click();
+
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the page smithereens demo writes opens from disk without a server', async () => {
+  const { page, errors } = await openPage(pathToFileURL(join(work, 'index.html')).href);
+  assert.deepEqual(await state(page), { state: 'ready', error: null });
+  const counts = await page.evaluate(() => window.smithereensViewer.counts());
+  assert.equal(counts.chunk, run.chunks.length);
+  await page.keyboard.press('End');
+  assert.equal(await page.evaluate(() => window.smithereensViewer.frame), run.frame_count - 1);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+for (const [file, expected] of [['truncated.json', /not valid JSON \(is the file truncated\?\)/], ['foreign.json', /not a Smithereens run file \(format "some-other-tool"/]]) {
+  test(`a ${file.replace('.json', '')} run file shows a visible message, not a blank page`, async () => {
+    const { page } = await openPage(`${staticUrl}index.html?run=${file}`);
+    assert.equal((await state(page)).state, 'error');
+    const box = page.locator('#error');
+    assert.ok(await box.isVisible(), 'error box is visible');
+    assert.match(await box.textContent(), expected);
+    await page.close();
+  });
+}
+
+test('opening a broken file from the page shows a visible message', async () => {
+  const { page } = await openPage(viewUrl);
+  assert.equal((await state(page)).state, 'ready');
+  await page.locator('#open-file').setInputFiles({ name: 'cut.run.json', mimeType: 'application/json', buffer: Buffer.from(runText.slice(0, 5000)) });
+  await page.locator('#error').waitFor({ state: 'visible' });
+  assert.match(await page.locator('#error').textContent(), /cut\.run\.json is not valid JSON/);
+  await page.close();
+});
+
+test('the vendored three.js files are the npm package files', () => {
+  for (const [vendored, npm] of [['three.module.js', 'build/three.module.js'], ['three.core.js', 'build/three.core.js'], ['OrbitControls.js', 'examples/jsm/controls/OrbitControls.js']]) {
+    const a = readFileSync(join(viewerDir, 'vendor', vendored));
+    const b = readFileSync(join(viewerDir, 'node_modules', 'three', npm));
+    assert.ok(a.equals(b), `viewer/vendor/${vendored} differs from three/${npm}: copy it again after changing the three version`);
+  }
+});
