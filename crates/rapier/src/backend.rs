@@ -6,6 +6,7 @@ use crate::error::BackendError;
 use crate::world::{ColliderTag, WorldSettings};
 use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
+use smithereens_core::budget::{ProxyDesc, Representation};
 use smithereens_core::commit::{impulse_change, part_motion};
 use smithereens_core::mass::{MassProperties as CoreMass, PrincipalAxes, child_local_pose};
 use smithereens_core::{
@@ -75,54 +76,133 @@ impl ChunkShapes {
     }
 }
 
+/// Collision group of the ground: render-only debris collides with it only.
+pub const GROUND_GROUP: Group = Group::GROUP_1;
+/// Collision group of render-only debris (no authoritative collision).
+pub const RENDER_DEBRIS_GROUP: Group = Group::GROUP_2;
+/// Collision group of authoritative chunk colliders.
+pub const CHUNK_GROUP: Group = Group::GROUP_3;
+/// Collision group of projectiles.
+pub const PROJECTILE_GROUP: Group = Group::GROUP_4;
+
+/// What a cluster's body is made of.
+pub struct BodySpec<'a> {
+    /// Member chunks.
+    pub nodes: &'a [ChunkIndex],
+    /// Fixed to the world.
+    pub supported: bool,
+    /// Mass properties, asset space.
+    pub mass: &'a CoreMass,
+    /// Principal axes of `mass.inertia`.
+    pub principal: &'a PrincipalAxes,
+    /// Representation chosen by the budget (DESIGN §3.9).
+    pub representation: Representation,
+    /// The budget's proxies (for [`Representation::Proxy`]).
+    pub proxies: &'a [ProxyDesc],
+}
+
 /// Builds (without inserting) the body and child colliders of a cluster: a
 /// fixed body when supported, otherwise dynamic with the explicit mass
 /// properties of DESIGN §3.5 (colliders carry density 0). The body frame has
 /// its origin at the centre of mass and asset axes (rotated by the body's
 /// rotation), so each child's local pose is `R_cᵀ(cᵢ − c)`, `R_cᵀRᵢ` with
 /// `R_c = Rᵢ` — computed by [`child_local_pose`] in asset space.
+///
+/// The representation decides the colliders: the chunks' hulls (`Body`),
+/// the authored proxy's convex pieces (`Proxy`), or the chunks' hulls in
+/// [`RENDER_DEBRIS_GROUP`], colliding with the ground only and raising no
+/// contact events (`RenderOnlyDebris`: no authoritative collision).
+///
+/// # Errors
+/// [`BackendError::BadProxy`] when a proxy is unknown or has a degenerate piece.
 pub fn build_body(
     shapes: &ChunkShapes,
     asset: &Asset,
-    nodes: &[ChunkIndex],
-    supported: bool,
-    mass: &CoreMass,
-    principal: &PrincipalAxes,
+    spec: &BodySpec<'_>,
     settings: &WorldSettings,
-) -> (RigidBodyBuilder, Vec<Collider>) {
-    let body = if supported {
+) -> Result<(RigidBodyBuilder, Vec<Collider>), BackendError> {
+    let body = if spec.supported {
         RigidBodyBuilder::fixed()
     } else {
         let mp = MassProperties::with_principal_inertia_frame(
             Vec3::ZERO,
-            mass.mass,
-            principal.moments,
-            principal.frame,
+            spec.mass.mass,
+            spec.principal.moments,
+            spec.principal.frame,
         );
         RigidBodyBuilder::dynamic()
             .additional_mass_properties(mp)
             .ccd_enabled(false)
     };
     let threshold_force = settings.impact.threshold / settings.timestep;
-    let mut colliders = Vec::with_capacity(nodes.len());
-    for &n in nodes {
-        let (Some(shape), Some(chunk)) = (shapes.get(n), asset.chunk(n)) else {
-            continue;
-        };
-        let (t, r) = child_local_pose(mass.center, Quat::IDENTITY, chunk.centroid, Quat::IDENTITY);
-        colliders.push(
-            ColliderBuilder::new(shape.clone())
-                .position(rapier3d::math::Pose::from_parts(t, r))
-                .density(0.0)
-                .friction(settings.friction)
-                .restitution(settings.restitution)
-                .active_events(ActiveEvents::CONTACT_FORCE_EVENTS)
-                .contact_force_event_threshold(threshold_force)
-                .user_data(ColliderTag::Chunk(n.0).encode())
-                .build(),
-        );
+    let base = |shape: SharedShape, offset: Vec3| {
+        ColliderBuilder::new(shape)
+            .position(rapier3d::math::Pose::from_parts(offset, Quat::IDENTITY))
+            .density(0.0)
+            .friction(settings.friction)
+            .restitution(settings.restitution)
+    };
+    let mut colliders = Vec::with_capacity(spec.nodes.len());
+    match spec.representation {
+        Representation::Proxy(id) => {
+            let proxy = spec
+                .proxies
+                .get(id.0 as usize)
+                .ok_or(BackendError::BadProxy(id.0))?;
+            for hull in &proxy.hulls {
+                let local: Vec<Vec3> = hull.points.iter().map(|p| *p - spec.mass.center).collect();
+                let shape = SharedShape::convex_hull(&local).ok_or(BackendError::BadProxy(id.0))?;
+                let first = spec.nodes.first().map_or(0, |n| n.0);
+                colliders.push(
+                    base(shape, Vec3::ZERO)
+                        .collision_groups(InteractionGroups::new(
+                            CHUNK_GROUP,
+                            Group::ALL,
+                            InteractionTestMode::And,
+                        ))
+                        .active_events(ActiveEvents::CONTACT_FORCE_EVENTS)
+                        .contact_force_event_threshold(threshold_force)
+                        .user_data(ColliderTag::Chunk(first).encode())
+                        .build(),
+                );
+            }
+        }
+        representation => {
+            let render_only = representation == Representation::RenderOnlyDebris;
+            for &n in spec.nodes {
+                let (Some(shape), Some(chunk)) = (shapes.get(n), asset.chunk(n)) else {
+                    continue;
+                };
+                let (t, _) = child_local_pose(
+                    spec.mass.center,
+                    Quat::IDENTITY,
+                    chunk.centroid,
+                    Quat::IDENTITY,
+                );
+                let c = if render_only {
+                    base(shape.clone(), t)
+                        .collision_groups(InteractionGroups::new(
+                            RENDER_DEBRIS_GROUP,
+                            GROUND_GROUP,
+                            InteractionTestMode::And,
+                        ))
+                        .user_data(ColliderTag::RenderOnly(n.0).encode())
+                } else {
+                    base(shape.clone(), t)
+                        .collision_groups(InteractionGroups::new(
+                            CHUNK_GROUP,
+                            Group::ALL,
+                            InteractionTestMode::And,
+                        ))
+                        .active_events(ActiveEvents::CONTACT_FORCE_EVENTS)
+                        .contact_force_event_threshold(threshold_force)
+                        .user_data(ColliderTag::Chunk(n.0).encode())
+                };
+                colliders.push(c.build());
+            }
+        }
     }
-    (body, colliders)
+    Ok((body, colliders))
 }
 
 /// Makes a freshly inserted body's mass properties current now rather than
@@ -153,6 +233,8 @@ pub struct RapierCommit<'a> {
     pub settings: &'a WorldSettings,
     /// Test hook: while positive, `prepare` fails and decrements it.
     pub fail_prepare: &'a mut u32,
+    /// The instance's authored proxies.
+    pub proxies: &'a [ProxyDesc],
 }
 
 impl CommitBackend for RapierCommit<'_> {
@@ -171,15 +253,15 @@ impl CommitBackend for RapierCommit<'_> {
         let mut parts = Vec::with_capacity(plan.new_cluster_count());
         for split in &plan.splits {
             for p in &split.parts {
-                parts.push(build_body(
-                    self.shapes,
-                    asset,
-                    &p.nodes,
-                    p.supported,
-                    &p.mass,
-                    &p.principal,
-                    self.settings,
-                ));
+                let spec = BodySpec {
+                    nodes: &p.nodes,
+                    supported: p.supported,
+                    mass: &p.mass,
+                    principal: &p.principal,
+                    representation: p.representation,
+                    proxies: self.proxies,
+                };
+                parts.push(build_body(self.shapes, asset, &spec, self.settings)?);
             }
         }
         Ok(PreparedBodies { parts })

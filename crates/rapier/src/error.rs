@@ -22,6 +22,9 @@ pub enum BackendError {
         /// The allowed range.
         reason: &'static str,
     },
+    /// An authored proxy is unknown or has a piece without volume.
+    #[error("proxy {0} is unknown or has a degenerate convex piece")]
+    BadProxy(u32),
     /// A failure injected by a test hook.
     #[error("injected {0} failure")]
     Injected(&'static str),

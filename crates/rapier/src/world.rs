@@ -48,6 +48,8 @@ pub enum ColliderTag {
     Projectile(u32),
     /// The ground.
     Ground,
+    /// A chunk of render-only debris (no authoritative collision).
+    RenderOnly(u32),
     /// Anything else.
     Other,
 }
@@ -56,6 +58,7 @@ impl ColliderTag {
     const CHUNK: u128 = 1 << 64;
     const PROJECTILE: u128 = 2 << 64;
     const GROUND: u128 = 3 << 64;
+    const RENDER_ONLY: u128 = 4 << 64;
 
     /// Encodes into `user_data`.
     pub fn encode(self) -> u128 {
@@ -63,6 +66,7 @@ impl ColliderTag {
             Self::Chunk(i) => Self::CHUNK | i as u128,
             Self::Projectile(i) => Self::PROJECTILE | i as u128,
             Self::Ground => Self::GROUND,
+            Self::RenderOnly(i) => Self::RENDER_ONLY | i as u128,
             Self::Other => 0,
         }
     }
@@ -74,6 +78,7 @@ impl ColliderTag {
             1 => Self::Chunk(low),
             2 => Self::Projectile(low),
             3 => Self::Ground,
+            4 => Self::RenderOnly(low),
             _ => Self::Other,
         }
     }
@@ -350,6 +355,10 @@ pub struct StepReport {
     pub removed: Vec<ClusterHandle>,
     /// Clusters created by the commit.
     pub created: Vec<ClusterHandle>,
+    /// Created clusters that are render-only debris (no authoritative collider).
+    pub render_only: Vec<ClusterHandle>,
+    /// Set when the budget held the commit back (events stay pending).
+    pub deferred: Option<smithereens_core::budget::BudgetShortfall>,
     /// Wall time of the Rapier step, s.
     pub physics_seconds: f64,
     /// Wall time of damage admission, planning and commit, s.
@@ -520,10 +529,28 @@ impl DestructionWorld {
         placement: Pose,
         settings: WorldSettings,
     ) -> Result<Self, BackendError> {
+        let desc = smithereens_core::instance::InstanceDesc {
+            placement,
+            ..Default::default()
+        };
+        Self::with_instance(asset, desc, settings)
+    }
+
+    /// As [`Self::new`], with a full instance description: identity, budget
+    /// (body slots, pending-queue capacity, task path, proxies) and sleep thresholds.
+    ///
+    /// # Errors
+    /// As [`Self::new`]; [`BackendError::Instance`] also for an invalid budget,
+    /// [`BackendError::BadProxy`] for a proxy piece without volume.
+    pub fn with_instance(
+        asset: Arc<Asset>,
+        desc: smithereens_core::instance::InstanceDesc,
+        settings: WorldSettings,
+    ) -> Result<Self, BackendError> {
         settings.validate()?;
         let shapes = ChunkShapes::build(&asset, settings.collider_border)?;
         let instance =
-            Instance::new(asset, placement).map_err(|e| BackendError::Instance(e.to_string()))?;
+            Instance::with_desc(asset, desc).map_err(|e| BackendError::Instance(e.to_string()))?;
         let mut physics = new_physics_world(&settings);
         if let Some(y) = settings.ground_y {
             let ground = physics.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(
@@ -533,6 +560,11 @@ impl DestructionWorld {
             )));
             let collider = ColliderBuilder::cuboid(500.0, 0.5, 500.0)
                 .friction(settings.friction)
+                .collision_groups(InteractionGroups::new(
+                    crate::backend::GROUND_GROUP,
+                    Group::ALL,
+                    InteractionTestMode::And,
+                ))
                 .user_data(ColliderTag::Ground.encode());
             physics.insert_collider(collider, Some(ground));
         }
@@ -556,15 +588,20 @@ impl DestructionWorld {
             let Some(c) = world.instance.cluster(h) else {
                 continue;
             };
+            let spec = crate::backend::BodySpec {
+                nodes: &c.nodes,
+                supported: c.supported,
+                mass: &c.mass,
+                principal: &c.principal,
+                representation: c.representation,
+                proxies: &world.instance.budget().proxies,
+            };
             let (body, colliders) = crate::backend::build_body(
                 &world.shapes,
                 world.instance.asset(),
-                &c.nodes,
-                c.supported,
-                &c.mass,
-                &c.principal,
+                &spec,
                 &world.settings,
-            );
+            )?;
             let rb = world
                 .physics
                 .insert_body(body.pose(to_rapier(&c.motion.pose)));
@@ -611,6 +648,11 @@ impl DestructionWorld {
             .density(p.mass / volume)
             .friction(self.settings.friction)
             .restitution(self.settings.restitution)
+            .collision_groups(InteractionGroups::new(
+                crate::backend::PROJECTILE_GROUP,
+                Group::ALL,
+                InteractionTestMode::And,
+            ))
             .user_data(ColliderTag::Projectile(index).encode());
         self.physics.insert_collider(collider, Some(body));
         self.projectiles.push(body);
@@ -733,6 +775,7 @@ impl DestructionWorld {
                 }
             }
         }
+        let proxies = self.instance.budget().proxies.clone();
         let outcome = {
             let mut backend = RapierCommit {
                 physics: &mut self.physics,
@@ -740,6 +783,7 @@ impl DestructionWorld {
                 shapes: &self.shapes,
                 settings: &self.settings,
                 fail_prepare: &mut self.injected_prepare_failures,
+                proxies: &proxies,
             };
             let result = self.instance.commit(&mut backend);
             if result.is_err() {
@@ -767,6 +811,10 @@ impl DestructionWorld {
         report.broken = outcome.broken;
         report.removed = outcome.removed;
         report.created = outcome.created;
+        report.render_only = outcome.render_only;
+        if let smithereens_core::commit::CommitStatus::Deferred(shortfall) = outcome.status {
+            report.deferred = Some(shortfall);
+        }
         self.sync_motions();
         report.destruction_seconds = t1.elapsed().as_secs_f64();
         Ok(report)
