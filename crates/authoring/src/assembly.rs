@@ -11,8 +11,9 @@ use smithereens_core::{AssetDesc, BondDesc, BondEnd, ChunkDesc, ChunkMesh, HullD
 use std::collections::HashMap;
 
 /// A piece whose volume is below this fraction of the mesh volume is a
-/// sliver and is dropped (see [`assemble`]); the volume lost is at most this
-/// fraction of the mesh per dropped piece.
+/// sliver and is dropped with its bonds (see
+/// [`fracture_voronoi`](crate::fracture_voronoi)); the volume lost is at most
+/// this fraction of the mesh per dropped piece.
 pub const SLIVER_VOLUME_FRACTION: f64 = 1e-9;
 
 /// A chunk whose smallest principal moment of inertia is below this fraction

@@ -51,9 +51,13 @@ const MIN_BOND_AREA_FRACTION: f64 = 1e-8;
 ///    area-weighted centroid, unit normal from `chunk0` to `chunk1`,
 ///    strength = `strength_per_area × area`; one bond per pair, `chunk0 <
 ///    chunk1`, sorted; interfaces below 1e-8 × diagonal² are skipped.
-/// 5. **Slivers** (volume below 1e-6 of the mesh volume, needle-like
-///    inertia, or a flat hull) are merged into the neighbour with the
-///    largest shared area, keeping the total volume.
+/// 5. **Slivers**: a piece below [`SLIVER_VOLUME_FRACTION`](crate::SLIVER_VOLUME_FRACTION)
+///    (1e-9) of the mesh volume is dropped with its bonds (the volume lost is
+///    negligible); a thin piece (principal moment ratio below
+///    [`SLIVER_INERTIA_RATIO`](crate::SLIVER_INERTIA_RATIO)) or one whose
+///    convex hull fails or is flat is merged into the neighbour with the
+///    largest shared area, keeping the total volume (its render mesh then
+///    holds both closed surfaces).
 /// 6. **Per chunk**: volume (m³), mass = density × volume (kg), centroid (m)
 ///    and inertia about it (kg·m², symmetric) from the closed surface
 ///    ([`MassProperties`](crate::MassProperties): Eberly 2002 / Mirtich

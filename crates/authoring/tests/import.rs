@@ -1,5 +1,8 @@
 //! Loading the repository's real meshes.
 
+// Helpers below build fixtures; a failure there is a broken test, not a finding.
+#![allow(clippy::unwrap_used)]
+
 use smithereens_authoring::{MeshError, load_mesh};
 use std::path::Path;
 
@@ -84,4 +87,122 @@ fn obj_with_a_nan_vertex_is_rejected() {
         matches!(result, Err(MeshError::NonFiniteVertex { position, .. }) if position.y.is_nan()),
         "{result:?}"
     );
+}
+
+/// Box.gltf's JSON with its embedded buffer split out: `(json without the
+/// data URI line, buffer bytes, the URI line's text)`.
+fn split_box_gltf() -> (String, Vec<u8>, String) {
+    let text = std::fs::read_to_string(asset("Box.gltf")).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.contains("\"uri\": \"data:"))
+        .unwrap()
+        .to_string();
+    let payload = line
+        .split(";base64,")
+        .nth(1)
+        .unwrap()
+        .trim_end_matches(['"', ',', ' ']);
+    let bytes = decode_base64(payload);
+    assert_eq!(bytes.len(), 648);
+    (text.replace(&line, ""), bytes, line)
+}
+
+fn decode_base64(text: &str) -> Vec<u8> {
+    let table = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let (mut out, mut acc, mut bits) = (Vec::new(), 0u32, 0);
+    for c in text.bytes().filter(|&c| c != b'=') {
+        acc = (acc << 6) | table.iter().position(|&t| t == c).unwrap() as u32;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    out
+}
+
+fn temp_dir(tag: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "smithereens-authoring-{tag}-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn glb_with_a_bin_chunk_loads_like_the_embedded_gltf() {
+    let (json, bin, _) = split_box_gltf();
+    // The uri line ended the buffer object; drop the now-trailing comma.
+    let json = json.replace("\"byteLength\": 648,", "\"byteLength\": 648");
+    let mut json = json.into_bytes();
+    while json.len() % 4 != 0 {
+        json.push(b' ');
+    }
+    let mut bin_padded = bin.clone();
+    while bin_padded.len() % 4 != 0 {
+        bin_padded.push(0);
+    }
+    let total = 12 + 8 + json.len() + 8 + bin_padded.len();
+    let mut glb = Vec::new();
+    glb.extend_from_slice(b"glTF");
+    glb.extend_from_slice(&2u32.to_le_bytes());
+    glb.extend_from_slice(&(total as u32).to_le_bytes());
+    glb.extend_from_slice(&(json.len() as u32).to_le_bytes());
+    glb.extend_from_slice(b"JSON");
+    glb.extend_from_slice(&json);
+    glb.extend_from_slice(&(bin_padded.len() as u32).to_le_bytes());
+    glb.extend_from_slice(b"BIN\0");
+    glb.extend_from_slice(&bin_padded);
+    let dir = temp_dir("glb");
+    let path = dir.join("box.glb");
+    std::fs::write(&path, glb).unwrap();
+    let loaded = load_mesh(&path);
+    std::fs::remove_dir_all(&dir).ok();
+    let mesh = loaded.unwrap();
+    let reference = load_mesh(&asset("Box.gltf")).unwrap();
+    assert_eq!(mesh, reference);
+}
+
+#[test]
+fn gltf_with_an_external_buffer_file_loads_and_a_missing_one_is_an_io_error() {
+    let (json, bin, line) = split_box_gltf();
+    let external = line.replace(line.trim(), "\"uri\": \"box%20data.bin\"");
+    let json = json.replace(
+        "\"byteLength\": 648,",
+        &format!("\"byteLength\": 648,\n{external}"),
+    );
+    let dir = temp_dir("external");
+    let path = dir.join("box.gltf");
+    std::fs::write(&path, &json).unwrap();
+    let missing = load_mesh(&path);
+    std::fs::write(dir.join("box data.bin"), &bin).unwrap();
+    let loaded = load_mesh(&path);
+    std::fs::write(dir.join("box data.bin"), &bin[..100]).unwrap();
+    let short = load_mesh(&path);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(matches!(missing, Err(MeshError::Io { .. })), "{missing:?}");
+    assert!(
+        matches!(short, Err(MeshError::GltfBuffer { buffer: 0, .. })),
+        "{short:?}"
+    );
+    assert!((loaded.unwrap().volume() - 1.0).abs() < 1e-9);
+}
+
+#[test]
+fn garbage_files_are_parse_errors() {
+    let dir = temp_dir("garbage");
+    let gltf = dir.join("bad.gltf");
+    std::fs::write(&gltf, b"{ not json").unwrap();
+    let glb = dir.join("bad.glb");
+    std::fs::write(&glb, b"glTF\x02\x00\x00\x00\xff\xff\xff\xff").unwrap();
+    let obj = dir.join("bad.obj");
+    std::fs::write(&obj, b"v 1 2\nf 1 2 3\n").unwrap();
+    let results = [load_mesh(&gltf), load_mesh(&glb), load_mesh(&obj)];
+    std::fs::remove_dir_all(&dir).ok();
+    for r in results {
+        assert!(matches!(r, Err(MeshError::Parse { .. })), "{r:?}");
+    }
 }
