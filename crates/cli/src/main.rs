@@ -4,6 +4,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use smithereens::demo::{DemoOptions, run_demo};
 use smithereens::export::{ExportOptions, export_glb};
+use smithereens::simulate::{ScenarioSource, replay, simulate};
 use smithereens::view::{ViewServer, standalone_page};
 use smithereens::{progress, report};
 use smithereens_authoring::{FractureSettings, fracture_voronoi, load_mesh};
@@ -76,6 +77,27 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         port: u16,
     },
+    /// Run a scenario file (or a built-in: wall, tower, bridge) and record it.
+    Simulate {
+        /// A scenario TOML file or the name of a built-in scenario.
+        scenario: String,
+        /// Output run file (`*.run.json`); a viewer page is written next to it.
+        #[arg(long, short)]
+        output: PathBuf,
+        /// Override the scenario's duration with this many fixed steps.
+        #[arg(long)]
+        steps: Option<u32>,
+    },
+    /// Re-simulate a recorded run from its embedded scenario.
+    Replay {
+        /// The recorded run (`*.run.json`) written by `simulate`.
+        run: PathBuf,
+        /// Compare every frame's state hash; exit non-zero on divergence.
+        #[arg(long)]
+        verify: bool,
+    },
+    /// List the built-in scenarios.
+    Scenarios,
     /// Write a recorded run as animated binary glTF: one node per chunk, TRS keys per frame.
     Export {
         /// The recorded run (`*.run.json`).
@@ -202,6 +224,55 @@ fn run(cli: Cli) -> Result<()> {
                 server.url()
             );
             server.serve()?;
+        }
+        Command::Simulate {
+            scenario,
+            output,
+            steps,
+        } => {
+            let source = ScenarioSource::resolve(&scenario)
+                .with_context(|| format!("reading scenario {scenario}"))?;
+            let file = smithereens_scenario::ScenarioFile::parse(&source.text)?;
+            let total = steps.unwrap_or(file.steps());
+            let bar = progress::bar(total as u64, "simulate");
+            let (record, summary) =
+                simulate(&source, steps, &mut |s, _| bar.set_position(s as u64))?;
+            bar.finish_and_clear();
+            let json = record.to_json();
+            std::fs::write(&output, &json)
+                .with_context(|| format!("writing {}", output.display()))?;
+            let page = output.with_extension("html");
+            std::fs::write(&page, standalone_page(&json))
+                .with_context(|| format!("writing {}", page.display()))?;
+            print!("{}", report::summary_table(&summary));
+            println!("run:    {}", output.display());
+            println!("viewer: {}", page.display());
+        }
+        Command::Replay { run, verify } => {
+            let (_, record) = read_run(&run)?;
+            let bar = progress::bar(record.frame_count.saturating_sub(1) as u64, "replay");
+            let result = replay(&record, &mut |s, _| bar.set_position(s as u64))
+                .with_context(|| format!("replaying {}", run.display()))?;
+            bar.finish_and_clear();
+            match result.first_divergence {
+                None => println!(
+                    "replayed {} frames: every state hash matches",
+                    result.frames
+                ),
+                Some(frame) if verify => {
+                    anyhow::bail!("replay diverged at frame {frame} of {}", record.frame_count)
+                }
+                Some(frame) => println!(
+                    "replay diverged at frame {frame} of {} (use --verify to fail on it)",
+                    record.frame_count
+                ),
+            }
+        }
+        Command::Scenarios => {
+            for (name, text) in smithereens_scenario::BUILTINS {
+                let first = text.lines().next().unwrap_or("").trim_start_matches("# ");
+                println!("{name:<8} {first}");
+            }
         }
         Command::Export { run, output, every } => {
             let (_, record) = read_run(&run)?;

@@ -12,7 +12,13 @@ fn a_simulated_run_replays_with_identical_hashes() {
     assert!(summary.bonds_broken > 0);
     // Through JSON, as the CLI does.
     let back = RunRecord::from_json(&record.to_json()).unwrap();
-    assert_eq!(replay(&back, &mut |_, _| {}).unwrap(), ReplayReport { frames: 91, first_divergence: None });
+    assert_eq!(
+        replay(&back, &mut |_, _| {}).unwrap(),
+        ReplayReport {
+            frames: 91,
+            first_divergence: None
+        }
+    );
 }
 
 #[test]
@@ -20,15 +26,74 @@ fn a_tampered_run_is_reported_at_the_first_divergent_frame() {
     let source = ScenarioSource::resolve("tower").unwrap();
     let (mut record, _) = simulate(&source, Some(40), &mut |_, _| {}).unwrap();
     record.frame_hashes[17] ^= 1;
-    assert_eq!(replay(&record, &mut |_, _| {}).unwrap().first_divergence, Some(17));
+    assert_eq!(
+        replay(&record, &mut |_, _| {}).unwrap().first_divergence,
+        Some(17)
+    );
     record.frame_hashes.truncate(30);
     record.frame_hashes[17] ^= 1;
-    assert_eq!(replay(&record, &mut |_, _| {}).unwrap().first_divergence, Some(30));
+    assert_eq!(
+        replay(&record, &mut |_, _| {}).unwrap().first_divergence,
+        Some(30)
+    );
 }
 
 #[test]
 fn runs_without_a_scenario_and_unknown_scenarios_are_typed_errors() {
     let record = RunRecord::new("x", 1.0 / 60.0);
-    assert!(matches!(replay(&record, &mut |_, _| {}), Err(SimulateError::NoScenario)));
+    assert!(matches!(
+        replay(&record, &mut |_, _| {}),
+        Err(SimulateError::NoScenario)
+    ));
     assert!(ScenarioSource::resolve("no-such-scenario-or-file.toml").is_err());
+}
+
+#[test]
+fn the_cli_replay_verify_exits_non_zero_on_divergence() {
+    let exe = env!("CARGO_BIN_EXE_smithereens");
+    let dir = std::env::temp_dir().join(format!("smithereens-replay-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = dir.join("tower.run.json");
+    let ok = std::process::Command::new(exe)
+        .args(["simulate", "tower", "--steps", "30", "-o"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    assert!(
+        dir.join("tower.run.html").exists(),
+        "a viewer page is written next to the run"
+    );
+    let verify = std::process::Command::new(exe)
+        .args(["replay", "--verify"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+    let mut record = RunRecord::from_json(&std::fs::read(&run).unwrap()).unwrap();
+    record.frame_hashes[12] ^= 0xff;
+    std::fs::write(&run, record.to_json()).unwrap();
+    let bad = std::process::Command::new(exe)
+        .args(["replay", "--verify"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("diverged at frame 12"));
+    std::fs::write(&run, b"{\"format\":\"smithereens-run\"").unwrap();
+    let truncated = std::process::Command::new(exe)
+        .args(["replay", "--verify"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_eq!(truncated.status.code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
 }
