@@ -475,6 +475,7 @@ pub(crate) fn assign_slots(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

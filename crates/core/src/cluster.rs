@@ -233,11 +233,12 @@ impl ClusterSet {
         created: Vec<Cluster>,
     ) -> Vec<ClusterHandle> {
         for h in freed {
-            if let Some(slot) = self.slots.get_mut(h.index as usize) {
-                if slot.generation == h.generation && slot.cluster.take().is_some() {
-                    slot.generation = slot.generation.wrapping_add(1);
-                    self.free.insert(h.index);
-                }
+            if let Some(slot) = self.slots.get_mut(h.index as usize)
+                && slot.generation == h.generation
+                && slot.cluster.take().is_some()
+            {
+                slot.generation = slot.generation.wrapping_add(1);
+                self.free.insert(h.index);
             }
         }
         let mut handles = Vec::with_capacity(created.len());

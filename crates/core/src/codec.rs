@@ -128,6 +128,7 @@ pub fn decode<T: DeserializeOwned>(
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 

@@ -58,10 +58,10 @@ impl RadialDamage {
         if !self.point.is_finite() {
             return Err(DamageError::NonFinitePoint(self.point));
         }
-        if let Some(j) = self.impulse {
-            if !j.is_finite() {
-                return Err(DamageError::NonFiniteImpulse(j));
-            }
+        if let Some(j) = self.impulse
+            && !j.is_finite()
+        {
+            return Err(DamageError::NonFiniteImpulse(j));
         }
         Ok(())
     }

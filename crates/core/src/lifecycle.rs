@@ -237,10 +237,10 @@ impl Instance {
             .clusters
             .get(ticket.cluster)
             .ok_or(LifecycleError::StaleCluster(ticket.cluster))?;
-        if let Some(slot) = ticket.slot {
-            if !self.slots.is_current(slot) || c.slot != Some(slot) {
-                return Err(LifecycleError::StaleSlot(slot));
-            }
+        if let Some(slot) = ticket.slot
+            && (!self.slots.is_current(slot) || c.slot != Some(slot))
+        {
+            return Err(LifecycleError::StaleSlot(slot));
         }
         if c.withdrawn_at != Some(ticket.epoch) || c.slot != ticket.slot {
             return Err(LifecycleError::NotWithdrawn(ticket.cluster));

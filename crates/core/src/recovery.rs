@@ -324,10 +324,10 @@ impl Instance {
                     )));
                 }
             }
-            if let Representation::Proxy(p) = c.representation {
-                if p.0 as usize >= self.budget.desc.proxies.len() {
-                    return Err(invalid(format!("proxy {} does not exist", p.0)));
-                }
+            if let Representation::Proxy(p) = c.representation
+                && p.0 as usize >= self.budget.desc.proxies.len()
+            {
+                return Err(invalid(format!("proxy {} does not exist", p.0)));
             }
             if !c.motion.pose.is_valid()
                 || !c.motion.velocity.linear.is_finite()
@@ -396,13 +396,12 @@ impl Instance {
                 )));
             }
         }
-        if let Some(path) = &r.task_path {
-            if path
+        if let Some(path) = &r.task_path
+            && path
                 .iter()
                 .any(|c| c.0 as usize >= self.asset.chunk_count())
-            {
-                return Err(invalid("task path names a chunk out of range".into()));
-            }
+        {
+            return Err(invalid("task path names a chunk out of range".into()));
         }
         Ok(created)
     }

@@ -49,6 +49,10 @@ pub enum ReplayEntry {
         commit_seq: u64,
         /// The cluster released.
         cluster: ClusterHandle,
+        /// Cluster motions synced since the previous commit (changed ones only).
+        motions: Vec<(ClusterHandle, ClusterMotion)>,
+        /// The task path set before this commit, if it changed.
+        task_path: Option<Vec<ChunkIndex>>,
         /// State hash after the commit.
         state_hash: u64,
     },
@@ -166,11 +170,7 @@ impl ReplayRecorder {
         instance: &mut Instance,
         backend: &mut B,
     ) -> Result<CommitOutcome, CommitError<B::Error>> {
-        let motions: Vec<(ClusterHandle, ClusterMotion)> = instance
-            .clusters()
-            .filter(|(h, c)| !same_motion(self.known.get(h), &c.motion))
-            .map(|(h, c)| (h, c.motion))
-            .collect();
+        let motions = self.changed_motions(instance);
         let outcome = instance.commit(backend)?;
         if outcome.status == CommitStatus::Committed {
             self.log.entries.push(ReplayEntry::Commit {
@@ -194,14 +194,25 @@ impl ReplayRecorder {
         instance: &mut Instance,
         ticket: RecycleTicket,
     ) -> Result<CommitRecord, LifecycleError> {
+        let motions = self.changed_motions(instance);
         let record = instance.finish_recycle(ticket)?;
         self.log.entries.push(ReplayEntry::Recycle {
             commit_seq: record.commit_seq,
             cluster: ticket.cluster,
+            motions,
+            task_path: record.task_path.clone(),
             state_hash: instance.state_hash(),
         });
-        self.known.remove(&ticket.cluster);
+        self.known = motions_of(instance);
         Ok(record)
+    }
+
+    fn changed_motions(&self, instance: &Instance) -> Vec<(ClusterHandle, ClusterMotion)> {
+        instance
+            .clusters()
+            .filter(|(h, c)| !same_motion(self.known.get(h), &c.motion))
+            .map(|(h, c)| (h, c.motion))
+            .collect()
     }
 
     /// The log so far.
@@ -319,8 +330,23 @@ pub fn replay_instance(
             ReplayEntry::Recycle {
                 commit_seq,
                 cluster,
+                motions,
+                task_path,
                 state_hash,
             } => {
+                for &(h, m) in motions {
+                    inst.set_motion::<std::convert::Infallible>(h, m)
+                        .map_err(|e| ReplayError::Invalid {
+                            commit_seq: *commit_seq,
+                            reason: format!("motion of {h}: {e}"),
+                        })?;
+                }
+                if let Some(path) = task_path {
+                    inst.set_task_path(path).map_err(|e| ReplayError::Invalid {
+                        commit_seq: *commit_seq,
+                        reason: format!("task path: {e}"),
+                    })?;
+                }
                 let record = inst
                     .recycle_now(*cluster)
                     .map_err(|e| ReplayError::Invalid {
