@@ -266,7 +266,7 @@ fn hull_points(raw: &[RawChunk], members: &[usize]) -> Result<Vec<Vec3>, String>
     keyed.sort_unstable_by_key(|k| k.0);
     keyed.dedup_by_key(|k| k.0);
     let points: Vec<Vec3> = keyed.into_iter().map(|k| k.1).collect();
-    let (vertices, triangles) = match parry3d::transformation::try_convex_hull(&points) {
+    let (vertices, triangles) = match guarded_hull(&points) {
         Ok(hull) => hull,
         Err(first) => {
             // Quickhull can still trip over near-coincident or near-coplanar
@@ -288,8 +288,7 @@ fn hull_points(raw: &[RawChunk], members: &[usize]) -> Result<Vec<Vec3>, String>
                     .unwrap_or(std::cmp::Ordering::Equal)
             });
             snapped.dedup();
-            parry3d::transformation::try_convex_hull(&snapped)
-                .map_err(|e| format!("{first}; after snapping: {e}"))?
+            guarded_hull(&snapped).map_err(|e| format!("{first}; after snapping: {e}"))?
         }
     };
     let positions: Vec<DVec3> = vertices.iter().map(|v| v.as_dvec3()).collect();
@@ -303,6 +302,15 @@ fn hull_points(raw: &[RawChunk], members: &[usize]) -> Result<Vec<Vec3>, String>
         ));
     }
     Ok(vertices)
+}
+
+/// `parry3d::transformation::try_convex_hull`, with a panic inside parry
+/// (it has internal asserts on degenerate input) turned into an error, so
+/// bad geometry can never crash the caller.
+fn guarded_hull(points: &[Vec3]) -> Result<(Vec<Vec3>, Vec<[u32; 3]>), String> {
+    std::panic::catch_unwind(|| parry3d::transformation::try_convex_hull(points))
+        .map_err(|_| "convex hull builder panicked".to_string())?
+        .map_err(|e| e.to_string())
 }
 
 /// The render mesh: the members' surfaces in f32, welded by exact f32

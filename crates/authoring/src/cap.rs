@@ -36,6 +36,17 @@ pub(crate) fn triangulate_cap(
     segments: &[(u32, u32)],
     plane: &Plane,
 ) -> Result<Vec<[u32; 3]>, String> {
+    // spade asserts on some degenerate configurations; never let that reach
+    // the caller as a panic.
+    std::panic::catch_unwind(|| triangulate_cap_unguarded(positions, segments, plane))
+        .unwrap_or_else(|_| Err("the triangulator panicked on a degenerate cross-section".into()))
+}
+
+fn triangulate_cap_unguarded(
+    positions: &[DVec3],
+    segments: &[(u32, u32)],
+    plane: &Plane,
+) -> Result<Vec<[u32; 3]>, String> {
     if segments.is_empty() {
         return Ok(Vec::new());
     }
