@@ -23,6 +23,6 @@ pub use error::BackendError;
 pub use impact::ImpactDamage;
 pub use stepping::{BacklogPolicy, FixedStepper, FramePlan, StepperSettings, TimeLedger};
 pub use world::{
-    ColliderTag, DestructionWorld, Explosion, HealthCheck, ProjectileDesc, StepError, StepReport,
-    WorldSettings, WorldSnapshotError, new_physics_world,
+    ColliderTag, DestructionWorld, Explosion, HealthCheck, ProjectileDesc, RecyclePolicy,
+    StepError, StepReport, WorldSettings, WorldSnapshotError, new_physics_world,
 };

@@ -113,6 +113,20 @@ pub struct WorldSettings {
     /// Penetration the solver leaves uncorrected, m (Rapier's default is 5 mm;
     /// less keeps tall stacks from visibly sinking).
     pub allowed_penetration: f32,
+    /// Debris recycling: a dynamic cluster of at most `max_chunks` chunks that
+    /// has slept (core lifecycle thresholds) for `after` seconds leaves
+    /// authoritative queries and is then removed. `None` (the default) keeps
+    /// every piece, so recorded runs show all chunks to the end.
+    pub recycle: Option<RecyclePolicy>,
+}
+
+/// When sleeping debris is recycled.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RecyclePolicy {
+    /// Seconds asleep before the cluster is withdrawn (≥ 0).
+    pub after: f32,
+    /// Largest cluster (in chunks) that counts as debris.
+    pub max_chunks: u32,
 }
 
 impl Default for WorldSettings {
@@ -129,6 +143,7 @@ impl Default for WorldSettings {
             pgs_iterations: 2,
             contact_frequency: 120.0,
             allowed_penetration: 0.001,
+            recycle: None,
         }
     }
 }
@@ -160,6 +175,12 @@ impl WorldSettings {
         }
         if !(self.restitution.is_finite() && (0.0..=1.0).contains(&self.restitution)) {
             return bad("restitution", self.restitution, "in [0, 1]");
+        }
+        if let Some(r) = self
+            .recycle
+            .filter(|r| !(r.after.is_finite() && r.after >= 0.0))
+        {
+            return bad("recycle.after", r.after, "finite and ≥ 0");
         }
         if !(self.collider_border.is_finite() && self.collider_border >= 0.0) {
             return bad("collider_border", self.collider_border, "finite and ≥ 0");
@@ -357,6 +378,8 @@ pub struct StepReport {
     pub created: Vec<ClusterHandle>,
     /// Created clusters that are render-only debris (no authoritative collider).
     pub render_only: Vec<ClusterHandle>,
+    /// Debris clusters recycled (released and removed) at this step.
+    pub recycled: Vec<ClusterHandle>,
     /// Set when the budget held the commit back (events stay pending).
     pub deferred: Option<smithereens_core::budget::BudgetShortfall>,
     /// Wall time of the Rapier step, s.
@@ -390,6 +413,10 @@ pub struct DestructionWorld {
     /// Every explosion admitted, with whether its impulse was applied.
     blasts: BTreeMap<EventId, (Explosion, bool)>,
     injected_prepare_failures: u32,
+    /// Step at which each sleeping debris cluster fell asleep.
+    asleep_since: BTreeMap<ClusterHandle, u64>,
+    /// Withdrawn clusters waiting for the queries to refresh.
+    recycling: Vec<smithereens_core::lifecycle::RecycleTicket>,
     step_index: u64,
     next_event: u64,
 }
@@ -406,11 +433,13 @@ struct WorldSnapshot {
     settings: WorldSettings,
     transfers: BTreeMap<EventId, Transfer>,
     blasts: BTreeMap<EventId, (Explosion, bool)>,
+    asleep_since: BTreeMap<ClusterHandle, u64>,
+    recycling: Vec<smithereens_core::lifecycle::RecycleTicket>,
     step_index: u64,
     next_event: u64,
 }
 
-const WORLD_SNAPSHOT_FORMAT: u32 = 1;
+const WORLD_SNAPSHOT_FORMAT: u32 = 2;
 
 /// Borrowing twin of [`WorldSnapshot`] for encoding without cloning the world.
 #[derive(serde::Serialize)]
@@ -423,6 +452,8 @@ struct WorldSnapshotRef<'a> {
     settings: &'a WorldSettings,
     transfers: &'a BTreeMap<EventId, Transfer>,
     blasts: &'a BTreeMap<EventId, (Explosion, bool)>,
+    asleep_since: &'a BTreeMap<ClusterHandle, u64>,
+    recycling: &'a Vec<smithereens_core::lifecycle::RecycleTicket>,
     step_index: u64,
     next_event: u64,
 }
@@ -461,6 +492,8 @@ impl DestructionWorld {
             settings: &self.settings,
             transfers: &self.transfers,
             blasts: &self.blasts,
+            asleep_since: &self.asleep_since,
+            recycling: &self.recycling,
             step_index: self.step_index,
             next_event: self.next_event,
         };
@@ -513,6 +546,8 @@ impl DestructionWorld {
             transfers: snap.transfers,
             blasts: snap.blasts,
             injected_prepare_failures: 0,
+            asleep_since: snap.asleep_since,
+            recycling: snap.recycling,
             step_index: snap.step_index,
             next_event: snap.next_event,
         })
@@ -580,6 +615,8 @@ impl DestructionWorld {
             blasts: BTreeMap::new(),
             transfers: BTreeMap::new(),
             injected_prepare_failures: 0,
+            asleep_since: BTreeMap::new(),
+            recycling: Vec::new(),
             step_index: 0,
             next_event: 0,
         };
@@ -743,6 +780,10 @@ impl DestructionWorld {
         let t1 = Instant::now();
         report.physics_seconds = (t1 - t0).as_secs_f64();
         self.step_index += 1;
+        // The step rebuilt the broad phase without the colliders disabled last
+        // step: those clusters have left authoritative queries.
+        self.instance.mark_queries_refreshed();
+        report.recycled = self.finish_recycling();
 
         let mut hits = match self.collector.hits.lock() {
             Ok(mut h) => std::mem::take(&mut *h),
@@ -816,6 +857,7 @@ impl DestructionWorld {
             report.deferred = Some(shortfall);
         }
         self.sync_motions();
+        self.advance_lifecycle();
         report.destruction_seconds = t1.elapsed().as_secs_f64();
         Ok(report)
     }
@@ -872,6 +914,86 @@ impl DestructionWorld {
                 body.set_linvel(body.linvel() + dv, true);
             }
         }
+    }
+
+    /// Sleep bookkeeping and the first half of recycling: sleeping debris past
+    /// the policy's time gets its colliders disabled (out of contacts and
+    /// queries from the next step on).
+    fn advance_lifecycle(&mut self) {
+        let dt = self.settings.timestep;
+        if self.instance.advance_sleep(dt).is_err() {
+            return;
+        }
+        let Some(policy) = self.settings.recycle else {
+            return;
+        };
+        let asleep: Vec<ClusterHandle> = self
+            .instance
+            .clusters()
+            .filter(|(_, c)| {
+                c.sleep == smithereens_core::lifecycle::SleepState::Asleep
+                    && c.nodes.len() <= policy.max_chunks as usize
+            })
+            .map(|(h, _)| h)
+            .collect();
+        for h in &asleep {
+            self.asleep_since.entry(*h).or_insert(self.step_index);
+        }
+        let awake: Vec<ClusterHandle> = self
+            .asleep_since
+            .keys()
+            .filter(|h| !asleep.contains(h))
+            .copied()
+            .collect();
+        for h in awake {
+            self.asleep_since.remove(&h);
+        }
+        let due: Vec<ClusterHandle> = self
+            .asleep_since
+            .iter()
+            .filter(|(_, since)| (self.step_index - **since) as f32 * dt >= policy.after)
+            .map(|(h, _)| *h)
+            .collect();
+        for h in due {
+            self.asleep_since.remove(&h);
+            let Ok(ticket) = self.instance.begin_recycle(h) else {
+                continue;
+            };
+            if let Some(body) = self
+                .bodies
+                .get(&h)
+                .and_then(|&rb| self.physics.bodies.get(rb))
+            {
+                let colliders: Vec<ColliderHandle> = body.colliders().to_vec();
+                for ch in colliders {
+                    if let Some(c) = self.physics.colliders.get_mut(ch) {
+                        c.set_enabled(false);
+                    }
+                }
+            }
+            self.recycling.push(ticket);
+        }
+    }
+
+    /// Second half of recycling: clusters withdrawn before the last step are
+    /// released in the core and their bodies removed. Returns them.
+    fn finish_recycling(&mut self) -> Vec<ClusterHandle> {
+        let mut done = Vec::new();
+        for ticket in std::mem::take(&mut self.recycling) {
+            match self.instance.finish_recycle(ticket) {
+                Ok(_) => {
+                    if let Some(rb) = self.bodies.remove(&ticket.cluster) {
+                        self.physics.remove_body_with_colliders(rb, true);
+                    }
+                    done.push(ticket.cluster);
+                }
+                Err(smithereens_core::lifecycle::LifecycleError::StillInQueries(_)) => {
+                    self.recycling.push(ticket)
+                }
+                Err(_) => {}
+            }
+        }
+        done
     }
 
     fn sync_motions(&mut self) {

@@ -284,3 +284,83 @@ fn resting_for_sixty_seconds_does_no_damage() {
             .all(|(h, b)| *h == b.strength)
     );
 }
+
+#[test]
+fn sleeping_debris_is_withdrawn_then_recycled_and_larger_pieces_stay() {
+    // A row of 6 cubes resting on the ground, shattered: six single-chunk debris pieces.
+    let mut desc = grid_desc(6, 1, 1, 0.5, 1000.0, 100.0);
+    desc.chunks.iter_mut().for_each(|c| c.support = false);
+    desc.chunks
+        .push(cube_chunk(Vec3::new(5.0, 0.5, 0.25), 1.0, 1000.0, false)); // a large loose block
+    let asset = Arc::new(Asset::new(&desc).unwrap());
+    let mut settings = WorldSettings::default();
+    settings.recycle = Some(smithereens_rapier::world::RecyclePolicy {
+        after: 0.5,
+        max_chunks: 1,
+    });
+    let mut world = DestructionWorld::new(
+        asset.clone(),
+        Pose::from_translation(Vec3::new(0.0, 0.001, 0.0)),
+        settings,
+    )
+    .unwrap();
+    world
+        .admit(RadialDamage {
+            id: EventId(1),
+            point: Vec3::new(1.5, 0.25, 0.25),
+            radius: 10.0,
+            damage: 1.0e9,
+            impulse: None,
+        })
+        .unwrap();
+    let mut recycled = Vec::new();
+    for _ in 0..300 {
+        recycled.extend(world.step().unwrap().recycled);
+    }
+    // All six single chunks and the one-chunk block are ≤ 1 chunk: all recycled.
+    assert_eq!(recycled.len(), 7, "{recycled:?}");
+    assert!(world.cluster_bodies().is_empty());
+    assert_eq!(
+        world
+            .physics()
+            .colliders
+            .iter()
+            .filter(|(_, c)| matches!(
+                smithereens_rapier::ColliderTag::decode(c.user_data),
+                smithereens_rapier::ColliderTag::Chunk(_)
+            ))
+            .count(),
+        0
+    );
+    for r in &recycled {
+        assert!(
+            world.instance().cluster(*r).is_none(),
+            "released in the core too"
+        );
+    }
+}
+
+#[test]
+fn without_a_recycle_policy_nothing_is_removed() {
+    let mut desc = grid_desc(3, 1, 1, 0.5, 1000.0, 100.0);
+    desc.chunks.iter_mut().for_each(|c| c.support = false);
+    let mut world = DestructionWorld::new(
+        Arc::new(Asset::new(&desc).unwrap()),
+        Pose::from_translation(Vec3::new(0.0, 0.001, 0.0)),
+        WorldSettings::default(),
+    )
+    .unwrap();
+    world
+        .admit(RadialDamage {
+            id: EventId(1),
+            point: Vec3::new(0.75, 0.25, 0.25),
+            radius: 10.0,
+            damage: 1.0e9,
+            impulse: None,
+        })
+        .unwrap();
+    for _ in 0..300 {
+        assert!(world.step().unwrap().recycled.is_empty());
+    }
+    assert_eq!(world.cluster_bodies().len(), 3);
+}
