@@ -47,8 +47,10 @@ const MIN_BOND_AREA_FRACTION: f64 = 1e-8;
 ///    Cap triangles remember the neighbour site whose plane made them.
 /// 3. **Components**: a cell whose piece falls apart (non-convex mesh) gives
 ///    one chunk per edge-connected component; empty cells give none.
-/// 4. **Bonds** from shared caps (see the `bonds` module docs): area,
-///    area-weighted centroid, unit normal from `chunk0` to `chunk1`,
+/// 4. **Bonds** from shared caps: chunk i's caps made by the plane toward
+///    chunk j's site (when a cell split into several chunks, the chunks on
+///    the two sides are matched by the overlap of their coplanar, opposite
+///    caps); area, area-weighted centroid, unit normal from `chunk0` to `chunk1`,
 ///    strength = `strength_per_area × area`; one bond per pair, `chunk0 <
 ///    chunk1`, sorted; interfaces below 1e-8 × diagonal² are skipped.
 /// 5. **Slivers**: a piece below [`SLIVER_VOLUME_FRACTION`](crate::SLIVER_VOLUME_FRACTION)
