@@ -50,6 +50,8 @@ pub enum ColliderTag {
     Ground,
     /// A chunk of render-only debris (no authoritative collision).
     RenderOnly(u32),
+    /// A piece of an authored proxy; the value is the cluster's lowest chunk.
+    Proxy(u32),
     /// Anything else.
     Other,
 }
@@ -59,6 +61,7 @@ impl ColliderTag {
     const PROJECTILE: u128 = 2 << 64;
     const GROUND: u128 = 3 << 64;
     const RENDER_ONLY: u128 = 4 << 64;
+    const PROXY: u128 = 5 << 64;
 
     /// Encodes into `user_data`.
     pub fn encode(self) -> u128 {
@@ -67,8 +70,22 @@ impl ColliderTag {
             Self::Projectile(i) => Self::PROJECTILE | i as u128,
             Self::Ground => Self::GROUND,
             Self::RenderOnly(i) => Self::RENDER_ONLY | i as u128,
+            Self::Proxy(i) => Self::PROXY | i as u128,
             Self::Other => 0,
         }
+    }
+
+    /// The chunk an authoritative chunk or proxy collider stands for.
+    pub fn authoritative_chunk(self) -> Option<u32> {
+        match self {
+            Self::Chunk(c) | Self::Proxy(c) => Some(c),
+            _ => None,
+        }
+    }
+
+    /// True for colliders with authoritative chunk collision (chunks and proxy pieces).
+    pub fn is_authoritative_chunk(self) -> bool {
+        self.authoritative_chunk().is_some()
     }
 
     /// Decodes from `user_data`.
@@ -79,6 +96,7 @@ impl ColliderTag {
             2 => Self::Projectile(low),
             3 => Self::Ground,
             4 => Self::RenderOnly(low),
+            5 => Self::Proxy(low),
             _ => Self::Other,
         }
     }
@@ -792,8 +810,8 @@ impl DestructionWorld {
         // Callbacks arrive in solver order; sort by a total key for determinism.
         hits.sort_by_key(|h| h.key);
         for hit in hits {
-            let touches_chunk = matches!(hit.tags.0, ColliderTag::Chunk(_))
-                || matches!(hit.tags.1, ColliderTag::Chunk(_));
+            let touches_chunk =
+                hit.tags.0.is_authoritative_chunk() || hit.tags.1.is_authoritative_chunk();
             let v1 = self.pre_step.point_velocity(hit.bodies.0, hit.point);
             let v2 = self.pre_step.point_velocity(hit.bodies.1, hit.point);
             let approach = (v1 - v2).dot(hit.normal).abs();
@@ -877,11 +895,11 @@ impl DestructionWorld {
     /// cluster that then owns the touched chunk, capped at the approach speed.
     fn absorbed_impulse(&self, hit: &ContactHit, approach: f32) -> Option<Transfer> {
         let (chunk, j) = match (hit.tags, hit.fixed) {
-            ((ColliderTag::Chunk(c), ColliderTag::Projectile(_)), (true, _)) => {
-                (c, -hit.impulse_on_2)
+            ((a, ColliderTag::Projectile(_)), (true, _)) => {
+                (a.authoritative_chunk()?, -hit.impulse_on_2)
             }
-            ((ColliderTag::Projectile(_), ColliderTag::Chunk(c)), (_, true)) => {
-                (c, hit.impulse_on_2)
+            ((ColliderTag::Projectile(_), b), (_, true)) => {
+                (b.authoritative_chunk()?, hit.impulse_on_2)
             }
             _ => return None,
         };
