@@ -171,6 +171,9 @@ pub enum DamageError {
     /// A frozen candidate names a bond (or chunk) out of range or has a bad distance.
     #[error("frozen candidate {0} is out of range or has a negative or non-finite distance")]
     BadCandidate(u32),
+    /// Another pending event already has this admission number.
+    #[error("another pending event already has admission number {0}")]
+    DuplicateAdmission(u64),
     /// No instance with this id exists.
     #[error("unknown instance {0}")]
     UnknownInstance(u64),

@@ -518,6 +518,43 @@ impl Instance {
     /// As [`Self::admit`], plus [`DamageError::BadCandidate`] for a bond or
     /// chunk out of range or a distance that is negative or not finite.
     pub fn admit_frozen(&mut self, pending: PendingEvent) -> Result<Admission, DamageError> {
+        self.validate_frozen(&pending)?;
+        if let Some(answer) = self.existing_answer(&pending.event)? {
+            return Ok(answer);
+        }
+        self.check_capacity()?;
+        Ok(self.push_pending(pending))
+    }
+
+    /// Puts back a journaled pending event (recovery) keeping its original
+    /// admission order number: it is inserted among the pending events by
+    /// that number, and later admissions are numbered after it.
+    ///
+    /// # Errors
+    /// As [`Self::admit_frozen`], plus [`DamageError::DuplicateAdmission`]
+    /// when another pending event has the same admission number.
+    pub fn restore_pending(&mut self, pending: PendingEvent) -> Result<Admission, DamageError> {
+        self.validate_frozen(&pending)?;
+        if let Some(answer) = self.existing_answer(&pending.event)? {
+            return Ok(answer);
+        }
+        self.check_capacity()?;
+        let seq = pending.admission_seq;
+        let pos = self.pending.partition_point(|p| p.admission_seq < seq);
+        if self
+            .pending
+            .get(pos)
+            .is_some_and(|p| p.admission_seq == seq)
+        {
+            return Err(DamageError::DuplicateAdmission(seq));
+        }
+        let answer = self.pending_answer(pending.event.id, seq);
+        self.pending.insert(pos, pending);
+        self.next_admission = self.next_admission.max(seq.saturating_add(1));
+        Ok(answer)
+    }
+
+    fn validate_frozen(&self, pending: &PendingEvent) -> Result<(), DamageError> {
         pending.event.validate()?;
         for c in &pending.candidates {
             if c.bond.0 as usize >= self.health.len()
@@ -532,11 +569,7 @@ impl Instance {
         {
             return Err(DamageError::BadCandidate(u32::MAX));
         }
-        if let Some(answer) = self.existing_answer(&pending.event)? {
-            return Ok(answer);
-        }
-        self.check_capacity()?;
-        Ok(self.push_pending(pending))
+        Ok(())
     }
 
     fn existing_answer(&self, event: &RadialDamage) -> Result<Option<Admission>, DamageError> {

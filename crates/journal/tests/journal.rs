@@ -1,0 +1,240 @@
+//! The durable journal: one transaction per commit, recovery from snapshot +
+//! log, pending events with frozen distances, receipts tied to their commits,
+//! and typed errors for bad input (truncated / corrupt files, other assets).
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::*;
+use smithereens_core::*;
+use smithereens_journal::*;
+
+fn run(journal: &mut Journal, inst: &mut Instance, from: u64, to: u64) -> Vec<WriteStats> {
+    let mut stats = Vec::new();
+    for seq in from..=to {
+        inst.admit(event_for(seq)).unwrap();
+        let out = inst.commit(&mut HeadlessBackend::default()).unwrap();
+        let record = out.record.unwrap();
+        stats.push(journal.append(&record, inst).unwrap());
+    }
+    stats
+}
+
+#[test]
+fn every_commit_is_one_transaction_and_recovery_equals_the_live_state() {
+    let dir = temp_dir("basic");
+    let path = dir.join("j.redb");
+    let mut inst = Instance::with_desc(asset(), desc()).unwrap();
+    let options = JournalOptions {
+        checkpoint_every: 8,
+        ..JournalOptions::default()
+    };
+    let mut journal = Journal::create(&path, &inst, options).unwrap();
+    let stats = run(&mut journal, &mut inst, 1, 30);
+    assert!(stats.iter().filter(|s| s.checkpoint).count() == 3);
+    assert!(stats.iter().all(|s| s.bytes > 0));
+    assert!(inst.broken_count() > 0);
+    let report = journal.verify().unwrap();
+    assert_eq!(report.commit_seq, 30);
+    assert_eq!(report.records, 30);
+    assert_eq!(report.receipts, 30);
+    drop(journal);
+
+    let journal = Journal::open(&path, options).unwrap();
+    assert_eq!(journal.commit_seq(), 30);
+    assert_eq!(journal.snapshot_seq(), 24);
+    let rec = journal.recover(asset()).unwrap();
+    assert_eq!(rec.snapshot_seq, 24);
+    assert_eq!(rec.report.applied, 6);
+    assert_eq!(rec.instance.state_hash(), inst.state_hash());
+    assert_eq!(rec.instance.receipts().count(), 30);
+    assert_eq!(Reference::new().hash(30), inst.state_hash());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn pruning_keeps_recovery_whole_and_the_file_bounded() {
+    let dir = temp_dir("prune");
+    let path = dir.join("j.redb");
+    let mut inst = Instance::with_desc(asset(), desc()).unwrap();
+    let options = JournalOptions {
+        checkpoint_every: 5,
+        prune: true,
+        durability: Durability::None,
+    };
+    let mut journal = Journal::create(&path, &inst, options).unwrap();
+    run(&mut journal, &mut inst, 1, 23);
+    let report = journal.verify().unwrap();
+    assert_eq!(report.snapshots, 1);
+    assert_eq!(report.records, 3, "only commits after the snapshot at 20");
+    let rec = journal.recover(asset()).unwrap();
+    assert_eq!(rec.instance.state_hash(), inst.state_hash());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn pending_events_survive_a_restart_with_their_frozen_distances_and_order() {
+    let dir = temp_dir("pending");
+    let path = dir.join("j.redb");
+    let mut inst = Instance::with_desc(asset(), desc()).unwrap();
+    let mut journal = Journal::create(&path, &inst, JournalOptions::default()).unwrap();
+    run(&mut journal, &mut inst, 1, 5);
+    for seq in [6, 7] {
+        inst.admit(event_for(seq)).unwrap();
+        let p = inst.pending().last().unwrap().clone();
+        journal.record_admission(&p).unwrap();
+        journal.record_admission(&p).unwrap(); // idempotent
+    }
+    let pending = inst.pending().to_vec();
+    drop(journal);
+
+    let journal = Journal::open(&path, JournalOptions::default()).unwrap();
+    let mut back = journal.recover(asset()).unwrap().instance;
+    assert_eq!(back.pending(), &pending[..]);
+    assert_eq!(back.state_hash(), inst.state_hash());
+    // Re-admitting the same id finds the pending entry, with its original order.
+    assert!(matches!(
+        back.admit(event_for(6)).unwrap(),
+        Admission::Pending { admission_seq, .. } if admission_seq == pending[0].admission_seq
+    ));
+    inst.commit(&mut HeadlessBackend::default()).unwrap();
+    back.commit(&mut HeadlessBackend::default()).unwrap();
+    assert_eq!(back.state_hash(), inst.state_hash());
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn foreign_or_out_of_order_writes_are_refused_and_write_nothing() {
+    let dir = temp_dir("refuse");
+    let path = dir.join("j.redb");
+    let mut inst = Instance::with_desc(asset(), desc()).unwrap();
+    let mut journal = Journal::create(&path, &inst, JournalOptions::default()).unwrap();
+    assert!(matches!(
+        Journal::create(&path, &inst, JournalOptions::default()),
+        Err(JournalError::AlreadyExists(_))
+    ));
+    inst.admit(event_for(1)).unwrap();
+    let r1 = inst
+        .commit(&mut HeadlessBackend::default())
+        .unwrap()
+        .record
+        .unwrap();
+    let mut other = r1.clone();
+    other.instance = InstanceId(99);
+    assert!(matches!(
+        journal.append(&other, &inst),
+        Err(JournalError::WrongInstance { .. })
+    ));
+    let mut foreign = r1.clone();
+    foreign.asset ^= 1;
+    assert!(matches!(
+        journal.append(&foreign, &inst),
+        Err(JournalError::AssetMismatch { .. })
+    ));
+    let mut ahead = r1.clone();
+    ahead.commit_seq = 3;
+    assert!(matches!(
+        journal.append(&ahead, &inst),
+        Err(JournalError::OutOfOrder {
+            expected: 1,
+            found: 3
+        })
+    ));
+    let fresh = Instance::with_desc(asset(), desc()).unwrap();
+    assert!(matches!(
+        journal.append(&r1, &fresh),
+        Err(JournalError::InstanceMismatch { .. })
+    ));
+    assert_eq!(journal.commit_seq(), 0);
+    journal.append(&r1, &inst).unwrap();
+    assert!(matches!(
+        journal.append(&r1, &inst),
+        Err(JournalError::OutOfOrder { .. })
+    ));
+    // Recovery refuses another asset version.
+    let other_asset = std::sync::Arc::new(
+        Asset::new(&fixtures::grid_desc(N, N, N + 1, 0.5, 2000.0, 40.0)).unwrap(),
+    );
+    assert!(matches!(
+        journal.recover(other_asset),
+        Err(JournalError::AssetMismatch { .. })
+    ));
+    assert!(matches!(
+        Journal::open(dir.join("missing.redb"), JournalOptions::default()),
+        Err(JournalError::NotFound(_))
+    ));
+    drop(journal);
+    std::fs::remove_dir_all(dir).ok();
+}
+
+/// A journal with 20 commits; returns its bytes and the final state hash.
+fn sample_file(dir: &std::path::Path) -> (Vec<u8>, u64) {
+    let path = dir.join("sample.redb");
+    let mut inst = Instance::with_desc(asset(), desc()).unwrap();
+    let mut journal = Journal::create(&path, &inst, JournalOptions::default()).unwrap();
+    run(&mut journal, &mut inst, 1, 20);
+    drop(journal);
+    (std::fs::read(&path).unwrap(), inst.state_hash())
+}
+
+/// Opens, verifies and recovers a journal file; `Ok(hash)` or the first error.
+fn try_recover(path: &std::path::Path) -> Result<u64, JournalError> {
+    let journal = Journal::open(path, JournalOptions::default())?;
+    journal.verify()?;
+    Ok(journal.recover(asset())?.instance.state_hash())
+}
+
+#[test]
+fn a_truncated_journal_file_is_a_typed_error_never_a_panic_or_a_wrong_state() {
+    let dir = temp_dir("truncated");
+    let (bytes, hash) = sample_file(&dir);
+    let path = dir.join("cut.redb");
+    let mut errors = 0;
+    for k in 1..24 {
+        let cut = bytes.len() * k / 24;
+        std::fs::write(&path, &bytes[..cut]).unwrap();
+        match try_recover(&path) {
+            Ok(h) => assert_eq!(h, hash, "a readable file must give the true state"),
+            Err(_) => errors += 1,
+        }
+    }
+    assert!(errors > 0);
+    std::fs::write(&path, b"").unwrap();
+    assert!(try_recover(&path).is_err());
+    std::fs::write(&path, b"not a journal at all").unwrap();
+    assert!(matches!(try_recover(&path), Err(JournalError::Store(_))));
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
+fn a_corrupted_journal_file_is_a_typed_error_never_a_panic_or_a_wrong_state() {
+    let dir = temp_dir("corrupt");
+    let (bytes, hash) = sample_file(&dir);
+    let path = dir.join("flipped.redb");
+    let mut seed = 0x1234_5678u64;
+    let (mut errors, mut intact) = (0, 0);
+    for _ in 0..60 {
+        let mut damaged = bytes.clone();
+        for _ in 0..4 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let at = (seed >> 33) as usize % damaged.len();
+            damaged[at] ^= 1 << ((seed >> 20) % 8);
+        }
+        std::fs::write(&path, &damaged).unwrap();
+        match try_recover(&path) {
+            Ok(h) => {
+                assert_eq!(
+                    h, hash,
+                    "damage that goes unnoticed must not change the state"
+                );
+                intact += 1;
+            }
+            Err(_) => errors += 1,
+        }
+    }
+    eprintln!("corruption: {errors} errors, {intact} unaffected");
+    assert!(errors > 0, "{errors} errors, {intact} unaffected");
+    std::fs::remove_dir_all(dir).ok();
+}
