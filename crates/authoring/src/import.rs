@@ -2,7 +2,8 @@
 //! into a validated closed [`TriMesh`].
 
 use crate::error::MeshError;
-use crate::mesh::{TriMesh, mesh_from_triangles};
+use crate::mesh::TriMesh;
+use crate::repair::{RepairOptions, RepairReport, repair_mesh};
 use glam::{DMat4, DVec3};
 use std::path::Path;
 
@@ -18,12 +19,15 @@ use std::path::Path;
 ///   base64 `data:` URIs, or files next to the `.gltf`. A transform that
 ///   mirrors (negative determinant) has its triangles' winding reversed.
 ///
-/// Then, as [`mesh_from_triangles`]: vertices are welded by exact position,
-/// degenerate triangles dropped, and the surface must be closed and manifold.
+/// Then the triangles are cleaned with [`repair_mesh`] and the default
+/// [`RepairOptions`]: vertices welded by exact position, collapsed and
+/// duplicate faces removed, zero-area faces dropped where the surface stays
+/// closed; the result must be closed and manifold (no fallback). Use
+/// [`load_mesh_with`] for the convex-hull fallback and the repair report.
 ///
 /// # Errors
 /// [`MeshError::Io`], [`MeshError::UnsupportedFormat`], [`MeshError::Parse`],
-/// [`MeshError::GltfBuffer`], and every error of [`mesh_from_triangles`],
+/// [`MeshError::GltfBuffer`], and every error of [`repair_mesh`](crate::repair_mesh),
 /// notably [`MeshError::NotClosed`] for an open or non-manifold surface.
 ///
 /// # Example
@@ -33,22 +37,37 @@ use std::path::Path;
 /// assert_eq!(mesh.positions.len(), 8);
 /// ```
 pub fn load_mesh(path: &Path) -> Result<TriMesh, MeshError> {
+    load_mesh_with(path, &RepairOptions::default()).map(|(mesh, _)| mesh)
+}
+
+/// Loads a mesh like [`load_mesh`] but with explicit cleanup `options`
+/// (e.g. [`OpenMeshFallback::ConvexHull`](crate::OpenMeshFallback) for open
+/// input), and returns what was changed.
+///
+/// # Errors
+/// As [`load_mesh`]; [`MeshError::NotClosed`] only without a fallback.
+pub fn load_mesh_with(
+    path: &Path,
+    options: &RepairOptions,
+) -> Result<(TriMesh, RepairReport), MeshError> {
+    let (positions, triangles) = read_raw(path)?;
+    repair_mesh(positions, triangles, options)
+}
+
+fn read_raw(path: &Path) -> Result<RawMesh, MeshError> {
     let extension = path
         .extension()
         .and_then(|e| e.to_str())
         .unwrap_or("")
         .to_ascii_lowercase();
-    let (positions, triangles) = match extension.as_str() {
-        "obj" => read_obj(path)?,
-        "gltf" | "glb" => read_gltf(path)?,
-        _ => {
-            return Err(MeshError::UnsupportedFormat {
-                path: path.to_path_buf(),
-                extension,
-            });
-        }
-    };
-    mesh_from_triangles(positions, triangles)
+    match extension.as_str() {
+        "obj" => read_obj(path),
+        "gltf" | "glb" => read_gltf(path),
+        _ => Err(MeshError::UnsupportedFormat {
+            path: path.to_path_buf(),
+            extension,
+        }),
+    }
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, MeshError> {
@@ -65,10 +84,10 @@ type RawMesh = (Vec<DVec3>, Vec<[u32; 3]>);
 /// and errors as [`load_mesh`] for a `.obj` file, minus file-system errors.
 ///
 /// # Errors
-/// [`MeshError::Parse`] and every error of [`mesh_from_triangles`].
+/// [`MeshError::Parse`] and every error of [`repair_mesh`].
 pub fn parse_obj(bytes: &[u8], name: &Path) -> Result<TriMesh, MeshError> {
     let (positions, triangles) = parse_obj_raw(bytes, name)?;
-    mesh_from_triangles(positions, triangles)
+    repair_mesh(positions, triangles, &RepairOptions::default()).map(|(mesh, _)| mesh)
 }
 
 fn read_obj(path: &Path) -> Result<RawMesh, MeshError> {

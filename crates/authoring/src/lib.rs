@@ -35,6 +35,7 @@ pub mod error;
 pub mod import;
 pub mod mass_properties;
 pub mod mesh;
+pub mod repair;
 mod piece;
 pub mod settings;
 mod sites;
@@ -44,7 +45,8 @@ pub mod voronoi;
 
 pub use assembly::{SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
 pub use error::{FractureError, MeshError};
-pub use import::{load_mesh, parse_obj};
+pub use import::{load_mesh, load_mesh_with, parse_obj};
+pub use repair::{OpenMeshFallback, RepairOptions, RepairReport, ZERO_AREA_FRACTION, repair_mesh};
 pub use mass_properties::MassProperties;
 pub use mesh::{TriMesh, mesh_from_triangles};
 pub use settings::{

@@ -1,0 +1,315 @@
+//! Cleaning messy input before it becomes a closed [`TriMesh`]: exact
+//! welding, duplicate-face removal, zero-area faces, and an opt-in
+//! convex-hull fallback for surfaces that stay open or non-manifold.
+
+use crate::error::MeshError;
+use crate::mesh::{TriMesh, mesh_from_triangles};
+use glam::{DVec3, Vec3};
+use std::collections::{BTreeSet, HashMap};
+
+/// Triangles with an area below this fraction of the squared bounding-box
+/// diagonal count as zero-area.
+pub const ZERO_AREA_FRACTION: f64 = 1e-12;
+
+/// What to do with a surface that is still open or non-manifold after
+/// welding, duplicate removal and zero-area cleanup.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum OpenMeshFallback {
+    /// Reject it with [`MeshError::NotClosed`] (counts of open and
+    /// non-manifold edges, one example position). The default.
+    #[default]
+    Reject,
+    /// Replace it by the convex hull of its vertices (parry3d). The hull
+    /// is closed by construction but fills every concavity and hole: use it
+    /// for props whose exact shape does not matter, never silently.
+    ConvexHull,
+}
+
+/// Options of [`repair_mesh`] and [`load_mesh_with`](crate::load_mesh_with).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct RepairOptions {
+    /// Remove every triangle whose (welded) vertex set equals an earlier
+    /// triangle's, whatever its winding. Default `true`.
+    pub remove_duplicate_faces: bool,
+    /// Drop triangles of area below [`ZERO_AREA_FRACTION`] × diagonal², m²,
+    /// when the surface stays closed without them. Zero-area triangles that
+    /// fill T-junctions are needed for closure and are then kept (the cutter
+    /// copes with them). Default `true`.
+    pub drop_zero_area_faces: bool,
+    /// Fallback for a surface that is still not closed. Default
+    /// [`OpenMeshFallback::Reject`].
+    pub open_fallback: OpenMeshFallback,
+}
+
+impl Default for RepairOptions {
+    fn default() -> Self {
+        Self {
+            remove_duplicate_faces: true,
+            drop_zero_area_faces: true,
+            open_fallback: OpenMeshFallback::Reject,
+        }
+    }
+}
+
+/// What [`repair_mesh`] changed.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RepairReport {
+    /// Input vertices before welding.
+    pub input_vertices: usize,
+    /// Input triangles.
+    pub input_triangles: usize,
+    /// Vertices after exact welding.
+    pub welded_vertices: usize,
+    /// Triangles dropped because welding made two of their corners equal.
+    pub collapsed_faces: usize,
+    /// Triangles removed as duplicates of an earlier one.
+    pub duplicate_faces_removed: usize,
+    /// Zero-area triangles removed.
+    pub zero_area_faces_dropped: usize,
+    /// Zero-area triangles kept because the surface needs them to be closed.
+    pub zero_area_faces_kept: usize,
+    /// When the convex-hull fallback replaced the surface: the
+    /// [`MeshError::NotClosed`] the cleaned surface had.
+    pub replaced_by_convex_hull: Option<String>,
+}
+
+impl RepairReport {
+    /// One line per change, for logs and `smithereens inspect`; empty when
+    /// the input was already clean.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.collapsed_faces > 0 {
+            out.push(format!(
+                "{} triangle(s) collapsed by welding were dropped",
+                self.collapsed_faces
+            ));
+        }
+        if self.duplicate_faces_removed > 0 {
+            out.push(format!(
+                "{} duplicate triangle(s) removed",
+                self.duplicate_faces_removed
+            ));
+        }
+        if self.zero_area_faces_dropped > 0 {
+            out.push(format!(
+                "{} zero-area triangle(s) dropped",
+                self.zero_area_faces_dropped
+            ));
+        }
+        if self.zero_area_faces_kept > 0 {
+            out.push(format!(
+                "{} zero-area triangle(s) kept (they close T-junctions)",
+                self.zero_area_faces_kept
+            ));
+        }
+        if let Some(reason) = &self.replaced_by_convex_hull {
+            out.push(format!(
+                "surface replaced by its convex hull (fallback) because: {reason}"
+            ));
+        }
+        out
+    }
+}
+
+/// Cleans raw triangles into a closed [`TriMesh`]:
+/// 1. weld vertices with bit-identical positions, drop triangles with a
+///    repeated corner;
+/// 2. remove duplicate faces (same vertex set as an earlier triangle) if
+///    `options.remove_duplicate_faces`;
+/// 3. drop zero-area triangles if `options.drop_zero_area_faces` and the
+///    surface is closed without them (else keep them);
+/// 4. validate as [`mesh_from_triangles`] (closed, manifold, outward).
+///
+/// A surface that is still open or non-manifold is rejected, or replaced by
+/// its convex hull with [`OpenMeshFallback::ConvexHull`]. Deterministic.
+///
+/// # Errors
+/// Every error of [`mesh_from_triangles`]; [`MeshError::NotClosed`] gives
+/// the counts of open and non-manifold edges left after cleaning and the
+/// midpoint of one of them. With the hull fallback, a hull that cannot be
+/// built (flat input) gives [`MeshError::ZeroVolume`].
+pub fn repair_mesh(
+    positions: Vec<DVec3>,
+    triangles: Vec<[u32; 3]>,
+    options: &RepairOptions,
+) -> Result<(TriMesh, RepairReport), MeshError> {
+    let mut report = RepairReport {
+        input_vertices: positions.len(),
+        input_triangles: triangles.len(),
+        ..Default::default()
+    };
+    if positions.is_empty() || triangles.is_empty() {
+        return Err(MeshError::Empty);
+    }
+    if let Some((index, &position)) = positions.iter().enumerate().find(|(_, p)| !p.is_finite()) {
+        return Err(MeshError::NonFiniteVertex { index, position });
+    }
+    for (ti, t) in triangles.iter().enumerate() {
+        if let Some(&index) = t.iter().find(|&&i| i as usize >= positions.len()) {
+            return Err(MeshError::IndexOutOfRange {
+                triangle: ti,
+                index,
+                vertex_count: positions.len(),
+            });
+        }
+    }
+    // Exact weld (lookup only; ids in first-use order).
+    let mut weld: HashMap<[u64; 3], u32> = HashMap::with_capacity(positions.len());
+    let mut unique: Vec<DVec3> = Vec::new();
+    let welded_of: Vec<u32> = positions
+        .iter()
+        .map(|p| {
+            let q = *p + DVec3::ZERO;
+            let key = [q.x.to_bits(), q.y.to_bits(), q.z.to_bits()];
+            *weld.entry(key).or_insert_with(|| {
+                unique.push(q);
+                (unique.len() - 1) as u32
+            })
+        })
+        .collect();
+    report.welded_vertices = unique.len();
+    let mut tris: Vec<[u32; 3]> = Vec::with_capacity(triangles.len());
+    let mut seen: BTreeSet<[u32; 3]> = BTreeSet::new();
+    for t in &triangles {
+        let t = t.map(|i| welded_of[i as usize]);
+        if t[0] == t[1] || t[1] == t[2] || t[2] == t[0] {
+            report.collapsed_faces += 1;
+            continue;
+        }
+        if options.remove_duplicate_faces {
+            let mut key = t;
+            key.sort_unstable();
+            if !seen.insert(key) {
+                report.duplicate_faces_removed += 1;
+                continue;
+            }
+        }
+        tris.push(t);
+    }
+    if tris.is_empty() {
+        return Err(MeshError::Empty);
+    }
+    let (lo, hi) = unique
+        .iter()
+        .fold((unique[0], unique[0]), |(l, h), &p| (l.min(p), h.max(p)));
+    let diagonal = (hi - lo).length();
+    let min_area = ZERO_AREA_FRACTION * diagonal * diagonal;
+    let area = |t: &[u32; 3]| {
+        let (a, b, c) = (
+            unique[t[0] as usize],
+            unique[t[1] as usize],
+            unique[t[2] as usize],
+        );
+        0.5 * (b - a).cross(c - a).length()
+    };
+    let zero_area = tris.iter().filter(|t| area(t) <= min_area).count();
+    let mut result = None;
+    if options.drop_zero_area_faces && zero_area > 0 {
+        let kept: Vec<[u32; 3]> = tris.iter().copied().filter(|t| area(t) > min_area).collect();
+        if !kept.is_empty()
+            && let Ok(mesh) = mesh_from_triangles(unique.clone(), kept)
+        {
+            report.zero_area_faces_dropped = zero_area;
+            result = Some(Ok(mesh));
+        }
+    }
+    let result = match result {
+        Some(r) => r,
+        None => {
+            report.zero_area_faces_kept = zero_area;
+            mesh_from_triangles(unique.clone(), tris)
+        }
+    };
+    match result {
+        Ok(mesh) => Ok((mesh, report)),
+        Err(err @ MeshError::NotClosed { .. })
+            if options.open_fallback == OpenMeshFallback::ConvexHull =>
+        {
+            let mesh = convex_hull_mesh(&unique)?;
+            report.replaced_by_convex_hull = Some(err.to_string());
+            Ok((mesh, report))
+        }
+        Err(err) => Err(err),
+    }
+}
+
+/// Closed mesh of the convex hull of `points` (m), via parry3d in f32
+/// (a panic inside parry on degenerate input becomes an error).
+fn convex_hull_mesh(points: &[DVec3]) -> Result<TriMesh, MeshError> {
+    let pts: Vec<Vec3> = points.iter().map(|p| p.as_vec3()).collect();
+    let hull = std::panic::catch_unwind(|| parry3d::transformation::try_convex_hull(&pts))
+        .ok()
+        .and_then(Result::ok);
+    let Some((vertices, triangles)) = hull else {
+        return Err(MeshError::ZeroVolume { volume: 0.0 });
+    };
+    mesh_from_triangles(
+        vertices.iter().map(|v| v.as_dvec3()).collect(),
+        triangles,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cube() -> (Vec<DVec3>, Vec<[u32; 3]>) {
+        let corner =
+            |i: u32| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64);
+        (
+            (0..8).map(corner).collect(),
+            vec![
+                [0, 2, 1],
+                [1, 2, 3],
+                [4, 5, 6],
+                [5, 7, 6],
+                [0, 1, 4],
+                [1, 5, 4],
+                [2, 6, 3],
+                [3, 6, 7],
+                [0, 4, 2],
+                [2, 4, 6],
+                [1, 3, 5],
+                [3, 7, 5],
+            ],
+        )
+    }
+
+    #[test]
+    fn doubled_face_list_is_deduplicated() {
+        let (p, mut t) = cube();
+        let copy = t.clone();
+        t.extend(copy.iter().map(|x| [x[0], x[2], x[1]]));
+        let (mesh, report) = repair_mesh(p, t, &RepairOptions::default()).unwrap();
+        assert_eq!(report.duplicate_faces_removed, 12);
+        assert!((mesh.volume() - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn open_cube_is_rejected_or_hulled_on_request() {
+        let (p, mut t) = cube();
+        t.pop();
+        let err = repair_mesh(p.clone(), t.clone(), &RepairOptions::default()).unwrap_err();
+        assert!(matches!(err, MeshError::NotClosed { open_edges: 3, .. }));
+        let options = RepairOptions {
+            open_fallback: OpenMeshFallback::ConvexHull,
+            ..Default::default()
+        };
+        let (mesh, report) = repair_mesh(p, t, &options).unwrap();
+        assert!((mesh.volume() - 1.0).abs() < 1e-6);
+        assert!(report.replaced_by_convex_hull.is_some());
+    }
+
+    #[test]
+    fn zero_area_fin_is_dropped() {
+        let (mut p, mut t) = cube();
+        // A flat fin on the edge 0-1 glued back-to-back: two zero-area triangles.
+        p.push(DVec3::new(0.5, 0.0, 0.0));
+        t.push([0, 1, 8]);
+        t.push([1, 0, 8]);
+        let (mesh, report) = repair_mesh(p, t, &RepairOptions::default()).unwrap();
+        assert_eq!(report.duplicate_faces_removed, 1);
+        assert_eq!(report.zero_area_faces_dropped, 1);
+        assert_eq!(mesh.triangles.len(), 12);
+    }
+}
