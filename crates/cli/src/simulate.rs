@@ -17,7 +17,9 @@ pub enum SimulateError {
     #[error("simulation: {0}")]
     Run(#[from] smithereens_rapier::scenario::ScenarioError),
     /// The run has no embedded scenario.
-    #[error("this run carries no scenario (only runs written by `smithereens simulate` can be replayed)")]
+    #[error(
+        "this run carries no scenario (only runs written by `smithereens simulate` can be replayed)"
+    )]
     NoScenario,
 }
 
@@ -38,11 +40,20 @@ impl ScenarioSource {
     /// [`ScenarioFileError::Io`] when it is neither.
     pub fn resolve(name_or_path: &str) -> Result<Self, ScenarioFileError> {
         if let Some(text) = builtin(name_or_path) {
-            return Ok(Self { text: text.to_string(), dir: PathBuf::from(".") });
+            return Ok(Self {
+                text: text.to_string(),
+                dir: PathBuf::from("."),
+            });
         }
         let path = Path::new(name_or_path);
-        let text = std::fs::read_to_string(path).map_err(|source| ScenarioFileError::Io { path: path.to_path_buf(), source })?;
-        let dir = path.parent().map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from("."));
+        let text = std::fs::read_to_string(path).map_err(|source| ScenarioFileError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let dir = path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
         Ok(Self { text, dir })
     }
 }
@@ -52,7 +63,11 @@ impl ScenarioSource {
 ///
 /// # Errors
 /// [`SimulateError`].
-pub fn simulate(source: &ScenarioSource, steps: Option<u32>, progress: &mut dyn FnMut(u32, u32)) -> Result<(RunRecord, RunSummary), SimulateError> {
+pub fn simulate(
+    source: &ScenarioSource,
+    steps: Option<u32>,
+    progress: &mut dyn FnMut(u32, u32),
+) -> Result<(RunRecord, RunSummary), SimulateError> {
     let mut file = ScenarioFile::parse(&source.text)?;
     if let Some(n) = steps {
         file.duration = n as f32 * file.timestep;
@@ -61,7 +76,11 @@ pub fn simulate(source: &ScenarioSource, steps: Option<u32>, progress: &mut dyn 
     let built = build(&file, &source.dir, &mut |_| {})?;
     let (mut record, summary) = run(&built.scenario, progress)?;
     // The file as run (with any override), so the replay needs nothing else.
-    record.scenario = Some(if steps.is_some() { file.to_toml()? } else { source.text.clone() });
+    record.scenario = Some(if steps.is_some() {
+        file.to_toml()?
+    } else {
+        source.text.clone()
+    });
     record.scenario_dir = Some(source.dir.to_string_lossy().into_owned());
     Ok((record, summary))
 }
@@ -81,13 +100,23 @@ pub struct ReplayReport {
 /// # Errors
 /// [`SimulateError::NoScenario`] for a run without a scenario, or any
 /// error building or running it.
-pub fn replay(record: &RunRecord, progress: &mut dyn FnMut(u32, u32)) -> Result<ReplayReport, SimulateError> {
+pub fn replay(
+    record: &RunRecord,
+    progress: &mut dyn FnMut(u32, u32),
+) -> Result<ReplayReport, SimulateError> {
     let text = record.scenario.as_ref().ok_or(SimulateError::NoScenario)?;
     let dir = PathBuf::from(record.scenario_dir.clone().unwrap_or_else(|| ".".into()));
     let file = ScenarioFile::parse(text)?;
     let built = build(&file, &dir, &mut |_| {})?;
     let (again, _) = run(&built.scenario, progress)?;
     let (a, b) = (&record.frame_hashes, &again.frame_hashes);
-    let first_divergence = a.iter().zip(b).position(|(x, y)| x != y).or((a.len() != b.len()).then_some(a.len().min(b.len())));
-    Ok(ReplayReport { frames: a.len().min(b.len()), first_divergence })
+    let first_divergence = a
+        .iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .or((a.len() != b.len()).then_some(a.len().min(b.len())));
+    Ok(ReplayReport {
+        frames: a.len().min(b.len()),
+        first_divergence,
+    })
 }

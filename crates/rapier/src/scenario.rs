@@ -113,7 +113,7 @@ struct Recorder {
 impl Recorder {
     fn capture(&mut self, world: &DestructionWorld) {
         let frame = self.frame;
-        for (&h, _) in world.cluster_bodies() {
+        for &h in world.cluster_bodies().keys() {
             let Some(pose) = world.cluster_asset_pose(h) else {
                 continue;
             };

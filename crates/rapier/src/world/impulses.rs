@@ -67,10 +67,10 @@ impl DestructionWorld {
             ));
         }
         // The core checks the damage parameters; the impulse is ours to check.
-        if let Some((existing, _)) = self.blasts.get(&blast.id) {
-            if existing.impulse.to_bits() != blast.impulse.to_bits() {
-                return Err(smithereens_core::DamageError::ConflictingEvent(blast.id.0));
-            }
+        if let Some((existing, _)) = self.blasts.get(&blast.id)
+            && existing.impulse.to_bits() != blast.impulse.to_bits()
+        {
+            return Err(smithereens_core::DamageError::ConflictingEvent(blast.id.0));
         }
         let admission = self.instance.admit(RadialDamage {
             id: blast.id,

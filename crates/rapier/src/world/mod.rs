@@ -342,12 +342,12 @@ impl DestructionWorld {
                 self.apply_blast(&blast);
                 self.blasts.insert(id, (blast, true));
             }
-            if let Some(t) = self.transfers.remove(&id) {
-                if let Some(h) = self.instance.cluster_of(t.chunk) {
-                    let e = pushes.entry(h).or_insert((Vec3::ZERO, 0.0));
-                    e.0 += t.impulse;
-                    e.1 = e.1.max(t.max_speed);
-                }
+            if let Some(t) = self.transfers.remove(&id)
+                && let Some(h) = self.instance.cluster_of(t.chunk)
+            {
+                let e = pushes.entry(h).or_insert((Vec3::ZERO, 0.0));
+                e.0 += t.impulse;
+                e.1 = e.1.max(t.max_speed);
             }
         }
         self.apply_transfers(&pushes);
