@@ -93,7 +93,7 @@ pub(crate) fn find_bonds(chunks: &[RawChunk], sites: &[DVec3], min_area: f64) ->
     bonds
 }
 
-fn push_bond(
+pub(crate) fn push_bond(
     out: &mut Vec<RawBond>,
     a: usize,
     b: usize,
@@ -123,7 +123,13 @@ fn push_bond(
 /// `tag_p` and `q`'s caps tagged `tag_q`, both lying in `plane` (`p`'s facing
 /// along its normal, `q`'s against it). Each set tiles its region without
 /// overlap, so the overlap is the sum of pairwise triangle intersections.
-fn cap_overlap(p: &Piece, tag_p: u32, q: &Piece, tag_q: u32, plane: &Plane) -> (f64, DVec3) {
+pub(crate) fn cap_overlap(
+    p: &Piece,
+    tag_p: u32,
+    q: &Piece,
+    tag_q: u32,
+    plane: &Plane,
+) -> (f64, DVec3) {
     let (u, v) = plane.basis();
     let project = |piece: &Piece, tag: u32| -> Vec<[DVec2; 3]> {
         piece

@@ -185,6 +185,12 @@ pub enum FractureError {
         /// The hull builder's message.
         reason: String,
     },
+    /// Pattern parameters are out of range (checked before any work).
+    #[error("invalid fracture pattern: {reason}")]
+    InvalidPattern {
+        /// What is wrong, with the offending values.
+        reason: String,
+    },
     /// No chunk survived (every cell was empty or degenerate).
     #[error("fracture produced no chunks")]
     NoChunks,

@@ -35,10 +35,11 @@ pub mod error;
 pub mod import;
 pub mod mass_properties;
 pub mod mesh;
-pub mod repair;
+pub mod pattern;
 mod piece;
+pub mod repair;
 pub mod settings;
-mod sites;
+pub mod sites;
 mod support;
 mod topology;
 pub mod voronoi;
@@ -46,11 +47,13 @@ pub mod voronoi;
 pub use assembly::{SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
 pub use error::{FractureError, MeshError};
 pub use import::{load_mesh, load_mesh_with, parse_obj};
-pub use repair::{OpenMeshFallback, RepairOptions, RepairReport, ZERO_AREA_FRACTION, repair_mesh};
 pub use mass_properties::MassProperties;
 pub use mesh::{TriMesh, mesh_from_triangles};
+pub use pattern::{BrickSettings, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings, fracture};
+pub use repair::{OpenMeshFallback, RepairOptions, RepairReport, ZERO_AREA_FRACTION, repair_mesh};
 pub use settings::{
     Axis, DEFAULT_STRENGTH_PER_AREA, DEFAULT_SUPPORT_TOLERANCE, FractureSettings, MAX_CHUNK_COUNT,
     Progress, SupportRule,
 };
+pub use sites::SiteDistribution;
 pub use voronoi::{SNAP_FRACTION, WELD_FRACTION, fracture_voronoi};

@@ -202,14 +202,21 @@ pub fn repair_mesh(
         );
         0.5 * (b - a).cross(c - a).length()
     };
+    if options.drop_zero_area_faces {
+        report.zero_area_faces_dropped += split_t_junctions(&unique, &mut tris, min_area);
+    }
     let zero_area = tris.iter().filter(|t| area(t) <= min_area).count();
     let mut result = None;
     if options.drop_zero_area_faces && zero_area > 0 {
-        let kept: Vec<[u32; 3]> = tris.iter().copied().filter(|t| area(t) > min_area).collect();
+        let kept: Vec<[u32; 3]> = tris
+            .iter()
+            .copied()
+            .filter(|t| area(t) > min_area)
+            .collect();
         if !kept.is_empty()
             && let Ok(mesh) = mesh_from_triangles(unique.clone(), kept)
         {
-            report.zero_area_faces_dropped = zero_area;
+            report.zero_area_faces_dropped += zero_area;
             result = Some(Ok(mesh));
         }
     }
@@ -233,6 +240,80 @@ pub fn repair_mesh(
     }
 }
 
+/// Removes zero-area triangles that fill T-junctions: for a degenerate
+/// triangle `(a, b, c)` with `c` on its longest edge `ab`, the triangle
+/// `(b, a, x)` across that edge is split into `(b, c, x)` and `(c, a, x)`
+/// and the degenerate one dropped, which keeps every edge paired. Repeats
+/// (at most 16 passes) while it makes progress. Returns how many were removed.
+fn split_t_junctions(positions: &[DVec3], tris: &mut Vec<[u32; 3]>, min_area: f64) -> usize {
+    let area = |t: &[u32; 3]| {
+        let [a, b, c] = t.map(|i| positions[i as usize]);
+        0.5 * (b - a).cross(c - a).length()
+    };
+    let mut removed_total = 0;
+    for _ in 0..16 {
+        let mut edge_owner: std::collections::BTreeMap<(u32, u32), usize> = Default::default();
+        for (k, t) in tris.iter().enumerate() {
+            for e in 0..3 {
+                edge_owner.entry((t[e], t[(e + 1) % 3])).or_insert(k);
+            }
+        }
+        let mut touched = vec![false; tris.len()];
+        let mut removed = vec![false; tris.len()];
+        let mut added = Vec::new();
+        for d in 0..tris.len() {
+            if touched[d] || area(&tris[d]) > min_area {
+                continue;
+            }
+            let t = tris[d];
+            // Longest edge (a, b) in the triangle's direction, c opposite.
+            let length = |e: usize| {
+                positions[t[e] as usize].distance_squared(positions[t[(e + 1) % 3] as usize])
+            };
+            let e = (0..3)
+                .max_by(|&i, &j| length(i).total_cmp(&length(j)).then(j.cmp(&i)))
+                .unwrap_or(0);
+            let (a, b, c) = (t[e], t[(e + 1) % 3], t[(e + 2) % 3]);
+            // A true T-junction: the short edges are paired on the far side.
+            let paired = |e: (u32, u32)| edge_owner.get(&e).is_some_and(|&k| k != d);
+            if !paired((c, b)) || !paired((a, c)) {
+                continue;
+            }
+            let Some(&o) = edge_owner.get(&(b, a)) else {
+                continue;
+            };
+            if o == d || touched[o] || area(&tris[o]) <= min_area {
+                continue;
+            }
+            let ot = tris[o];
+            let Some(r) = (0..3).find(|&r| ot[r] == b && ot[(r + 1) % 3] == a) else {
+                continue;
+            };
+            let x = ot[(r + 2) % 3];
+            if x == c {
+                continue;
+            }
+            tris[o] = [b, c, x];
+            added.push([c, a, x]);
+            touched[o] = true;
+            touched[d] = true;
+            removed[d] = true;
+        }
+        let count = removed.iter().filter(|&&r| r).count();
+        if count == 0 {
+            break;
+        }
+        removed_total += count;
+        let mut k = 0;
+        tris.retain(|_| {
+            k += 1;
+            !removed[k - 1]
+        });
+        tris.extend(added);
+    }
+    removed_total
+}
+
 /// Closed mesh of the convex hull of `points` (m), via parry3d in f32
 /// (a panic inside parry on degenerate input becomes an error).
 fn convex_hull_mesh(points: &[DVec3]) -> Result<TriMesh, MeshError> {
@@ -243,10 +324,7 @@ fn convex_hull_mesh(points: &[DVec3]) -> Result<TriMesh, MeshError> {
     let Some((vertices, triangles)) = hull else {
         return Err(MeshError::ZeroVolume { volume: 0.0 });
     };
-    mesh_from_triangles(
-        vertices.iter().map(|v| v.as_dvec3()).collect(),
-        triangles,
-    )
+    mesh_from_triangles(vertices.iter().map(|v| v.as_dvec3()).collect(), triangles)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
 use crate::piece::{EXTERIOR, Piece, Plane};
 use crate::settings::{FractureSettings, Progress};
-use crate::sites::uniform_sites_in_mesh;
+use crate::sites::{SiteDistribution, generate_sites};
 use crate::support::Ground;
 use glam::DVec3;
 use smithereens_core::{Asset, AssetFile};
@@ -106,10 +106,21 @@ pub fn fracture_voronoi(
 ) -> Result<AssetFile, FractureError> {
     settings.validate()?;
     mesh.validate()?;
+    fracture_voronoi_with(mesh, settings, &SiteDistribution::Uniform, progress)
+}
+
+/// [`fracture_voronoi`] with any site distribution; settings and mesh
+/// already validated.
+pub(crate) fn fracture_voronoi_with(
+    mesh: &TriMesh,
+    settings: &FractureSettings,
+    distribution: &SiteDistribution,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<AssetFile, FractureError> {
     let (lo, hi) = mesh.bounds();
     let diagonal = (hi - lo).length();
     let mesh_volume = mesh.volume();
-    let sites = uniform_sites_in_mesh(mesh, settings.chunk_count, settings.seed, 1e-6 * diagonal)?;
+    let sites = generate_sites(mesh, settings.chunk_count, settings.seed, distribution)?;
 
     let base = Piece {
         positions: mesh.positions.clone(),
@@ -150,8 +161,12 @@ pub fn fracture_voronoi(
         min_bond_area,
     };
     let (desc, meshes) = assemble(&raw, &raw_bonds, &params)?;
+    let pattern = match distribution {
+        SiteDistribution::Uniform => String::new(),
+        other => format!(" sites={other:?}"),
+    };
     let provenance = format!(
-        "smithereens-authoring {} fracture_voronoi: chunk_count={} seed={} density={:?} kg/m3 \
+        "smithereens-authoring {} fracture_voronoi{pattern}: chunk_count={} seed={} density={:?} kg/m3 \
          strength_per_area={:?} du/m2 support={:?}; source mesh: {} vertices, {} triangles, volume {:?} m3",
         env!("CARGO_PKG_VERSION"),
         settings.chunk_count,

