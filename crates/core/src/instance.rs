@@ -21,7 +21,7 @@ use crate::island::{Island, IslandScratch, find_islands_in};
 use crate::lifecycle::{LifecycleDesc, LifecycleError, SleepState};
 use crate::mass::{MassPart, combine, principal_axes};
 use crate::pose::Pose;
-use crate::recovery::{ClusterRecord, CommitRecord};
+use crate::recovery::{ClusterRecord, CommitRecord, NodeSet};
 use crate::velocity::Velocity;
 use glam::Quat;
 use serde::{Deserialize, Serialize};
@@ -652,12 +652,20 @@ impl Instance {
             });
         }
         all_broken.sort_unstable();
-        let health_changes: Vec<(BondIndex, f32)> = candidate
+        // Only candidate bonds can change: compare those, not every bond.
+        let mut touched: Vec<BondIndex> = self
+            .pending
             .iter()
-            .zip(&self.health)
-            .enumerate()
-            .filter(|(_, (new, old))| new.to_bits() != old.to_bits())
-            .map(|(i, (new, _))| (BondIndex(i as u32), *new))
+            .flat_map(|p| p.candidates.iter().map(|c| c.bond))
+            .collect();
+        touched.sort_unstable();
+        touched.dedup();
+        let health_changes: Vec<(BondIndex, f32)> = touched
+            .into_iter()
+            .filter_map(|b| {
+                let (new, old) = (candidate.get(b.0 as usize)?, self.health.get(b.0 as usize)?);
+                (new.to_bits() != old.to_bits()).then_some((b, *new))
+            })
             .collect();
         let mut dirty: Vec<ClusterHandle> = all_broken
             .iter()
@@ -705,22 +713,25 @@ impl Instance {
         let part_count = splits.iter().map(|s| s.parts.len()).sum();
         let handles = self.clusters.peek_allocations(&freed, part_count);
         let mut next = handles.into_iter();
-        let mut new_owner: BTreeMap<ChunkIndex, ClusterHandle> = BTreeMap::new();
         for s in &mut splits {
             for part in &mut s.parts {
                 part.handle = next.next().unwrap_or(part.handle);
-                for &n in &part.nodes {
-                    new_owner.insert(n, part.handle);
-                }
             }
         }
+        let new_owner = |chunk: ChunkIndex| {
+            splits
+                .iter()
+                .flat_map(|s| s.parts.iter())
+                .find(|p| p.nodes.binary_search(&chunk).is_ok())
+                .map(|p| p.handle)
+        };
         let impulses = self
             .pending
             .iter()
             .filter_map(|p| {
                 let (j, chunk) = (p.event.impulse?, p.impulse_chunk?);
-                let target = match new_owner.get(&chunk) {
-                    Some(&h) => h,
+                let target = match new_owner(chunk) {
+                    Some(h) => h,
                     // A chunk whose cluster was recycled receives nothing.
                     None => self.cluster_of(chunk).filter(|h| !freed.contains(h))?,
                 };
@@ -761,9 +772,22 @@ impl Instance {
         let removed: Vec<ClusterHandle> = plan.splits.iter().map(|s| s.old).collect();
         let mut created = Vec::with_capacity(plan.new_cluster_count());
         let mut index: BTreeMap<ClusterHandle, usize> = BTreeMap::new();
+        let mut node_sets = Vec::with_capacity(plan.new_cluster_count());
         let mut motions = motions.into_iter();
         for s in plan.splits {
-            for p in s.parts {
+            // The largest piece (first on ties) is written as "the rest of the old cluster".
+            let largest = s
+                .parts
+                .iter()
+                .enumerate()
+                .max_by(|(i, a), (j, b)| a.nodes.len().cmp(&b.nodes.len()).then(j.cmp(i)))
+                .map(|(i, _)| i);
+            for (k, p) in s.parts.into_iter().enumerate() {
+                node_sets.push(if Some(k) == largest {
+                    NodeSet::RestOf(s.old)
+                } else {
+                    NodeSet::List(p.nodes.clone())
+                });
                 index.insert(p.handle, created.len());
                 let motion = motions.next().unwrap_or_default();
                 created.push((
@@ -826,9 +850,10 @@ impl Instance {
             removed,
             created: created
                 .iter()
-                .map(|(h, c)| ClusterRecord {
+                .zip(node_sets)
+                .map(|((h, c), nodes)| ClusterRecord {
                     handle: *h,
-                    nodes: c.nodes.clone(),
+                    nodes,
                     supported: c.supported,
                     representation: c.representation,
                     slot: c.slot,

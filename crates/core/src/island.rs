@@ -25,13 +25,19 @@ pub struct IslandScratch {
     stamp: Vec<u32>,
     current: u32,
     stack: Vec<ChunkIndex>,
+    /// Island (position in this call's output) of each visited node.
+    label: Vec<u32>,
+    /// Member count of each island of this call.
+    sizes: Vec<u32>,
 }
 
 impl IslandScratch {
     fn begin(&mut self, node_count: usize) {
         if self.stamp.len() < node_count {
             self.stamp.resize(node_count, 0);
+            self.label.resize(node_count, 0);
         }
+        self.sizes.clear();
         self.current = self.current.wrapping_add(1);
         if self.current == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
@@ -67,18 +73,18 @@ pub fn find_islands_in(
         {
             continue;
         }
-        let mut island = Island {
-            nodes: Vec::new(),
-            supported: false,
-        };
+        let id = scratch.sizes.len() as u32;
+        let mut size = 0u32;
+        let mut supported = false;
         scratch.stack.clear();
         scratch.stack.push(start);
         scratch.stamp[start.0 as usize] = scratch.current;
         while let Some(v) = scratch.stack.pop() {
-            island.nodes.push(v);
-            if supports_allowed && !island.supported {
+            scratch.label[v.0 as usize] = id;
+            size += 1;
+            if supports_allowed && !supported {
                 let chunk_support = asset.chunk(v).is_some_and(|c| c.support);
-                island.supported = chunk_support || graph.world_bonds(v).iter().any(|&b| intact(b));
+                supported = chunk_support || graph.world_bonds(v).iter().any(|&b| intact(b));
             }
             for (n, b) in graph.neighbours(v) {
                 if intact(b) && scratch.stamp[n.0 as usize] != scratch.current {
@@ -87,10 +93,34 @@ pub fn find_islands_in(
                 }
             }
         }
-        island.nodes.sort_unstable();
-        out.push(island);
+        scratch.sizes.push(size);
+        out.push(Island {
+            nodes: Vec::with_capacity(size as usize),
+            supported,
+        });
     }
-    out[first..].sort_by_key(|i| i.nodes[0]);
+    // Distribute the members in input order: for sorted input (cluster
+    // members always are) every island comes out sorted without a sort, and
+    // islands, started from their lowest node, are already in order.
+    let sorted = nodes.is_sorted();
+    let mut previous = None;
+    for &n in nodes {
+        let i = n.0 as usize;
+        if sorted && previous == Some(n) {
+            continue; // a repeated node
+        }
+        previous = Some(n);
+        if i < graph.node_count() && scratch.stamp[i] == scratch.current {
+            out[first + scratch.label[i] as usize].nodes.push(n);
+        }
+    }
+    if !sorted {
+        for island in &mut out[first..] {
+            island.nodes.sort_unstable();
+            island.nodes.dedup();
+        }
+        out[first..].sort_by_key(|i| i.nodes[0]);
+    }
 }
 
 /// Components of the whole asset with supports allowed (a fresh instance).

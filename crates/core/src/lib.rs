@@ -69,7 +69,8 @@ pub use instance_set::{DuplicateInstance, InstanceSet};
 pub use lifecycle::{LifecycleDesc, LifecycleError, RecycleTicket, SleepState};
 pub use pose::Pose;
 pub use recovery::{
-    ClusterRecord, CommitRecord, RecordError, RecordOutcome, RecoveryError, RecoveryReport, recover,
+    ClusterRecord, CommitRecord, NodeSet, RecordError, RecordOutcome, RecoveryError,
+    RecoveryReport, recover,
 };
 pub use replay::{ReplayEntry, ReplayError, ReplayLog, ReplayRecorder, ReplayReport, replay};
 pub use replication::{Message, ReceiveOutcome, Replica, ReplicationError};

@@ -34,13 +34,25 @@ pub const RECORD_MAGIC: [u8; 4] = *b"SMCR";
 /// Format version of an encoded [`CommitRecord`].
 pub const RECORD_VERSION: u16 = 1;
 
+/// The members of a created cluster.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum NodeSet {
+    /// These chunks, ascending.
+    List(Vec<ChunkIndex>),
+    /// Every chunk of the removed cluster `0` that no other created cluster
+    /// of the same record lists: how the largest piece of a split is written,
+    /// so that chipping a chunk off a big wall does not rewrite the wall's
+    /// member list.
+    RestOf(ClusterHandle),
+}
+
 /// A cluster created by a commit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ClusterRecord {
     /// Its handle.
     pub handle: ClusterHandle,
-    /// Member chunks, ascending.
-    pub nodes: Vec<ChunkIndex>,
+    /// Member chunks.
+    pub nodes: NodeSet,
     /// Fixed to the world.
     pub supported: bool,
     /// How the physics world represents it.
@@ -269,7 +281,6 @@ impl Instance {
             }
         }
         // Removed clusters: live, distinct; their nodes may be regrouped.
-        let mut freed_nodes: BTreeSet<ChunkIndex> = BTreeSet::new();
         let mut released = Vec::new();
         for (k, &h) in r.removed.iter().enumerate() {
             let Some(c) = self.clusters.get(h) else {
@@ -278,7 +289,6 @@ impl Instance {
             if r.removed[..k].contains(&h) {
                 return Err(invalid(format!("cluster {h} removed twice")));
             }
-            freed_nodes.extend(c.nodes.iter().copied());
             released.extend(c.slot);
         }
         let expected_handles = self.clusters.peek_allocations(&r.removed, r.created.len());
@@ -286,7 +296,39 @@ impl Instance {
         for s in &released {
             pool.release(*s);
         }
-        let mut used: BTreeSet<ChunkIndex> = BTreeSet::new();
+        // Listed chunks: ascending per cluster, owned by a removed cluster, used once.
+        let mut claimed: BTreeSet<ChunkIndex> = BTreeSet::new();
+        let mut rests: Vec<ClusterHandle> = Vec::new();
+        for c in &r.created {
+            match &c.nodes {
+                NodeSet::List(nodes) => {
+                    if nodes.is_empty() || nodes.windows(2).any(|w| w[0] >= w[1]) {
+                        return Err(invalid(format!(
+                            "cluster {} nodes empty or not ascending",
+                            c.handle
+                        )));
+                    }
+                    for &n in nodes {
+                        let owner = self.node_cluster.get(n.0 as usize);
+                        if !owner.is_some_and(|o| r.removed.contains(o)) || !claimed.insert(n) {
+                            return Err(invalid(format!(
+                                "chunk {n} is not free to join cluster {}",
+                                c.handle
+                            )));
+                        }
+                    }
+                }
+                NodeSet::RestOf(h) => {
+                    if !r.removed.contains(h) || rests.contains(h) {
+                        return Err(invalid(format!(
+                            "cluster {} is the rest of {h}, which is not removed once",
+                            c.handle
+                        )));
+                    }
+                    rests.push(*h);
+                }
+            }
+        }
         let mut created = Vec::with_capacity(r.created.len());
         for (c, &want) in r.created.iter().zip(&expected_handles) {
             if c.handle != want {
@@ -295,19 +337,22 @@ impl Instance {
                     c.handle
                 )));
             }
-            if c.nodes.is_empty() || c.nodes.windows(2).any(|w| w[0] >= w[1]) {
-                return Err(invalid(format!(
-                    "cluster {} nodes empty or not ascending",
-                    c.handle
-                )));
-            }
-            for n in &c.nodes {
-                if !freed_nodes.contains(n) || !used.insert(*n) {
-                    return Err(invalid(format!(
-                        "chunk {n} is not free to join cluster {}",
-                        c.handle
-                    )));
-                }
+            let nodes: Vec<ChunkIndex> = match &c.nodes {
+                NodeSet::List(nodes) => nodes.clone(),
+                NodeSet::RestOf(h) => self
+                    .clusters
+                    .get(*h)
+                    .map(|old| {
+                        old.nodes
+                            .iter()
+                            .copied()
+                            .filter(|n| !claimed.contains(n))
+                            .collect()
+                    })
+                    .unwrap_or_default(),
+            };
+            if nodes.is_empty() {
+                return Err(invalid(format!("cluster {} has no chunks", c.handle)));
             }
             match (c.slot, c.supported, c.representation) {
                 (None, _, Representation::RenderOnlyDebris) if !c.supported => {}
@@ -338,7 +383,7 @@ impl Instance {
             let part = cluster_part(
                 &self.asset,
                 Island {
-                    nodes: c.nodes.clone(),
+                    nodes,
                     supported: c.supported,
                 },
             )

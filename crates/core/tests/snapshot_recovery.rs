@@ -284,6 +284,18 @@ fn bad_records_and_snapshots_are_typed_errors_that_change_nothing() {
         at2.apply_record(&bad_value),
         Err(RecordError::Invalid { .. })
     ));
+    // A "rest of" that names a cluster the record does not remove.
+    if let Some(c) = next.created.first() {
+        let mut rest = next.clone();
+        rest.created[0] = ClusterRecord {
+            nodes: NodeSet::RestOf(ClusterHandle::PLACEHOLDER),
+            ..c.clone()
+        };
+        assert!(matches!(
+            at2.apply_record(&rest),
+            Err(RecordError::Invalid { .. })
+        ));
+    }
     assert_eq!(at2.state_hash(), before);
     assert_eq!(at2.apply_record(&next), Ok(RecordOutcome::Applied));
     assert_eq!(at2.apply_record(&next), Ok(RecordOutcome::Duplicate));

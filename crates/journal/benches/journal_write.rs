@@ -108,8 +108,10 @@ fn bench(c: &mut Criterion) {
             let snapshot = stream.inst.snapshot().to_bytes().len();
             drop(journal);
             let end_size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+            let mean = bytes.iter().sum::<u64>() / (bytes.len() as u64).max(1);
+            let max = bytes.iter().copied().max().unwrap_or(0);
             eprintln!(
-                "journal/{name}/{n}: median {} B logical per commit over {} commits; file grew {} B ({} B/commit); snapshot {} B",
+                "journal/{name}/{n}: median {} B, mean {mean} B, max {max} B logical per commit over {} commits; file grew {} B ({} B/commit); snapshot {} B",
                 median(&mut bytes),
                 commits,
                 end_size.saturating_sub(start_size),
