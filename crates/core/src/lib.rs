@@ -11,7 +11,7 @@
 //! ([`budget`]), debris sleep and recycling with generational slots
 //! ([`lifecycle`]), absolute per-commit records ([`recovery`]) shared by
 //! replication ([`replication`]), resumable snapshots ([`snapshot`]) and
-//! deterministic replay ([`replay`]). The durable store for them is the
+//! deterministic replay ([`mod@replay`]). The durable store for them is the
 //! `smithereens-journal` crate.
 //!
 //! Units: metres, kilograms, seconds, radians; damage and health in game

@@ -48,6 +48,17 @@ fn the_same_event_id_on_two_instances_is_two_events() {
         set.admit(InstanceId(9), hit(7)),
         Err(DamageError::UnknownInstance(9))
     );
+    let mut stray = instance(9);
+    stray.admit(hit(1)).unwrap();
+    let record = stray
+        .commit(&mut HeadlessBackend::default())
+        .unwrap()
+        .record
+        .unwrap();
+    assert_eq!(
+        set.apply_record(&record),
+        Err(RecordError::UnknownInstance(InstanceId(9)))
+    );
     for id in [1, 2] {
         set.get_mut(InstanceId(id))
             .unwrap()

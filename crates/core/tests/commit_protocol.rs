@@ -4,7 +4,7 @@
 //! prepare or commit change nothing and keep the event for a retry that
 //! applies it exactly once.
 
-#![allow(clippy::unwrap_used)]
+#![allow(clippy::unwrap_used, clippy::let_unit_value)]
 
 mod common;
 

@@ -120,7 +120,7 @@ fn eight_receivers_behind_a_lossy_reordering_channel_end_with_the_server_state_h
             let out = server.commit(&mut backend).unwrap();
             breaks += out.broken.len();
             outgoing.extend(out.record.map(Message::Commit));
-            if tick % 25 == 0 {
+            if tick.is_multiple_of(25) {
                 server.advance_sleep(5.0).unwrap();
                 let victim = server
                     .clusters()
@@ -134,7 +134,7 @@ fn eight_receivers_behind_a_lossy_reordering_channel_end_with_the_server_state_h
                 }
             }
         }
-        if tick % 4 == 0 || !producing {
+        if tick.is_multiple_of(4) || !producing {
             outgoing.push(Message::Heartbeat {
                 instance: server.id(),
                 commit_seq: server.commit_seq(),
