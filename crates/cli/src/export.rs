@@ -11,6 +11,7 @@
 use gltf::json;
 use gltf::json::validation::{Checked, USize64};
 use smithereens_core::record::{PoseArray, RunRecord};
+use smithereens_core::{AssetFile, ChunkMesh};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 
@@ -216,6 +217,158 @@ fn check_finite(what: impl FnOnce() -> String, values: &[f32]) -> Result<(), Exp
     }
 }
 
+/// Writes chunk `i`'s render mesh (asset space) as a glTF mesh with an
+/// exterior and an interior primitive (each only when non-empty), sharing
+/// one position accessor. `None` for a mesh without vertices or triangles.
+fn chunk_mesh(
+    root: &mut json::Root,
+    bin: &mut Bin,
+    i: usize,
+    m: &ChunkMesh,
+    exterior: json::Index<json::Material>,
+    interior: json::Index<json::Material>,
+) -> Result<Option<json::Index<json::Mesh>>, ExportError> {
+    use json::accessor::{ComponentType as C, Type as T};
+    use json::buffer::Target;
+    let count = m.positions.len();
+    let mut mesh = None;
+    if count > 0 {
+        let flat: Vec<f32> = m.positions.iter().flat_map(|p| p.to_array()).collect();
+        check_finite(|| format!("chunk {i}'s mesh"), &flat)?;
+        let mut lo = [f32::INFINITY; 3];
+        let mut hi = [f32::NEG_INFINITY; 3];
+        for p in &m.positions {
+            for k in 0..3 {
+                lo[k] = lo[k].min(p[k]);
+                hi[k] = hi[k].max(p[k]);
+            }
+        }
+        let view = bin.view(&f32_bytes(flat), Some(Target::ArrayBuffer));
+        let positions = accessor(
+            root,
+            view,
+            count,
+            C::F32,
+            T::Vec3,
+            Some((lo.to_vec(), hi.to_vec())),
+        );
+        let mut primitives = vec![];
+        for (tris, mat) in [(&m.exterior, exterior), (&m.interior, interior)] {
+            if tris.is_empty() {
+                continue;
+            }
+            if let Some(&vertex) = tris.iter().flatten().find(|&&v| v as usize >= count) {
+                return Err(ExportError::MeshIndex {
+                    chunk: i as u32,
+                    vertex,
+                    count,
+                });
+            }
+            let bytes: Vec<u8> = tris
+                .iter()
+                .flatten()
+                .flat_map(|v| v.to_le_bytes())
+                .collect();
+            let view = bin.view(&bytes, Some(Target::ElementArrayBuffer));
+            let indices = accessor(root, view, tris.len() * 3, C::U32, T::Scalar, None);
+            primitives.push(json::mesh::Primitive {
+                attributes: BTreeMap::from([(
+                    Checked::Valid(json::mesh::Semantic::Positions),
+                    positions,
+                )]),
+                extensions: None,
+                extras: Default::default(),
+                indices: Some(indices),
+                material: Some(mat),
+                mode: Checked::Valid(json::mesh::Mode::Triangles),
+                targets: None,
+            });
+        }
+        if !primitives.is_empty() {
+            mesh = Some(root.push(json::Mesh {
+                extensions: None,
+                extras: Default::default(),
+                name: Some(format!("chunk {i}")),
+                primitives,
+                weights: None,
+            }));
+        }
+    }
+    Ok(mesh)
+}
+
+/// Ends the binary buffer and serialises `root` and `bin` as GLB bytes.
+fn finish_glb(mut root: json::Root, mut bin: Bin) -> Result<Vec<u8>, ExportError> {
+    while !bin.bytes.len().is_multiple_of(4) {
+        bin.bytes.push(0);
+    }
+    root.buffer_views = std::mem::take(&mut bin.views);
+    root.push(json::Buffer {
+        byte_length: USize64(bin.bytes.len() as u64),
+        name: None,
+        uri: None,
+        extensions: None,
+        extras: Default::default(),
+    });
+    let json_bytes = root
+        .to_vec()
+        .map_err(|e| ExportError::Gltf(e.to_string()))?;
+    let glb = gltf::binary::Glb {
+        header: gltf::binary::Header {
+            magic: *b"glTF",
+            version: 2,
+            length: 0,
+        },
+        json: Cow::Owned(json_bytes),
+        bin: Some(Cow::Owned(bin.bytes)),
+    };
+    glb.to_vec().map_err(|e| ExportError::Gltf(e.to_string()))
+}
+
+/// A static GLB of a fractured asset: one node per chunk at the origin
+/// (vertices in asset space, metres), named `chunk <i>`, each with an
+/// `exterior` primitive (the source surface) and an `interior` primitive
+/// (cut faces) with their own materials. Opens in any glTF 2.0 viewer.
+/// Deterministic: the same asset gives the same bytes.
+///
+/// # Errors
+/// [`ExportError::MeshIndex`], [`ExportError::NonFinite`],
+/// [`ExportError::Gltf`].
+pub fn export_asset_glb(file: &AssetFile) -> Result<Vec<u8>, ExportError> {
+    let mut root = json::Root {
+        asset: json::Asset {
+            generator: Some(format!("smithereens {}", env!("CARGO_PKG_VERSION"))),
+            ..Default::default()
+        },
+        ..Default::default()
+    };
+    let mut bin = Bin::default();
+    let exterior = material(&mut root, "exterior", EXTERIOR_RGBA, 0.8);
+    let interior = material(&mut root, "interior", INTERIOR_RGBA, 0.95);
+    let mut nodes = Vec::with_capacity(file.meshes.len());
+    for (i, m) in file.meshes.iter().enumerate() {
+        let mesh = chunk_mesh(&mut root, &mut bin, i, m, exterior, interior)?;
+        nodes.push(root.push(json::Node {
+            mesh,
+            name: Some(format!("chunk {i}")),
+            ..Default::default()
+        }));
+    }
+    root.push(json::Scene {
+        extensions: None,
+        extras: Default::default(),
+        name: Some(file.name.clone()),
+        nodes,
+    });
+    root.scene = Some(json::Index::new(0));
+    finish_glb(root, bin)
+}
+
+/// Base colour of the exterior (source surface) material, linear RGBA.
+const EXTERIOR_RGBA: [f32; 4] = [0.72, 0.70, 0.66, 1.0];
+/// Base colour of the interior (cut faces) material, linear RGBA.
+const INTERIOR_RGBA: [f32; 4] = [0.85, 0.45, 0.20, 1.0];
+
 /// Unit quaternion `[x, y, z, w]` from a pose, in the hemisphere of `prev` so
 /// that glTF's linear (slerp) interpolation takes the short way round.
 fn rotation(pose: &PoseArray, prev: Option<[f32; 4]>) -> [f32; 4] {
@@ -272,7 +425,6 @@ fn rotation(pose: &PoseArray, prev: Option<[f32; 4]>) -> [f32; 4] {
 /// ```
 pub fn export_glb(run: &RunRecord, options: &ExportOptions) -> Result<Vec<u8>, ExportError> {
     use json::accessor::{ComponentType as C, Type as T};
-    use json::buffer::Target;
     if options.every == 0 {
         return Err(ExportError::ZeroInterval);
     }
@@ -297,77 +449,13 @@ pub fn export_glb(run: &RunRecord, options: &ExportOptions) -> Result<Vec<u8>, E
         ..Default::default()
     };
     let mut bin = Bin::default();
-    let exterior = material(&mut root, "exterior", [0.72, 0.70, 0.66, 1.0], 0.8);
-    let interior = material(&mut root, "interior", [0.85, 0.45, 0.20, 1.0], 0.95);
+    let exterior = material(&mut root, "exterior", EXTERIOR_RGBA, 0.8);
+    let interior = material(&mut root, "interior", INTERIOR_RGBA, 0.95);
 
     // Meshes and nodes.
     let mut nodes = Vec::with_capacity(run.chunks.len());
     for (i, chunk) in run.chunks.iter().enumerate() {
-        let m = &chunk.mesh;
-        let count = m.positions.len();
-        let mut mesh = None;
-        if count > 0 {
-            let flat: Vec<f32> = m.positions.iter().flat_map(|p| p.to_array()).collect();
-            check_finite(|| format!("chunk {i}'s mesh"), &flat)?;
-            let mut lo = [f32::INFINITY; 3];
-            let mut hi = [f32::NEG_INFINITY; 3];
-            for p in &m.positions {
-                for k in 0..3 {
-                    lo[k] = lo[k].min(p[k]);
-                    hi[k] = hi[k].max(p[k]);
-                }
-            }
-            let view = bin.view(&f32_bytes(flat), Some(Target::ArrayBuffer));
-            let positions = accessor(
-                &mut root,
-                view,
-                count,
-                C::F32,
-                T::Vec3,
-                Some((lo.to_vec(), hi.to_vec())),
-            );
-            let mut primitives = vec![];
-            for (tris, mat) in [(&m.exterior, exterior), (&m.interior, interior)] {
-                if tris.is_empty() {
-                    continue;
-                }
-                if let Some(&vertex) = tris.iter().flatten().find(|&&v| v as usize >= count) {
-                    return Err(ExportError::MeshIndex {
-                        chunk: i as u32,
-                        vertex,
-                        count,
-                    });
-                }
-                let bytes: Vec<u8> = tris
-                    .iter()
-                    .flatten()
-                    .flat_map(|v| v.to_le_bytes())
-                    .collect();
-                let view = bin.view(&bytes, Some(Target::ElementArrayBuffer));
-                let indices = accessor(&mut root, view, tris.len() * 3, C::U32, T::Scalar, None);
-                primitives.push(json::mesh::Primitive {
-                    attributes: BTreeMap::from([(
-                        Checked::Valid(json::mesh::Semantic::Positions),
-                        positions,
-                    )]),
-                    extensions: None,
-                    extras: Default::default(),
-                    indices: Some(indices),
-                    material: Some(mat),
-                    mode: Checked::Valid(json::mesh::Mode::Triangles),
-                    targets: None,
-                });
-            }
-            if !primitives.is_empty() {
-                mesh = Some(root.push(json::Mesh {
-                    extensions: None,
-                    extras: Default::default(),
-                    name: Some(format!("chunk {i}")),
-                    primitives,
-                    weights: None,
-                }));
-            }
-        }
+        let mesh = chunk_mesh(&mut root, &mut bin, i, &chunk.mesh, exterior, interior)?;
         let p0 = poses.pose(0, i);
         nodes.push(root.push(json::Node {
             mesh,
@@ -458,29 +546,5 @@ pub fn export_glb(run: &RunRecord, options: &ExportOptions) -> Result<Vec<u8>, E
         samplers,
     });
 
-    while !bin.bytes.len().is_multiple_of(4) {
-        bin.bytes.push(0);
-    }
-    root.buffer_views = std::mem::take(&mut bin.views);
-    root.push(json::Buffer {
-        byte_length: USize64(bin.bytes.len() as u64),
-        name: None,
-        uri: None,
-        extensions: None,
-        extras: Default::default(),
-    });
-
-    let json_bytes = root
-        .to_vec()
-        .map_err(|e| ExportError::Gltf(e.to_string()))?;
-    let glb = gltf::binary::Glb {
-        header: gltf::binary::Header {
-            magic: *b"glTF",
-            version: 2,
-            length: 0,
-        },
-        json: Cow::Owned(json_bytes),
-        bin: Some(Cow::Owned(bin.bytes)),
-    };
-    glb.to_vec().map_err(|e| ExportError::Gltf(e.to_string()))
+    finish_glb(root, bin)
 }

@@ -3,11 +3,14 @@
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use smithereens::demo::{DemoOptions, run_demo};
-use smithereens::export::{ExportOptions, export_glb};
+use smithereens::export::{ExportOptions, export_asset_glb, export_glb};
 use smithereens::simulate::{ScenarioSource, replay, simulate};
 use smithereens::view::{ViewServer, standalone_page};
 use smithereens::{progress, report};
-use smithereens_authoring::{FractureSettings, fracture_voronoi, load_mesh};
+use smithereens_authoring::{
+    Axis, BrickSettings, CutPlane, FractureSettings, OpenMeshFallback, Pattern, RepairOptions,
+    SiteDistribution, SliceSettings, TriMesh, fracture, load_mesh_with,
+};
 use smithereens_core::AssetFile;
 use smithereens_core::record::RunRecord;
 use std::io::Write;
@@ -22,6 +25,172 @@ use std::path::{Path, PathBuf};
 struct Cli {
     #[command(subcommand)]
     command: Command,
+}
+
+/// Which fracture pattern `smithereens fracture` uses.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum PatternKind {
+    /// Voronoi cells of `--chunks` sites (distribution: `--sites`).
+    Voronoi,
+    /// A jittered grid of slices (`--slices`, `--angle-jitter-deg`, `--offset-jitter`).
+    Slice,
+    /// Brick courses (`--course-height`, `--brick-length`, `--joint-offset`).
+    Brick,
+    /// Arbitrary planes (`--plane`, repeatable).
+    Planar,
+}
+
+/// Voronoi site distribution for `--sites`.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum SitesKind {
+    /// Uniform in the solid.
+    Uniform,
+    /// Gaussian clusters (`--clusters`, `--spread`).
+    Clustered,
+    /// r = R·u around `--impact` (`--radius`).
+    Radial,
+    /// r = R·u^γ around `--impact` (`--radius`, `--gamma`).
+    Impact,
+    /// Poisson disk (`--min-distance`).
+    Poisson,
+    /// Lloyd-relaxed uniform sites (`--lloyd-iterations`).
+    Lloyd,
+}
+
+/// Pattern flags of `smithereens fracture`.
+#[derive(clap::Args, Debug)]
+struct PatternArgs {
+    /// Fracture pattern.
+    #[arg(long, value_enum, default_value = "voronoi")]
+    pattern: PatternKind,
+    /// Voronoi site distribution.
+    #[arg(long, value_enum, default_value = "uniform")]
+    sites: SitesKind,
+    /// Clustered sites: number of clusters.
+    #[arg(long, default_value_t = 4)]
+    clusters: u32,
+    /// Clustered sites: spread (standard deviation), m; default 5 % of the mesh size.
+    #[arg(long)]
+    spread: Option<f64>,
+    /// Radial / impact sites: centre "x,y,z", m; default the bounding-box centre.
+    #[arg(long, value_parser = parse_vec3)]
+    impact: Option<glam::DVec3>,
+    /// Radial / impact sites: radius, m; default the mesh size.
+    #[arg(long)]
+    radius: Option<f64>,
+    /// Impact sites: exponent γ of r = R·u^γ.
+    #[arg(long, default_value_t = 2.0)]
+    gamma: f64,
+    /// Poisson-disk sites: minimum spacing, m; default 0.5 × (volume / chunks)^(1/3).
+    #[arg(long)]
+    min_distance: Option<f64>,
+    /// Lloyd sites: relaxation iterations.
+    #[arg(long, default_value_t = 5)]
+    lloyd_iterations: u32,
+    /// Slice: slabs along X,Y,Z, e.g. "4,3,2".
+    #[arg(long, default_value = "3,3,3")]
+    slices: String,
+    /// Slice: largest plane tilt, degrees.
+    #[arg(long, default_value_t = 0.0)]
+    angle_jitter_deg: f64,
+    /// Slice: largest plane shift, fraction of the slab spacing.
+    #[arg(long, default_value_t = 0.0)]
+    offset_jitter: f64,
+    /// Brick: course height, m.
+    #[arg(long, default_value_t = 0.25)]
+    course_height: f64,
+    /// Brick: brick length, m.
+    #[arg(long, default_value_t = 0.5)]
+    brick_length: f64,
+    /// Brick: shift of odd courses, fraction of the brick length (0.5 = half brick).
+    #[arg(long, default_value_t = 0.5)]
+    joint_offset: f64,
+    /// Planar: a plane "px,py,pz,nx,ny,nz" (point, m, and normal); repeatable.
+    #[arg(long)]
+    plane: Vec<String>,
+}
+
+fn parse_numbers(text: &str) -> Result<Vec<f64>, String> {
+    text.split(',')
+        .map(|t| t.trim().parse::<f64>().map_err(|e| format!("{t:?}: {e}")))
+        .collect()
+}
+
+fn parse_vec3(text: &str) -> Result<glam::DVec3, String> {
+    match parse_numbers(text)?.as_slice() {
+        [x, y, z] => Ok(glam::DVec3::new(*x, *y, *z)),
+        _ => Err(format!("expected x,y,z, got {text:?}")),
+    }
+}
+
+impl PatternArgs {
+    /// The pattern, with mesh-relative defaults filled in.
+    fn to_pattern(&self, mesh: &TriMesh, chunks: u32) -> Result<Pattern> {
+        let (lo, hi) = mesh.bounds();
+        let size = (hi - lo).max_element();
+        let centre = self.impact.unwrap_or((lo + hi) * 0.5);
+        let radius = self.radius.unwrap_or(size);
+        Ok(match self.pattern {
+            PatternKind::Voronoi => Pattern::Voronoi {
+                sites: match self.sites {
+                    SitesKind::Uniform => SiteDistribution::Uniform,
+                    SitesKind::Clustered => SiteDistribution::Clustered {
+                        clusters: self.clusters,
+                        spread: self.spread.unwrap_or(0.05 * size),
+                    },
+                    SitesKind::Radial => SiteDistribution::Radial {
+                        center: centre,
+                        radius,
+                    },
+                    SitesKind::Impact => SiteDistribution::ImpactDensity {
+                        center: centre,
+                        radius,
+                        gamma: self.gamma,
+                    },
+                    SitesKind::Poisson => SiteDistribution::PoissonDisk {
+                        min_distance: self
+                            .min_distance
+                            .unwrap_or(0.5 * (mesh.volume() / chunks.max(1) as f64).cbrt()),
+                    },
+                    SitesKind::Lloyd => SiteDistribution::Lloyd {
+                        iterations: self.lloyd_iterations,
+                    },
+                },
+            },
+            PatternKind::Slice => {
+                let n = parse_numbers(&self.slices).map_err(anyhow::Error::msg)?;
+                let [x, y, z] = n.as_slice() else {
+                    anyhow::bail!("--slices needs three counts, got {:?}", self.slices);
+                };
+                Pattern::Slice(SliceSettings {
+                    counts: [*x as u32, *y as u32, *z as u32],
+                    angle_jitter: self.angle_jitter_deg.to_radians(),
+                    offset_jitter: self.offset_jitter,
+                })
+            }
+            PatternKind::Brick => Pattern::Brick(BrickSettings {
+                course_height: self.course_height,
+                brick_length: self.brick_length,
+                joint_offset: self.joint_offset,
+                up: Axis::Y,
+                along: Axis::X,
+            }),
+            PatternKind::Planar => {
+                let mut planes = Vec::new();
+                for p in &self.plane {
+                    let n = parse_numbers(p).map_err(anyhow::Error::msg)?;
+                    let [px, py, pz, nx, ny, nz] = n.as_slice() else {
+                        anyhow::bail!("--plane needs px,py,pz,nx,ny,nz, got {p:?}");
+                    };
+                    planes.push(CutPlane {
+                        point: glam::DVec3::new(*px, *py, *pz),
+                        normal: glam::DVec3::new(*nx, *ny, *nz),
+                    });
+                }
+                Pattern::Planar { planes }
+            }
+        })
+    }
 }
 
 #[derive(Subcommand)]
@@ -63,6 +232,16 @@ enum Command {
         /// Bond strength per m² of interface, du/m².
         #[arg(long, default_value_t = smithereens_authoring::DEFAULT_STRENGTH_PER_AREA)]
         strength_per_area: f64,
+        #[command(flatten)]
+        pattern: Box<PatternArgs>,
+        /// Also write the chunks as a GLB (exterior and interior primitives
+        /// with separate materials), viewable in any glTF viewer.
+        #[arg(long)]
+        gltf: Option<PathBuf>,
+        /// Fracture the convex hull of a mesh that is open or non-manifold
+        /// after cleanup, instead of rejecting it.
+        #[arg(long)]
+        hull_fallback: bool,
     },
     /// Print counts, volume, mass, bond statistics and warnings of an asset file.
     Inspect {
@@ -178,8 +357,26 @@ fn run(cli: Cli) -> Result<()> {
             seed,
             density,
             strength_per_area,
+            pattern,
+            gltf,
+            hull_fallback,
         } => {
-            let m = load_mesh(&mesh).with_context(|| format!("loading {}", mesh.display()))?;
+            let options = RepairOptions {
+                open_fallback: if hull_fallback {
+                    OpenMeshFallback::ConvexHull
+                } else {
+                    OpenMeshFallback::Reject
+                },
+                ..RepairOptions::default()
+            };
+            let (m, repair) = load_mesh_with(&mesh, &options)
+                .with_context(|| format!("loading {}", mesh.display()))
+                .context(
+                    "(an open mesh can be fractured as its convex hull with --hull-fallback)",
+                )?;
+            for warning in repair.warnings() {
+                eprintln!("warning: {}: {warning}", mesh.display());
+            }
             let settings = FractureSettings {
                 chunk_count: chunks,
                 seed,
@@ -187,9 +384,12 @@ fn run(cli: Cli) -> Result<()> {
                 strength_per_area,
                 ..FractureSettings::default()
             };
-            let bar = progress::bar(chunks as u64, "fracture");
-            let mut file =
-                fracture_voronoi(&m, &settings, &mut |p| bar.set_position(p.done as u64))?;
+            let pattern = pattern.to_pattern(&m, chunks)?;
+            let bar = progress::bar(0, "fracture");
+            let mut file = fracture(&m, &settings, &pattern, &mut |p| {
+                bar.set_length(p.total as u64);
+                bar.set_position(p.done as u64);
+            })?;
             bar.finish_and_clear();
             if file.name.is_empty() {
                 file.name = mesh
@@ -202,6 +402,12 @@ fn run(cli: Cli) -> Result<()> {
             let asset = file.validate()?;
             print!("{}", report::inspect(&file, &asset));
             println!("wrote {}", output.display());
+            if let Some(path) = gltf {
+                let glb = export_asset_glb(&file)?;
+                std::fs::write(&path, &glb)
+                    .with_context(|| format!("writing {}", path.display()))?;
+                println!("wrote {} ({} bytes)", path.display(), glb.len());
+            }
         }
         Command::Inspect { asset } => {
             let bytes =

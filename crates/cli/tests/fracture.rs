@@ -1,0 +1,145 @@
+//! `smithereens fracture` with patterns, the hull fallback and GLB output.
+
+#![allow(clippy::unwrap_used)]
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn mesh(name: &str) -> PathBuf {
+    PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes")).join(name)
+}
+
+fn run(args: &[&str], input: &str, dir: &std::path::Path, stem: &str) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_smithereens"))
+        .arg("fracture")
+        .arg(mesh(input))
+        .arg("-o")
+        .arg(dir.join(format!("{stem}.smasset")))
+        .arg("--gltf")
+        .arg(dir.join(format!("{stem}.glb")))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn every_pattern_writes_an_asset_and_a_glb_with_interior_primitives() {
+    let dir = std::env::temp_dir().join(format!("smithereens-fracture-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases: [(&str, &[&str]); 5] = [
+        ("voronoi", &["--chunks", "8", "--seed", "3"]),
+        (
+            "lloyd",
+            &[
+                "--chunks",
+                "8",
+                "--sites",
+                "lloyd",
+                "--lloyd-iterations",
+                "2",
+            ],
+        ),
+        (
+            "slice",
+            &[
+                "--pattern",
+                "slice",
+                "--slices",
+                "2,2,2",
+                "--angle-jitter-deg",
+                "5",
+            ],
+        ),
+        (
+            "brick",
+            &[
+                "--pattern",
+                "brick",
+                "--course-height",
+                "0.3",
+                "--brick-length",
+                "0.4",
+            ],
+        ),
+        (
+            "planar",
+            &[
+                "--pattern",
+                "planar",
+                "--plane",
+                "0,0,0,1,0.2,0",
+                "--plane",
+                "0,0.1,0,0,1,0",
+            ],
+        ),
+    ];
+    for (stem, args) in cases {
+        let out = run(args, "Box.gltf", &dir, stem);
+        assert!(
+            out.status.success(),
+            "{stem}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let bytes = std::fs::read(dir.join(format!("{stem}.smasset"))).unwrap();
+        let file = smithereens_core::AssetFile::from_bytes(&bytes).unwrap();
+        let glb = std::fs::read(dir.join(format!("{stem}.glb"))).unwrap();
+        let doc = gltf::Gltf::from_slice(&glb).unwrap();
+        assert_eq!(doc.nodes().count(), file.desc.chunks.len(), "{stem}");
+        let names: Vec<_> = doc
+            .materials()
+            .map(|m| m.name().unwrap().to_string())
+            .collect();
+        assert_eq!(names, ["exterior", "interior"]);
+        for node in doc.nodes() {
+            let prims: Vec<_> = node.mesh().unwrap().primitives().collect();
+            // Every chunk of a fractured box has cut faces.
+            assert!(
+                prims
+                    .iter()
+                    .any(|p| p.material().name() == Some("interior")),
+                "{stem}"
+            );
+        }
+        // Same seed, same bytes.
+        let again = run(args, "Box.gltf", &dir, &format!("{stem}-again"));
+        assert!(again.status.success());
+        assert_eq!(
+            bytes,
+            std::fs::read(dir.join(format!("{stem}-again.smasset"))).unwrap()
+        );
+        assert_eq!(
+            glb,
+            std::fs::read(dir.join(format!("{stem}-again.glb"))).unwrap()
+        );
+    }
+}
+
+#[test]
+fn open_mesh_is_rejected_with_counts_unless_the_hull_fallback_is_asked_for() {
+    let dir =
+        std::env::temp_dir().join(format!("smithereens-fracture-open-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = run(&["--chunks", "6"], "wall.obj", &dir, "wall");
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("36 open") && err.contains("--hull-fallback"),
+        "{err}"
+    );
+    let out = run(
+        &["--chunks", "6", "--hull-fallback"],
+        "wall.obj",
+        &dir,
+        "wall",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("convex hull") && err.contains("186 duplicate"),
+        "{err}"
+    );
+}
