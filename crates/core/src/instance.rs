@@ -444,18 +444,31 @@ impl Instance {
             return Ok(answer);
         }
         self.check_capacity()?;
-        let frames: BTreeMap<ClusterHandle, Pose> = self
-            .clusters
-            .iter()
-            .filter(|(_, c)| c.representation.is_authoritative() && c.withdrawn_at.is_none())
-            .map(|(h, c)| (h, c.asset_to_world()))
-            .collect();
+        // Each bond is measured in its own cluster's current world frame. Bonds
+        // of one cluster are mostly contiguous, so remember the last frame
+        // instead of building a map of every cluster per event (that map made
+        // admission O(clusters) and dominated frames with thousands of debris).
+        let mut cached: Option<(ClusterHandle, Option<Pose>)> = None;
+        let mut frame_of = |h: ClusterHandle| -> Option<Pose> {
+            match cached {
+                Some((ch, frame)) if ch == h => frame,
+                _ => {
+                    let frame = self
+                        .clusters
+                        .get(h)
+                        .filter(|c| c.representation.is_authoritative() && c.withdrawn_at.is_none())
+                        .map(|c| c.asset_to_world());
+                    cached = Some((h, frame));
+                    frame
+                }
+            }
+        };
         let mut candidates = Vec::new();
         for (b, bond) in self.asset.bonds().iter_enumerated() {
             if self.health[b.0 as usize] <= 0.0 {
                 continue;
             }
-            let Some(frame) = frames.get(&self.node_cluster[bond.chunk0.0 as usize]) else {
+            let Some(frame) = frame_of(self.node_cluster[bond.chunk0.0 as usize]) else {
                 continue;
             };
             let d = frame.transform_point(bond.centroid).distance(event.point);
@@ -469,7 +482,7 @@ impl Instance {
         let impulse_chunk = event.impulse.and_then(|_| {
             let mut best: Option<(f32, ChunkIndex)> = None;
             for (c, chunk) in self.asset.chunks().iter_enumerated() {
-                let Some(frame) = frames.get(&self.node_cluster[c.0 as usize]) else {
+                let Some(frame) = frame_of(self.node_cluster[c.0 as usize]) else {
                     continue;
                 };
                 let d = frame.transform_point(chunk.centroid).distance(event.point);
