@@ -49,11 +49,44 @@ pub(crate) struct AssemblyParams {
 ///   mesh holds both closed surfaces (which touch along their former
 ///   interface), so the total volume is kept. With no bonded neighbour the
 ///   piece is dropped.
+#[cfg(test)]
 pub(crate) fn assemble(
     raw: &[RawChunk],
     raw_bonds: &[RawBond],
     params: &AssemblyParams,
 ) -> Result<(AssetDesc, Vec<ChunkMesh>), FractureError> {
+    assemble_counted(raw, raw_bonds, params).map(|(d, m, _)| (d, m))
+}
+
+/// What sliver handling did in [`assemble_counted`].
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub(crate) struct SliverStats {
+    /// Degenerate pieces merged into a neighbour.
+    pub merged: u32,
+    /// Pieces dropped (below the volume floor, or degenerate with no neighbour).
+    pub dropped: u32,
+    /// Total volume of the dropped pieces, m³.
+    pub dropped_volume: f64,
+}
+
+impl SliverStats {
+    /// Provenance suffix (deliberately without the word "volume", which
+    /// `smithereens inspect` looks for).
+    pub fn describe(&self) -> String {
+        format!(
+            "; slivers: {} merged into a neighbour, {} dropped ({:e} m3 dropped)",
+            self.merged, self.dropped, self.dropped_volume
+        )
+    }
+}
+
+/// [`assemble`], also counting merged and dropped slivers.
+pub(crate) fn assemble_counted(
+    raw: &[RawChunk],
+    raw_bonds: &[RawBond],
+    params: &AssemblyParams,
+) -> Result<(AssetDesc, Vec<ChunkMesh>, SliverStats), FractureError> {
+    let mut stats = SliverStats::default();
     let n = raw.len();
     let unit_props: Vec<MassProperties> = raw
         .iter()
@@ -77,6 +110,8 @@ pub(crate) fn assemble(
             let props = combine(&members.iter().map(|&m| unit_props[m]).collect::<Vec<_>>());
             if props.volume < min_volume {
                 alive[*g] = false;
+                stats.dropped += 1;
+                stats.dropped_volume += props.volume;
                 continue 'merge;
             }
             let mut degenerate = !inertia_is_sound(&props, params.density);
@@ -112,8 +147,13 @@ pub(crate) fn assemble(
                     let (keep, gone) = (other.min(*g), other.max(*g));
                     root[gone] = keep;
                     hulls[keep] = None;
+                    stats.merged += 1;
                 }
-                None => alive[*g] = false,
+                None => {
+                    alive[*g] = false;
+                    stats.dropped += 1;
+                    stats.dropped_volume += props.volume;
+                }
             }
             continue 'merge;
         }
@@ -211,7 +251,7 @@ pub(crate) fn assemble(
             strength: (params.strength_per_area * acc.area) as f32,
         });
     }
-    Ok((AssetDesc { chunks, bonds }, meshes))
+    Ok((AssetDesc { chunks, bonds }, meshes, stats))
 }
 
 /// Live groups as `(root, members)`, ordered by root (= lowest member, since

@@ -6,11 +6,21 @@
 //!   wound [`TriMesh`] or returns a typed [`MeshError`] naming the problem
 //!   (e.g. [`MeshError::NotClosed`] with the number of open edges);
 //!   [`mesh_from_triangles`] does the same for in-memory triangles.
+//!   Loading cleans messy input first ([`repair_mesh`]: exact weld,
+//!   duplicate faces removed, zero-area faces dropped or T-junctions split);
+//!   [`load_mesh_with`] adds the opt-in [`OpenMeshFallback::ConvexHull`] for
+//!   surfaces that stay open, and returns a [`RepairReport`].
 //! * [`fracture_voronoi`] cuts the mesh into Voronoi chunks by half-space
 //!   clipping with watertight caps, computes per-chunk mass properties and
 //!   convex hulls, detects bonds from shared cut faces, flags support chunks
 //!   and returns a [`smithereens_core::AssetFile`] (asset description plus
 //!   one render mesh per chunk).
+//! * [`fracture`] does the same for any [`Pattern`]: Voronoi with a
+//!   [`SiteDistribution`] (uniform, clustered, radial, impact-density,
+//!   Poisson-disk, Lloyd), or the plane-cut patterns slice
+//!   ([`SliceSettings`]), brick ([`BrickSettings`]) and planar
+//!   ([`CutPlane`]s), whose cells are convex too and go through the same
+//!   clipper, capper, bond finder and assembly.
 //!
 //! Units: metres, kilograms (density kg/m³), seconds; bond strength in game
 //! damage units (du). Computation is in `f64`, output in `f32`. Everything

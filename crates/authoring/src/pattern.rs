@@ -3,7 +3,7 @@
 //! cells are also convex (intersections of half-spaces), cut with the same
 //! clipper and capper.
 
-use crate::assembly::{AssemblyParams, assemble};
+use crate::assembly::{AssemblyParams, assemble_counted};
 use crate::bonds::{RawBond, RawChunk, cap_overlap, push_bond};
 use crate::clip::{Clip, clip_piece};
 use crate::error::FractureError;
@@ -426,7 +426,7 @@ fn fracture_planes(
         mesh_volume,
         min_bond_area,
     };
-    let (desc, meshes) = assemble(&raw, &raw_bonds, &params)?;
+    let (desc, meshes, slivers) = assemble_counted(&raw, &raw_bonds, &params)?;
     let provenance = format!(
         "smithereens-authoring {} fracture: pattern={pattern:?} seed={} density={:?} kg/m3 \
          strength_per_area={:?} du/m2 support={:?}; source mesh: {} vertices, {} triangles, volume {:?} m3",
@@ -438,7 +438,7 @@ fn fracture_planes(
         mesh.positions.len(),
         mesh.triangles.len(),
         mesh_volume,
-    );
+    ) + &slivers.describe();
     let file = AssetFile {
         name: String::new(),
         provenance,

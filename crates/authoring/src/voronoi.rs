@@ -1,6 +1,6 @@
 //! Voronoi fracture by half-space clipping.
 
-use crate::assembly::{AssemblyParams, assemble};
+use crate::assembly::{AssemblyParams, assemble_counted};
 use crate::bonds::{RawChunk, find_bonds};
 use crate::clip::{Clip, clip_piece};
 use crate::error::FractureError;
@@ -160,7 +160,7 @@ pub(crate) fn fracture_voronoi_with(
         mesh_volume,
         min_bond_area,
     };
-    let (desc, meshes) = assemble(&raw, &raw_bonds, &params)?;
+    let (desc, meshes, slivers) = assemble_counted(&raw, &raw_bonds, &params)?;
     let pattern = match distribution {
         SiteDistribution::Uniform => String::new(),
         other => format!(" sites={other:?}"),
@@ -177,7 +177,7 @@ pub(crate) fn fracture_voronoi_with(
         mesh.positions.len(),
         mesh.triangles.len(),
         mesh_volume,
-    );
+    ) + &slivers.describe();
     let file = AssetFile {
         name: String::new(),
         provenance,

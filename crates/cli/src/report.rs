@@ -54,6 +54,13 @@ fn table(rows: &[(&str, String)]) -> String {
     out
 }
 
+/// The source mesh volume (m³) that the authoring tool records at the end
+/// of the provenance (`"... volume <v> m3"`), if present.
+fn source_volume(provenance: &str) -> Option<f64> {
+    let at = provenance.rfind("volume ")?;
+    provenance[at + 7..].split_whitespace().next()?.parse().ok()
+}
+
 /// A human-readable description of an asset file.
 pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
     let chunks = asset.chunks();
@@ -86,6 +93,13 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
         ("world bonds", world_bonds.to_string()),
         ("connected components", islands.len().to_string()),
         ("total volume", format!("{volume:.6} m³")),
+        (
+            "volume error vs source",
+            match source_volume(&file.provenance) {
+                Some(v) if v > 0.0 => format!("{:.2e} (relative)", (volume - v).abs() / v),
+                _ => "unknown (no source volume in provenance)".into(),
+            },
+        ),
         ("total mass", format!("{mass:.3} kg")),
         ("bond area (sum)", format!("{areas:.4} m²")),
         (

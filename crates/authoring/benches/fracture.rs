@@ -1,0 +1,60 @@
+//! Voronoi fracture time of the real meshes `spot.obj` (5,856 triangles)
+//! and `bob_tri.obj` (10,688 triangles, genus 1) into 100, 500 and 2,000
+//! sites (uniform, seed 1), single-threaded (the cutter uses one thread).
+//! Throughput is reported in chunks produced per second.
+//!
+//! Peak memory: after each size the bench prints the process's peak
+//! resident set (`VmHWM` from `/proc/self/status`, Linux only). It is the
+//! peak so far, so with sizes run in increasing order it bounds that size.
+//!
+//! Run: `cargo bench -p smithereens-authoring --bench fracture`.
+#![allow(missing_docs, clippy::unwrap_used)]
+
+use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use smithereens_authoring::{FractureSettings, fracture_voronoi, load_mesh};
+use std::hint::black_box;
+use std::path::PathBuf;
+use std::time::Instant;
+
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+fn bench(c: &mut Criterion) {
+    for name in ["spot.obj", "bob_tri.obj"] {
+        let path =
+            PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes")).join(name);
+        let mesh = load_mesh(&path).unwrap();
+        let mut group = c.benchmark_group(format!("fracture_voronoi/{name}"));
+        group.sample_size(10);
+        for sites in [100u32, 500, 2000] {
+            let settings = FractureSettings {
+                chunk_count: sites,
+                seed: 1,
+                ..Default::default()
+            };
+            let start = Instant::now();
+            let chunks = fracture_voronoi(&mesh, &settings, &mut |_| {})
+                .unwrap()
+                .desc
+                .chunks
+                .len();
+            let once = start.elapsed().as_secs_f64();
+            eprintln!(
+                "{name} {sites} sites: {chunks} chunks in {once:.3} s = {:.0} chunks/s (one run); peak RSS {} KiB",
+                chunks as f64 / once,
+                peak_rss_kib().unwrap_or(0)
+            );
+            group.throughput(Throughput::Elements(chunks as u64));
+            group.bench_with_input(BenchmarkId::from_parameter(sites), &settings, |b, s| {
+                b.iter(|| black_box(fracture_voronoi(&mesh, s, &mut |_| {}).unwrap()))
+            });
+        }
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
