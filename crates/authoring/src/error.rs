@@ -11,7 +11,7 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum MeshError {
     /// The file could not be read.
-    #[error("cannot read mesh file {path}: {source}")]
+    #[error("cannot read mesh file {path}")]
     Io {
         /// File that failed.
         path: PathBuf,

@@ -62,13 +62,13 @@ pub struct DemoOutput {
 #[derive(Debug, thiserror::Error)]
 pub enum DemoError {
     /// The mesh could not be loaded.
-    #[error("mesh: {0}")]
+    #[error("mesh")]
     Mesh(#[from] smithereens_authoring::MeshError),
     /// Fracture failed.
-    #[error("fracture: {0}")]
+    #[error("fracture")]
     Fracture(#[from] smithereens_authoring::FractureError),
     /// Simulation failed.
-    #[error("simulation: {0}")]
+    #[error("simulation")]
     Scenario(#[from] smithereens_rapier::scenario::ScenarioError),
 }
 

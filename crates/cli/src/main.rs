@@ -369,11 +369,18 @@ fn run(cli: Cli) -> Result<()> {
                 },
                 ..RepairOptions::default()
             };
-            let (m, repair) = load_mesh_with(&mesh, &options)
-                .with_context(|| format!("loading {}", mesh.display()))
-                .context(
-                    "(an open mesh can be fractured as its convex hull with --hull-fallback)",
-                )?;
+            let (m, repair) = match load_mesh_with(&mesh, &options) {
+                Ok(loaded) => loaded,
+                Err(e @ smithereens_authoring::MeshError::NotClosed { .. }) => {
+                    return Err(anyhow::Error::new(e).context(format!(
+                        "loading {} (an open mesh can be fractured as its convex hull with --hull-fallback)",
+                        mesh.display()
+                    )));
+                }
+                Err(e) => {
+                    return Err(anyhow::Error::new(e).context(format!("loading {}", mesh.display())));
+                }
+            };
             for warning in repair.warnings() {
                 eprintln!("warning: {}: {warning}", mesh.display());
             }

@@ -14,7 +14,7 @@ pub enum SimulateError {
     #[error(transparent)]
     Scenario(#[from] ScenarioFileError),
     /// The simulation failed.
-    #[error("simulation: {0}")]
+    #[error("simulation")]
     Run(#[from] smithereens_rapier::scenario::ScenarioError),
     /// The run has no embedded scenario.
     #[error(

@@ -91,16 +91,16 @@ pub struct RunSummary {
 #[non_exhaustive]
 pub enum ScenarioError {
     /// The asset file is invalid.
-    #[error("asset: {0}")]
+    #[error("asset")]
     Asset(#[from] smithereens_core::AssetFileError),
     /// The world could not be built, or a projectile is invalid.
-    #[error("world: {0}")]
+    #[error("world")]
     Backend(#[from] BackendError),
     /// A step failed.
-    #[error("step: {0}")]
+    #[error("step")]
     Step(#[from] StepError),
     /// A scripted explosion was rejected.
-    #[error("explosion: {0}")]
+    #[error("explosion")]
     Explosion(#[from] smithereens_core::DamageError),
 }
 

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 #[non_exhaustive]
 pub enum ScenarioFileError {
     /// The file could not be read.
-    #[error("cannot read {path}: {source}")]
+    #[error("cannot read {path}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -26,12 +26,12 @@ pub enum ScenarioFileError {
         problem: String,
     },
     /// The asset mesh could not be loaded.
-    #[error("asset mesh: {0}")]
+    #[error("asset mesh")]
     Mesh(#[from] smithereens_authoring::MeshError),
     /// Fracture failed.
-    #[error("fracture: {0}")]
+    #[error("fracture")]
     Fracture(#[from] smithereens_authoring::FractureError),
     /// An asset file is invalid.
-    #[error("asset file: {0}")]
+    #[error("asset file")]
     AssetFile(#[from] smithereens_core::AssetFileError),
 }

@@ -78,7 +78,7 @@ pub struct StepReport {
 #[non_exhaustive]
 pub enum StepError {
     /// The commit at the safe point failed.
-    #[error("commit failed: {0}")]
+    #[error("commit failed")]
     Commit(#[from] CommitError<BackendError>),
 }
 

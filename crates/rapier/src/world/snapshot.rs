@@ -59,10 +59,10 @@ pub enum WorldSnapshotError {
     #[error("world snapshot format {0} is not supported")]
     Format(u32),
     /// The destruction state does not fit the asset.
-    #[error("destruction state: {0}")]
+    #[error("destruction state")]
     Instance(#[from] smithereens_core::snapshot::SnapshotError),
     /// Settings or shapes are invalid.
-    #[error("world: {0}")]
+    #[error("world")]
     Backend(#[from] BackendError),
     /// The physics state does not match the destruction state.
     #[error("world snapshot is inconsistent: {0}")]
