@@ -19,10 +19,19 @@ fn every_builtin_runs_600_steps_within_the_safe_bounds() {
         assert_eq!(built.scenario.steps, 600);
         let (record, summary) = run(&built.scenario, &mut |_, _| {}).unwrap();
         assert_eq!(summary.non_finite_steps, 0, "{name}: NaN state");
+        // Contacts are soft: a 1.2 t bridge piece landing at 7.7 m/s dents the
+        // ground by ~4 cm for a few steps before it is pushed out. Falling
+        // through would be metres; 5 cm bounds a transient dent, and at the
+        // end every chunk must be back within 2 cm.
         assert!(
-            summary.lowest_chunk_y_ever > -0.02,
+            summary.lowest_chunk_y_ever > -0.05,
             "{name}: a chunk reached y = {}",
             summary.lowest_chunk_y_ever
+        );
+        assert!(
+            summary.lowest_chunk_y > -0.02,
+            "{name}: a chunk ends the run at y = {}",
+            summary.lowest_chunk_y
         );
         assert!(
             summary.max_speed < SPEED_BOUND,
@@ -53,6 +62,12 @@ fn the_bridge_is_held_at_both_ends_until_the_blast_cuts_it() {
     assert!(
         xs.iter().all(|&x| x.abs() > 3.0),
         "no support in the middle of the span"
+    );
+    let (_, full) = run(&built.scenario, &mut |_, _| {}).unwrap();
+    assert!(
+        full.lowest_chunk_y_ever < 0.5,
+        "pieces of the cut span reach the ground (lowest {} m)",
+        full.lowest_chunk_y_ever
     );
     let mut short = built.scenario.clone();
     short.steps = 20; // the blast is at 0.5 s = step 30: nothing falls before it

@@ -145,6 +145,10 @@ pub fn new_physics_world(settings: &WorldSettings) -> PhysicsWorld {
     p.num_solver_iterations = settings.solver_iterations as usize;
     p.num_internal_pgs_iterations = settings.pgs_iterations as usize;
     p.contact_softness.natural_frequency = settings.contact_frequency;
+    // Contacts with fixed bodies (ground, anchored walls) twice as stiff, as
+    // Rapier's own defaults are (60 vs 30 Hz): a 1.2 t piece landing at
+    // 7.7 m/s dented the ground 7.7 cm at 60 Hz, 4 cm at 240 Hz.
+    p.static_contact_softness.natural_frequency = 2.0 * settings.contact_frequency;
     // Rapier scales these by `length_unit` (1 m here).
     p.normalized_allowed_linear_error = settings.allowed_penetration;
     physics
