@@ -387,6 +387,28 @@ fn rotation(pose: &PoseArray, prev: Option<[f32; 4]>) -> [f32; 4] {
     q
 }
 
+/// Checks what the viewer and the exporter rely on beyond the file format:
+/// frames and a positive timestep, every chunk owned by exactly one body on
+/// every frame, mesh indices in range, finite poses.
+///
+/// # Errors
+/// The first [`ExportError`] found.
+pub fn validate_run(run: &RunRecord) -> Result<(), ExportError> {
+    if run.frame_count == 0 {
+        return Err(ExportError::NoFrames);
+    }
+    if !(run.timestep.is_finite() && run.timestep > 0.0) {
+        return Err(ExportError::BadTimestep(run.timestep));
+    }
+    ChunkPoses::new(run)?;
+    for body in &run.bodies {
+        for (k, p) in body.poses.iter().enumerate() {
+            check_finite(|| format!("body {} pose {k}", body.id), p)?;
+        }
+    }
+    Ok(())
+}
+
 /// Writes a run as binary glTF (GLB).
 ///
 /// The document has one scene whose root nodes are the chunks (node `i` is
@@ -428,18 +450,8 @@ pub fn export_glb(run: &RunRecord, options: &ExportOptions) -> Result<Vec<u8>, E
     if options.every == 0 {
         return Err(ExportError::ZeroInterval);
     }
-    if run.frame_count == 0 {
-        return Err(ExportError::NoFrames);
-    }
-    if !(run.timestep.is_finite() && run.timestep > 0.0) {
-        return Err(ExportError::BadTimestep(run.timestep));
-    }
+    validate_run(run)?;
     let poses = ChunkPoses::new(run)?;
-    for body in &run.bodies {
-        for (k, p) in body.poses.iter().enumerate() {
-            check_finite(|| format!("body {} pose {k}", body.id), p)?;
-        }
-    }
 
     let mut root = json::Root {
         asset: json::Asset {

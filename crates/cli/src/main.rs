@@ -214,6 +214,7 @@ enum Command {
         out: PathBuf,
     },
     /// Fracture a closed mesh (OBJ, glTF, GLB) into a versioned asset file.
+    #[command(allow_negative_numbers = true)]
     Fracture {
         /// The input mesh.
         mesh: PathBuf,
@@ -371,15 +372,16 @@ fn run(cli: Cli) -> Result<()> {
             };
             let (m, repair) = match load_mesh_with(&mesh, &options) {
                 Ok(loaded) => loaded,
-                Err(e @ smithereens_authoring::MeshError::NotClosed { .. }) => {
+                Err(e @ smithereens_authoring::MeshError::NotClosed { open_edges, .. })
+                    if open_edges > 0 =>
+                {
                     return Err(anyhow::Error::new(e).context(format!(
-                        "loading {} (an open mesh can be fractured as its convex hull with --hull-fallback)",
+                        "{} is not a closed solid (an open mesh can be fractured as its convex hull with --hull-fallback)",
                         mesh.display()
                     )));
                 }
-                Err(e) => {
-                    return Err(anyhow::Error::new(e).context(format!("loading {}", mesh.display())));
-                }
+                // The mesh errors name the file themselves.
+                Err(e) => return Err(e.into()),
             };
             for warning in repair.warnings() {
                 eprintln!("warning: {}: {warning}", mesh.display());
@@ -425,7 +427,9 @@ fn run(cli: Cli) -> Result<()> {
             print!("{}", report::inspect(&file, &validated));
         }
         Command::View { run, port } => {
-            let (bytes, _) = read_run(&run)?;
+            let (bytes, record) = read_run(&run)?;
+            smithereens::export::validate_run(&record)
+                .with_context(|| format!("reading {}", run.display()))?;
             let server = ViewServer::bind(port, bytes)
                 .with_context(|| format!("listening on 127.0.0.1:{port}"))?;
             // Printing must not fail: a caller that read the address may
@@ -443,8 +447,14 @@ fn run(cli: Cli) -> Result<()> {
             output,
             steps,
         } => {
-            let source = ScenarioSource::resolve(&scenario)
-                .with_context(|| format!("reading scenario {scenario}"))?;
+            let source = ScenarioSource::resolve(&scenario)?;
+            let page = output.with_extension("html");
+            if page == output || Path::new(&scenario) == output {
+                anyhow::bail!(
+                    "output {} would overwrite the scenario or the viewer page written next to the run; use a name like run.json",
+                    output.display()
+                );
+            }
             let file = smithereens_scenario::ScenarioFile::parse(&source.text)?;
             let total = steps.unwrap_or(file.steps());
             let bar = progress::bar(total as u64, "simulate");
@@ -454,7 +464,6 @@ fn run(cli: Cli) -> Result<()> {
             let json = record.to_json();
             std::fs::write(&output, &json)
                 .with_context(|| format!("writing {}", output.display()))?;
-            let page = output.with_extension("html");
             std::fs::write(&page, standalone_page(&json))
                 .with_context(|| format!("writing {}", page.display()))?;
             print!("{}", report::summary_table(&summary));
@@ -483,11 +492,19 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Scenarios => {
             for (name, text) in smithereens_scenario::BUILTINS {
-                let first = text.lines().next().unwrap_or("").trim_start_matches("# ");
-                println!("{name:<8} {first}");
+                // The description is the file's leading comment block.
+                let about: Vec<&str> = text
+                    .lines()
+                    .take_while(|l| l.starts_with('#'))
+                    .map(|l| l.trim_start_matches('#').trim())
+                    .collect();
+                println!("{name:<8} {}", about.join(" "));
             }
         }
         Command::Export { run, output, every } => {
+            if output == run {
+                anyhow::bail!("output {} is the run being exported", output.display());
+            }
             let (_, record) = read_run(&run)?;
             let glb = export_glb(&record, &ExportOptions { every })
                 .with_context(|| format!("exporting {}", run.display()))?;

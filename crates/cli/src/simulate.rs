@@ -46,6 +46,16 @@ impl ScenarioSource {
             });
         }
         let path = Path::new(name_or_path);
+        if !path.exists() {
+            let names: Vec<&str> = smithereens_scenario::BUILTINS
+                .iter()
+                .map(|(n, _)| *n)
+                .collect();
+            return Err(ScenarioFileError::Invalid {
+                field: format!("scenario {name_or_path:?}"),
+                problem: format!("is neither a file nor a built-in ({})", names.join(", ")),
+            });
+        }
         let text = std::fs::read_to_string(path).map_err(|source| ScenarioFileError::Io {
             path: path.to_path_buf(),
             source,
@@ -81,7 +91,9 @@ pub fn simulate(
     } else {
         source.text.clone()
     });
-    record.scenario_dir = Some(source.dir.to_string_lossy().into_owned());
+    // Absolute, so `replay` works from any working directory.
+    let dir = std::fs::canonicalize(&source.dir).unwrap_or_else(|_| source.dir.clone());
+    record.scenario_dir = Some(dir.to_string_lossy().into_owned());
     Ok((record, summary))
 }
 

@@ -76,7 +76,7 @@ pub enum AssetFileError {
     #[error("asset file has {0} unexpected trailing bytes")]
     TrailingBytes(usize),
     /// The decoded asset failed validation.
-    #[error("invalid asset: {0}")]
+    #[error("invalid asset")]
     Invalid(#[from] AssetError),
     /// Mesh count differs from chunk count, or a triangle index is out of range.
     #[error("render mesh {chunk}: {reason}")]

@@ -180,6 +180,10 @@ pub struct ScenarioFile {
     pub impact: ImpactSpec,
 }
 
+/// Most fixed steps a scenario may run (10 min at 1 kHz), so no file can make
+/// `simulate` or `replay` run for hours.
+pub const MAX_STEPS: u32 = 600_000;
+
 fn timestep() -> f32 {
     1.0 / 60.0
 }
@@ -239,8 +243,17 @@ impl ScenarioFile {
             return Err(invalid("duration", "must be at most 3600 s"));
         }
         positive("timestep", self.timestep)?;
-        if self.timestep > 0.1 {
-            return Err(invalid("timestep", "must be at most 0.1 s"));
+        if !(1e-4..=0.1).contains(&self.timestep) {
+            return Err(invalid(
+                "timestep",
+                format!("must be between 0.0001 s and 0.1 s (got {})", self.timestep),
+            ));
+        }
+        if (self.duration / self.timestep) as f64 > MAX_STEPS as f64 {
+            return Err(invalid(
+                "duration",
+                format!("needs more than {MAX_STEPS} steps at this timestep"),
+            ));
         }
         finite("gravity", &self.gravity)?;
         finite("ground_y", &[self.ground_y])?;
