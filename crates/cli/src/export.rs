@@ -65,6 +65,14 @@ pub enum ExportError {
     /// A vertex or a pose holds NaN or infinity.
     #[error("{0} holds a non-finite number")]
     NonFinite(String),
+    /// A pose's rotation is not a unit quaternion.
+    #[error("{what} has a rotation quaternion of length {length}; it must be a unit quaternion")]
+    BadRotation {
+        /// Which pose.
+        what: String,
+        /// Its length.
+        length: f32,
+    },
     /// The glTF document could not be serialised.
     #[error("writing glTF: {0}")]
     Gltf(String),
@@ -404,6 +412,13 @@ pub fn validate_run(run: &RunRecord) -> Result<(), ExportError> {
     for body in &run.bodies {
         for (k, p) in body.poses.iter().enumerate() {
             check_finite(|| format!("body {} pose {k}", body.id), p)?;
+            let norm = p[3..7].iter().map(|v| v * v).sum::<f32>().sqrt();
+            if (norm - 1.0).abs() > 1e-3 {
+                return Err(ExportError::BadRotation {
+                    what: format!("body {} pose {k}", body.id),
+                    length: norm,
+                });
+            }
         }
     }
     Ok(())

@@ -329,3 +329,28 @@ fn the_cli_exports_a_run_and_refuses_truncated_or_foreign_files() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_pose_with_a_zero_quaternion_is_rejected() {
+    let out = smithereens::demo::run_demo(
+        &smithereens::demo::DemoOptions {
+            steps: 5,
+            ..Default::default()
+        },
+        &mut |_| {},
+        &mut |_, _| {},
+    )
+    .unwrap();
+    let mut run = out.record;
+    run.bodies[0].poses[0][3..7].copy_from_slice(&[0.0; 4]);
+    let err = smithereens::export::export_glb(&run, &smithereens::export::ExportOptions::default())
+        .unwrap_err();
+    assert!(
+        matches!(err, smithereens::export::ExportError::BadRotation { .. }),
+        "{err}"
+    );
+    assert!(
+        smithereens::export::validate_run(&run).is_err(),
+        "view refuses it too"
+    );
+}
