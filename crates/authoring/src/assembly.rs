@@ -4,10 +4,12 @@
 use crate::bonds::{RawBond, RawChunk};
 use crate::error::FractureError;
 use crate::mass_properties::{MassProperties, combine, polyhedron_mass_properties};
+use crate::mesh::TriMesh;
 use crate::piece::EXTERIOR;
+use crate::settings::FractureSettings;
 use crate::support::Ground;
 use glam::{DVec3, Vec3};
-use smithereens_core::{AssetDesc, BondDesc, BondEnd, ChunkDesc, ChunkMesh, HullDesc};
+use smithereens_core::{AssetDesc, AssetFile, BondDesc, BondEnd, ChunkDesc, ChunkMesh, HullDesc};
 use std::collections::HashMap;
 
 /// A piece whose volume is below this fraction of the mesh volume is a
@@ -49,6 +51,54 @@ pub(crate) struct AssemblyParams {
 ///   mesh holds both closed surfaces (which touch along their former
 ///   interface), so the total volume is kept. With no bonded neighbour the
 ///   piece is dropped.
+
+/// The common end of every pattern: assembles chunks and bonds, writes the
+/// provenance line (`what` names the entry point and pattern; settings, source
+/// mesh and sliver counts follow), and checks the asset against the core.
+///
+/// # Errors
+/// Any assembly error, or [`FractureError`] from core validation.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn finish_asset(
+    raw: &[RawChunk],
+    raw_bonds: &[RawBond],
+    settings: &FractureSettings,
+    lo: DVec3,
+    mesh: &TriMesh,
+    mesh_volume: f64,
+    min_bond_area: f64,
+    what: &str,
+) -> Result<AssetFile, FractureError> {
+    let params = AssemblyParams {
+        density: settings.density,
+        strength_per_area: settings.strength_per_area,
+        ground: Ground::resolve(&settings.support, lo),
+        mesh_volume,
+        min_bond_area,
+    };
+    let (desc, meshes, slivers) = assemble_counted(raw, raw_bonds, &params)?;
+    let provenance = format!(
+        "smithereens-authoring {} {what} seed={} density={:?} kg/m3 \
+         strength_per_area={:?} du/m2 support={:?}; source mesh: {} vertices, {} triangles, volume {:?} m3",
+        env!("CARGO_PKG_VERSION"),
+        settings.seed,
+        settings.density,
+        settings.strength_per_area,
+        settings.support,
+        mesh.positions.len(),
+        mesh.triangles.len(),
+        mesh_volume,
+    ) + &slivers.describe();
+    let file = AssetFile {
+        name: String::new(),
+        provenance,
+        desc,
+        meshes,
+    };
+    smithereens_core::Asset::new(&file.desc)?;
+    Ok(file)
+}
+
 #[cfg(test)]
 pub(crate) fn assemble(
     raw: &[RawChunk],
@@ -453,20 +503,7 @@ mod tests {
                 )
             })
             .collect();
-        let triangles = vec![
-            [0, 2, 1],
-            [1, 2, 3],
-            [4, 5, 6],
-            [5, 7, 6],
-            [0, 1, 4],
-            [1, 5, 4],
-            [2, 6, 3],
-            [3, 6, 7],
-            [0, 4, 2],
-            [2, 4, 6],
-            [1, 3, 5],
-            [3, 7, 5],
-        ];
+        let triangles = crate::mesh::BOX_TRIANGLES.to_vec();
         RawChunk {
             cell,
             piece: Piece {

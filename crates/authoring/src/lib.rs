@@ -58,7 +58,7 @@ pub use assembly::{SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
 pub use error::{FractureError, MeshError};
 pub use import::{load_mesh, load_mesh_with, parse_obj};
 pub use mass_properties::MassProperties;
-pub use mesh::{TriMesh, mesh_from_triangles};
+pub use mesh::{BOX_TRIANGLES, TriMesh, box_corners, box_mesh, mesh_from_triangles};
 pub use pattern::{BrickSettings, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings, fracture};
 pub use repair::{OpenMeshFallback, RepairOptions, RepairReport, ZERO_AREA_FRACTION, repair_mesh};
 pub use settings::{

@@ -30,6 +30,52 @@ pub struct TriMesh {
     pub triangles: Vec<[u32; 3]>,
 }
 
+/// The 12 outward (counter-clockwise seen from outside) triangles over the 8
+/// corners of a box, where corner `i` takes the maximum along x when bit 0 of
+/// `i` is set, along y for bit 1 and along z for bit 2.
+pub const BOX_TRIANGLES: [[u32; 3]; 12] = [
+    [0, 2, 1],
+    [1, 2, 3],
+    [4, 5, 6],
+    [5, 7, 6],
+    [0, 1, 4],
+    [1, 5, 4],
+    [2, 6, 3],
+    [3, 6, 7],
+    [0, 4, 2],
+    [2, 4, 6],
+    [1, 3, 5],
+    [3, 7, 5],
+];
+
+/// An axis-aligned box from `min` to `max` (m) as a closed mesh: 8 corners
+/// (see [`BOX_TRIANGLES`] for their order) and 12 triangles.
+///
+/// # Errors
+/// As [`mesh_from_triangles`]: non-finite corners, or a box without volume.
+///
+/// ```
+/// use glam::DVec3;
+/// let cube = smithereens_authoring::box_mesh(DVec3::ZERO, DVec3::ONE).unwrap();
+/// assert!((cube.volume() - 1.0).abs() < 1e-12);
+/// ```
+pub fn box_mesh(min: DVec3, max: DVec3) -> Result<TriMesh, MeshError> {
+    mesh_from_triangles(box_corners(min, max), BOX_TRIANGLES.to_vec())
+}
+
+/// The 8 corners of the box from `min` to `max`, in [`BOX_TRIANGLES`] order.
+pub fn box_corners(min: DVec3, max: DVec3) -> Vec<DVec3> {
+    (0..8u32)
+        .map(|i| {
+            DVec3::new(
+                if i & 1 == 0 { min.x } else { max.x },
+                if i & 2 == 0 { min.y } else { max.y },
+                if i & 4 == 0 { min.z } else { max.z },
+            )
+        })
+        .collect()
+}
+
 /// Builds a [`TriMesh`] from raw triangles: welds vertices with bit-identical
 /// positions (`-0.0` and `0.0` count as equal), drops triangles that become
 /// degenerate (a repeated vertex) and unused vertices, checks that the

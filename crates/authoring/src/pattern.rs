@@ -3,7 +3,7 @@
 //! cells are also convex (intersections of half-spaces), cut with the same
 //! clipper and capper.
 
-use crate::assembly::{AssemblyParams, assemble_counted};
+use crate::assembly::finish_asset;
 use crate::bonds::{RawBond, RawChunk, cap_overlap, push_bond};
 use crate::clip::{Clip, clip_piece};
 use crate::error::FractureError;
@@ -12,12 +12,11 @@ use crate::mesh::TriMesh;
 use crate::piece::{EXTERIOR, Piece, Plane};
 use crate::settings::{Axis, FractureSettings, Progress};
 use crate::sites::SiteDistribution;
-use crate::support::Ground;
 use crate::voronoi::{SNAP_FRACTION, WELD_FRACTION, fracture_voronoi_with};
 use glam::DVec3;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
-use smithereens_core::{Asset, AssetFile};
+use smithereens_core::AssetFile;
 
 /// Largest number of cutting planes a plane-cut pattern may use.
 pub const MAX_CUT_PLANES: usize = 4096;
@@ -419,34 +418,17 @@ fn fracture_planes(
     let min_bond_area = 1e-8 * diagonal * diagonal;
     let planes: Vec<Plane> = cuts.iter().map(|c| c.plane).collect();
     let raw_bonds = plane_bonds(&raw, &raw_sides, &planes, min_bond_area);
-    let params = AssemblyParams {
-        density: settings.density,
-        strength_per_area: settings.strength_per_area,
-        ground: Ground::resolve(&settings.support, lo),
+    let what = format!("fracture: pattern={pattern:?}");
+    finish_asset(
+        &raw,
+        &raw_bonds,
+        settings,
+        lo,
+        mesh,
         mesh_volume,
         min_bond_area,
-    };
-    let (desc, meshes, slivers) = assemble_counted(&raw, &raw_bonds, &params)?;
-    let provenance = format!(
-        "smithereens-authoring {} fracture: pattern={pattern:?} seed={} density={:?} kg/m3 \
-         strength_per_area={:?} du/m2 support={:?}; source mesh: {} vertices, {} triangles, volume {:?} m3",
-        env!("CARGO_PKG_VERSION"),
-        settings.seed,
-        settings.density,
-        settings.strength_per_area,
-        settings.support,
-        mesh.positions.len(),
-        mesh.triangles.len(),
-        mesh_volume,
-    ) + &slivers.describe();
-    let file = AssetFile {
-        name: String::new(),
-        provenance,
-        desc,
-        meshes,
-    };
-    Asset::new(&file.desc)?;
-    Ok(file)
+        &what,
+    )
 }
 
 /// Bonds across each cutting plane: every chunk below the plane with caps

@@ -1,6 +1,6 @@
 //! Voronoi fracture by half-space clipping.
 
-use crate::assembly::{AssemblyParams, assemble_counted};
+use crate::assembly::finish_asset;
 use crate::bonds::{RawChunk, find_bonds};
 use crate::clip::{Clip, clip_piece};
 use crate::error::FractureError;
@@ -9,9 +9,8 @@ use crate::mesh::TriMesh;
 use crate::piece::{EXTERIOR, Piece, Plane};
 use crate::settings::{FractureSettings, Progress};
 use crate::sites::{SiteDistribution, generate_sites};
-use crate::support::Ground;
 use glam::DVec3;
-use smithereens_core::{Asset, AssetFile};
+use smithereens_core::AssetFile;
 
 /// Snapping distance of the clipper's sign rule, as a fraction of the mesh's
 /// bounding-box diagonal: vertices closer than this to a cutting plane are
@@ -153,39 +152,24 @@ pub(crate) fn fracture_voronoi_with(
 
     let min_bond_area = MIN_BOND_AREA_FRACTION * diagonal * diagonal;
     let raw_bonds = find_bonds(&raw, &sites, min_bond_area);
-    let params = AssemblyParams {
-        density: settings.density,
-        strength_per_area: settings.strength_per_area,
-        ground: Ground::resolve(&settings.support, lo),
-        mesh_volume,
-        min_bond_area,
-    };
-    let (desc, meshes, slivers) = assemble_counted(&raw, &raw_bonds, &params)?;
     let pattern = match distribution {
         SiteDistribution::Uniform => String::new(),
         other => format!(" sites={other:?}"),
     };
-    let provenance = format!(
-        "smithereens-authoring {} fracture_voronoi{pattern}: chunk_count={} seed={} density={:?} kg/m3 \
-         strength_per_area={:?} du/m2 support={:?}; source mesh: {} vertices, {} triangles, volume {:?} m3",
-        env!("CARGO_PKG_VERSION"),
-        settings.chunk_count,
-        settings.seed,
-        settings.density,
-        settings.strength_per_area,
-        settings.support,
-        mesh.positions.len(),
-        mesh.triangles.len(),
+    let what = format!(
+        "fracture_voronoi{pattern}: chunk_count={}",
+        settings.chunk_count
+    );
+    finish_asset(
+        &raw,
+        &raw_bonds,
+        settings,
+        lo,
+        mesh,
         mesh_volume,
-    ) + &slivers.describe();
-    let file = AssetFile {
-        name: String::new(),
-        provenance,
-        desc,
-        meshes,
-    };
-    Asset::new(&file.desc)?;
-    Ok(file)
+        min_bond_area,
+        &what,
+    )
 }
 
 /// Clips a copy of the mesh to the Voronoi cell of `sites[cell]`.

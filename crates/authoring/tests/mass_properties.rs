@@ -15,20 +15,7 @@ fn box_mesh(s: DVec3, rotation: DQuat, shift: DVec3) -> TriMesh {
     };
     mesh_from_triangles(
         (0..8).map(corner).collect(),
-        vec![
-            [0, 2, 1],
-            [1, 2, 3],
-            [4, 5, 6],
-            [5, 7, 6],
-            [0, 1, 4],
-            [1, 5, 4],
-            [2, 6, 3],
-            [3, 6, 7],
-            [0, 4, 2],
-            [2, 4, 6],
-            [1, 3, 5],
-            [3, 7, 5],
-        ],
+        smithereens_authoring::BOX_TRIANGLES.to_vec(),
     )
     .expect("a box is closed")
 }

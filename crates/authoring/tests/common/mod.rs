@@ -17,20 +17,7 @@ pub fn unit_cube() -> smithereens_authoring::TriMesh {
     let corner = |i: u32| DVec3::new((i & 1) as f64, ((i >> 1) & 1) as f64, ((i >> 2) & 1) as f64);
     smithereens_authoring::mesh_from_triangles(
         (0..8).map(corner).collect(),
-        vec![
-            [0, 2, 1],
-            [1, 2, 3],
-            [4, 5, 6],
-            [5, 7, 6],
-            [0, 1, 4],
-            [1, 5, 4],
-            [2, 6, 3],
-            [3, 6, 7],
-            [0, 4, 2],
-            [2, 4, 6],
-            [1, 3, 5],
-            [3, 7, 5],
-        ],
+        smithereens_authoring::BOX_TRIANGLES.to_vec(),
     )
     .unwrap()
 }
