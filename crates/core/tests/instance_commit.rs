@@ -7,55 +7,28 @@ use smithereens_core::glam::{Quat, Vec3};
 use smithereens_core::*;
 use std::sync::Arc;
 
-/// Chunks 0, 1, 2 at x = 0, 1, 2; bonds 0–1 (strength 10) and 1–2 (strength 4)
-/// whose centroids are at x = 0 and x = 1 so that an impact at the origin sees
-/// them at distances 0 and 1 (DESIGN §3.3). Chunk 0 is the support.
+mod common;
+
+/// The §3.3 chain from `common` (chunks at x = 0, 1, 2; bonds 10 and 4 du at
+/// distances 0 and 1 from the origin; chunk 0 supports), optionally with an
+/// extra 0–2 bond of 5 du far from the impact.
 fn three_chunks(extra_bond_0_2: bool) -> Arc<Asset> {
-    let mut desc = AssetDesc {
-        chunks: (0..3)
-            .map(|k| cube_chunk(Vec3::new(k as f32, 0.0, 0.0), 1.0, 1.0, k == 0))
-            .collect(),
-        bonds: vec![
-            BondDesc {
-                chunk0: 0,
-                chunk1: BondEnd::Chunk(1),
-                centroid: Vec3::ZERO,
-                normal: Vec3::X,
-                area: 1.0,
-                strength: 10.0,
-            },
-            BondDesc {
-                chunk0: 1,
-                chunk1: BondEnd::Chunk(2),
-                centroid: Vec3::X,
-                normal: Vec3::X,
-                area: 1.0,
-                strength: 4.0,
-            },
-        ],
-    };
-    if extra_bond_0_2 {
-        desc.bonds.push(BondDesc {
-            chunk0: 0,
-            chunk1: BondEnd::Chunk(2),
-            centroid: Vec3::new(0.0, 5.0, 0.0),
-            normal: Vec3::X,
-            area: 1.0,
-            strength: 5.0,
-        });
+    let mut desc = common::three_chunks_desc();
+    if !extra_bond_0_2 {
+        return Arc::new(Asset::new(&desc).unwrap());
     }
+    desc.bonds.push(BondDesc {
+        chunk0: 0,
+        chunk1: BondEnd::Chunk(2),
+        centroid: Vec3::new(0.0, 5.0, 0.0),
+        normal: Vec3::X,
+        area: 1.0,
+        strength: 5.0,
+    });
     Arc::new(Asset::new(&desc).unwrap())
 }
 
-fn hit(id: u64) -> RadialDamage {
-    RadialDamage {
-        id: EventId(id),
-        point: Vec3::ZERO,
-        radius: 2.0,
-        damage: 6.0,
-        impulse: None,
-    }
-}
+use common::hit;
 
 #[test]
 fn two_identical_hits_leave_6_and_2_then_2_and_0_and_drop_only_chunk_two() {

@@ -86,7 +86,12 @@ pub fn miss(id: u64) -> RadialDamage {
 /// 4) with centroids at x = 0 and 1, so an impact at the origin sees them at
 /// distances 0 and 1 (DESIGN §3.3). Chunk 0 is the support.
 pub fn three_chunks() -> Arc<Asset> {
-    let desc = AssetDesc {
+    Arc::new(Asset::new(&three_chunks_desc()).unwrap())
+}
+
+/// The description behind [`three_chunks`].
+pub fn three_chunks_desc() -> AssetDesc {
+    AssetDesc {
         chunks: (0..3)
             .map(|k| cube_chunk(Vec3::new(k as f32, 0.0, 0.0), 1.0, 1.0, k == 0))
             .collect(),
@@ -108,8 +113,7 @@ pub fn three_chunks() -> Arc<Asset> {
                 strength: 4.0,
             },
         ],
-    };
-    Arc::new(Asset::new(&desc).unwrap())
+    }
 }
 
 /// The §3.3 hit: point 0, R = 2 m, D = 6 du.
