@@ -301,7 +301,15 @@ pub(crate) fn assemble_counted(
             strength: (params.strength_per_area * acc.area) as f32,
         });
     }
-    Ok((AssetDesc { chunks, bonds }, meshes, stats))
+    Ok((
+        AssetDesc {
+            chunks,
+            bonds,
+            support_depth: None,
+        },
+        meshes,
+        stats,
+    ))
 }
 
 /// Live groups as `(root, members)`, ordered by root (= lowest member, since

@@ -77,6 +77,19 @@ pub struct AssetDesc {
     pub chunks: Vec<ChunkDesc>,
     /// Bonds; a bond's position here is its [`BondIndex`].
     pub bonds: Vec<BondDesc>,
+    /// Support depth of a fracture hierarchy (Blast's term): the depth of
+    /// the chunks that are the nodes of the support graph. A chunk is
+    /// *support-level* when its depth equals `support_depth`, or when it is
+    /// a leaf (no children) at a smaller depth; `None` makes every leaf
+    /// support-level. Along every root-to-leaf path exactly one chunk is
+    /// support-level, so the support-level chunks cover the asset once.
+    ///
+    /// Only support-level chunks are simulated: they carry bonds and the
+    /// support flag, and they form clusters. Their ancestors (coarser
+    /// chunks) and descendants (finer, "subsupport" chunks) are kept for
+    /// level-of-detail rendering and tools; the runtime gives them no
+    /// cluster. A flat asset (every chunk a root) is all support-level.
+    pub support_depth: Option<u32>,
 }
 
 /// A validated chunk.
@@ -100,6 +113,10 @@ pub struct Chunk {
     pub parent: Option<ChunkIndex>,
     /// Hierarchy depth.
     pub depth: u32,
+    /// Number of chunks whose parent is this one.
+    pub child_count: u32,
+    /// True for a node of the support graph (see [`AssetDesc::support_depth`]).
+    pub support_level: bool,
 }
 
 /// A validated bond. `chunk1 == None` means a bond to the world.
@@ -242,6 +259,7 @@ pub struct Asset {
     chunks: IndexVec<ChunkIndex, Chunk>,
     bonds: IndexVec<BondIndex, Bond>,
     graph: SupportGraph,
+    support_depth: Option<u32>,
     fingerprint: u64,
 }
 
@@ -250,6 +268,76 @@ pub const INERTIA_TOLERANCE: f32 = 1e-4;
 
 fn finite3(v: Vec3) -> bool {
     v.is_finite()
+}
+
+/// Relative tolerance of the hierarchy volume check: a parent's volume and
+/// the sum of its children's volumes (f32, authored in f64) agree to this.
+pub const HIERARCHY_VOLUME_TOLERANCE: f32 = 1e-3;
+
+/// The rule of [`AssetDesc::support_depth`]: a chunk at `depth` with
+/// `child_count` children is support-level.
+fn support_level_rule(depth: u32, child_count: u32, support_depth: Option<u32>) -> bool {
+    match support_depth {
+        Some(d) => depth == d || (child_count == 0 && depth < d),
+        None => child_count == 0,
+    }
+}
+
+impl AssetDesc {
+    /// Which chunks are support-level (see [`AssetDesc::support_depth`]),
+    /// computed on the unvalidated description so tools can edit support
+    /// flags before [`Asset::new`]; a parent index out of range counts as
+    /// no parent.
+    pub fn support_level_mask(&self) -> Vec<bool> {
+        let mut children = vec![0u32; self.chunks.len()];
+        for c in &self.chunks {
+            if let Some(p) = c.parent.and_then(|p| children.get_mut(p as usize)) {
+                *p += 1;
+            }
+        }
+        self.chunks
+            .iter()
+            .zip(&children)
+            .map(|(c, &n)| support_level_rule(c.depth, n, self.support_depth))
+            .collect()
+    }
+}
+
+/// Fills `child_count` and `support_level`, and checks that the support
+/// flag is only on support-level chunks and that children add up to their
+/// parent's volume. Parents precede children (checked by the caller).
+fn resolve_hierarchy(
+    chunks: &mut IndexVec<ChunkIndex, Chunk>,
+    support_depth: Option<u32>,
+) -> Result<(), AssetError> {
+    let mut children_volume = vec![0.0f64; chunks.len()];
+    let parents: Vec<Option<ChunkIndex>> = chunks.iter().map(|c| c.parent).collect();
+    for (k, parent) in parents.iter().enumerate() {
+        if let Some(p) = *parent {
+            chunks[p].child_count += 1;
+            children_volume[p.0 as usize] += f64::from(chunks[ChunkIndex(k as u32)].volume);
+        }
+    }
+    for i in chunks.indices() {
+        let c = &chunks[i];
+        if c.child_count > 0 {
+            let volume = f64::from(c.volume);
+            let sum = children_volume[i.0 as usize];
+            if (sum - volume).abs() > f64::from(HIERARCHY_VOLUME_TOLERANCE) * volume {
+                return Err(AssetError::HierarchyVolume {
+                    chunk: i,
+                    volume: c.volume,
+                    children: sum as f32,
+                });
+            }
+        }
+        let level = support_level_rule(c.depth, c.child_count, support_depth);
+        if c.support && !level {
+            return Err(AssetError::SupportOffLevel { chunk: i });
+        }
+        chunks[i].support_level = level;
+    }
+    Ok(())
 }
 
 impl Asset {
@@ -271,6 +359,7 @@ impl Asset {
     ///     chunks: vec![chunk(0.0), chunk(1.0)],
     ///     bonds: vec![BondDesc { chunk0: 0, chunk1: BondEnd::Chunk(1), centroid: Vec3::new(0.5, 0.0, 0.0),
     ///                            normal: Vec3::X, area: 1.0, strength: 10.0 }],
+    ///     support_depth: None,
     /// };
     /// let asset = Asset::new(&desc).unwrap();
     /// assert_eq!(asset.chunk_count(), 2);
@@ -283,7 +372,7 @@ impl Asset {
         if n > u32::MAX as usize / 2 || desc.bonds.len() > u32::MAX as usize / 2 {
             return Err(AssetError::TooLarge);
         }
-        let mut chunks = IndexVec::default();
+        let mut chunks: IndexVec<ChunkIndex, Chunk> = IndexVec::default();
         for (k, c) in desc.chunks.iter().enumerate() {
             let id = ChunkIndex(k as u32);
             if !(c.volume.is_finite() && c.volume > 0.0) {
@@ -321,6 +410,14 @@ impl Asset {
                     });
                 }
             };
+            let expected_depth = parent.map_or(Some(0), |p| chunks[p].depth.checked_add(1));
+            if expected_depth != Some(c.depth) {
+                return Err(AssetError::BadDepth {
+                    chunk: id,
+                    depth: c.depth,
+                    expected: expected_depth.unwrap_or(u32::MAX),
+                });
+            }
             chunks.push(Chunk {
                 volume: c.volume,
                 mass: c.mass,
@@ -331,8 +428,11 @@ impl Asset {
                 gameplay_critical: c.gameplay_critical,
                 parent,
                 depth: c.depth,
+                child_count: 0,
+                support_level: false,
             });
         }
+        resolve_hierarchy(&mut chunks, desc.support_depth)?;
         let mut bonds = IndexVec::default();
         let check_chunk = |bond: BondIndex, raw: u32| {
             if (raw as usize) < n {
@@ -383,6 +483,14 @@ impl Asset {
                     value: b.strength,
                 });
             }
+            for end in [Some(chunk0), chunk1].into_iter().flatten() {
+                if !chunks[end].support_level {
+                    return Err(AssetError::BondOffSupportLevel {
+                        bond: id,
+                        chunk: end,
+                    });
+                }
+            }
             bonds.push(Bond {
                 chunk0,
                 chunk1,
@@ -393,11 +501,12 @@ impl Asset {
             });
         }
         let graph = SupportGraph::build(n, &bonds);
-        let fingerprint = fingerprint(&chunks, &bonds);
+        let fingerprint = fingerprint(&chunks, &bonds, desc.support_depth);
         Ok(Self {
             chunks,
             bonds,
             graph,
+            support_depth: desc.support_depth,
             fingerprint,
         })
     }
@@ -437,9 +546,24 @@ impl Asset {
             .find(|&(n, _)| n == b)
             .map(|(_, bond)| bond)
     }
-    /// Total mass, kg.
+    /// Total mass, kg: the sum over support-level chunks (ancestors and
+    /// subsupport chunks describe the same matter again).
     pub fn total_mass(&self) -> f32 {
-        self.chunks.iter().map(|c| c.mass).sum()
+        self.chunks
+            .iter()
+            .filter(|c| c.support_level)
+            .map(|c| c.mass)
+            .sum()
+    }
+    /// The support-level chunks (nodes of the support graph), ascending.
+    pub fn support_level_chunks(&self) -> impl Iterator<Item = ChunkIndex> + '_ {
+        self.chunks
+            .indices()
+            .filter(|&i| self.chunks[i].support_level)
+    }
+    /// The support depth the asset was built with (see [`AssetDesc::support_depth`]).
+    pub fn support_depth(&self) -> Option<u32> {
+        self.support_depth
     }
     /// The asset version: FNV-1a 64 over the bit patterns of every chunk and
     /// bond field that the runtime reads. Snapshots, records and journals
@@ -449,9 +573,18 @@ impl Asset {
     }
 }
 
-fn fingerprint(chunks: &IndexVec<ChunkIndex, Chunk>, bonds: &IndexVec<BondIndex, Bond>) -> u64 {
+fn fingerprint(
+    chunks: &IndexVec<ChunkIndex, Chunk>,
+    bonds: &IndexVec<BondIndex, Bond>,
+    support_depth: Option<u32>,
+) -> u64 {
     let mut h = crate::hash::StateHasher::new();
     h.write(b"smithereens-asset-v1");
+    // Flat assets (the only kind before hierarchies) keep their fingerprint.
+    if let Some(d) = support_depth {
+        h.write(b"support-depth");
+        h.write_u32(d);
+    }
     h.write_u64(chunks.len() as u64);
     for c in chunks.iter() {
         for v in [c.volume, c.mass]

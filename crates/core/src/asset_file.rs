@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 /// Magic bytes at the start of every asset file.
 pub const ASSET_MAGIC: [u8; 8] = *b"SMTHASST";
 /// The format version this build writes and reads.
-pub const ASSET_FORMAT_VERSION: u32 = 1;
+pub const ASSET_FORMAT_VERSION: u32 = 2;
 const HEADER_LEN: usize = 8 + 4 + 8 + 8;
 
 /// Triangle mesh of one chunk for rendering, asset space (m). Triangles wind

@@ -56,6 +56,42 @@ pub enum AssetError {
         /// The parent it names.
         parent: u32,
     },
+    /// A chunk's depth is not its parent's depth + 1 (0 for a root).
+    #[error("chunk {chunk} has depth {depth}, expected {expected} from its parent")]
+    BadDepth {
+        /// Offending chunk.
+        chunk: ChunkIndex,
+        /// Depth it declares.
+        depth: u32,
+        /// Parent's depth + 1, or 0 for a root.
+        expected: u32,
+    },
+    /// A parent's volume differs from the sum of its children's by more than
+    /// [`HIERARCHY_VOLUME_TOLERANCE`](crate::asset::HIERARCHY_VOLUME_TOLERANCE).
+    #[error("chunk {chunk} has volume {volume} m³ but its children add up to {children} m³")]
+    HierarchyVolume {
+        /// The parent.
+        chunk: ChunkIndex,
+        /// Its volume, m³.
+        volume: f32,
+        /// Sum of its children's volumes, m³.
+        children: f32,
+    },
+    /// The support flag is set on a chunk that is not support-level (an
+    /// ancestor or a subsupport chunk, see `AssetDesc::support_depth`).
+    #[error("chunk {chunk} is marked as a support but is not a support-level chunk")]
+    SupportOffLevel {
+        /// Offending chunk.
+        chunk: ChunkIndex,
+    },
+    /// A bond ends on a chunk that is not support-level.
+    #[error("bond {bond} ends on chunk {chunk}, which is not a support-level chunk")]
+    BondOffSupportLevel {
+        /// Offending bond.
+        bond: BondIndex,
+        /// The chunk it names.
+        chunk: ChunkIndex,
+    },
     /// A bond names a chunk that does not exist.
     #[error("bond {bond} references chunk {chunk}, but the asset has {chunk_count} chunks")]
     BondChunkOutOfRange {

@@ -33,6 +33,7 @@ pub fn chain(n: u32, bonds: &[(u32, u32)], supports: &[u32]) -> Result<Asset, As
                 strength: 10.0,
             })
             .collect(),
+        support_depth: None,
     };
     Asset::new(&desc)
 }

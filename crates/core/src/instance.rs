@@ -203,7 +203,8 @@ impl Instance {
         desc.lifecycle.validate()?;
         let budget = Budget::new(&asset, desc.budget)?;
         let health: Vec<f32> = asset.bonds().iter().map(|b| b.strength).collect();
-        let nodes: Vec<ChunkIndex> = asset.chunks().indices().collect();
+        // Only support-level chunks are simulated; the others own no cluster.
+        let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
         let mut scratch = IslandScratch::default();
         let mut islands = Vec::new();
         find_islands_in(&asset, &health, &nodes, true, &mut scratch, &mut islands);

@@ -123,9 +123,10 @@ pub fn find_islands_in(
     }
 }
 
-/// Components of the whole asset with supports allowed (a fresh instance).
+/// Components of the whole asset (its support-level chunks) with supports
+/// allowed (a fresh instance).
 pub fn find_islands(asset: &Asset, health: &[f32]) -> Vec<Island> {
-    let nodes: Vec<ChunkIndex> = asset.chunks().indices().collect();
+    let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
     let mut out = Vec::new();
     find_islands_in(
         asset,

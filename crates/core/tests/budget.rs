@@ -382,6 +382,7 @@ fn a_free_standing_critical_asset_over_budget_cannot_be_placed() {
             fixtures::cube_chunk(Vec3::new(5.0, 0.0, 0.0), 1.0, 1.0, false),
         ],
         bonds: vec![],
+        support_depth: None,
     };
     for c in &mut desc.chunks {
         c.gameplay_critical = true;

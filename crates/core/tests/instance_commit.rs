@@ -298,6 +298,7 @@ fn bad_asset_input_gets_typed_errors() {
     let mut nan = AssetDesc {
         chunks: vec![chunk(), chunk()],
         bonds: vec![bond(1)],
+        support_depth: None,
     };
     nan.chunks[1].centroid.x = f32::NAN;
     assert_eq!(
@@ -307,6 +308,7 @@ fn bad_asset_input_gets_typed_errors() {
     let missing = AssetDesc {
         chunks: vec![chunk(), chunk()],
         bonds: vec![bond(5)],
+        support_depth: None,
     };
     assert_eq!(
         Asset::new(&missing),
@@ -319,12 +321,14 @@ fn bad_asset_input_gets_typed_errors() {
     let mut neg = AssetDesc {
         chunks: vec![chunk(), chunk()],
         bonds: vec![bond(1)],
+        support_depth: None,
     };
     neg.chunks[0].mass = -1.0;
     assert!(matches!(Asset::new(&neg), Err(AssetError::BadMass { .. })));
     let mut weak = AssetDesc {
         chunks: vec![chunk(), chunk()],
         bonds: vec![bond(1)],
+        support_depth: None,
     };
     weak.bonds[0].strength = 0.0;
     assert!(matches!(
@@ -334,6 +338,7 @@ fn bad_asset_input_gets_typed_errors() {
     let mut flat = AssetDesc {
         chunks: vec![chunk()],
         bonds: vec![],
+        support_depth: None,
     };
     flat.chunks[0].inertia.x_axis.x = 0.0;
     flat.chunks[0].inertia.y_axis.y = 0.0;
@@ -369,6 +374,7 @@ fn world_bond_supports_its_component_until_it_breaks() {
                 strength: 1.0,
             },
         ],
+        support_depth: None,
     };
     let mut inst = Instance::new(Arc::new(Asset::new(&desc).unwrap()), Pose::IDENTITY).unwrap();
     assert!(inst.clusters().all(|(_, c)| c.supported));

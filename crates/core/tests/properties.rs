@@ -37,6 +37,7 @@ fn arb_asset() -> impl Strategy<Value = (AssetDesc, Vec<f32>)> {
                     })
                     .collect(),
                 bonds: vec![],
+                support_depth: None,
             };
             let mut health = vec![];
             for (a, b, broken, world) in bonds {

@@ -29,6 +29,7 @@ fn one_bond() -> Arc<Asset> {
             area: 1.0,
             strength: 10.0,
         }],
+        support_depth: None,
     };
     Arc::new(Asset::new(&desc).unwrap())
 }

@@ -52,7 +52,7 @@ pub struct Scenario {
 /// Counts and timings of a run.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct RunSummary {
-    /// Chunks in the asset.
+    /// Simulated (support-level) chunks: every chunk of a flat asset.
     pub chunks: usize,
     /// Bonds in the asset.
     pub bonds: usize,
@@ -107,6 +107,8 @@ pub enum ScenarioError {
 struct Recorder {
     record: RunRecord,
     body_of: BTreeMap<ClusterHandle, usize>,
+    /// Asset chunk index → run chunk index (`u32::MAX`: not recorded).
+    run_chunk: Vec<u32>,
     frame: u32,
 }
 
@@ -122,7 +124,12 @@ impl Recorder {
                 self.record.bodies.push(RunBody {
                     id: self.record.bodies.len() as u32,
                     chunks: c
-                        .map(|c| c.nodes.iter().map(|n| n.0).collect())
+                        .map(|c| {
+                            c.nodes
+                                .iter()
+                                .map(|n| self.run_chunk[n.0 as usize])
+                                .collect()
+                        })
                         .unwrap_or_default(),
                     supported: c.is_some_and(|c| c.supported),
                     first_frame: frame,
@@ -156,25 +163,34 @@ pub fn run(
     let mut rec = Recorder {
         record: RunRecord::new(scenario.name.clone(), scenario.settings.timestep),
         body_of: BTreeMap::new(),
+        run_chunk: Vec::new(),
         frame: 0,
     };
     rec.record.ground_y = scenario.settings.ground_y;
+    // A run records the simulated (support-level) chunks only; for a flat
+    // asset that is every chunk, in order. `run_chunk` maps asset indices.
+    let mut run_chunk = vec![u32::MAX; asset.chunk_count()];
+    for (k, c) in asset.support_level_chunks().enumerate() {
+        run_chunk[c.0 as usize] = k as u32;
+    }
     rec.record.chunks = asset
         .chunks()
         .iter()
         .zip(&scenario.asset.meshes)
+        .filter(|(c, _)| c.support_level)
         .map(|(c, m)| RunChunk {
             centroid: c.centroid,
             support: c.support,
             mesh: m.clone(),
         })
         .collect();
+    rec.run_chunk = run_chunk;
     rec.record.bonds = asset
         .bonds()
         .iter()
         .map(|b| RunBond {
-            chunk0: b.chunk0.0,
-            chunk1: b.chunk1.map(|c| c.0),
+            chunk0: rec.run_chunk[b.chunk0.0 as usize],
+            chunk1: b.chunk1.map(|c| rec.run_chunk[c.0 as usize]),
             centroid: b.centroid,
         })
         .collect();
@@ -252,7 +268,7 @@ pub fn run(
     let mut sorted = step_times.clone();
     sorted.sort_by(f64::total_cmp);
     let summary = RunSummary {
-        chunks: asset.chunk_count(),
+        chunks: rec.record.chunks.len(),
         bonds: asset.bond_count(),
         events,
         bonds_broken: world.instance().broken_count(),

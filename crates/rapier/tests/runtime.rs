@@ -138,6 +138,7 @@ fn removing_a_support_wakes_the_box_resting_on_it_and_it_falls_a_metre_in_half_a
             area: 0.25,
             strength: 100.0,
         }],
+        support_depth: None,
     };
     let mut world = DestructionWorld::new(
         Arc::new(Asset::new(&desc).unwrap()),
@@ -195,6 +196,7 @@ fn hit_column(mass: f32, speed: f32) -> (bool, f32) {
             area: 0.25,
             strength: 100.0,
         }],
+        support_depth: None,
     };
     let mut settings = WorldSettings::default();
     settings.impact.radius = 1.0;

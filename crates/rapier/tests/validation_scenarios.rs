@@ -142,6 +142,7 @@ fn a_fast_small_projectile_does_not_tunnel_through_a_thin_wall() {
         Asset::new(&AssetDesc {
             chunks: vec![chunk],
             bonds: vec![],
+            support_depth: None,
         })
         .unwrap(),
     );

@@ -199,14 +199,18 @@ fn apply_supports(asset: &mut AssetFile, rule: Supports) {
     let hi = all
         .iter()
         .fold(Vec3::splat(f32::NEG_INFINITY), |m, p| m.max(*p));
-    for c in &mut asset.desc.chunks {
+    // Only support-level chunks may be supports (a hierarchy's ancestors and
+    // subsupport chunks are not simulated).
+    let level = asset.desc.support_level_mask();
+    for (c, level) in asset.desc.chunks.iter_mut().zip(level) {
         let pts = points(c);
-        c.support = match rule {
-            Supports::Ground => pts.iter().any(|p| p.y - lo.y <= SUPPORT_TOLERANCE),
-            Supports::EndsX => pts
-                .iter()
-                .any(|p| p.x - lo.x <= SUPPORT_TOLERANCE || hi.x - p.x <= SUPPORT_TOLERANCE),
-            Supports::None | Supports::Asset => false,
-        };
+        c.support = level
+            && match rule {
+                Supports::Ground => pts.iter().any(|p| p.y - lo.y <= SUPPORT_TOLERANCE),
+                Supports::EndsX => pts
+                    .iter()
+                    .any(|p| p.x - lo.x <= SUPPORT_TOLERANCE || hi.x - p.x <= SUPPORT_TOLERANCE),
+                Supports::None | Supports::Asset => false,
+            };
     }
 }

@@ -19,6 +19,7 @@ pub fn hanging_groups(sizes: &[u32], critical: &[bool], spread: bool) -> Arc<Ass
     let mut desc = AssetDesc {
         chunks: vec![cube_chunk(Vec3::ZERO, 1.0, 1.0, true)],
         bonds: vec![],
+        support_depth: None,
     };
     for (g, &n) in sizes.iter().enumerate() {
         let first = desc.chunks.len() as u32;
@@ -113,6 +114,7 @@ pub fn three_chunks_desc() -> AssetDesc {
                 strength: 4.0,
             },
         ],
+        support_depth: None,
     }
 }
 
