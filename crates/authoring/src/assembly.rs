@@ -35,6 +35,9 @@ pub(crate) struct AssemblyParams {
     pub mesh_volume: f64,
     /// Bonds with a smaller area (m²) are dropped.
     pub min_bond_area: f64,
+    /// Group of every raw piece (a hierarchy's parent), or empty: a sliver
+    /// is merged into a neighbour of its own group when it has one.
+    pub groups: Vec<u32>,
 }
 
 /// Builds the asset description and one render mesh per chunk.
@@ -75,9 +78,30 @@ pub(crate) fn finish_asset(
         ground: Ground::resolve(&settings.support, lo),
         mesh_volume,
         min_bond_area,
+        groups: Vec::new(),
     };
     let (desc, meshes, slivers) = assemble_counted(raw, raw_bonds, &params)?;
-    let provenance = format!(
+    let provenance = provenance_line(settings, mesh, mesh_volume, what) + &slivers.describe();
+    let file = AssetFile {
+        name: String::new(),
+        provenance,
+        desc,
+        meshes,
+    };
+    smithereens_core::Asset::new(&file.desc)?;
+    Ok(file)
+}
+
+/// The provenance line: tool version, `what` (entry point and pattern),
+/// settings, and the source mesh ending in its volume (which
+/// `smithereens inspect` reads back as the last "volume").
+pub(crate) fn provenance_line(
+    settings: &FractureSettings,
+    mesh: &TriMesh,
+    mesh_volume: f64,
+    what: &str,
+) -> String {
+    format!(
         "smithereens-authoring {} {what} seed={} density={:?} kg/m3 \
          strength_per_area={:?} du/m2 support={:?}; source mesh: {} vertices, {} triangles, volume {:?} m3",
         env!("CARGO_PKG_VERSION"),
@@ -88,15 +112,7 @@ pub(crate) fn finish_asset(
         mesh.positions.len(),
         mesh.triangles.len(),
         mesh_volume,
-    ) + &slivers.describe();
-    let file = AssetFile {
-        name: String::new(),
-        provenance,
-        desc,
-        meshes,
-    };
-    smithereens_core::Asset::new(&file.desc)?;
-    Ok(file)
+    )
 }
 
 #[cfg(test)]
@@ -136,6 +152,24 @@ pub(crate) fn assemble_counted(
     raw_bonds: &[RawBond],
     params: &AssemblyParams,
 ) -> Result<(AssetDesc, Vec<ChunkMesh>, SliverStats), FractureError> {
+    assemble_mapped(raw, raw_bonds, params).map(|a| (a.desc, a.meshes, a.slivers))
+}
+
+/// The result of [`assemble_mapped`].
+pub(crate) struct Assembled {
+    pub desc: AssetDesc,
+    pub meshes: Vec<ChunkMesh>,
+    pub slivers: SliverStats,
+    /// Final chunk of every raw piece, `usize::MAX` for a dropped one.
+    pub chunk_of_raw: Vec<usize>,
+}
+
+/// [`assemble_counted`], also returning which chunk each raw piece ended in.
+pub(crate) fn assemble_mapped(
+    raw: &[RawChunk],
+    raw_bonds: &[RawBond],
+    params: &AssemblyParams,
+) -> Result<Assembled, FractureError> {
     let mut stats = SliverStats::default();
     let n = raw.len();
     let unit_props: Vec<MassProperties> = raw
@@ -191,7 +225,17 @@ pub(crate) fn assemble_counted(
                     None => shared.push((other, b.area)),
                 }
             }
-            shared.sort_by(|x, y| y.1.total_cmp(&x.1).then(x.0.cmp(&y.0)));
+            // Own group first (a hierarchy keeps slivers in their parent),
+            // then the largest shared area, then the lower index.
+            let foreign = |r: usize| {
+                !params.groups.is_empty() && params.groups.get(r) != params.groups.get(*g)
+            };
+            shared.sort_by(|x, y| {
+                foreign(x.0)
+                    .cmp(&foreign(y.0))
+                    .then(y.1.total_cmp(&x.1))
+                    .then(x.0.cmp(&y.0))
+            });
             match shared.first() {
                 Some(&(other, _)) => {
                     let (keep, gone) = (other.min(*g), other.max(*g));
@@ -301,15 +345,16 @@ pub(crate) fn assemble_counted(
             strength: (params.strength_per_area * acc.area) as f32,
         });
     }
-    Ok((
-        AssetDesc {
+    Ok(Assembled {
+        desc: AssetDesc {
             chunks,
             bonds,
             support_depth: None,
         },
         meshes,
-        stats,
-    ))
+        slivers: stats,
+        chunk_of_raw,
+    })
 }
 
 /// Live groups as `(root, members)`, ordered by root (= lowest member, since
@@ -529,6 +574,7 @@ mod tests {
             ground: None,
             mesh_volume,
             min_bond_area: 1e-12,
+            groups: Vec::new(),
         }
     }
 

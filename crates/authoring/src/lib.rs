@@ -42,6 +42,7 @@ mod bonds;
 mod cap;
 mod clip;
 pub mod error;
+pub mod hierarchy;
 pub mod import;
 pub mod mass_properties;
 pub mod mesh;
@@ -56,6 +57,7 @@ pub mod voronoi;
 
 pub use assembly::{SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
 pub use error::{FractureError, MeshError};
+pub use hierarchy::{Refinement, fracture_hierarchy};
 pub use import::{load_mesh, load_mesh_with, parse_obj};
 pub use mass_properties::MassProperties;
 pub use mesh::{BOX_TRIANGLES, TriMesh, box_corners, box_mesh, mesh_from_triangles};

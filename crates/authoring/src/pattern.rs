@@ -12,7 +12,7 @@ use crate::mesh::TriMesh;
 use crate::piece::{EXTERIOR, Piece, Plane};
 use crate::settings::{Axis, FractureSettings, Progress};
 use crate::sites::SiteDistribution;
-use crate::voronoi::{SNAP_FRACTION, WELD_FRACTION, fracture_voronoi_with};
+use crate::voronoi::{RawFracture, Scale, fracture_voronoi_with, voronoi_raw};
 use glam::DVec3;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -150,6 +150,28 @@ pub fn fracture(
         _ => {
             let cuts = plan_cuts(mesh, settings.seed, pattern)?;
             fracture_planes(mesh, settings, &cuts, pattern, progress)
+        }
+    }
+}
+
+/// Raw pieces and interfaces of `pattern` applied to `base` (the closed
+/// tagged surface of `mesh`, which places sites and cuts); `count` is the
+/// Voronoi site count. Tolerances come from `scale`. Used by [`fracture`]'s
+/// patterns and by each level of a hierarchy.
+pub(crate) fn raw_cells(
+    mesh: &TriMesh,
+    base: &Piece,
+    count: u32,
+    seed: u64,
+    pattern: &Pattern,
+    scale: &Scale,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<RawFracture, FractureError> {
+    match pattern {
+        Pattern::Voronoi { sites } => voronoi_raw(mesh, base, count, seed, sites, scale, progress),
+        _ => {
+            let cuts = plan_cuts(mesh, seed, pattern)?;
+            planes_raw(base, &cuts, pattern, scale, progress)
         }
     }
 }
@@ -318,20 +340,43 @@ fn fracture_planes(
     pattern: &Pattern,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<AssetFile, FractureError> {
-    let (lo, hi) = mesh.bounds();
-    let diagonal = (hi - lo).length();
-    let mesh_volume = mesh.volume();
-    let eps = SNAP_FRACTION * diagonal;
-    let weld = WELD_FRACTION * diagonal;
+    let scale = Scale::of(mesh);
+    let base = Piece {
+        positions: mesh.positions.clone(),
+        triangles: mesh.triangles.clone(),
+        tags: vec![EXTERIOR; mesh.triangles.len()],
+    };
+    let cells = planes_raw(&base, cuts, pattern, &scale, progress)?;
+    let what = format!("fracture: pattern={pattern:?}");
+    let (lo, _) = mesh.bounds();
+    finish_asset(
+        &cells.raw,
+        &cells.bonds,
+        settings,
+        lo,
+        mesh,
+        scale.volume,
+        scale.min_bond_area(),
+        &what,
+    )
+}
+
+/// Raw pieces of a plane-cut pattern on `base` (its triangles keep their
+/// tags; caps are tagged with the plane index) and their interfaces.
+fn planes_raw(
+    base: &Piece,
+    cuts: &[Cut],
+    pattern: &Pattern,
+    scale: &Scale,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<RawFracture, FractureError> {
+    let eps = scale.eps();
+    let weld = scale.weld();
     let course_planes: Vec<u32> = (0..cuts.len() as u32)
         .filter(|&k| cuts[k as usize].course.is_none() && matches!(pattern, Pattern::Brick(_)))
         .collect();
     let mut parts = vec![Part {
-        piece: Piece {
-            positions: mesh.positions.clone(),
-            triangles: mesh.triangles.clone(),
-            tags: vec![EXTERIOR; mesh.triangles.len()],
-        },
+        piece: base.clone(),
         sides: Vec::new(),
     }];
     for (tag, cut) in cuts.iter().enumerate() {
@@ -406,7 +451,7 @@ fn fracture_planes(
         for component in part.piece.components() {
             let volume =
                 polyhedron_mass_properties(&component.positions, &component.triangles, 1.0).volume;
-            if volume > 1e-12 * mesh_volume {
+            if volume > scale.dust_volume() {
                 raw.push(RawChunk {
                     cell: cell as u32,
                     piece: component,
@@ -415,20 +460,9 @@ fn fracture_planes(
             }
         }
     }
-    let min_bond_area = 1e-8 * diagonal * diagonal;
     let planes: Vec<Plane> = cuts.iter().map(|c| c.plane).collect();
-    let raw_bonds = plane_bonds(&raw, &raw_sides, &planes, min_bond_area);
-    let what = format!("fracture: pattern={pattern:?}");
-    finish_asset(
-        &raw,
-        &raw_bonds,
-        settings,
-        lo,
-        mesh,
-        mesh_volume,
-        min_bond_area,
-        &what,
-    )
+    let bonds = plane_bonds(&raw, &raw_sides, &planes, scale.min_bond_area());
+    Ok(RawFracture { raw, bonds })
 }
 
 /// Bonds across each cutting plane: every chunk below the plane with caps

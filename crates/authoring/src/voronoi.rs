@@ -1,7 +1,7 @@
 //! Voronoi fracture by half-space clipping.
 
 use crate::assembly::finish_asset;
-use crate::bonds::{RawChunk, find_bonds};
+use crate::bonds::{RawBond, RawChunk, find_bonds};
 use crate::clip::{Clip, clip_piece};
 use crate::error::FractureError;
 use crate::mass_properties::polyhedron_mass_properties;
@@ -116,27 +116,107 @@ pub(crate) fn fracture_voronoi_with(
     distribution: &SiteDistribution,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<AssetFile, FractureError> {
-    let (lo, hi) = mesh.bounds();
-    let diagonal = (hi - lo).length();
-    let mesh_volume = mesh.volume();
-    let sites = generate_sites(mesh, settings.chunk_count, settings.seed, distribution)?;
-
+    let scale = Scale::of(mesh);
     let base = Piece {
         positions: mesh.positions.clone(),
         triangles: mesh.triangles.clone(),
         tags: vec![EXTERIOR; mesh.triangles.len()],
     };
-    let eps = SNAP_FRACTION * diagonal;
-    let weld = WELD_FRACTION * diagonal;
+    let cells = voronoi_raw(
+        mesh,
+        &base,
+        settings.chunk_count,
+        settings.seed,
+        distribution,
+        &scale,
+        progress,
+    )?;
+    let pattern = match distribution {
+        SiteDistribution::Uniform => String::new(),
+        other => format!(" sites={other:?}"),
+    };
+    let what = format!(
+        "fracture_voronoi{pattern}: chunk_count={}",
+        settings.chunk_count
+    );
+    let (lo, _) = mesh.bounds();
+    finish_asset(
+        &cells.raw,
+        &cells.bonds,
+        settings,
+        lo,
+        mesh,
+        scale.volume,
+        scale.min_bond_area(),
+        &what,
+    )
+}
+
+/// Length and volume scales of the source mesh, which fix every tolerance of
+/// a fracture (also at the finer level of a hierarchy).
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct Scale {
+    /// Bounding-box diagonal, m.
+    pub diagonal: f64,
+    /// Mesh volume, m³.
+    pub volume: f64,
+}
+
+impl Scale {
+    pub fn of(mesh: &TriMesh) -> Self {
+        let (lo, hi) = mesh.bounds();
+        Self {
+            diagonal: (hi - lo).length(),
+            volume: mesh.volume(),
+        }
+    }
+    /// Clipper snapping distance, m.
+    pub fn eps(&self) -> f64 {
+        SNAP_FRACTION * self.diagonal
+    }
+    /// Cap weld distance, m.
+    pub fn weld(&self) -> f64 {
+        WELD_FRACTION * self.diagonal
+    }
+    /// Interfaces below this area (m²) get no bond.
+    pub fn min_bond_area(&self) -> f64 {
+        MIN_BOND_AREA_FRACTION * self.diagonal * self.diagonal
+    }
+    /// Pieces at or below this volume (m³) are discarded as dust.
+    pub fn dust_volume(&self) -> f64 {
+        DUST_VOLUME_FRACTION * self.volume
+    }
+}
+
+/// Raw pieces and their interfaces, before slivers are merged.
+pub(crate) struct RawFracture {
+    pub raw: Vec<RawChunk>,
+    pub bonds: Vec<RawBond>,
+}
+
+/// Steps 1–4 of [`fracture_voronoi`] on `base` (a closed tagged surface;
+/// `mesh` is the same surface, used to place the sites): `count` sites of
+/// `distribution` seeded with `seed`, cells, components, bonds. Triangles of
+/// `base` keep their tags; new caps are tagged with the neighbour's site index.
+pub(crate) fn voronoi_raw(
+    mesh: &TriMesh,
+    base: &Piece,
+    count: u32,
+    seed: u64,
+    distribution: &SiteDistribution,
+    scale: &Scale,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<RawFracture, FractureError> {
+    let sites = generate_sites(mesh, count, seed, distribution)?;
     let mut raw = Vec::new();
     for cell in 0..sites.len() {
-        let piece = carve_cell(&base, &sites, cell, eps, weld)?;
+        let piece = carve_cell(base, &sites, cell, scale.eps(), scale.weld())?;
         if !piece.triangles.is_empty() {
             for component in piece.components() {
                 let volume =
                     polyhedron_mass_properties(&component.positions, &component.triangles, 1.0)
                         .volume;
-                if volume > DUST_VOLUME_FRACTION * mesh_volume {
+                if volume > scale.dust_volume() {
                     raw.push(RawChunk {
                         cell: cell as u32,
                         piece: component,
@@ -149,27 +229,8 @@ pub(crate) fn fracture_voronoi_with(
             total: sites.len() as u32,
         });
     }
-
-    let min_bond_area = MIN_BOND_AREA_FRACTION * diagonal * diagonal;
-    let raw_bonds = find_bonds(&raw, &sites, min_bond_area);
-    let pattern = match distribution {
-        SiteDistribution::Uniform => String::new(),
-        other => format!(" sites={other:?}"),
-    };
-    let what = format!(
-        "fracture_voronoi{pattern}: chunk_count={}",
-        settings.chunk_count
-    );
-    finish_asset(
-        &raw,
-        &raw_bonds,
-        settings,
-        lo,
-        mesh,
-        mesh_volume,
-        min_bond_area,
-        &what,
-    )
+    let bonds = find_bonds(&raw, &sites, scale.min_bond_area());
+    Ok(RawFracture { raw, bonds })
 }
 
 /// Clips a copy of the mesh to the Voronoi cell of `sites[cell]`.

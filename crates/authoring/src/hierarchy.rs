@@ -1,0 +1,460 @@
+//! Two-level fracture: every chunk of a first pattern is fractured again by
+//! a second, and the asset records parent, children and depth with a chosen
+//! support depth (DESIGN §5; Blast's chunk hierarchy, APEX's chunk depth).
+
+use crate::assembly::{Assembled, AssemblyParams, assemble_mapped, provenance_line};
+use crate::bonds::{RawBond, RawChunk, cap_overlap, push_bond};
+use crate::error::FractureError;
+use crate::mass_properties::{MassProperties, combine, polyhedron_mass_properties};
+use crate::mesh::TriMesh;
+use crate::pattern::{Pattern, raw_cells};
+use crate::piece::{EXTERIOR, Piece, Plane};
+use crate::settings::{FractureSettings, MAX_CHUNK_COUNT, Progress};
+use crate::support::Ground;
+use crate::voronoi::Scale;
+use glam::DVec3;
+use smithereens_core::{AssetDesc, AssetFile, BondEnd, ChunkDesc, ChunkMesh};
+
+/// Tag of a first-level cap inside a second-level piece. The finer pattern
+/// never uses it as a neighbour index, so its bond finders ignore it.
+const PARENT_CAP: u32 = u32::MAX - 1;
+
+/// Tag of the triangles of one interface when measuring cap overlap.
+const INTERFACE: u32 = 0;
+
+/// The second level of a [`fracture_hierarchy`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Refinement {
+    /// Pattern applied inside every first-level chunk, in the chunk's own
+    /// bounds (a slice grid or brick courses are laid over each chunk).
+    pub pattern: Pattern,
+    /// Voronoi sites per first-level chunk, ≥ 1 (plane patterns ignore it).
+    pub chunk_count: u32,
+    /// Which level the runtime simulates (`AssetDesc::support_depth`): 0 =
+    /// the first-level chunks, whose children are then subsupport chunks;
+    /// 1 = the second-level chunks, whose parents are then kept for
+    /// level-of-detail rendering and tools.
+    pub support_depth: u32,
+}
+
+impl Default for Refinement {
+    /// 8 uniform Voronoi sites per chunk, support depth 1.
+    fn default() -> Self {
+        Self {
+            pattern: Pattern::default(),
+            chunk_count: 8,
+            support_depth: 1,
+        }
+    }
+}
+
+/// Fractures `mesh` by `pattern` (level 0, `settings.chunk_count` sites for
+/// Voronoi), then every level-0 piece by `refinement.pattern` (level 1),
+/// and returns one asset holding both levels.
+///
+/// * **Order and links**: the level-0 chunks come first (depth 0, no
+///   parent), then the level-1 chunks (depth 1, `parent` = the level-0
+///   chunk they were cut from), each level in the order of
+///   [`fracture`](crate::fracture). `AssetDesc::support_depth` =
+///   `refinement.support_depth`.
+/// * **Exact cover**: each level-0 chunk's volume, mass, centroid and
+///   inertia are those of its children combined (parallel-axis theorem), so
+///   a parent equals the sum of its children by construction. Its hull and
+///   render mesh are its own closed surface.
+/// * **Bonds** only on the simulated level. At depth 1 they are the bonds
+///   found inside each parent, plus bonds between children of neighbouring
+///   parents: the children's caps on the parents' shared cut plane, matched
+///   by overlap area (coplanar, opposite; edge or corner contact gives no
+///   bond), with area, centroid and normal like every other bond.
+/// * **Supports** (`settings.support`) are flagged on the simulated level
+///   only.
+/// * **Slivers** at level 1 merge into a sibling when one touches them,
+///   else into any neighbour. A level-0 piece that cannot be refined (too
+///   small for its sites, or not a valid closed mesh on its own) keeps one
+///   child equal to itself; the provenance counts them.
+/// * Seeds: level 0 uses `settings.seed`; piece `k` of level 0 uses a
+///   seed derived from `settings.seed` and `k`. Deterministic: same input,
+///   same bytes.
+///
+/// `progress` counts level-0 cells, then level-0 pieces refined.
+///
+/// # Errors
+/// Everything [`fracture`](crate::fracture) returns, plus
+/// [`FractureError::InvalidPattern`] for a support depth above 1, a zero
+/// `refinement.chunk_count`, or more than [`MAX_CHUNK_COUNT`] level-1 sites
+/// in total.
+pub fn fracture_hierarchy(
+    mesh: &TriMesh,
+    settings: &FractureSettings,
+    pattern: &Pattern,
+    refinement: &Refinement,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<AssetFile, FractureError> {
+    settings.validate()?;
+    mesh.validate()?;
+    let invalid = |reason: String| FractureError::InvalidPattern { reason };
+    if refinement.support_depth > 1 {
+        return Err(invalid(format!(
+            "support depth {} (a two-level hierarchy has depths 0 and 1)",
+            refinement.support_depth
+        )));
+    }
+    if refinement.chunk_count == 0 {
+        return Err(invalid("refinement chunk count 0 (needs ≥ 1)".into()));
+    }
+    let total_sites = u64::from(settings.chunk_count) * u64::from(refinement.chunk_count);
+    if matches!(refinement.pattern, Pattern::Voronoi { .. }) && total_sites > MAX_CHUNK_COUNT as u64
+    {
+        return Err(invalid(format!(
+            "{} × {} = {total_sites} second-level sites (at most {MAX_CHUNK_COUNT})",
+            settings.chunk_count, refinement.chunk_count
+        )));
+    }
+    let scale = Scale::of(mesh);
+    let (lo, _) = mesh.bounds();
+    let ground = Ground::resolve(&settings.support, lo);
+    let base = Piece {
+        positions: mesh.positions.clone(),
+        triangles: mesh.triangles.clone(),
+        tags: vec![EXTERIOR; mesh.triangles.len()],
+    };
+    let coarse = raw_cells(
+        mesh,
+        &base,
+        settings.chunk_count,
+        settings.seed,
+        pattern,
+        &scale,
+        progress,
+    )?;
+    let params = |ground: Option<Ground>, groups: Vec<u32>| AssemblyParams {
+        density: settings.density,
+        strength_per_area: settings.strength_per_area,
+        ground,
+        mesh_volume: scale.volume,
+        min_bond_area: scale.min_bond_area(),
+        groups,
+    };
+    let level0 = assemble_mapped(
+        &coarse.raw,
+        &coarse.bonds,
+        &params(ground.filter(|_| refinement.support_depth == 0), Vec::new()),
+    )?;
+
+    // Level 1: every surviving level-0 piece, cut again.
+    let mut fine: Vec<RawChunk> = Vec::new();
+    let mut fine_bonds: Vec<RawBond> = Vec::new();
+    let mut parent_raw: Vec<usize> = Vec::new();
+    let mut unrefined = 0u32;
+    let mut first_failure = String::new();
+    let mut next_cell = 0u32;
+    let live: Vec<usize> = (0..coarse.raw.len())
+        .filter(|&k| level0.chunk_of_raw[k] != usize::MAX)
+        .collect();
+    for (done, &k) in live.iter().enumerate() {
+        let mut piece = coarse.raw[k].piece.clone();
+        for t in &mut piece.tags {
+            if *t != EXTERIOR {
+                *t = PARENT_CAP;
+            }
+        }
+        let cells = TriMesh::new(piece.positions.clone(), piece.triangles.clone())
+            .map_err(FractureError::from)
+            .and_then(|m| {
+                raw_cells(
+                    &m,
+                    &piece,
+                    refinement.chunk_count,
+                    piece_seed(settings.seed, k),
+                    &refinement.pattern,
+                    &scale,
+                    &mut |_| {},
+                )
+            })
+            .and_then(|cells| {
+                if cells.raw.is_empty() {
+                    Err(FractureError::NoChunks)
+                } else {
+                    Ok(cells)
+                }
+            });
+        let cells = match cells {
+            Ok(cells) => cells,
+            Err(e) => {
+                unrefined += 1;
+                if first_failure.is_empty() {
+                    first_failure = format!(" (first: piece {k}: {e})");
+                }
+                crate::voronoi::RawFracture {
+                    raw: vec![RawChunk {
+                        cell: 0,
+                        piece: piece.clone(),
+                    }],
+                    bonds: Vec::new(),
+                }
+            }
+        };
+        let offset = fine.len();
+        let max_cell = cells.raw.iter().map(|c| c.cell).max().unwrap_or(0);
+        for mut c in cells.raw {
+            c.cell += next_cell;
+            fine.push(c);
+            parent_raw.push(k);
+        }
+        next_cell += max_cell + 1;
+        fine_bonds.extend(cells.bonds.into_iter().map(|b| RawBond {
+            a: b.a + offset,
+            b: b.b + offset,
+            ..b
+        }));
+        progress(Progress {
+            done: done as u32 + 1,
+            total: live.len() as u32,
+        });
+    }
+    fine_bonds.extend(bonds_across_parents(
+        &fine,
+        &parent_raw,
+        &coarse.bonds,
+        &scale,
+    ));
+    fine_bonds.sort_by_key(|b| (b.a, b.b));
+
+    let groups: Vec<u32> = parent_raw
+        .iter()
+        .map(|&k| level0.chunk_of_raw[k] as u32)
+        .collect();
+    let level1 = assemble_mapped(
+        &fine,
+        &fine_bonds,
+        &params(ground.filter(|_| refinement.support_depth == 1), groups),
+    )?;
+    let desc = compose(&level0, &fine, &parent_raw, &level1, settings, refinement)?;
+    let what = format!(
+        "fracture_hierarchy: level 0 pattern={pattern:?} chunk_count={}; level 1 pattern={:?} \
+         chunk_count={} per chunk; support_depth={}; {unrefined} level-0 pieces not refined{first_failure}",
+        settings.chunk_count, refinement.pattern, refinement.chunk_count, refinement.support_depth,
+    );
+    let slivers = format!(
+        "; slivers: level 0 {}, level 1 {}",
+        level0.slivers.describe().trim_start_matches("; slivers: "),
+        level1.slivers.describe().trim_start_matches("; slivers: ")
+    );
+    let file = AssetFile {
+        name: String::new(),
+        provenance: provenance_line(settings, mesh, scale.volume, &what) + &slivers,
+        meshes: desc.1,
+        desc: desc.0,
+    };
+    smithereens_core::Asset::new(&file.desc)?;
+    Ok(file)
+}
+
+/// Seed of level-0 piece `k`'s refinement (SplitMix64 of seed and `k`).
+fn piece_seed(seed: u64, k: usize) -> u64 {
+    let mut z = seed ^ (k as u64 + 1).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+/// Bonds between level-1 pieces of different level-0 parents: for every
+/// level-0 interface, the children's former parent caps on its plane,
+/// matched by overlap.
+fn bonds_across_parents(
+    fine: &[RawChunk],
+    parent_raw: &[usize],
+    coarse_bonds: &[RawBond],
+    scale: &Scale,
+) -> Vec<RawBond> {
+    let on_plane_tolerance = 1e-7 * scale.diagonal;
+    let mut out = Vec::new();
+    // Children of each level-0 piece, ascending.
+    let children = |k: usize| (0..fine.len()).filter(move |&c| parent_raw[c] == k);
+    for bond in coarse_bonds {
+        let plane = Plane {
+            point: bond.centroid,
+            normal: bond.normal,
+        };
+        let side = |k: usize| -> Vec<(usize, Piece, DVec3, DVec3)> {
+            children(k)
+                .filter_map(|c| {
+                    interface_piece(&fine[c].piece, &plane, on_plane_tolerance)
+                        .map(|(p, lo, hi)| (c, p, lo, hi))
+                })
+                .collect()
+        };
+        let (below, above) = (side(bond.a), side(bond.b));
+        for (a, pa, alo, ahi) in &below {
+            for (b, pb, blo, bhi) in &above {
+                let pad = on_plane_tolerance * 10.0;
+                if alo.cmpgt(*bhi + pad).any() || blo.cmpgt(*ahi + pad).any() {
+                    continue;
+                }
+                let (area, centroid) = cap_overlap(pa, INTERFACE, pb, INTERFACE, &plane);
+                push_bond(
+                    &mut out,
+                    *a,
+                    *b,
+                    area,
+                    centroid,
+                    plane.normal,
+                    scale.min_bond_area(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// `piece` with its former parent caps lying in `plane` tagged
+/// [`INTERFACE`] and everything else [`EXTERIOR`], with the bounds of those
+/// caps; `None` when it has none.
+fn interface_piece(piece: &Piece, plane: &Plane, tolerance: f64) -> Option<(Piece, DVec3, DVec3)> {
+    let mut lo = DVec3::splat(f64::INFINITY);
+    let mut hi = DVec3::splat(f64::NEG_INFINITY);
+    let mut any = false;
+    let tags = piece
+        .triangles
+        .iter()
+        .zip(&piece.tags)
+        .map(|(t, &tag)| {
+            let on = tag == PARENT_CAP
+                && t.iter()
+                    .all(|&i| plane.distance(piece.positions[i as usize]).abs() <= tolerance);
+            if on {
+                any = true;
+                for &i in t {
+                    lo = lo.min(piece.positions[i as usize]);
+                    hi = hi.max(piece.positions[i as usize]);
+                }
+                INTERFACE
+            } else {
+                EXTERIOR
+            }
+        })
+        .collect();
+    any.then(|| {
+        (
+            Piece {
+                positions: piece.positions.clone(),
+                triangles: piece.triangles.clone(),
+                tags,
+            },
+            lo,
+            hi,
+        )
+    })
+}
+
+/// Both levels in one description: level-0 chunks with at least one child
+/// (mass properties = their children combined), then level-1 chunks with
+/// their parent links; bonds of the simulated level only.
+fn compose(
+    level0: &Assembled,
+    fine: &[RawChunk],
+    parent_raw: &[usize],
+    level1: &Assembled,
+    settings: &FractureSettings,
+    refinement: &Refinement,
+) -> Result<(AssetDesc, Vec<ChunkMesh>), FractureError> {
+    let n0 = level0.desc.chunks.len();
+    let n1 = level1.desc.chunks.len();
+    // Parent (level-0 chunk) of every level-1 chunk: that of its lowest raw
+    // member, which is the member the others merged into.
+    let mut parent_of = vec![usize::MAX; n1];
+    let mut unit: Vec<Vec<MassProperties>> = vec![Vec::new(); n1];
+    for (r, &chunk) in level1.chunk_of_raw.iter().enumerate() {
+        if chunk == usize::MAX {
+            continue;
+        }
+        if parent_of[chunk] == usize::MAX {
+            parent_of[chunk] = level0.chunk_of_raw[parent_raw[r]];
+        }
+        unit[chunk].push(polyhedron_mass_properties(
+            &fine[r].piece.positions,
+            &fine[r].piece.triangles,
+            1.0,
+        ));
+    }
+    // Level-0 chunks keep their place only when they have children.
+    let mut children: Vec<Vec<MassProperties>> = vec![Vec::new(); n0];
+    for (chunk, &p) in parent_of.iter().enumerate() {
+        if let Some(list) = children.get_mut(p) {
+            list.extend(unit[chunk].iter().copied());
+        }
+    }
+    let mut new_index = vec![u32::MAX; n0];
+    let mut chunks: Vec<ChunkDesc> = Vec::with_capacity(n0 + n1);
+    let mut meshes: Vec<ChunkMesh> = Vec::with_capacity(n0 + n1);
+    for (k, list) in children.iter().enumerate() {
+        if list.is_empty() {
+            continue;
+        }
+        new_index[k] = chunks.len() as u32;
+        let whole = combine(list);
+        let mut c = level0.desc.chunks[k].clone();
+        c.volume = whole.volume as f32;
+        c.mass = (whole.mass * settings.density) as f32;
+        c.centroid = whole.centroid.as_vec3();
+        c.inertia = (whole.inertia * settings.density).as_mat3();
+        chunks.push(c);
+        meshes.push(level0.meshes[k].clone());
+    }
+    let first_fine = chunks.len() as u32;
+    for (chunk, c) in level1.desc.chunks.iter().enumerate() {
+        let parent = new_index.get(parent_of[chunk]).copied().unwrap_or(u32::MAX);
+        if parent == u32::MAX {
+            return Err(FractureError::InvalidPattern {
+                reason: format!("level-1 chunk {chunk} lost its parent"),
+            });
+        }
+        let mut c = c.clone();
+        c.parent = Some(parent);
+        c.depth = 1;
+        chunks.push(c);
+        meshes.push(level1.meshes[chunk].clone());
+    }
+    let bonds = if refinement.support_depth == 0 {
+        level0
+            .desc
+            .bonds
+            .iter()
+            .filter_map(|b| {
+                let a = new_index[b.chunk0 as usize];
+                let other = match b.chunk1 {
+                    BondEnd::Chunk(o) => new_index[o as usize],
+                    BondEnd::World => return None,
+                };
+                (a != u32::MAX && other != u32::MAX).then(|| {
+                    let mut b = b.clone();
+                    b.chunk0 = a;
+                    b.chunk1 = BondEnd::Chunk(other);
+                    b
+                })
+            })
+            .collect()
+    } else {
+        level1
+            .desc
+            .bonds
+            .iter()
+            .map(|b| {
+                let mut b = b.clone();
+                b.chunk0 += first_fine;
+                if let BondEnd::Chunk(o) = &mut b.chunk1 {
+                    *o += first_fine;
+                }
+                b
+            })
+            .collect()
+    };
+    Ok((
+        AssetDesc {
+            chunks,
+            bonds,
+            support_depth: Some(refinement.support_depth),
+        },
+        meshes,
+    ))
+}
