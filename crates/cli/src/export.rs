@@ -334,9 +334,11 @@ fn finish_glb(mut root: json::Root, mut bin: Bin) -> Result<Vec<u8>, ExportError
 }
 
 /// A static GLB of a fractured asset: one node per chunk at the origin
-/// (vertices in asset space, metres), named `chunk <i>`, each with an
-/// `exterior` primitive (the source surface) and an `interior` primitive
-/// (cut faces) with their own materials. Opens in any glTF 2.0 viewer.
+/// (vertices in asset space, metres), named `chunk <i>` (`chunk <i> (parent
+/// <p>)` in a hierarchy), each with an `exterior` primitive (the source
+/// surface) and an `interior` primitive (cut faces) with their own
+/// materials. A hierarchy gets one scene per depth, the support depth's
+/// shown by default. Opens in any glTF 2.0 viewer.
 /// Deterministic: the same asset gives the same bytes.
 ///
 /// # Errors
@@ -353,22 +355,42 @@ pub fn export_asset_glb(file: &AssetFile) -> Result<Vec<u8>, ExportError> {
     let mut bin = Bin::default();
     let exterior = material(&mut root, "exterior", EXTERIOR_RGBA, 0.8);
     let interior = material(&mut root, "interior", INTERIOR_RGBA, 0.95);
-    let mut nodes = Vec::with_capacity(file.meshes.len());
+    // One scene per hierarchy depth (a flat asset has only depth 0), so
+    // coarse and fine chunks never overlap on screen.
+    let depths = file.desc.chunks.iter().map(|c| c.depth).max().unwrap_or(0) + 1;
+    let mut scenes: Vec<Vec<json::Index<json::Node>>> = vec![Vec::new(); depths as usize];
     for (i, m) in file.meshes.iter().enumerate() {
         let mesh = chunk_mesh(&mut root, &mut bin, i, m, exterior, interior)?;
-        nodes.push(root.push(json::Node {
+        let chunk = file.desc.chunks.get(i);
+        let name = match chunk.and_then(|c| c.parent) {
+            Some(p) => format!("chunk {i} (parent {p})"),
+            None => format!("chunk {i}"),
+        };
+        let node = root.push(json::Node {
             mesh,
-            name: Some(format!("chunk {i}")),
+            name: Some(name),
             ..Default::default()
-        }));
+        });
+        scenes[chunk.map_or(0, |c| c.depth) as usize].push(node);
     }
-    root.push(json::Scene {
-        extensions: None,
-        extras: Default::default(),
-        name: Some(file.name.clone()),
-        nodes,
-    });
-    root.scene = Some(json::Index::new(0));
+    for (depth, nodes) in scenes.into_iter().enumerate() {
+        root.push(json::Scene {
+            extensions: None,
+            extras: Default::default(),
+            name: Some(if depths == 1 {
+                file.name.clone()
+            } else {
+                format!("{} depth {depth}", file.name)
+            }),
+            nodes,
+        });
+    }
+    let shown = file
+        .desc
+        .support_depth
+        .unwrap_or(depths - 1)
+        .min(depths - 1);
+    root.scene = Some(json::Index::new(shown));
     finish_glb(root, bin)
 }
 

@@ -8,8 +8,9 @@ use smithereens::simulate::{ScenarioSource, replay, simulate};
 use smithereens::view::{ViewServer, standalone_page};
 use smithereens::{progress, report};
 use smithereens_authoring::{
-    Axis, BrickSettings, CutPlane, FractureSettings, OpenMeshFallback, Pattern, RepairOptions,
-    SiteDistribution, SliceSettings, TriMesh, fracture, load_mesh_with,
+    Axis, BrickSettings, CutPlane, FractureSettings, OpenMeshFallback, Pattern, Refinement,
+    RepairOptions, SiteDistribution, SliceSettings, TriMesh, fracture, fracture_hierarchy,
+    load_mesh_with,
 };
 use smithereens_core::AssetFile;
 use smithereens_core::record::RunRecord;
@@ -243,6 +244,15 @@ enum Command {
         /// after cleanup, instead of rejecting it.
         #[arg(long)]
         hull_fallback: bool,
+        /// Build a two-level hierarchy: fracture every chunk again into this
+        /// many uniform Voronoi chunks.
+        #[arg(long)]
+        refine: Option<u32>,
+        /// With --refine: the level the runtime simulates (0 = the first
+        /// chunks, whose refined children are kept as subsupport chunks;
+        /// 1 = the refined chunks).
+        #[arg(long, default_value_t = 1, requires = "refine")]
+        support_depth: u32,
     },
     /// Print counts, volume, mass, bond statistics and warnings of an asset file.
     Inspect {
@@ -361,6 +371,8 @@ fn run(cli: Cli) -> Result<()> {
             pattern,
             gltf,
             hull_fallback,
+            refine,
+            support_depth,
         } => {
             let options = RepairOptions {
                 open_fallback: if hull_fallback {
@@ -395,10 +407,21 @@ fn run(cli: Cli) -> Result<()> {
             };
             let pattern = pattern.to_pattern(&m, chunks)?;
             let bar = progress::bar(0, "fracture");
-            let mut file = fracture(&m, &settings, &pattern, &mut |p| {
+            let mut on_progress = |p: smithereens_authoring::Progress| {
                 bar.set_length(p.total as u64);
                 bar.set_position(p.done as u64);
-            })?;
+            };
+            let mut file = match refine {
+                Some(per_chunk) => {
+                    let refinement = Refinement {
+                        pattern: Pattern::default(),
+                        chunk_count: per_chunk,
+                        support_depth,
+                    };
+                    fracture_hierarchy(&m, &settings, &pattern, &refinement, &mut on_progress)?
+                }
+                None => fracture(&m, &settings, &pattern, &mut on_progress)?,
+            };
             bar.finish_and_clear();
             if file.name.is_empty() {
                 file.name = mesh
