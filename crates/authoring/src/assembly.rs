@@ -5,7 +5,7 @@ use crate::bonds::{RawBond, RawChunk};
 use crate::error::FractureError;
 use crate::mass_properties::{MassProperties, combine, polyhedron_mass_properties};
 use crate::mesh::TriMesh;
-use crate::piece::EXTERIOR;
+use crate::piece::{EXTERIOR, Piece};
 use crate::settings::FractureSettings;
 use crate::support::Ground;
 use glam::{DVec3, Vec3};
@@ -456,7 +456,47 @@ fn guarded_hull(points: &[Vec3]) -> Result<(Vec<Vec3>, Vec<[u32; 3]>), String> {
         .map_err(|e| e.to_string())
 }
 
-/// The render mesh: the members' surfaces in f32, welded by exact f32
+/// Edges shorter than this fraction of a piece's bounding-box diagonal are
+/// collapsed in its render mesh. They span a few f32 units in the last
+/// place at most, so f32 cannot keep their ends apart reliably: two such
+/// ends can round to distinct but adjacent values and leave a pinched,
+/// non-manifold edge (seen on `stairs.obj`, whose zero-area T-junction fill
+/// puts cut vertices 1e-8 m apart).
+pub const SHORT_EDGE_FRACTION: f64 = 1e-6;
+
+/// For every vertex of `piece`, the lowest-index vertex it is joined to by
+/// a chain of edges shorter than [`SHORT_EDGE_FRACTION`] of the piece's
+/// diagonal (itself when none).
+fn short_edge_representatives(piece: &Piece) -> Vec<u32> {
+    let (lo, hi) = piece.positions.iter().fold(
+        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
+        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
+    );
+    let tolerance = SHORT_EDGE_FRACTION * (hi - lo).length();
+    let mut root: Vec<u32> = (0..piece.positions.len() as u32).collect();
+    fn find(root: &mut [u32], mut x: u32) -> u32 {
+        while root[x as usize] != x {
+            root[x as usize] = root[root[x as usize] as usize];
+            x = root[x as usize];
+        }
+        x
+    }
+    for t in &piece.triangles {
+        for k in 0..3 {
+            let (a, b) = (t[k], t[(k + 1) % 3]);
+            let short =
+                piece.positions[a as usize].distance(piece.positions[b as usize]) < tolerance;
+            if short {
+                let (ra, rb) = (find(&mut root, a), find(&mut root, b));
+                root[ra.max(rb) as usize] = ra.min(rb);
+            }
+        }
+    }
+    (0..root.len() as u32).map(|v| find(&mut root, v)).collect()
+}
+
+/// The render mesh: the members' surfaces in f32, with edges shorter than
+/// [`SHORT_EDGE_FRACTION`] of the piece collapsed, welded by exact f32
 /// position. Triangles that collapse under f32 rounding are dropped (an edge
 /// collapse, which keeps the surface closed), and so are pairs of triangles
 /// on the same three vertices with opposite winding (zero-volume fins that
@@ -466,13 +506,13 @@ fn chunk_mesh(raw: &[RawChunk], members: &[usize]) -> ChunkMesh {
     let mut mesh = ChunkMesh::default();
     for &m in members {
         let piece = &raw[m].piece;
+        let representative = short_edge_representatives(piece);
         // Lookup only; indices are assigned in vertex order.
         let mut weld: HashMap<[u32; 3], u32> = HashMap::with_capacity(piece.positions.len());
-        let ids: Vec<u32> = piece
-            .positions
+        let ids: Vec<u32> = representative
             .iter()
-            .map(|p| {
-                let v = p.as_vec3() + Vec3::ZERO;
+            .map(|&r| {
+                let v = piece.positions[r as usize].as_vec3() + Vec3::ZERO;
                 *weld
                     .entry([v.x.to_bits(), v.y.to_bits(), v.z.to_bits()])
                     .or_insert_with(|| {

@@ -55,7 +55,7 @@ mod support;
 mod topology;
 pub mod voronoi;
 
-pub use assembly::{SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
+pub use assembly::{SHORT_EDGE_FRACTION, SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
 pub use error::{FractureError, MeshError};
 pub use hierarchy::{Refinement, fracture_hierarchy};
 pub use import::{load_mesh, load_mesh_with, parse_obj};
