@@ -84,10 +84,20 @@ pub(crate) fn clip_piece(
         })
     };
 
+    let flat_kept = flat_regions_kept(piece, &d, plane);
     let mut triangles = Vec::with_capacity(piece.triangles.len());
     let mut tags = Vec::with_capacity(piece.triangles.len());
-    for (t, &tag) in piece.triangles.iter().zip(&piece.tags) {
+    for (k, (t, &tag)) in piece.triangles.iter().zip(&piece.tags).enumerate() {
         let dt = t.map(|i| d[i as usize]);
+        if dt.iter().all(|&x| x == 0.0) {
+            // In the plane: part of the kept surface only if the solid it
+            // bounds is on the kept side (see `flat_regions_kept`).
+            if flat_kept[k] {
+                triangles.push(t.map(|i| keep(i, &mut positions)));
+                tags.push(tag);
+            }
+            continue;
+        }
         if dt.iter().all(|&x| x <= 0.0) {
             triangles.push(t.map(|i| keep(i, &mut positions)));
             tags.push(tag);
@@ -217,6 +227,70 @@ fn weld_boundary(
         root[i as usize] = find(&mut root, i);
     }
     (root, merged)
+}
+
+/// For every triangle of `piece`, whether it lies in the cutting plane
+/// (all three snapped distances 0) *and* belongs to the kept surface.
+/// Coplanar triangles are grouped into edge-connected regions; a region is
+/// kept when its area-weighted normal points along the plane normal, i.e.
+/// its solid lies on the kept side. A region facing the other way bounds
+/// solid on the removed side: keeping it (as the plain `d ≤ 0` rule would)
+/// put the same face into both halves of a plane cut and left a
+/// zero-thickness double layer where the cap covers it (`stairs.obj`, whose
+/// step tops lie exactly on brick course planes). Deciding per region keeps
+/// zero-area fill triangles with the face they sit in.
+fn flat_regions_kept(piece: &Piece, d: &[f64], plane: &Plane) -> Vec<bool> {
+    let flat: Vec<bool> = piece
+        .triangles
+        .iter()
+        .map(|t| t.iter().all(|&i| d[i as usize] == 0.0))
+        .collect();
+    let mut kept = vec![false; piece.triangles.len()];
+    if !flat.iter().any(|&f| f) {
+        return kept;
+    }
+    let mut root: Vec<usize> = (0..piece.triangles.len()).collect();
+    fn find(root: &mut [usize], mut x: usize) -> usize {
+        while root[x] != x {
+            root[x] = root[root[x]];
+            x = root[x];
+        }
+        x
+    }
+    // First flat triangle seen on each undirected edge; lookup only.
+    let mut by_edge: HashMap<(u32, u32), usize> = HashMap::new();
+    for (k, t) in piece.triangles.iter().enumerate() {
+        if !flat[k] {
+            continue;
+        }
+        for e in 0..3 {
+            let (a, b) = (t[e], t[(e + 1) % 3]);
+            match by_edge.entry((a.min(b), a.max(b))) {
+                std::collections::hash_map::Entry::Occupied(o) => {
+                    let (ra, rb) = (find(&mut root, k), find(&mut root, *o.get()));
+                    root[ra.max(rb)] = ra.min(rb);
+                }
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(k);
+                }
+            }
+        }
+    }
+    let mut normal = vec![DVec3::ZERO; piece.triangles.len()];
+    for (k, t) in piece.triangles.iter().enumerate() {
+        if flat[k] {
+            let p = t.map(|i| piece.positions[i as usize]);
+            let r = find(&mut root, k);
+            normal[r] += (p[1] - p[0]).cross(p[2] - p[0]);
+        }
+    }
+    for k in 0..piece.triangles.len() {
+        if flat[k] {
+            let r = find(&mut root, k);
+            kept[k] = normal[r].dot(plane.normal) > 0.0;
+        }
+    }
+    kept
 }
 
 #[cfg(test)]

@@ -15,7 +15,12 @@ use smithereens_core::AssetFile;
 /// Snapping distance of the clipper's sign rule, as a fraction of the mesh's
 /// bounding-box diagonal: vertices closer than this to a cutting plane are
 /// treated as lying on it, which avoids sliver triangles and near-duplicate
-/// cut points.
+/// cut points. The distance is never below the f32 resolution of the
+/// mesh's coordinates ([`f32::EPSILON`] × the largest |coordinate|): input
+/// meshes and output chunks are f32, so a plane that passes a vertex by
+/// less than that (a brick course at y = 0.6 against a step stored as
+/// 0.6000000238) is on it, not 2e-8 m away leaving a slab that collapses
+/// to zero thickness in the render mesh.
 pub const SNAP_FRACTION: f64 = 1e-9;
 
 /// Distance, as a fraction of the bounding-box diagonal, within which cut
@@ -160,6 +165,8 @@ pub(crate) struct Scale {
     pub diagonal: f64,
     /// Mesh volume, m³.
     pub volume: f64,
+    /// Largest absolute coordinate, m.
+    pub extent: f64,
 }
 
 impl Scale {
@@ -168,15 +175,17 @@ impl Scale {
         Self {
             diagonal: (hi - lo).length(),
             volume: mesh.volume(),
+            extent: lo.abs().max(hi.abs()).max_element(),
         }
     }
-    /// Clipper snapping distance, m.
+    /// Clipper snapping distance, m (see [`SNAP_FRACTION`]).
     pub fn eps(&self) -> f64 {
-        SNAP_FRACTION * self.diagonal
+        (SNAP_FRACTION * self.diagonal).max(f64::from(f32::EPSILON) * self.extent)
     }
-    /// Cap weld distance, m.
+    /// Cap weld distance, m: [`WELD_FRACTION`] of the diagonal, at least
+    /// twice the snapping distance.
     pub fn weld(&self) -> f64 {
-        WELD_FRACTION * self.diagonal
+        (WELD_FRACTION * self.diagonal).max(2.0 * self.eps())
     }
     /// Interfaces below this area (m²) get no bond.
     pub fn min_bond_area(&self) -> f64 {

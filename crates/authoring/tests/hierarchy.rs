@@ -230,3 +230,41 @@ fn bad_refinements_get_typed_errors() {
         );
     }
 }
+
+#[test]
+fn every_clean_mesh_and_refinement_pattern_gives_a_valid_hierarchy() {
+    let slice = Pattern::Slice(smithereens_authoring::SliceSettings {
+        counts: [2, 2, 2],
+        angle_jitter: 0.2,
+        offset_jitter: 0.3,
+    });
+    let brick = Pattern::Brick(BrickSettings {
+        course_height: 0.12,
+        brick_length: 0.3,
+        ..BrickSettings::default()
+    });
+    for name in ["spot.obj", "bob_tri.obj", "Box.gltf", "stairs.obj"] {
+        let mesh = load_mesh(&asset(name)).unwrap();
+        for (p, pattern) in [voronoi(), slice.clone(), brick.clone()]
+            .into_iter()
+            .enumerate()
+        {
+            let settings = FractureSettings {
+                chunk_count: 4,
+                seed: 5 + p as u64,
+                ..Default::default()
+            };
+            let refinement = Refinement {
+                pattern,
+                chunk_count: 3,
+                support_depth: 1,
+            };
+            let file = fracture_hierarchy(&mesh, &settings, &voronoi(), &refinement, &mut |_| {})
+                .unwrap_or_else(|e| panic!("{name}, refinement {p}: {e}"));
+            let (_, children) = check_structure(&file, mesh.volume());
+            let fine = fine_level(&file);
+            let summary = check_fracture(&fine, mesh.volume(), diagonal(&mesh));
+            assert_eq!(summary.chunks, children, "{name}, refinement {p}");
+        }
+    }
+}

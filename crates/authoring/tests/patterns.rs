@@ -235,6 +235,38 @@ fn stairs_voronoi_is_closed_for_every_seed() {
     }
 }
 
+/// Regression: cutting planes that contain faces of the mesh. The treads
+/// of `stairs.obj` lie at multiples of 0.15 m (stored as f32, e.g.
+/// 0.6000000238), so brick courses of 0.1, 0.12, 0.15 and 0.2 m and slices
+/// of 0.15 m pass through them. Keeping coplanar faces on both sides of a
+/// cut failed the cap ("a boundary vertex lies on boundary edge"), and a
+/// plane 2e-8 m from a tread left a slab that collapsed in f32.
+#[test]
+fn planes_through_stair_treads_keep_every_chunk_closed() {
+    let mesh = load_mesh(&asset("stairs.obj")).unwrap();
+    let (lo, hi) = mesh.bounds();
+    let mut patterns: Vec<Pattern> = [0.1, 0.12, 0.15, 0.2]
+        .into_iter()
+        .map(|course_height| {
+            Pattern::Brick(BrickSettings {
+                course_height,
+                brick_length: 0.3,
+                ..BrickSettings::default()
+            })
+        })
+        .collect();
+    patterns.push(Pattern::Slice(SliceSettings {
+        counts: [2, 6, 2],
+        angle_jitter: 0.0,
+        offset_jitter: 0.0,
+    }));
+    for pattern in patterns {
+        let file = fracture(&mesh, &FractureSettings::default(), &pattern, &mut |_| {})
+            .unwrap_or_else(|e| panic!("{pattern:?}: {e}"));
+        check_fracture(&file, mesh.volume(), (hi - lo).length());
+    }
+}
+
 fn cov(values: &[f64]) -> f64 {
     let n = values.len() as f64;
     let mean = values.iter().sum::<f64>() / n;
