@@ -111,14 +111,33 @@ fn crash_cycles(kills: u32, seed: u64, max_delay_ms: u64) -> Tally {
             .spawn()
             .unwrap();
         let stdout = child.stdout.take().unwrap();
+        let (sender, received) = std::sync::mpsc::channel();
         let reader = std::thread::spawn(move || {
-            BufReader::new(stdout)
+            for ack in BufReader::new(stdout)
                 .lines()
                 .map_while(Result::ok)
                 .filter_map(|l| parse_ack(&l))
-                .collect::<Vec<_>>()
+            {
+                if sender.send(ack).is_err() {
+                    break;
+                }
+            }
         });
-        std::thread::sleep(Duration::from_millis(rng.random_range(1..=max_delay_ms)));
+        // Kill after a seeded number of acknowledged commits (0 = possibly
+        // before the first), then a random delay that lands anywhere in the
+        // next commits: the schedule counts progress, not wall-clock time,
+        // so a loaded machine gets the same coverage as an idle one.
+        let wait_for = rng.random_range(0..=3usize);
+        let mut acks = Vec::new();
+        while acks.len() < wait_for {
+            match received.recv_timeout(Duration::from_secs(60)) {
+                Ok(ack) => acks.push(ack),
+                Err(e) => panic!("child made no progress for 60 s ({e})"),
+            }
+        }
+        std::thread::sleep(Duration::from_micros(
+            rng.random_range(0..=max_delay_ms * 1000),
+        ));
         child.kill().unwrap(); // SIGKILL on Unix
         let status = child.wait().unwrap();
         #[cfg(unix)]
@@ -129,7 +148,8 @@ fn crash_cycles(kills: u32, seed: u64, max_delay_ms: u64) -> Tally {
             }
         }
         let _ = status;
-        let acks = reader.join().unwrap();
+        reader.join().unwrap();
+        acks.extend(received.try_iter());
         for &(seq, hash) in &acks {
             assert_eq!(
                 hash,
