@@ -164,7 +164,8 @@ pub fn run_demo(
             .unwrap_or_else(|| "spot".into());
     }
     let scenario = demo_scenario(asset.clone(), options)?;
-    let (record, summary) = run(&scenario, on_step)?;
+    let (mut record, summary) = run(&scenario, on_step)?;
+    record.engine = Some(crate::ENGINE.into());
     Ok(DemoOutput {
         asset,
         record,

@@ -5,6 +5,15 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+/// This build, as recorded in runs: `smithereens <version> (<git commit>)`.
+pub const ENGINE: &str = concat!(
+    "smithereens ",
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("SMITHEREENS_COMMIT"),
+    ")"
+);
+
 pub mod demo;
 pub mod export;
 pub mod progress;

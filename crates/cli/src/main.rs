@@ -499,16 +499,26 @@ fn run(cli: Cli) -> Result<()> {
             let result = replay(&record, &mut |s, _| bar.set_position(s as u64))
                 .with_context(|| format!("replaying {}", run.display()))?;
             bar.finish_and_clear();
+            let engines = match &result.other_engine {
+                Some(recorded) => format!(
+                    "; the run was recorded by {recorded}, this is {}",
+                    smithereens::ENGINE
+                ),
+                None => String::new(),
+            };
             match result.first_divergence {
                 None => println!(
                     "replayed {} frames: every state hash matches",
                     result.frames
                 ),
                 Some(frame) if verify => {
-                    anyhow::bail!("replay diverged at frame {frame} of {}", record.frame_count)
+                    anyhow::bail!(
+                        "replay diverged at frame {frame} of {}{engines}",
+                        record.frame_count
+                    )
                 }
                 Some(frame) => println!(
-                    "replay diverged at frame {frame} of {} (use --verify to fail on it)",
+                    "replay diverged at frame {frame} of {}{engines} (use --verify to fail on it)",
                     record.frame_count
                 ),
             }

@@ -94,6 +94,7 @@ pub fn simulate(
     // Absolute, so `replay` works from any working directory.
     let dir = std::fs::canonicalize(&source.dir).unwrap_or_else(|_| source.dir.clone());
     record.scenario_dir = Some(dir.to_string_lossy().into_owned());
+    record.engine = Some(crate::ENGINE.into());
     Ok((record, summary))
 }
 
@@ -104,6 +105,9 @@ pub struct ReplayReport {
     pub frames: usize,
     /// First frame whose hash differs (or where one run ended), if any.
     pub first_divergence: Option<usize>,
+    /// The build that recorded the run, when it is not this one (a
+    /// divergence is then expected whenever the engine's numbers changed).
+    pub other_engine: Option<String>,
 }
 
 /// Re-simulates a recorded run from its embedded scenario and compares the
@@ -130,5 +134,6 @@ pub fn replay(
     Ok(ReplayReport {
         frames: a.len().min(b.len()),
         first_divergence,
+        other_engine: record.engine.clone().filter(|e| e != crate::ENGINE),
     })
 }

@@ -16,9 +16,11 @@ fn a_simulated_run_replays_with_identical_hashes() {
         replay(&back, &mut |_, _| {}).unwrap(),
         ReplayReport {
             frames: 91,
-            first_divergence: None
+            first_divergence: None,
+            other_engine: None,
         }
     );
+    assert_eq!(record.engine.as_deref(), Some(smithereens::ENGINE));
 }
 
 #[test]
@@ -87,7 +89,22 @@ fn the_cli_replay_verify_exits_non_zero_on_divergence() {
         .output()
         .unwrap();
     assert_eq!(bad.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("diverged at frame 12"));
+    let message = String::from_utf8_lossy(&bad.stderr).into_owned();
+    assert!(message.contains("diverged at frame 12"), "{message}");
+    assert!(!message.contains("recorded by"), "same build: {message}");
+    // A run from another build says so when it diverges.
+    record.engine = Some("smithereens 0.0.9 (0123456789ab)".into());
+    std::fs::write(&run, record.to_json()).unwrap();
+    let other = std::process::Command::new(exe)
+        .args(["replay", "--verify"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    let message = String::from_utf8_lossy(&other.stderr).into_owned();
+    assert!(
+        message.contains("recorded by smithereens 0.0.9 (0123456789ab), this is smithereens "),
+        "{message}"
+    );
     std::fs::write(&run, b"{\"format\":\"smithereens-run\"").unwrap();
     let truncated = std::process::Command::new(exe)
         .args(["replay", "--verify"])

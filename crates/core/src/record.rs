@@ -141,6 +141,10 @@ pub struct RunRecord {
     /// Folder against which the scenario's relative paths resolve.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub scenario_dir: Option<String>,
+    /// The build that recorded the run (e.g. `smithereens 0.1.0 (8fc5ed0a1b2c)`),
+    /// so a replay that diverges can say whether the engine changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine: Option<String>,
 }
 
 /// Why a run file could not be read.
@@ -185,6 +189,7 @@ impl RunRecord {
             frame_hashes: vec![],
             scenario: None,
             scenario_dir: None,
+            engine: None,
         }
     }
 
