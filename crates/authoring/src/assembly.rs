@@ -2,6 +2,7 @@
 //! hulls, support flags, render meshes and final bonds.
 
 use crate::bonds::{RawBond, RawChunk};
+use crate::cut_noise::roughen_interfaces;
 use crate::error::FractureError;
 use crate::mass_properties::{MassProperties, combine, polyhedron_mass_properties};
 use crate::mesh::TriMesh;
@@ -40,24 +41,13 @@ pub(crate) struct AssemblyParams {
     pub groups: Vec<u32>,
 }
 
-/// Builds the asset description and one render mesh per chunk.
-///
-/// Degenerate pieces are handled in chunk order, one at a time:
-/// * a piece with volume below [`SLIVER_VOLUME_FRACTION`] of the mesh is
-///   dropped (rejected) with its bonds: too small to matter, and merging it
-///   would leave a second, touching surface in the neighbour's render mesh;
-/// * a piece that is thin (principal moment ratio below
-///   [`SLIVER_INERTIA_RATIO`]) or whose convex hull cannot be built or is
-///   flat is merged into the neighbour with the largest shared bond area
-///   (ties: lower index). The merged chunk is the union of both: volumes add,
-///   inertia by the parallel-axis theorem, hull of the union, and its render
-///   mesh holds both closed surfaces (which touch along their former
-///   interface), so the total volume is kept. With no bonded neighbour the
-///   piece is dropped.
-
-/// The common end of every pattern: assembles chunks and bonds, writes the
-/// provenance line (`what` names the entry point and pattern; settings, source
-/// mesh and sliver counts follow), and checks the asset against the core.
+/// The common end of every pattern: roughens the interfaces when
+/// `settings.cut_noise` is active (see [`CutNoise`](crate::CutNoise); bonds
+/// keep their planar area, centroid and normal, while mass properties, hulls
+/// and render meshes come from the rough pieces), assembles chunks and
+/// bonds, writes the provenance line (`what` names the entry point and
+/// pattern; settings, source mesh, sliver counts and the cut-noise summary
+/// follow), and checks the asset against the core.
 ///
 /// # Errors
 /// Any assembly error, or [`FractureError`] from core validation.
@@ -80,8 +70,19 @@ pub(crate) fn finish_asset(
         min_bond_area,
         groups: Vec::new(),
     };
+    let roughened: Vec<RawChunk>;
+    let (raw, noise_note) = match settings.cut_noise.filter(|n| n.is_active()) {
+        Some(noise) => {
+            let mut owned = raw.to_vec();
+            let stats = roughen_interfaces(&mut owned, raw_bonds, &noise, settings.seed);
+            roughened = owned;
+            (&roughened[..], stats.describe(&noise))
+        }
+        None => (raw, String::new()),
+    };
     let (desc, meshes, slivers) = assemble_counted(raw, raw_bonds, &params)?;
-    let provenance = provenance_line(settings, mesh, mesh_volume, what) + &slivers.describe();
+    let provenance =
+        provenance_line(settings, mesh, mesh_volume, what) + &slivers.describe() + &noise_note;
     let file = AssetFile {
         name: String::new(),
         provenance,
@@ -146,7 +147,22 @@ impl SliverStats {
     }
 }
 
-/// [`assemble`], also counting merged and dropped slivers.
+/// Builds the asset description and one render mesh per chunk.
+///
+/// Degenerate pieces are handled in chunk order, one at a time:
+/// * a piece with volume below [`SLIVER_VOLUME_FRACTION`] of the mesh is
+///   dropped (rejected) with its bonds: too small to matter, and merging it
+///   would leave a second, touching surface in the neighbour's render mesh;
+/// * a piece that is thin (principal moment ratio below
+///   [`SLIVER_INERTIA_RATIO`]) or whose convex hull cannot be built or is
+///   flat is merged into the neighbour with the largest shared bond area
+///   (ties: lower index). The merged chunk is the union of both: volumes add,
+///   inertia by the parallel-axis theorem, hull of the union, and its render
+///   mesh holds both closed surfaces (which touch along their former
+///   interface), so the total volume is kept. With no bonded neighbour the
+///   piece is dropped.
+///
+/// Also counts merged and dropped slivers.
 pub(crate) fn assemble_counted(
     raw: &[RawChunk],
     raw_bonds: &[RawBond],
@@ -622,6 +638,7 @@ mod tests {
         RawBond {
             a,
             b,
+            tags: [0, 0],
             area,
             centroid: DVec3::new(x, 0.5, 0.5),
             normal: DVec3::X,

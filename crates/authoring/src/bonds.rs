@@ -25,6 +25,9 @@ pub(crate) struct RawChunk {
 pub(crate) struct RawBond {
     pub a: usize,
     pub b: usize,
+    /// Tags of the caps that form the interface: `a`'s caps tagged
+    /// `tags[0]` face `b`'s caps tagged `tags[1]`.
+    pub tags: [u32; 2],
     /// Interface area, m².
     pub area: f64,
     /// Area-weighted centre of the interface, m.
@@ -78,14 +81,32 @@ pub(crate) fn find_bonds(chunks: &[RawChunk], sites: &[DVec3], min_area: f64) ->
             // One chunk on each side: the whole cap region is shared.
             let (a, b) = (side_i[0].2, side_j[0].2);
             let (area, centroid) = chunks[a].piece.tagged_area(j);
-            push_bond(&mut bonds, a, b, area, centroid, plane.normal, min_area);
+            push_bond(
+                &mut bonds,
+                a,
+                b,
+                [j, i],
+                area,
+                centroid,
+                plane.normal,
+                min_area,
+            );
             continue;
         }
         for &(_, _, a) in side_i {
             for &(_, _, b) in side_j {
                 let (area, centroid) =
                     cap_overlap(&chunks[a].piece, j, &chunks[b].piece, i, &plane);
-                push_bond(&mut bonds, a, b, area, centroid, plane.normal, min_area);
+                push_bond(
+                    &mut bonds,
+                    a,
+                    b,
+                    [j, i],
+                    area,
+                    centroid,
+                    plane.normal,
+                    min_area,
+                );
             }
         }
     }
@@ -93,10 +114,12 @@ pub(crate) fn find_bonds(chunks: &[RawChunk], sites: &[DVec3], min_area: f64) ->
     bonds
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn push_bond(
     out: &mut Vec<RawBond>,
     a: usize,
     b: usize,
+    tags: [u32; 2],
     area: f64,
     centroid: DVec3,
     normal: DVec3,
@@ -104,14 +127,15 @@ pub(crate) fn push_bond(
 ) {
     // NaN-safe: a NaN area is not above the threshold.
     if area > min_area && centroid.is_finite() {
-        let (a, b, normal) = if a < b {
-            (a, b, normal)
+        let (a, b, tags, normal) = if a < b {
+            (a, b, tags, normal)
         } else {
-            (b, a, -normal)
+            (b, a, [tags[1], tags[0]], -normal)
         };
         out.push(RawBond {
             a,
             b,
+            tags,
             area,
             centroid,
             normal,

@@ -153,6 +153,16 @@ pub enum FractureError {
         /// Plane normal (any length).
         normal: DVec3,
     },
+    /// A [`CutNoise`](crate::CutNoise) parameter is out of range.
+    #[error("cut noise {parameter} is {value}; expected {expected}")]
+    InvalidCutNoise {
+        /// Field name: `amplitude`, `frequency`, `octaves` or `resolution`.
+        parameter: &'static str,
+        /// The offending value (integers converted to f64).
+        value: f64,
+        /// The accepted range.
+        expected: &'static str,
+    },
     /// Could not place all sites inside the mesh within the attempt budget
     /// (the mesh fills too little of its bounding box).
     #[error(

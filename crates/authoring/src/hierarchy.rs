@@ -4,6 +4,7 @@
 
 use crate::assembly::{Assembled, AssemblyParams, assemble_mapped, provenance_line};
 use crate::bonds::{RawBond, RawChunk, cap_overlap, push_bond};
+use crate::cut_noise::roughen_interfaces;
 use crate::error::FractureError;
 use crate::mass_properties::{MassProperties, combine, polyhedron_mass_properties};
 use crate::mesh::TriMesh;
@@ -15,12 +16,11 @@ use crate::voronoi::Scale;
 use glam::DVec3;
 use smithereens_core::{AssetDesc, AssetFile, BondEnd, ChunkDesc, ChunkMesh};
 
-/// Tag of a first-level cap inside a second-level piece. The finer pattern
-/// never uses it as a neighbour index, so its bond finders ignore it.
-const PARENT_CAP: u32 = u32::MAX - 1;
-
-/// Tag of the triangles of one interface when measuring cap overlap.
-const INTERFACE: u32 = 0;
+/// First-level cap tags are offset by this inside second-level pieces, so
+/// they stay distinct per cut plane but never collide with the finer
+/// pattern's own tags (site or plane indices, far below it), whose bond
+/// finders therefore ignore them.
+const PARENT_TAG_BASE: u32 = 1 << 31;
 
 /// The second level of a [`fracture_hierarchy`].
 #[derive(Clone, Debug, PartialEq)]
@@ -72,6 +72,12 @@ impl Default for Refinement {
 ///   else into any neighbour. A level-0 piece that cannot be refined (too
 ///   small for its sites, or not a valid closed mesh on its own) keeps one
 ///   child equal to itself; the provenance counts them.
+/// * **Cut noise** (`settings.cut_noise`) roughens the simulated level's
+///   interfaces: at support depth 1 the children's (also across parents),
+///   while the parents keep flat surfaces as a level-of-detail stand-in
+///   (their mass properties are still the rough children's); at support
+///   depth 0 the parents', before they are refined, so the children cut
+///   from them still cover them exactly.
 /// * Seeds: level 0 uses `settings.seed`; piece `k` of level 0 uses a
 ///   seed derived from `settings.seed` and `k`. Deterministic: same input,
 ///   same bytes.
@@ -127,6 +133,15 @@ pub fn fracture_hierarchy(
         &scale,
         progress,
     )?;
+    let noise = settings.cut_noise.filter(|n| n.is_active());
+    let mut noise_note = String::new();
+    let mut coarse = coarse;
+    if let (Some(noise), 0) = (&noise, refinement.support_depth) {
+        // The simulated level is rough; the children are cut from the rough
+        // pieces, so they still cover their parents exactly.
+        noise_note = roughen_interfaces(&mut coarse.raw, &coarse.bonds, noise, settings.seed)
+            .describe(noise);
+    }
     let params = |ground: Option<Ground>, groups: Vec<u32>| AssemblyParams {
         density: settings.density,
         strength_per_area: settings.strength_per_area,
@@ -155,7 +170,7 @@ pub fn fracture_hierarchy(
         let mut piece = coarse.raw[k].piece.clone();
         for t in &mut piece.tags {
             if *t != EXTERIOR {
-                *t = PARENT_CAP;
+                *t = PARENT_TAG_BASE | *t;
             }
         }
         let cells = TriMesh::new(piece.positions.clone(), piece.triangles.clone())
@@ -219,6 +234,14 @@ pub fn fracture_hierarchy(
         &scale,
     ));
     fine_bonds.sort_by_key(|b| (b.a, b.b));
+    if let (Some(noise), 1) = (&noise, refinement.support_depth) {
+        // The children's interfaces are rough (also across parents); the
+        // parents keep their flat surfaces as a level-of-detail stand-in,
+        // with the rough children's mass properties.
+        noise_note =
+            roughen_interfaces(&mut fine, &fine_bonds, noise, piece_seed(settings.seed, 0))
+                .describe(noise);
+    }
 
     let groups: Vec<u32> = parent_raw
         .iter()
@@ -242,7 +265,7 @@ pub fn fracture_hierarchy(
     );
     let file = AssetFile {
         name: String::new(),
-        provenance: provenance_line(settings, mesh, scale.volume, &what) + &slivers,
+        provenance: provenance_line(settings, mesh, scale.volume, &what) + &slivers + &noise_note,
         meshes: desc.1,
         desc: desc.0,
     };
@@ -259,43 +282,60 @@ fn piece_seed(seed: u64, k: usize) -> u64 {
 }
 
 /// Bonds between level-1 pieces of different level-0 parents: for every
-/// level-0 interface, the children's former parent caps on its plane,
-/// matched by overlap.
+/// level-0 interface, the children's caps inherited from it (tagged
+/// [`PARENT_TAG_BASE`] | the level-0 tag of each side), matched by overlap
+/// in its plane.
 fn bonds_across_parents(
     fine: &[RawChunk],
     parent_raw: &[usize],
     coarse_bonds: &[RawBond],
     scale: &Scale,
 ) -> Vec<RawBond> {
-    let on_plane_tolerance = 1e-7 * scale.diagonal;
     let mut out = Vec::new();
-    // Children of each level-0 piece, ascending.
-    let children = |k: usize| (0..fine.len()).filter(move |&c| parent_raw[c] == k);
+    let pad = 1e-6 * scale.diagonal;
     for bond in coarse_bonds {
         let plane = Plane {
             point: bond.centroid,
             normal: bond.normal,
         };
-        let side = |k: usize| -> Vec<(usize, Piece, DVec3, DVec3)> {
-            children(k)
+        let tags = bond.tags.map(|t| PARENT_TAG_BASE | t);
+        // Children of one side with caps of that side's tag, and the bounds
+        // of those caps.
+        let side = |parent: usize, tag: u32| -> Vec<(usize, DVec3, DVec3)> {
+            (0..fine.len())
+                .filter(|&c| parent_raw[c] == parent)
                 .filter_map(|c| {
-                    interface_piece(&fine[c].piece, &plane, on_plane_tolerance)
-                        .map(|(p, lo, hi)| (c, p, lo, hi))
+                    let piece = &fine[c].piece;
+                    let mut lo = DVec3::splat(f64::INFINITY);
+                    let mut hi = DVec3::splat(f64::NEG_INFINITY);
+                    for (t, _) in piece
+                        .triangles
+                        .iter()
+                        .zip(&piece.tags)
+                        .filter(|(_, g)| **g == tag)
+                    {
+                        for &i in t {
+                            lo = lo.min(piece.positions[i as usize]);
+                            hi = hi.max(piece.positions[i as usize]);
+                        }
+                    }
+                    (lo.x <= hi.x).then_some((c, lo, hi))
                 })
                 .collect()
         };
-        let (below, above) = (side(bond.a), side(bond.b));
-        for (a, pa, alo, ahi) in &below {
-            for (b, pb, blo, bhi) in &above {
-                let pad = on_plane_tolerance * 10.0;
-                if alo.cmpgt(*bhi + pad).any() || blo.cmpgt(*ahi + pad).any() {
+        let (below, above) = (side(bond.a, tags[0]), side(bond.b, tags[1]));
+        for &(a, alo, ahi) in &below {
+            for &(b, blo, bhi) in &above {
+                if alo.cmpgt(bhi + pad).any() || blo.cmpgt(ahi + pad).any() {
                     continue;
                 }
-                let (area, centroid) = cap_overlap(pa, INTERFACE, pb, INTERFACE, &plane);
+                let (area, centroid) =
+                    cap_overlap(&fine[a].piece, tags[0], &fine[b].piece, tags[1], &plane);
                 push_bond(
                     &mut out,
-                    *a,
-                    *b,
+                    a,
+                    b,
+                    tags,
                     area,
                     centroid,
                     plane.normal,
@@ -305,46 +345,6 @@ fn bonds_across_parents(
         }
     }
     out
-}
-
-/// `piece` with its former parent caps lying in `plane` tagged
-/// [`INTERFACE`] and everything else [`EXTERIOR`], with the bounds of those
-/// caps; `None` when it has none.
-fn interface_piece(piece: &Piece, plane: &Plane, tolerance: f64) -> Option<(Piece, DVec3, DVec3)> {
-    let mut lo = DVec3::splat(f64::INFINITY);
-    let mut hi = DVec3::splat(f64::NEG_INFINITY);
-    let mut any = false;
-    let tags = piece
-        .triangles
-        .iter()
-        .zip(&piece.tags)
-        .map(|(t, &tag)| {
-            let on = tag == PARENT_CAP
-                && t.iter()
-                    .all(|&i| plane.distance(piece.positions[i as usize]).abs() <= tolerance);
-            if on {
-                any = true;
-                for &i in t {
-                    lo = lo.min(piece.positions[i as usize]);
-                    hi = hi.max(piece.positions[i as usize]);
-                }
-                INTERFACE
-            } else {
-                EXTERIOR
-            }
-        })
-        .collect();
-    any.then(|| {
-        (
-            Piece {
-                positions: piece.positions.clone(),
-                triangles: piece.triangles.clone(),
-                tags,
-            },
-            lo,
-            hi,
-        )
-    })
 }
 
 /// Both levels in one description: level-0 chunks with at least one child

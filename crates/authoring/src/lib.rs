@@ -21,6 +21,9 @@
 //!   ([`SliceSettings`]), brick ([`BrickSettings`]) and planar
 //!   ([`CutPlane`]s), whose cells are convex too and go through the same
 //!   clipper, capper, bond finder and assembly.
+//! * [`FractureSettings::cut_noise`] ([`CutNoise`]) makes the interior cut
+//!   surfaces of any pattern rough: both chunks of an interface share the
+//!   same noisy triangles, every chunk stays closed, the volume is kept.
 //!
 //! Units: metres, kilograms (density kg/m³), seconds; bond strength in game
 //! damage units (du). Computation is in `f64`, output in `f32`. Everything
@@ -41,6 +44,7 @@ mod assembly;
 mod bonds;
 mod cap;
 mod clip;
+mod cut_noise;
 pub mod error;
 pub mod hierarchy;
 pub mod import;
@@ -64,8 +68,8 @@ pub use mesh::{BOX_TRIANGLES, TriMesh, box_corners, box_mesh, mesh_from_triangle
 pub use pattern::{BrickSettings, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings, fracture};
 pub use repair::{OpenMeshFallback, RepairOptions, RepairReport, ZERO_AREA_FRACTION, repair_mesh};
 pub use settings::{
-    Axis, DEFAULT_STRENGTH_PER_AREA, DEFAULT_SUPPORT_TOLERANCE, FractureSettings, MAX_CHUNK_COUNT,
-    Progress, SupportRule,
+    Axis, CutNoise, DEFAULT_STRENGTH_PER_AREA, DEFAULT_SUPPORT_TOLERANCE, FractureSettings,
+    MAX_CHUNK_COUNT, MAX_NOISE_OCTAVES, MAX_NOISE_RESOLUTION, Progress, SupportRule,
 };
 pub use sites::SiteDistribution;
 pub use voronoi::{SNAP_FRACTION, WELD_FRACTION, fracture_voronoi};

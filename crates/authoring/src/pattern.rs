@@ -528,7 +528,16 @@ fn plane_bonds(
                     continue;
                 }
                 let (area, centroid) = cap_overlap(&raw[a].piece, tag, &raw[b].piece, tag, plane);
-                push_bond(&mut bonds, a, b, area, centroid, plane.normal, min_area);
+                push_bond(
+                    &mut bonds,
+                    a,
+                    b,
+                    [tag, tag],
+                    area,
+                    centroid,
+                    plane.normal,
+                    min_area,
+                );
             }
         }
         start = end;

@@ -16,6 +16,109 @@ pub const DEFAULT_STRENGTH_PER_AREA: f64 = 1000.0;
 /// Default [`SupportRule::LowestPlane`] tolerance, m.
 pub const DEFAULT_SUPPORT_TOLERANCE: f64 = 0.01;
 
+/// Largest accepted [`CutNoise::octaves`].
+pub const MAX_NOISE_OCTAVES: u32 = 8;
+
+/// Largest accepted [`CutNoise::resolution`]: at most `2 × 64² = 8192`
+/// noisy triangles per interface.
+pub const MAX_NOISE_RESOLUTION: u32 = 64;
+
+/// Rough (noisy) interior cut surfaces, opt-in through
+/// [`FractureSettings::cut_noise`]; works with every
+/// [`Pattern`](crate::Pattern).
+///
+/// Each interface between two chunks gets a *patch*: a square grid laid in
+/// the interface plane (spacing `√(area of the interface's bounding
+/// rectangle) / resolution`, at least its longer side / (4 × resolution)),
+/// kept only where a grid square lies
+/// inside both chunks' caps at least ¼ spacing away from both caps' edges
+/// (this also covers interfaces where a cell fell apart into several chunks
+/// and plane-cut caps that several chunks share). The patch's inner grid vertices move along the interface normal
+/// by `falloff × scale × noise(x)`, where
+/// * `noise(x) ∈ [−1, 1]` is seeded 3D value noise (quintic interpolation
+///   of random lattice values) with `octaves` octaves (frequency doubling,
+///   weight halving per octave, normalised by the weight sum), evaluated at
+///   the vertex's planar position `x` (m) times `frequency` (1/m); the seed
+///   is derived from [`FractureSettings::seed`];
+/// * `falloff = smoothstep(distance to the patch edge / (2 × spacing))`, so
+///   the patch edge stays in the plane and the surface is continuous;
+/// * `scale = min(amplitude, ½ × distance from the vertex to every other
+///   face of both chunks)`: a vertex moves at most half way to any other
+///   face, so it stays inside the two chunks (for the triangles between
+///   vertices this holds whenever the grid spacing is small against the
+///   distance to other faces, which the margin above ensures near the
+///   patch edge).
+///
+/// Both chunks get exactly the same patch triangles (same f64 positions,
+/// opposite winding); the rest of each cap (the flat margin around the
+/// patch) is re-triangulated on each side, so every chunk stays closed and
+/// the two sides still tile the same region without gaps or overlaps: the
+/// total volume is kept. Bond area, centroid and normal stay those of the
+/// planar interface. Interfaces too small for one grid square stay flat
+/// and are counted in the asset's provenance.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CutNoise {
+    /// Largest displacement of the cut surface from its plane, m. Finite and
+    /// ≥ 0; 0 turns the noise off (same bytes as `cut_noise: None`).
+    pub amplitude: f64,
+    /// Base frequency of the noise, 1/m (features about `1/frequency` m
+    /// apart). Positive and finite.
+    pub frequency: f64,
+    /// Number of noise octaves, 1..=[`MAX_NOISE_OCTAVES`].
+    pub octaves: u32,
+    /// Grid squares along the side of a square with the area of each
+    /// interface's bounding rectangle, 2..=[`MAX_NOISE_RESOLUTION`]; bounds
+    /// the triangle count (at most `2 × resolution²` noisy triangles per
+    /// interface).
+    pub resolution: u32,
+}
+
+impl Default for CutNoise {
+    /// 1 cm amplitude, 4 /m, 3 octaves, resolution 24.
+    fn default() -> Self {
+        Self {
+            amplitude: 0.01,
+            frequency: 4.0,
+            octaves: 3,
+            resolution: 24,
+        }
+    }
+}
+
+impl CutNoise {
+    /// Checks every parameter.
+    ///
+    /// # Errors
+    /// [`FractureError::InvalidCutNoise`] naming the parameter and value.
+    pub fn validate(&self) -> Result<(), FractureError> {
+        let bad = |parameter: &'static str, value: f64, expected: &'static str| {
+            Err(FractureError::InvalidCutNoise {
+                parameter,
+                value,
+                expected,
+            })
+        };
+        if !(self.amplitude.is_finite() && self.amplitude >= 0.0) {
+            return bad("amplitude", self.amplitude, "finite and ≥ 0 m");
+        }
+        if !positive_finite(self.frequency) {
+            return bad("frequency", self.frequency, "positive and finite, 1/m");
+        }
+        if !(1..=MAX_NOISE_OCTAVES).contains(&self.octaves) {
+            return bad("octaves", self.octaves as f64, "1 to 8");
+        }
+        if !(2..=MAX_NOISE_RESOLUTION).contains(&self.resolution) {
+            return bad("resolution", self.resolution as f64, "2 to 64");
+        }
+        Ok(())
+    }
+
+    /// True when the noise changes anything (`amplitude > 0`).
+    pub fn is_active(&self) -> bool {
+        self.amplitude > 0.0
+    }
+}
+
 /// A coordinate axis.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Axis {
@@ -82,6 +185,9 @@ pub struct FractureSettings {
     pub strength_per_area: f64,
     /// Which chunks are fixed to the world.
     pub support: SupportRule,
+    /// Rough interior cut surfaces; `None` (default) keeps every cap planar.
+    #[serde(default)]
+    pub cut_noise: Option<CutNoise>,
 }
 
 impl Default for FractureSettings {
@@ -98,6 +204,7 @@ impl Default for FractureSettings {
                 axis: Axis::Y,
                 tolerance: DEFAULT_SUPPORT_TOLERANCE,
             },
+            cut_noise: None,
         }
     }
 }
@@ -109,7 +216,7 @@ impl FractureSettings {
     /// [`FractureError::ZeroChunkCount`], [`FractureError::TooManyChunks`],
     /// [`FractureError::InvalidDensity`], [`FractureError::InvalidStrength`],
     /// [`FractureError::InvalidSupportTolerance`],
-    /// [`FractureError::InvalidSupportPlane`].
+    /// [`FractureError::InvalidSupportPlane`], [`FractureError::InvalidCutNoise`].
     pub fn validate(&self) -> Result<(), FractureError> {
         if self.chunk_count == 0 {
             return Err(FractureError::ZeroChunkCount);
@@ -150,6 +257,9 @@ impl FractureSettings {
                 }
             }
             SupportRule::None => {}
+        }
+        if let Some(noise) = &self.cut_noise {
+            noise.validate()?;
         }
         Ok(())
     }

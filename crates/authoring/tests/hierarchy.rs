@@ -268,3 +268,49 @@ fn every_clean_mesh_and_refinement_pattern_gives_a_valid_hierarchy() {
         }
     }
 }
+
+#[test]
+fn cut_noise_roughens_the_simulated_level_and_keeps_the_cover_exact() {
+    let mesh = load_mesh(&asset("Box.gltf")).unwrap();
+    for support_depth in [0, 1] {
+        let settings = FractureSettings {
+            chunk_count: 4,
+            seed: 2,
+            cut_noise: Some(smithereens_authoring::CutNoise {
+                amplitude: 0.02,
+                resolution: 8,
+                ..Default::default()
+            }),
+            ..Default::default()
+        };
+        let refinement = Refinement {
+            pattern: voronoi(),
+            chunk_count: 3,
+            support_depth,
+        };
+        let file =
+            fracture_hierarchy(&mesh, &settings, &voronoi(), &refinement, &mut |_| {}).unwrap();
+        check_structure(&file, 1.0);
+        assert!(
+            file.provenance.contains(" interfaces rough"),
+            "{}",
+            file.provenance
+        );
+        // Rough faces leave the cut planes: some interior vertex of the
+        // simulated level is off every flat cut by ≥ 1 mm.
+        let flat = fracture_hierarchy(
+            &mesh,
+            &FractureSettings {
+                cut_noise: None,
+                ..settings
+            },
+            &voronoi(),
+            &refinement,
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(flat.desc.chunks.len(), file.desc.chunks.len());
+        assert_ne!(flat.meshes, file.meshes, "support depth {support_depth}");
+        Asset::new(&file.desc).unwrap();
+    }
+}

@@ -8,9 +8,9 @@ use smithereens::simulate::{ScenarioSource, replay, simulate};
 use smithereens::view::{ViewServer, standalone_page};
 use smithereens::{progress, report};
 use smithereens_authoring::{
-    Axis, BrickSettings, CutPlane, FractureSettings, OpenMeshFallback, Pattern, Refinement,
-    RepairOptions, SiteDistribution, SliceSettings, TriMesh, fracture, fracture_hierarchy,
-    load_mesh_with,
+    Axis, BrickSettings, CutNoise, CutPlane, FractureSettings, OpenMeshFallback, Pattern,
+    Refinement, RepairOptions, SiteDistribution, SliceSettings, TriMesh, fracture,
+    fracture_hierarchy, load_mesh_with,
 };
 use smithereens_core::AssetFile;
 use smithereens_core::record::RunRecord;
@@ -56,6 +56,37 @@ enum SitesKind {
     Poisson,
     /// Lloyd-relaxed uniform sites (`--lloyd-iterations`).
     Lloyd,
+}
+
+/// Rough-cut flags of `smithereens fracture`.
+#[derive(clap::Args, Debug)]
+struct NoiseArgs {
+    /// Rough interior cut surfaces: largest displacement of a cut face from
+    /// its plane, m (e.g. 0.01). Off when not given (or 0). Both chunks of an
+    /// interface share the same rough triangles; chunks stay closed.
+    #[arg(long, value_name = "M")]
+    noise_amplitude: Option<f64>,
+    /// Rough cuts: base noise frequency, 1/m (features about 1/frequency apart).
+    #[arg(long, value_name = "PER_M", default_value_t = CutNoise::default().frequency)]
+    noise_frequency: f64,
+    /// Rough cuts: noise octaves (1 to 8), each at twice the frequency and half the weight.
+    #[arg(long, default_value_t = CutNoise::default().octaves)]
+    noise_octaves: u32,
+    /// Rough cuts: grid squares across each interface (2 to 64; at most
+    /// 2 × N² rough triangles per interface).
+    #[arg(long, value_name = "N", default_value_t = CutNoise::default().resolution)]
+    noise_resolution: u32,
+}
+
+impl NoiseArgs {
+    fn to_cut_noise(&self) -> Option<CutNoise> {
+        self.noise_amplitude.map(|amplitude| CutNoise {
+            amplitude,
+            frequency: self.noise_frequency,
+            octaves: self.noise_octaves,
+            resolution: self.noise_resolution,
+        })
+    }
 }
 
 /// Pattern flags of `smithereens fracture`.
@@ -236,6 +267,8 @@ enum Command {
         strength_per_area: f64,
         #[command(flatten)]
         pattern: Box<PatternArgs>,
+        #[command(flatten)]
+        noise: NoiseArgs,
         /// Also write the chunks as a GLB (exterior and interior primitives
         /// with separate materials), viewable in any glTF viewer.
         #[arg(long)]
@@ -369,6 +402,7 @@ fn run(cli: Cli) -> Result<()> {
             density,
             strength_per_area,
             pattern,
+            noise,
             gltf,
             hull_fallback,
             refine,
@@ -403,6 +437,7 @@ fn run(cli: Cli) -> Result<()> {
                 seed,
                 density,
                 strength_per_area,
+                cut_noise: noise.to_cut_noise(),
                 ..FractureSettings::default()
             };
             let pattern = pattern.to_pattern(&m, chunks)?;

@@ -143,3 +143,51 @@ fn open_mesh_is_rejected_with_counts_unless_the_hull_fallback_is_asked_for() {
         "{err}"
     );
 }
+
+#[test]
+fn noise_flags_make_rough_cuts_and_bad_values_are_rejected() {
+    let dir = std::env::temp_dir().join(format!("smithereens-noise-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = run(
+        &[
+            "--pattern",
+            "slice",
+            "--slices",
+            "2,2,1",
+            "--noise-amplitude",
+            "0.02",
+            "--noise-frequency",
+            "3",
+            "--noise-octaves",
+            "2",
+            "--noise-resolution",
+            "8",
+        ],
+        "Box.gltf",
+        &dir,
+        "rough",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let bytes = std::fs::read(dir.join("rough.smasset")).unwrap();
+    let file = smithereens_core::AssetFile::from_bytes(&bytes).unwrap();
+    assert!(
+        file.provenance
+            .contains("cut noise: amplitude=0.02 m frequency=3.0 1/m octaves=2 resolution=8, 4 interfaces rough"),
+        "{}",
+        file.provenance
+    );
+    let bad = run(
+        &["--noise-amplitude", "0.02", "--noise-octaves", "0"],
+        "Box.gltf",
+        &dir,
+        "bad",
+    );
+    assert!(!bad.status.success());
+    let stderr = String::from_utf8_lossy(&bad.stderr);
+    assert!(stderr.contains("cut noise octaves is 0"), "{stderr}");
+    std::fs::remove_dir_all(&dir).ok();
+}

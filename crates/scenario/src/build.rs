@@ -46,6 +46,7 @@ pub fn build(
             density: b.density,
             strength_per_area: b.strength_per_area,
             support: SupportRule::None,
+            cut_noise: None,
         };
         fracture_voronoi(&mesh, &settings, progress)?
     } else if let Some(m) = &a.mesh {
@@ -56,6 +57,7 @@ pub fn build(
             density: m.density,
             strength_per_area: m.strength_per_area,
             support: SupportRule::None,
+            cut_noise: None,
         };
         fracture_voronoi(&mesh, &settings, progress)?
     } else if let Some(f) = &a.file {
