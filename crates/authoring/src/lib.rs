@@ -21,6 +21,10 @@
 //!   ([`SliceSettings`]), brick ([`BrickSettings`]) and planar
 //!   ([`CutPlane`]s), whose cells are convex too and go through the same
 //!   clipper, capper, bond finder and assembly.
+//!   [`fracture_with_report`] also returns a [`FractureReport`] listing
+//!   every sliver merged or dropped and the volume balance.
+//!   [`FractureSettings::bonds`] = [`BondRule::Off`] gives an asset without
+//!   bonds (loose pieces).
 //!
 //! Units: metres, kilograms (density kg/m³), seconds; bond strength in game
 //! damage units (du). Computation is in `f64`, output in `f32`. Everything
@@ -48,6 +52,7 @@ pub mod mesh;
 pub mod pattern;
 mod piece;
 pub mod repair;
+pub mod report;
 pub mod settings;
 pub mod sites;
 mod support;
@@ -59,11 +64,14 @@ pub use error::{FractureError, MeshError};
 pub use import::{load_mesh, load_mesh_with, parse_obj};
 pub use mass_properties::MassProperties;
 pub use mesh::{BOX_TRIANGLES, TriMesh, box_corners, box_mesh, mesh_from_triangles};
-pub use pattern::{BrickSettings, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings, fracture};
+pub use pattern::{
+    BrickSettings, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings, fracture, fracture_with_report,
+};
 pub use repair::{OpenMeshFallback, RepairOptions, RepairReport, ZERO_AREA_FRACTION, repair_mesh};
+pub use report::{FractureReport, SliverAction, SliverEvent, SliverReason};
 pub use settings::{
-    Axis, DEFAULT_STRENGTH_PER_AREA, DEFAULT_SUPPORT_TOLERANCE, FractureSettings, MAX_CHUNK_COUNT,
-    Progress, SupportRule,
+    Axis, BondRule, DEFAULT_STRENGTH_PER_AREA, DEFAULT_SUPPORT_TOLERANCE, FractureSettings,
+    MAX_CHUNK_COUNT, Progress, SupportRule,
 };
 pub use sites::SiteDistribution;
 pub use voronoi::{SNAP_FRACTION, WELD_FRACTION, fracture_voronoi};

@@ -7,6 +7,7 @@ use crate::error::FractureError;
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
 use crate::piece::{EXTERIOR, Piece, Plane};
+use crate::report::FractureReport;
 use crate::settings::{FractureSettings, Progress};
 use crate::sites::{SiteDistribution, generate_sites};
 use glam::DVec3;
@@ -105,17 +106,17 @@ pub fn fracture_voronoi(
 ) -> Result<AssetFile, FractureError> {
     settings.validate()?;
     mesh.validate()?;
-    fracture_voronoi_with(mesh, settings, &SiteDistribution::Uniform, progress)
+    fracture_voronoi_with(mesh, settings, &SiteDistribution::Uniform, progress).map(|(f, _)| f)
 }
 
 /// [`fracture_voronoi`] with any site distribution; settings and mesh
-/// already validated.
+/// already validated; also returns the sliver report.
 pub(crate) fn fracture_voronoi_with(
     mesh: &TriMesh,
     settings: &FractureSettings,
     distribution: &SiteDistribution,
     progress: &mut dyn FnMut(Progress),
-) -> Result<AssetFile, FractureError> {
+) -> Result<(AssetFile, FractureReport), FractureError> {
     let (lo, hi) = mesh.bounds();
     let diagonal = (hi - lo).length();
     let mesh_volume = mesh.volume();
