@@ -8,8 +8,8 @@ use smithereens::simulate::{ScenarioSource, replay, simulate};
 use smithereens::view::{ViewServer, standalone_page};
 use smithereens::{progress, report};
 use smithereens_authoring::{
-    Axis, BrickSettings, CutPlane, FractureSettings, OpenMeshFallback, Pattern, RepairOptions,
-    SiteDistribution, SliceSettings, TriMesh, fracture, load_mesh_with,
+    Axis, BondRule, BrickSettings, CutPlane, FractureSettings, OpenMeshFallback, Pattern,
+    RepairOptions, SiteDistribution, SliceSettings, TriMesh, fracture_with_report, load_mesh_with,
 };
 use smithereens_core::AssetFile;
 use smithereens_core::record::RunRecord;
@@ -243,6 +243,10 @@ enum Command {
         /// after cleanup, instead of rejecting it.
         #[arg(long)]
         hull_fallback: bool,
+        /// No bonds between chunks: the asset is a pile of loose pieces
+        /// (supports are still flagged).
+        #[arg(long)]
+        no_bonds: bool,
     },
     /// Print counts, volume, mass, bond statistics and warnings of an asset file.
     Inspect {
@@ -361,6 +365,7 @@ fn run(cli: Cli) -> Result<()> {
             pattern,
             gltf,
             hull_fallback,
+            no_bonds,
         } => {
             let options = RepairOptions {
                 open_fallback: if hull_fallback {
@@ -391,14 +396,20 @@ fn run(cli: Cli) -> Result<()> {
                 seed,
                 density,
                 strength_per_area,
+                bonds: if no_bonds {
+                    BondRule::Off
+                } else {
+                    BondRule::Detect
+                },
                 ..FractureSettings::default()
             };
             let pattern = pattern.to_pattern(&m, chunks)?;
             let bar = progress::bar(0, "fracture");
-            let mut file = fracture(&m, &settings, &pattern, &mut |p| {
-                bar.set_length(p.total as u64);
-                bar.set_position(p.done as u64);
-            })?;
+            let (mut file, sliver_report) =
+                fracture_with_report(&m, &settings, &pattern, &mut |p| {
+                    bar.set_length(p.total as u64);
+                    bar.set_position(p.done as u64);
+                })?;
             bar.finish_and_clear();
             if file.name.is_empty() {
                 file.name = mesh
@@ -410,6 +421,7 @@ fn run(cli: Cli) -> Result<()> {
                 .with_context(|| format!("writing {}", output.display()))?;
             let asset = file.validate()?;
             print!("{}", report::inspect(&file, &asset));
+            print!("{}", report::sliver_summary(&sliver_report));
             println!("wrote {}", output.display());
             if let Some(path) = gltf {
                 let glb = export_asset_glb(&file)?;
