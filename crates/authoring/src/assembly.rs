@@ -40,21 +40,6 @@ pub(crate) struct AssemblyParams {
     pub min_bond_area: f64,
 }
 
-/// Builds the asset description and one render mesh per chunk.
-///
-/// Degenerate pieces are handled in chunk order, one at a time:
-/// * a piece with volume below [`SLIVER_VOLUME_FRACTION`] of the mesh is
-///   dropped (rejected) with its bonds: too small to matter, and merging it
-///   would leave a second, touching surface in the neighbour's render mesh;
-/// * a piece that is thin (principal moment ratio below
-///   [`SLIVER_INERTIA_RATIO`]) or whose convex hull cannot be built or is
-///   flat is merged into the neighbour with the largest shared bond area
-///   (ties: lower index). The merged chunk is the union of both: volumes add,
-///   inertia by the parallel-axis theorem, hull of the union, and its render
-///   mesh holds both closed surfaces (which touch along their former
-///   interface), so the total volume is kept. With no bonded neighbour the
-///   piece is dropped.
-
 /// The common end of every pattern: assembles chunks and bonds, writes the
 /// provenance line (`what` names the entry point and pattern; settings, source
 /// mesh and sliver counts follow), removes the bonds for [`BondRule::Off`]
@@ -162,8 +147,23 @@ struct PendingSliver {
     merged: bool,
 }
 
-/// [`assemble`], also counting merged and dropped slivers and listing them
-/// in the order they were handled.
+/// Builds the asset description and one render mesh per chunk.
+///
+/// Degenerate pieces are handled in chunk order, one at a time:
+/// * a piece with volume below [`SLIVER_VOLUME_FRACTION`] of the mesh is
+///   dropped (rejected) with its bonds: too small to matter, and merging it
+///   would leave a second, touching surface in the neighbour's render mesh;
+/// * a piece that is thin (principal moment ratio below
+///   [`SLIVER_INERTIA_RATIO`]) or whose convex hull cannot be built or is
+///   flat is merged into the neighbour with the largest shared bond area
+///   (ties: lower index). The merged chunk is the union of both: volumes add,
+///   inertia by the parallel-axis theorem, hull of the union, and its render
+///   mesh holds both closed surfaces (which touch along their former
+///   interface), so the total volume is kept. With no bonded neighbour the
+///   piece is dropped.
+///
+/// Also counts merged and dropped slivers and lists them in the order they
+/// were handled.
 #[allow(clippy::type_complexity)]
 pub(crate) fn assemble_counted(
     raw: &[RawChunk],

@@ -230,12 +230,12 @@ pub fn warnings(file: &AssetFile, asset: &Asset) -> Vec<String> {
             ));
         }
     }
-    if let Some((merged, dropped, lost)) = recorded_slivers(&file.provenance) {
-        if merged > 0 || dropped > 0 {
-            out.push(format!(
-                "fracture merged {merged} sliver(s) into a neighbour and dropped {dropped} ({lost:.3e} m³ lost)"
-            ));
-        }
+    if let Some((merged, dropped, lost)) = recorded_slivers(&file.provenance)
+        && (merged > 0 || dropped > 0)
+    {
+        out.push(format!(
+            "fracture merged {merged} sliver(s) into a neighbour and dropped {dropped} ({lost:.3e} m³ lost)"
+        ));
     }
     out
 }
