@@ -105,6 +105,16 @@ fn spread(values: &mut [f64], fmt: impl Fn(f64) -> String) -> String {
     }
 }
 
+/// A bond strength (du): one decimal in [0.1, 1e5), scientific otherwise
+/// (so a 7e-5 du bond does not print as 0.0).
+fn strength(v: f64) -> String {
+    if v == 0.0 || (0.1..1e5).contains(&v.abs()) {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2e}")
+    }
+}
+
 /// Up to [`LISTED`] chunk indices, then "…".
 fn list(chunks: &[usize]) -> String {
     let mut s: Vec<String> = chunks.iter().take(LISTED).map(|c| c.to_string()).collect();
@@ -287,7 +297,7 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
         ),
         (
             "bond strength min/median/max",
-            spread(&mut strengths, |v| format!("{v:.1}")) + " du",
+            spread(&mut strengths, strength) + " du",
         ),
         (
             "render triangles (ext/int)",
