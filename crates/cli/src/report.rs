@@ -360,3 +360,31 @@ pub fn sliver_summary(report: &FractureReport) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sliver_counts_are_read_back_from_the_provenance_suffix() {
+        let p = "smithereens-authoring 0.1.0 fracture_voronoi: chunk_count=8 seed=1; \
+                 source mesh: 8 vertices, 12 triangles, volume 1.0 m3; \
+                 slivers: 2 merged into a neighbour, 1 dropped (3.5e-10 m3 dropped)";
+        assert_eq!(recorded_slivers(p), Some((2, 1, 3.5e-10)));
+        assert_eq!(recorded_slivers("hand-made asset"), None);
+        // The source volume is still found before the sliver suffix.
+        assert_eq!(source_volume(p), Some(1.0));
+    }
+
+    #[test]
+    fn wrapped_lines_stay_within_the_width_and_keep_every_word() {
+        let text = "a bb ccc dddd eeeee ffffff ggggggg hhhhhhhh";
+        let wrapped = wrap(text, 12, "  ");
+        assert!(
+            wrapped.lines().all(|l| l.chars().count() <= 14),
+            "{wrapped}"
+        );
+        let words: Vec<&str> = wrapped.split_whitespace().collect();
+        assert_eq!(words.join(" "), text);
+    }
+}
