@@ -7,10 +7,13 @@ use crate::error::FractureError;
 use crate::mass_properties::{MassProperties, combine, polyhedron_mass_properties};
 use crate::mesh::TriMesh;
 use crate::piece::{EXTERIOR, Piece};
-use crate::settings::FractureSettings;
+use crate::report::{FractureReport, SliverAction, SliverEvent, SliverReason};
+use crate::settings::{BondRule, FractureSettings};
 use crate::support::Ground;
 use glam::{DVec3, Vec3};
-use smithereens_core::{AssetDesc, AssetFile, BondDesc, BondEnd, ChunkDesc, ChunkMesh, HullDesc};
+use smithereens_core::{
+    AssetDesc, AssetFile, BondDesc, BondEnd, ChunkDesc, ChunkIndex, ChunkMesh, HullDesc,
+};
 use std::collections::HashMap;
 
 /// A piece whose volume is below this fraction of the mesh volume is a
@@ -47,7 +50,9 @@ pub(crate) struct AssemblyParams {
 /// and render meshes come from the rough pieces), assembles chunks and
 /// bonds, writes the provenance line (`what` names the entry point and
 /// pattern; settings, source mesh, sliver counts and the cut-noise summary
-/// follow), and checks the asset against the core.
+/// follow), removes the bonds for [`BondRule::Off`] (after sliver merging,
+/// which still uses the interfaces), checks the asset against the core and
+/// reports the slivers.
 ///
 /// # Errors
 /// Any assembly error, or [`FractureError`] from core validation.
@@ -61,7 +66,7 @@ pub(crate) fn finish_asset(
     mesh_volume: f64,
     min_bond_area: f64,
     what: &str,
-) -> Result<AssetFile, FractureError> {
+) -> Result<(AssetFile, FractureReport), FractureError> {
     let params = AssemblyParams {
         density: settings.density,
         strength_per_area: settings.strength_per_area,
@@ -80,7 +85,16 @@ pub(crate) fn finish_asset(
         }
         None => (raw, String::new()),
     };
-    let (desc, meshes, slivers) = assemble_counted(raw, raw_bonds, &params)?;
+    let assembled = assemble_mapped(raw, raw_bonds, &params)?;
+    let (mut desc, meshes, slivers, events) = (
+        assembled.desc,
+        assembled.meshes,
+        assembled.slivers,
+        assembled.events,
+    );
+    if settings.bonds == BondRule::Off {
+        desc.bonds.clear();
+    }
     let provenance =
         provenance_line(settings, mesh, mesh_volume, what) + &slivers.describe() + &noise_note;
     let file = AssetFile {
@@ -90,11 +104,24 @@ pub(crate) fn finish_asset(
         meshes,
     };
     smithereens_core::Asset::new(&file.desc)?;
-    Ok(file)
+    let chunk_volume: f64 = file.desc.chunks.iter().map(|c| c.volume as f64).sum();
+    let report = FractureReport {
+        raw_pieces: raw.len() as u32,
+        chunks: file.desc.chunks.len() as u32,
+        slivers: events,
+        merged: slivers.merged,
+        dropped: slivers.dropped,
+        dropped_volume: slivers.dropped_volume,
+        mesh_volume,
+        chunk_volume,
+        volume_error: chunk_volume - mesh_volume,
+    };
+    Ok((file, report))
 }
 
 /// The provenance line: tool version, `what` (entry point and pattern),
-/// settings, and the source mesh ending in its volume (which
+/// settings (the bond rule only when it is not the default, so default
+/// assets keep their bytes), and the source mesh ending in its volume (which
 /// `smithereens inspect` reads back as the last "volume").
 pub(crate) fn provenance_line(
     settings: &FractureSettings,
@@ -102,9 +129,13 @@ pub(crate) fn provenance_line(
     mesh_volume: f64,
     what: &str,
 ) -> String {
+    let bonds = match settings.bonds {
+        BondRule::Detect => "",
+        BondRule::Off => " bonds=Off",
+    };
     format!(
         "smithereens-authoring {} {what} seed={} density={:?} kg/m3 \
-         strength_per_area={:?} du/m2 support={:?}; source mesh: {} vertices, {} triangles, volume {:?} m3",
+         strength_per_area={:?} du/m2 support={:?}{bonds}; source mesh: {} vertices, {} triangles, volume {:?} m3",
         env!("CARGO_PKG_VERSION"),
         settings.seed,
         settings.density,
@@ -122,7 +153,7 @@ pub(crate) fn assemble(
     raw_bonds: &[RawBond],
     params: &AssemblyParams,
 ) -> Result<(AssetDesc, Vec<ChunkMesh>), FractureError> {
-    assemble_counted(raw, raw_bonds, params).map(|(d, m, _)| (d, m))
+    assemble_counted(raw, raw_bonds, params).map(|(d, m, _, _)| (d, m))
 }
 
 /// What sliver handling did in [`assemble_counted`].
@@ -147,6 +178,13 @@ impl SliverStats {
     }
 }
 
+/// A sliver event whose merge target is resolved to a final chunk once the
+/// groups are settled.
+struct PendingSliver {
+    event: SliverEvent,
+    merged: bool,
+}
+
 /// Builds the asset description and one render mesh per chunk.
 ///
 /// Degenerate pieces are handled in chunk order, one at a time:
@@ -162,13 +200,16 @@ impl SliverStats {
 ///   interface), so the total volume is kept. With no bonded neighbour the
 ///   piece is dropped.
 ///
-/// Also counts merged and dropped slivers.
+/// Also counts merged and dropped slivers and lists them in the order they
+/// were handled.
+#[allow(clippy::type_complexity)]
+#[cfg(test)]
 pub(crate) fn assemble_counted(
     raw: &[RawChunk],
     raw_bonds: &[RawBond],
     params: &AssemblyParams,
-) -> Result<(AssetDesc, Vec<ChunkMesh>, SliverStats), FractureError> {
-    assemble_mapped(raw, raw_bonds, params).map(|a| (a.desc, a.meshes, a.slivers))
+) -> Result<(AssetDesc, Vec<ChunkMesh>, SliverStats, Vec<SliverEvent>), FractureError> {
+    assemble_mapped(raw, raw_bonds, params).map(|a| (a.desc, a.meshes, a.slivers, a.events))
 }
 
 /// The result of [`assemble_mapped`].
@@ -176,6 +217,8 @@ pub(crate) struct Assembled {
     pub desc: AssetDesc,
     pub meshes: Vec<ChunkMesh>,
     pub slivers: SliverStats,
+    /// Every sliver merged or dropped, in the order they were handled.
+    pub events: Vec<SliverEvent>,
     /// Final chunk of every raw piece, `usize::MAX` for a dropped one.
     pub chunk_of_raw: Vec<usize>,
 }
@@ -187,6 +230,7 @@ pub(crate) fn assemble_mapped(
     params: &AssemblyParams,
 ) -> Result<Assembled, FractureError> {
     let mut stats = SliverStats::default();
+    let mut pending: Vec<PendingSliver> = Vec::new();
     let n = raw.len();
     let unit_props: Vec<MassProperties> = raw
         .iter()
@@ -208,20 +252,37 @@ pub(crate) fn assemble_mapped(
         let groups = groups_of(&mut root, &alive, find);
         for (g, members) in &groups {
             let props = combine(&members.iter().map(|&m| unit_props[m]).collect::<Vec<_>>());
+            let event = |reason: SliverReason| SliverEvent {
+                piece: *g as u32,
+                cell: raw[*g].cell,
+                pieces: members.len() as u32,
+                volume: props.volume,
+                centroid: props.centroid,
+                reason,
+                action: SliverAction::Dropped,
+            };
             if props.volume < min_volume {
                 alive[*g] = false;
                 stats.dropped += 1;
                 stats.dropped_volume += props.volume;
+                pending.push(PendingSliver {
+                    event: event(SliverReason::BelowVolumeFloor),
+                    merged: false,
+                });
                 continue 'merge;
             }
-            let mut degenerate = !inertia_is_sound(&props, params.density);
-            if !degenerate {
-                let hull = hulls[*g].get_or_insert_with(|| hull_points(raw, members));
-                degenerate = hull.is_err();
-            }
-            if !degenerate {
-                continue;
-            }
+            let reason = if !inertia_is_sound(&props, params.density) {
+                SliverReason::ThinInertia {
+                    ratio: inertia_ratio(&props, params.density),
+                }
+            } else {
+                match hulls[*g].get_or_insert_with(|| hull_points(raw, members)) {
+                    Ok(_) => continue,
+                    Err(reason) => SliverReason::Hull {
+                        reason: reason.clone(),
+                    },
+                }
+            };
             // Shared area with every other live group, summed per group.
             let mut shared: Vec<(usize, f64)> = Vec::new();
             for b in raw_bonds {
@@ -258,11 +319,19 @@ pub(crate) fn assemble_mapped(
                     root[gone] = keep;
                     hulls[keep] = None;
                     stats.merged += 1;
+                    pending.push(PendingSliver {
+                        event: event(reason),
+                        merged: true,
+                    });
                 }
                 None => {
                     alive[*g] = false;
                     stats.dropped += 1;
                     stats.dropped_volume += props.volume;
+                    pending.push(PendingSliver {
+                        event: event(reason),
+                        merged: false,
+                    });
                 }
             }
             continue 'merge;
@@ -361,6 +430,23 @@ pub(crate) fn assemble_mapped(
             strength: (params.strength_per_area * acc.area) as f32,
         });
     }
+    let events = pending
+        .into_iter()
+        .map(|p| {
+            let mut event = p.event;
+            if p.merged {
+                let piece = event.piece as usize;
+                let r = find(&mut root, piece);
+                event.action = match chunk_of_raw[piece] {
+                    c if alive[r] && c != usize::MAX => SliverAction::Merged {
+                        chunk: ChunkIndex(c as u32),
+                    },
+                    _ => SliverAction::MergedIntoDropped,
+                };
+            }
+            event
+        })
+        .collect();
     Ok(Assembled {
         desc: AssetDesc {
             chunks,
@@ -369,6 +455,7 @@ pub(crate) fn assemble_mapped(
         },
         meshes,
         slivers: stats,
+        events,
         chunk_of_raw,
     })
 }
@@ -405,6 +492,18 @@ fn inertia_is_sound(unit: &MassProperties, density: f64) -> bool {
                 && (m.min_element() as f64) >= SLIVER_INERTIA_RATIO * m.max_element() as f64
         }
         Err(_) => false,
+    }
+}
+
+/// Smallest / largest principal moment of the inertia as stored (f32), or 0
+/// when the principal axes cannot be computed or the largest is not positive.
+fn inertia_ratio(unit: &MassProperties, density: f64) -> f64 {
+    let inertia = (unit.inertia * density).as_mat3();
+    match smithereens_core::mass::principal_axes(inertia) {
+        Ok(axes) if axes.moments.max_element() > 0.0 => {
+            (axes.moments.min_element() as f64 / axes.moments.max_element() as f64).max(0.0)
+        }
+        _ => 0.0,
     }
 }
 

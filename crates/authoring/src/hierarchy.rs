@@ -10,7 +10,7 @@ use crate::mass_properties::{MassProperties, combine, polyhedron_mass_properties
 use crate::mesh::TriMesh;
 use crate::pattern::{Pattern, raw_cells};
 use crate::piece::{EXTERIOR, Piece, Plane};
-use crate::settings::{FractureSettings, MAX_CHUNK_COUNT, Progress};
+use crate::settings::{BondRule, FractureSettings, MAX_CHUNK_COUNT, Progress};
 use crate::support::Ground;
 use crate::voronoi::Scale;
 use glam::DVec3;
@@ -67,7 +67,8 @@ impl Default for Refinement {
 ///   by overlap area (coplanar, opposite; edge or corner contact gives no
 ///   bond), with area, centroid and normal like every other bond.
 /// * **Supports** (`settings.support`) are flagged on the simulated level
-///   only.
+///   only. [`BondRule::Off`] removes the bonds at the end, as for
+///   [`fracture`](crate::fracture).
 /// * **Slivers** at level 1 merge into a sibling when one touches them,
 ///   else into any neighbour. A level-0 piece that cannot be refined (too
 ///   small for its sites, or not a valid closed mesh on its own) keeps one
@@ -252,7 +253,10 @@ pub fn fracture_hierarchy(
         &fine_bonds,
         &params(ground.filter(|_| refinement.support_depth == 1), groups),
     )?;
-    let desc = compose(&level0, &fine, &parent_raw, &level1, settings, refinement)?;
+    let mut desc = compose(&level0, &fine, &parent_raw, &level1, settings, refinement)?;
+    if settings.bonds == BondRule::Off {
+        desc.0.bonds.clear();
+    }
     let what = format!(
         "fracture_hierarchy: level 0 pattern={pattern:?} chunk_count={}; level 1 pattern={:?} \
          chunk_count={} per chunk; support_depth={}; {unrefined} level-0 pieces not refined{first_failure}",

@@ -21,6 +21,10 @@
 //!   ([`SliceSettings`]), brick ([`BrickSettings`]) and planar
 //!   ([`CutPlane`]s), whose cells are convex too and go through the same
 //!   clipper, capper, bond finder and assembly.
+//!   [`fracture_with_report`] also returns a [`FractureReport`] listing
+//!   every sliver merged or dropped and the volume balance.
+//!   [`FractureSettings::bonds`] = [`BondRule::Off`] gives an asset without
+//!   bonds (loose pieces).
 //! * [`FractureSettings::cut_noise`] ([`CutNoise`]) makes the interior cut
 //!   surfaces of any pattern rough: both chunks of an interface share the
 //!   same noisy triangles, every chunk stays closed, the volume is kept.
@@ -53,6 +57,7 @@ pub mod mesh;
 pub mod pattern;
 mod piece;
 pub mod repair;
+pub mod report;
 pub mod settings;
 pub mod sites;
 mod support;
@@ -65,11 +70,15 @@ pub use hierarchy::{Refinement, fracture_hierarchy};
 pub use import::{load_mesh, load_mesh_with, parse_obj};
 pub use mass_properties::MassProperties;
 pub use mesh::{BOX_TRIANGLES, TriMesh, box_corners, box_mesh, mesh_from_triangles};
-pub use pattern::{BrickSettings, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings, fracture};
+pub use pattern::{
+    BrickSettings, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings, fracture, fracture_with_report,
+};
 pub use repair::{OpenMeshFallback, RepairOptions, RepairReport, ZERO_AREA_FRACTION, repair_mesh};
+pub use report::{FractureReport, SliverAction, SliverEvent, SliverReason};
 pub use settings::{
-    Axis, CutNoise, DEFAULT_STRENGTH_PER_AREA, DEFAULT_SUPPORT_TOLERANCE, FractureSettings,
-    MAX_CHUNK_COUNT, MAX_NOISE_OCTAVES, MAX_NOISE_RESOLUTION, Progress, SupportRule,
+    Axis, BondRule, CutNoise, DEFAULT_STRENGTH_PER_AREA, DEFAULT_SUPPORT_TOLERANCE,
+    FractureSettings, MAX_CHUNK_COUNT, MAX_NOISE_OCTAVES, MAX_NOISE_RESOLUTION, Progress,
+    SupportRule,
 };
 pub use sites::SiteDistribution;
 pub use voronoi::{SNAP_FRACTION, WELD_FRACTION, fracture_voronoi};

@@ -168,6 +168,21 @@ pub enum SupportRule {
     None,
 }
 
+/// Whether the asset gets chunk–chunk bonds (`AssetDesc::bonds`).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BondRule {
+    /// Bonds from shared cut faces (area m², strength
+    /// `strength_per_area × area` du), as described in
+    /// [`fracture_voronoi`](crate::fracture_voronoi).
+    #[default]
+    Detect,
+    /// No bonds at all: every chunk is its own island at runtime (a pile of
+    /// loose pieces). Interfaces are still found, only to pick the
+    /// neighbour a sliver merges into, so chunks and volumes are identical
+    /// to [`BondRule::Detect`]; support flags are unchanged.
+    Off,
+}
+
 /// Parameters of [`fracture_voronoi`](crate::fracture_voronoi).
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct FractureSettings {
@@ -188,12 +203,16 @@ pub struct FractureSettings {
     /// Rough interior cut surfaces; `None` (default) keeps every cap planar.
     #[serde(default)]
     pub cut_noise: Option<CutNoise>,
+    /// Whether chunks are bonded to each other (default
+    /// [`BondRule::Detect`]).
+    #[serde(default)]
+    pub bonds: BondRule,
 }
 
 impl Default for FractureSettings {
     /// 32 chunks, seed 1, density 2400 kg/m³ (concrete), strength
     /// [`DEFAULT_STRENGTH_PER_AREA`], support = chunks within
-    /// [`DEFAULT_SUPPORT_TOLERANCE`] of the lowest Y plane.
+    /// [`DEFAULT_SUPPORT_TOLERANCE`] of the lowest Y plane, bonds detected.
     fn default() -> Self {
         Self {
             chunk_count: 32,
@@ -205,6 +224,7 @@ impl Default for FractureSettings {
                 tolerance: DEFAULT_SUPPORT_TOLERANCE,
             },
             cut_noise: None,
+            bonds: BondRule::Detect,
         }
     }
 }

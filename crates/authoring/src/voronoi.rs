@@ -7,6 +7,7 @@ use crate::error::FractureError;
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
 use crate::piece::{EXTERIOR, Piece, Plane};
+use crate::report::FractureReport;
 use crate::settings::{FractureSettings, Progress};
 use crate::sites::{SiteDistribution, generate_sites};
 use glam::DVec3;
@@ -63,7 +64,8 @@ const MIN_BOND_AREA_FRACTION: f64 = 1e-8;
 ///    [`SLIVER_INERTIA_RATIO`](crate::SLIVER_INERTIA_RATIO)) or one whose
 ///    convex hull fails or is flat is merged into the neighbour with the
 ///    largest shared area, keeping the total volume (its render mesh then
-///    holds both closed surfaces).
+///    holds both closed surfaces). [`fracture_with_report`](crate::fracture_with_report)
+///    lists every such event.
 /// 6. **Per chunk**: volume (m³), mass = density × volume (kg), centroid (m)
 ///    and inertia about it (kg·m², symmetric) from the closed surface
 ///    ([`MassProperties`](crate::MassProperties): Eberly 2002 / Mirtich
@@ -110,17 +112,17 @@ pub fn fracture_voronoi(
 ) -> Result<AssetFile, FractureError> {
     settings.validate()?;
     mesh.validate()?;
-    fracture_voronoi_with(mesh, settings, &SiteDistribution::Uniform, progress)
+    fracture_voronoi_with(mesh, settings, &SiteDistribution::Uniform, progress).map(|(f, _)| f)
 }
 
 /// [`fracture_voronoi`] with any site distribution; settings and mesh
-/// already validated.
+/// already validated; also returns the sliver report.
 pub(crate) fn fracture_voronoi_with(
     mesh: &TriMesh,
     settings: &FractureSettings,
     distribution: &SiteDistribution,
     progress: &mut dyn FnMut(Progress),
-) -> Result<AssetFile, FractureError> {
+) -> Result<(AssetFile, FractureReport), FractureError> {
     let scale = Scale::of(mesh);
     let base = Piece {
         positions: mesh.positions.clone(),

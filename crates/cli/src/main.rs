@@ -8,9 +8,9 @@ use smithereens::simulate::{ScenarioSource, replay, simulate};
 use smithereens::view::{ViewServer, standalone_page};
 use smithereens::{progress, report};
 use smithereens_authoring::{
-    Axis, BrickSettings, CutNoise, CutPlane, FractureSettings, OpenMeshFallback, Pattern,
-    Refinement, RepairOptions, SiteDistribution, SliceSettings, TriMesh, fracture,
-    fracture_hierarchy, load_mesh_with,
+    Axis, BondRule, BrickSettings, CutNoise, CutPlane, FractureSettings, OpenMeshFallback, Pattern,
+    Refinement, RepairOptions, SiteDistribution, SliceSettings, TriMesh, fracture_hierarchy,
+    fracture_with_report, load_mesh_with,
 };
 use smithereens_core::AssetFile;
 use smithereens_core::record::RunRecord;
@@ -286,6 +286,10 @@ enum Command {
         /// 1 = the refined chunks).
         #[arg(long, default_value_t = 1, requires = "refine")]
         support_depth: u32,
+        /// No bonds between chunks: the asset is a pile of loose pieces
+        /// (supports are still flagged).
+        #[arg(long)]
+        no_bonds: bool,
     },
     /// Print counts, volume, mass, bond statistics and warnings of an asset file.
     Inspect {
@@ -407,6 +411,7 @@ fn run(cli: Cli) -> Result<()> {
             hull_fallback,
             refine,
             support_depth,
+            no_bonds,
         } => {
             let options = RepairOptions {
                 open_fallback: if hull_fallback {
@@ -438,6 +443,11 @@ fn run(cli: Cli) -> Result<()> {
                 density,
                 strength_per_area,
                 cut_noise: noise.to_cut_noise(),
+                bonds: if no_bonds {
+                    BondRule::Off
+                } else {
+                    BondRule::Detect
+                },
                 ..FractureSettings::default()
             };
             let pattern = pattern.to_pattern(&m, chunks)?;
@@ -446,16 +456,22 @@ fn run(cli: Cli) -> Result<()> {
                 bar.set_length(p.total as u64);
                 bar.set_position(p.done as u64);
             };
-            let mut file = match refine {
+            let (mut file, sliver_report) = match refine {
                 Some(per_chunk) => {
                     let refinement = Refinement {
                         pattern: Pattern::default(),
                         chunk_count: per_chunk,
                         support_depth,
                     };
-                    fracture_hierarchy(&m, &settings, &pattern, &refinement, &mut on_progress)?
+                    let file =
+                        fracture_hierarchy(&m, &settings, &pattern, &refinement, &mut on_progress)?;
+                    (file, None)
                 }
-                None => fracture(&m, &settings, &pattern, &mut on_progress)?,
+                None => {
+                    let (file, report) =
+                        fracture_with_report(&m, &settings, &pattern, &mut on_progress)?;
+                    (file, Some(report))
+                }
             };
             bar.finish_and_clear();
             if file.name.is_empty() {
@@ -468,6 +484,9 @@ fn run(cli: Cli) -> Result<()> {
                 .with_context(|| format!("writing {}", output.display()))?;
             let asset = file.validate()?;
             print!("{}", report::inspect(&file, &asset));
+            if let Some(sliver_report) = &sliver_report {
+                print!("{}", report::sliver_summary(sliver_report));
+            }
             println!("wrote {}", output.display());
             if let Some(path) = gltf {
                 let glb = export_asset_glb(&file)?;

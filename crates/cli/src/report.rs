@@ -1,5 +1,6 @@
 //! Plain-text reports: the run summary table and the asset inspection.
 
+use smithereens_authoring::{FractureReport, SliverAction, SliverReason};
 use smithereens_core::{Asset, AssetFile};
 use smithereens_rapier::scenario::RunSummary;
 use std::fmt::Write;
@@ -61,16 +62,207 @@ fn source_volume(provenance: &str) -> Option<f64> {
     provenance[at + 7..].split_whitespace().next()?.parse().ok()
 }
 
-/// A human-readable description of an asset file.
+/// A chunk whose smallest principal moment of inertia is below this fraction
+/// of its largest is reported as thin by [`inspect`]. Ten times the
+/// authoring tool's merge threshold
+/// ([`smithereens_authoring::SLIVER_INERTIA_RATIO`]): such chunks survived
+/// fracture but are needle- or blade-like and may jitter in the solver.
+pub const THIN_CHUNK_RATIO: f64 = 10.0 * smithereens_authoring::SLIVER_INERTIA_RATIO;
+
+/// A chunk whose volume is below this fraction of the median chunk volume
+/// is reported as tiny by [`inspect`].
+pub const TINY_CHUNK_FRACTION: f64 = 1e-3;
+
+/// At most this many chunk indices are listed per warning.
+const LISTED: usize = 8;
+
+/// The `slivers:` counts the authoring tool records in the provenance:
+/// `(merged, dropped, dropped volume m³)`.
+fn recorded_slivers(provenance: &str) -> Option<(u64, u64, f64)> {
+    let rest = &provenance[provenance.rfind("slivers: ")? + 9..];
+    let (merged, rest) = rest.split_once(" merged into a neighbour, ")?;
+    let (dropped, rest) = rest.split_once(" dropped (")?;
+    let (volume, _) = rest.split_once(" m3")?;
+    Some((
+        merged.parse().ok()?,
+        dropped.parse().ok()?,
+        volume.parse().ok()?,
+    ))
+}
+
+/// `min / median / max` of `values` (sorted here), formatted with `fmt`;
+/// "-" when empty.
+fn spread(values: &mut [f64], fmt: impl Fn(f64) -> String) -> String {
+    values.sort_by(f64::total_cmp);
+    match (values.first(), values.last()) {
+        (Some(&lo), Some(&hi)) => format!(
+            "{} / {} / {}",
+            fmt(lo),
+            fmt(values[values.len() / 2]),
+            fmt(hi)
+        ),
+        _ => "-".into(),
+    }
+}
+
+/// A bond strength (du): one decimal in [0.1, 1e5), scientific otherwise
+/// (so a 7e-5 du bond does not print as 0.0).
+fn strength(v: f64) -> String {
+    if v == 0.0 || (0.1..1e5).contains(&v.abs()) {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2e}")
+    }
+}
+
+/// Up to [`LISTED`] chunk indices, then "…".
+fn list(chunks: &[usize]) -> String {
+    let mut s: Vec<String> = chunks.iter().take(LISTED).map(|c| c.to_string()).collect();
+    if chunks.len() > LISTED {
+        s.push("…".into());
+    }
+    s.join(", ")
+}
+
+/// Smallest / largest principal moment of `inertia` (kg·m²), 0 when the
+/// principal axes cannot be computed.
+fn moment_ratio(inertia: glam::Mat3) -> f64 {
+    match smithereens_core::mass::principal_axes(inertia) {
+        Ok(a) if a.moments.max_element() > 0.0 => {
+            a.moments.min_element() as f64 / a.moments.max_element() as f64
+        }
+        _ => 0.0,
+    }
+}
+
+/// Wraps `text` at spaces into lines of at most `width` characters (longer
+/// words stay whole), each prefixed by `indent`.
+fn wrap(text: &str, width: usize, indent: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::new();
+    for word in text.split_whitespace() {
+        if !line.is_empty() && line.chars().count() + 1 + word.chars().count() > width {
+            let _ = writeln!(out, "{indent}{line}");
+            line.clear();
+        }
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(word);
+    }
+    if !line.is_empty() {
+        let _ = writeln!(out, "{indent}{line}");
+    }
+    out
+}
+
+/// Problems an asset may have, found from the asset alone (one line each,
+/// deterministic order). Empty when there are none.
+pub fn warnings(file: &AssetFile, asset: &Asset) -> Vec<String> {
+    let chunks = asset.chunks();
+    let n = chunks.len();
+    let mut out = Vec::new();
+    // Chunk–chunk and world bond counts per chunk.
+    let mut degree = vec![0u32; n];
+    let mut world = vec![false; n];
+    for b in asset.bonds().iter() {
+        let a = b.chunk0.get() as usize;
+        match b.chunk1 {
+            Some(c) => {
+                degree[a] += 1;
+                degree[c.get() as usize] += 1;
+            }
+            None => world[a] = true,
+        }
+    }
+    let bonds_off = file.provenance.contains("bonds=Off");
+    let loose: Vec<usize> = chunks
+        .iter()
+        .enumerate()
+        .filter(|(i, c)| degree[*i] == 0 && !world[*i] && !c.support)
+        .map(|(i, _)| i)
+        .collect();
+    if !loose.is_empty() {
+        out.push(format!(
+            "{} of {n} chunks have no bonds and are not supports: each falls as a separate piece (chunks {}{})",
+            loose.len(),
+            list(&loose),
+            if bonds_off { "; fractured with bonds off" } else { "" }
+        ));
+    }
+    let health: Vec<f32> = asset.bonds().iter().map(|b| b.strength).collect();
+    let islands = smithereens_core::island::find_islands(asset, &health);
+    if islands.len() > 1 {
+        out.push(format!(
+            "the bond graph has {} connected components: one object falls apart into {} pieces before any damage",
+            islands.len(),
+            islands.len()
+        ));
+    }
+    let supports = chunks.iter().filter(|c| c.support).count();
+    if supports == 0 {
+        out.push("no support chunks: the whole object is dynamic and will fall".into());
+    } else {
+        let unsupported = islands.iter().filter(|i| !i.supported).count();
+        if unsupported > 0 {
+            out.push(format!(
+                "{unsupported} connected component(s) are not supported and will fall at once"
+            ));
+        }
+    }
+    let thin: Vec<usize> = chunks
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| moment_ratio(c.inertia) < THIN_CHUNK_RATIO)
+        .map(|(i, _)| i)
+        .collect();
+    if !thin.is_empty() {
+        out.push(format!(
+            "{} thin chunk(s) (smallest/largest principal moment < {THIN_CHUNK_RATIO:e}): chunks {}",
+            thin.len(),
+            list(&thin)
+        ));
+    }
+    let mut volumes: Vec<f64> = chunks.iter().map(|c| c.volume as f64).collect();
+    volumes.sort_by(f64::total_cmp);
+    if let Some(&median) = volumes.get(volumes.len() / 2) {
+        let tiny: Vec<usize> = chunks
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| (c.volume as f64) < TINY_CHUNK_FRACTION * median)
+            .map(|(i, _)| i)
+            .collect();
+        if !tiny.is_empty() {
+            out.push(format!(
+                "{} tiny chunk(s) (volume < {TINY_CHUNK_FRACTION:e} × median {median:.3e} m³): chunks {}",
+                tiny.len(),
+                list(&tiny)
+            ));
+        }
+    }
+    if let Some((merged, dropped, lost)) = recorded_slivers(&file.provenance)
+        && (merged > 0 || dropped > 0)
+    {
+        out.push(format!(
+            "fracture merged {merged} sliver(s) into a neighbour and dropped {dropped} ({lost:.3e} m³ lost)"
+        ));
+    }
+    out
+}
+
+/// A human-readable description of an asset file: a two-column table of
+/// counts, volume, mass and bond statistics, the provenance wrapped below it,
+/// and the [`warnings`] ("Warnings: none" when there are none).
 pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
     let chunks = asset.chunks();
     let volume: f64 = chunks.iter().map(|c| c.volume as f64).sum();
     let mass: f64 = chunks.iter().map(|c| c.mass as f64).sum();
     let supports = chunks.iter().filter(|c| c.support).count();
     let world_bonds = asset.bonds().iter().filter(|b| b.chunk1.is_none()).count();
-    let mut strengths: Vec<f32> = asset.bonds().iter().map(|b| b.strength).collect();
-    strengths.sort_by(f32::total_cmp);
-    let areas: f64 = asset.bonds().iter().map(|b| b.area as f64).sum();
+    let mut strengths: Vec<f64> = asset.bonds().iter().map(|b| b.strength as f64).collect();
+    let mut areas: Vec<f64> = asset.bonds().iter().map(|b| b.area as f64).collect();
+    let mut volumes: Vec<f64> = chunks.iter().map(|c| c.volume as f64).collect();
+    let area_sum: f64 = areas.iter().sum();
     let (tri_ext, tri_int) = file.meshes.iter().fold((0, 0), |(e, i), m| {
         (e + m.exterior.len(), i + m.interior.len())
     });
@@ -78,15 +270,8 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
         asset,
         &asset.bonds().iter().map(|b| b.strength).collect::<Vec<_>>(),
     );
-    let pct = |q: f64| {
-        strengths
-            .get(((strengths.len().saturating_sub(1)) as f64 * q).round() as usize)
-            .copied()
-            .unwrap_or(0.0)
-    };
     let rows: Vec<(&str, String)> = vec![
         ("name", file.name.clone()),
-        ("provenance", file.provenance.clone()),
         ("chunks", chunks.len().to_string()),
         ("support chunks", supports.to_string()),
         ("bonds", asset.bond_count().to_string()),
@@ -100,11 +285,19 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
                 _ => "unknown (no source volume in provenance)".into(),
             },
         ),
+        (
+            "chunk volume min/median/max",
+            spread(&mut volumes, |v| format!("{v:.2e}")) + " m³",
+        ),
         ("total mass", format!("{mass:.3} kg")),
-        ("bond area (sum)", format!("{areas:.4} m²")),
+        ("bond area (sum)", format!("{area_sum:.4} m²")),
+        (
+            "bond area min/median/max",
+            spread(&mut areas, |v| format!("{v:.2e}")) + " m²",
+        ),
         (
             "bond strength min/median/max",
-            format!("{:.1} / {:.1} / {:.1} du", pct(0.0), pct(0.5), pct(1.0)),
+            spread(&mut strengths, strength) + " du",
         ),
         (
             "render triangles (ext/int)",
@@ -112,15 +305,86 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
         ),
     ];
     let mut out = table(&rows);
-    let unsupported = islands.iter().filter(|i| !i.supported).count();
-    if supports == 0 {
-        out.push_str("warning: no support chunks: the whole asset will fall\n");
-    }
-    if unsupported > 0 {
-        let _ = writeln!(
-            out,
-            "warning: {unsupported} component(s) are not supported and will fall at once"
-        );
+    out.push_str("provenance:\n");
+    out.push_str(&wrap(&file.provenance, 76, "  "));
+    let warnings = warnings(file, asset);
+    if warnings.is_empty() {
+        out.push_str("Warnings: none\n");
+    } else {
+        out.push_str("Warnings:\n");
+        for w in &warnings {
+            out.push_str(&wrap(w, 74, "    ").replacen("    ", "  - ", 1));
+        }
     }
     out
+}
+
+/// The sliver part of a [`FractureReport`]: totals and the volume balance,
+/// then up to five of the events ("… and N more").
+pub fn sliver_summary(report: &FractureReport) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "slivers: {} merged into a neighbour, {} dropped ({:.3e} m³ lost); {} raw pieces -> {} chunks",
+        report.merged, report.dropped, report.dropped_volume, report.raw_pieces, report.chunks
+    );
+    let _ = writeln!(
+        out,
+        "volume: chunks − mesh = {:+.3e} m³ ({:+.2e} relative)",
+        report.volume_error,
+        report.relative_volume_error()
+    );
+    const SHOWN: usize = 5;
+    for e in report.slivers.iter().take(SHOWN) {
+        let reason = match &e.reason {
+            SliverReason::BelowVolumeFloor => "below the volume floor".to_string(),
+            SliverReason::ThinInertia { ratio } => format!("thin (moment ratio {ratio:.1e})"),
+            SliverReason::Hull { reason } => format!("hull failed ({reason})"),
+            other => format!("{other:?}"),
+        };
+        let action = match e.action {
+            SliverAction::Merged { chunk } => format!("merged into chunk {chunk}"),
+            SliverAction::MergedIntoDropped => "merged into a neighbour that was dropped".into(),
+            SliverAction::Dropped => "dropped".into(),
+            other => format!("{other:?}"),
+        };
+        let c = e.centroid;
+        let _ = writeln!(
+            out,
+            "  piece {} (cell {}): {:.2e} m³ at ({:.3}, {:.3}, {:.3}) m, {reason} -> {action}",
+            e.piece, e.cell, e.volume, c.x, c.y, c.z
+        );
+    }
+    if report.slivers.len() > SHOWN {
+        let _ = writeln!(out, "  … and {} more", report.slivers.len() - SHOWN);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sliver_counts_are_read_back_from_the_provenance_suffix() {
+        let p = "smithereens-authoring 0.1.0 fracture_voronoi: chunk_count=8 seed=1; \
+                 source mesh: 8 vertices, 12 triangles, volume 1.0 m3; \
+                 slivers: 2 merged into a neighbour, 1 dropped (3.5e-10 m3 dropped)";
+        assert_eq!(recorded_slivers(p), Some((2, 1, 3.5e-10)));
+        assert_eq!(recorded_slivers("hand-made asset"), None);
+        // The source volume is still found before the sliver suffix.
+        assert_eq!(source_volume(p), Some(1.0));
+    }
+
+    #[test]
+    fn wrapped_lines_stay_within_the_width_and_keep_every_word() {
+        let text = "a bb ccc dddd eeeee ffffff ggggggg hhhhhhhh";
+        let wrapped = wrap(text, 12, "  ");
+        assert!(
+            wrapped.lines().all(|l| l.chars().count() <= 14),
+            "{wrapped}"
+        );
+        let words: Vec<&str> = wrapped.split_whitespace().collect();
+        assert_eq!(words.join(" "), text);
+    }
 }

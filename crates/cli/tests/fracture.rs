@@ -144,6 +144,114 @@ fn open_mesh_is_rejected_with_counts_unless_the_hull_fallback_is_asked_for() {
     );
 }
 
+fn inspect(asset: &std::path::Path) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_smithereens"))
+        .arg("inspect")
+        .arg(asset)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn no_bonds_asset_inspects_with_loose_chunk_warnings_and_a_normal_one_with_none() {
+    let dir = std::env::temp_dir().join(format!("smithereens-inspect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let args = ["--chunks", "8", "--seed", "3"];
+    let normal = run(&args, "Box.gltf", &dir, "normal");
+    assert!(normal.status.success());
+    let printed = String::from_utf8_lossy(&normal.stdout);
+    assert!(printed.contains("slivers: 0 merged"), "{printed}");
+    assert!(printed.contains("Warnings: none"), "{printed}");
+    let text = inspect(&dir.join("normal.smasset"));
+    assert!(text.contains("Warnings: none"), "{text}");
+    for row in [
+        "bond area min/median/max",
+        "bond strength min/median/max",
+        "world bonds",
+        "connected components",
+        "provenance:",
+    ] {
+        assert!(text.contains(row), "{row}: {text}");
+    }
+    // The provenance is wrapped below the table, which stays narrow.
+    let widest = text.lines().map(|l| l.chars().count()).max().unwrap();
+    assert!(widest <= 100, "{widest} columns:\n{text}");
+
+    let loose = run(
+        &["--chunks", "8", "--seed", "3", "--no-bonds"],
+        "Box.gltf",
+        &dir,
+        "loose",
+    );
+    assert!(
+        loose.status.success(),
+        "{}",
+        String::from_utf8_lossy(&loose.stderr)
+    );
+    let file =
+        smithereens_core::AssetFile::from_bytes(&std::fs::read(dir.join("loose.smasset")).unwrap())
+            .unwrap();
+    assert!(file.desc.bonds.is_empty());
+    let non_supports = file.desc.chunks.iter().filter(|c| !c.support).count();
+    assert!(non_supports > 0);
+    let text = inspect(&dir.join("loose.smasset"));
+    assert!(!text.contains("Warnings: none"), "{text}");
+    assert!(
+        text.contains(&format!(
+            "{non_supports} of 8 chunks have no bonds and are not supports"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("; fractured with bonds off)"), "{text}");
+    assert!(
+        text.contains("the bond graph has 8 connected components"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_thin_corner_rod_is_reported_as_a_merged_sliver_by_fracture_and_inspect() {
+    let dir = std::env::temp_dir().join(format!("smithereens-sliver-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Box.gltf spans [-0.5, 0.5]³: a 1 mm × 2 mm rod along Y in the +X +Z corner.
+    let out = run(
+        &[
+            "--pattern",
+            "planar",
+            "--plane",
+            "0.499,0,0,1,0,0",
+            "--plane",
+            "0,0,0.498,0,0,1",
+        ],
+        "Box.gltf",
+        &dir,
+        "rod",
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        printed.contains("slivers: 1 merged into a neighbour, 0 dropped"),
+        "{printed}"
+    );
+    assert!(printed.contains("thin (moment ratio"), "{printed}");
+    assert!(printed.contains("-> merged into chunk"), "{printed}");
+    let text = inspect(&dir.join("rod.smasset"));
+    assert!(
+        text.contains("fracture merged 1 sliver(s) into a neighbour and dropped 0"),
+        "{text}"
+    );
+}
+
 #[test]
 fn noise_flags_make_rough_cuts_and_bad_values_are_rejected() {
     let dir = std::env::temp_dir().join(format!("smithereens-noise-{}", std::process::id()));

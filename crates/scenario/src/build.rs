@@ -4,7 +4,8 @@ use crate::error::ScenarioFileError;
 use crate::file::{ScenarioFile, Supports};
 use glam::{DVec3, EulerRot, Quat, Vec3};
 use smithereens_authoring::{
-    FractureSettings, Progress, SupportRule, fracture_voronoi, load_mesh, mesh_from_triangles,
+    BondRule, FractureSettings, Progress, SupportRule, fracture_voronoi, load_mesh,
+    mesh_from_triangles,
 };
 use smithereens_core::{AssetFile, EventId, Pose};
 use smithereens_rapier::scenario::{
@@ -47,6 +48,7 @@ pub fn build(
             strength_per_area: b.strength_per_area,
             support: SupportRule::None,
             cut_noise: None,
+            bonds: BondRule::Detect,
         };
         fracture_voronoi(&mesh, &settings, progress)?
     } else if let Some(m) = &a.mesh {
@@ -58,6 +60,7 @@ pub fn build(
             strength_per_area: m.strength_per_area,
             support: SupportRule::None,
             cut_noise: None,
+            bonds: BondRule::Detect,
         };
         fracture_voronoi(&mesh, &settings, progress)?
     } else if let Some(f) = &a.file {

@@ -1,0 +1,111 @@
+//! What fracture did besides producing the asset: the sliver events and the
+//! volume balance, returned by [`fracture_with_report`](crate::fracture_with_report).
+
+use glam::DVec3;
+use smithereens_core::ChunkIndex;
+
+/// Why a raw piece (one connected component of one cell) was treated as a
+/// sliver. Checked in this order.
+#[derive(Clone, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum SliverReason {
+    /// Its volume is below [`SLIVER_VOLUME_FRACTION`](crate::SLIVER_VOLUME_FRACTION)
+    /// of the mesh volume.
+    BelowVolumeFloor,
+    /// Its smallest principal moment of inertia is below
+    /// [`SLIVER_INERTIA_RATIO`](crate::SLIVER_INERTIA_RATIO) of its largest
+    /// (a needle or a sheet), or not positive.
+    ThinInertia {
+        /// Smallest / largest principal moment (unitless); 0 when the
+        /// principal moments could not be computed or are not positive.
+        ratio: f64,
+    },
+    /// Its convex hull could not be built or encloses no volume (flat).
+    Hull {
+        /// The hull builder's message.
+        reason: String,
+    },
+}
+
+/// What happened to a sliver.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SliverAction {
+    /// Merged into the neighbour with the largest shared interface area,
+    /// which ended up as final chunk `chunk` (index into
+    /// `AssetDesc::chunks`). Its volume is kept.
+    Merged {
+        /// The final chunk that holds it.
+        chunk: ChunkIndex,
+    },
+    /// Merged into a neighbour that was itself dropped later; its volume is
+    /// counted in that later [`SliverAction::Dropped`] event.
+    MergedIntoDropped,
+    /// Removed with its bonds (below the volume floor, or degenerate with no
+    /// bonded neighbour). Its volume is lost.
+    Dropped,
+}
+
+/// One sliver handled during assembly, in the order they were handled.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SliverEvent {
+    /// Index of the raw piece (the lowest index of the group, when earlier
+    /// merges made it a group of several pieces). Raw pieces are numbered in
+    /// cell order, one per connected component of a cell.
+    pub piece: u32,
+    /// The cell it came from: the Voronoi site index, or the plane-cut
+    /// pattern's cell index.
+    pub cell: u32,
+    /// Number of raw pieces in the group (1 unless earlier merges grew it).
+    pub pieces: u32,
+    /// Volume, m³.
+    pub volume: f64,
+    /// Centroid, m, mesh space.
+    pub centroid: DVec3,
+    /// Why it is a sliver.
+    pub reason: SliverReason,
+    /// What was done with it.
+    pub action: SliverAction,
+}
+
+/// Summary of one fracture: how the raw pieces became chunks, and the
+/// volume balance.
+///
+/// Invariants: `merged` counts the events with action `Merged` or
+/// `MergedIntoDropped`, `dropped` those with `Dropped`, and
+/// `dropped_volume` is the sum of the dropped events' volumes (the same
+/// numbers as the asset provenance's `slivers:` part).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FractureReport {
+    /// Raw pieces before sliver handling (connected components of the
+    /// cells, numerical dust already removed).
+    pub raw_pieces: u32,
+    /// Chunks in the asset.
+    pub chunks: u32,
+    /// Sliver events in the order they were handled.
+    pub slivers: Vec<SliverEvent>,
+    /// Slivers merged into a neighbour.
+    pub merged: u32,
+    /// Slivers dropped.
+    pub dropped: u32,
+    /// Total volume of the dropped slivers, m³.
+    pub dropped_volume: f64,
+    /// Volume of the source mesh, m³.
+    pub mesh_volume: f64,
+    /// Sum of the chunk volumes as stored in the asset (f32, summed in
+    /// f64), m³.
+    pub chunk_volume: f64,
+    /// `chunk_volume − mesh_volume`, m³ (negative when volume was lost).
+    pub volume_error: f64,
+}
+
+impl FractureReport {
+    /// `volume_error / mesh_volume` (unitless), or 0 for a zero-volume mesh.
+    pub fn relative_volume_error(&self) -> f64 {
+        if self.mesh_volume > 0.0 {
+            self.volume_error / self.mesh_volume
+        } else {
+            0.0
+        }
+    }
+}
