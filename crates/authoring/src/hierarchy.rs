@@ -2,7 +2,7 @@
 //! a second, and the asset records parent, children and depth with a chosen
 //! support depth (DESIGN §5; Blast's chunk hierarchy, APEX's chunk depth).
 
-use crate::assembly::{Assembled, AssemblyParams, assemble_mapped, provenance_line};
+use crate::assembly::{Assembled, AssemblyParams, SliverStats, assemble_mapped, provenance_line};
 use crate::bonds::{RawBond, RawChunk, cap_overlap, push_bond};
 use crate::cut_noise::roughen_interfaces;
 use crate::error::FractureError;
@@ -262,11 +262,17 @@ pub fn fracture_hierarchy(
          chunk_count={} per chunk; support_depth={}; {unrefined} level-0 pieces not refined{first_failure}",
         settings.chunk_count, refinement.pattern, refinement.chunk_count, refinement.support_depth,
     );
-    let slivers = format!(
-        "; slivers: level 0 {}, level 1 {}",
-        level0.slivers.describe().trim_start_matches("; slivers: "),
-        level1.slivers.describe().trim_start_matches("; slivers: ")
-    );
+    let (s0, s1) = (level0.slivers, level1.slivers);
+    let slivers = SliverStats {
+        merged: s0.merged + s1.merged,
+        dropped: s0.dropped + s1.dropped,
+        dropped_volume: s0.dropped_volume + s1.dropped_volume,
+    }
+    .describe()
+        + &format!(
+            " (level 0: {} merged, {} dropped; level 1: {} merged, {} dropped)",
+            s0.merged, s0.dropped, s1.merged, s1.dropped
+        );
     let file = AssetFile {
         name: String::new(),
         provenance: provenance_line(settings, mesh, scale.volume, &what) + &slivers + &noise_note,

@@ -176,15 +176,17 @@ pub fn warnings(file: &AssetFile, asset: &Asset) -> Vec<String> {
         }
     }
     let bonds_off = file.provenance.contains("bonds=Off");
+    // Only support-level chunks are simulated (every chunk of a flat asset).
+    let simulated = chunks.iter().filter(|c| c.support_level).count();
     let loose: Vec<usize> = chunks
         .iter()
         .enumerate()
-        .filter(|(i, c)| degree[*i] == 0 && !world[*i] && !c.support)
+        .filter(|(i, c)| c.support_level && degree[*i] == 0 && !world[*i] && !c.support)
         .map(|(i, _)| i)
         .collect();
     if !loose.is_empty() {
         out.push(format!(
-            "{} of {n} chunks have no bonds and are not supports: each falls as a separate piece (chunks {}{})",
+            "{} of {simulated} chunks have no bonds and are not supports: each falls as a separate piece (chunks {}{})",
             loose.len(),
             list(&loose),
             if bonds_off { "; fractured with bonds off" } else { "" }
@@ -213,7 +215,7 @@ pub fn warnings(file: &AssetFile, asset: &Asset) -> Vec<String> {
     let thin: Vec<usize> = chunks
         .iter()
         .enumerate()
-        .filter(|(_, c)| moment_ratio(c.inertia) < THIN_CHUNK_RATIO)
+        .filter(|(_, c)| c.support_level && moment_ratio(c.inertia) < THIN_CHUNK_RATIO)
         .map(|(i, _)| i)
         .collect();
     if !thin.is_empty() {
@@ -223,13 +225,17 @@ pub fn warnings(file: &AssetFile, asset: &Asset) -> Vec<String> {
             list(&thin)
         ));
     }
-    let mut volumes: Vec<f64> = chunks.iter().map(|c| c.volume as f64).collect();
+    let mut volumes: Vec<f64> = chunks
+        .iter()
+        .filter(|c| c.support_level)
+        .map(|c| c.volume as f64)
+        .collect();
     volumes.sort_by(f64::total_cmp);
     if let Some(&median) = volumes.get(volumes.len() / 2) {
         let tiny: Vec<usize> = chunks
             .iter()
             .enumerate()
-            .filter(|(_, c)| (c.volume as f64) < TINY_CHUNK_FRACTION * median)
+            .filter(|(_, c)| c.support_level && (c.volume as f64) < TINY_CHUNK_FRACTION * median)
             .map(|(i, _)| i)
             .collect();
         if !tiny.is_empty() {
@@ -255,13 +261,16 @@ pub fn warnings(file: &AssetFile, asset: &Asset) -> Vec<String> {
 /// and the [`warnings`] ("Warnings: none" when there are none).
 pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
     let chunks = asset.chunks();
-    let volume: f64 = chunks.iter().map(|c| c.volume as f64).sum();
-    let mass: f64 = chunks.iter().map(|c| c.mass as f64).sum();
+    // Volumes and masses over the simulated (support-level) chunks: a
+    // hierarchy's other levels describe the same matter again.
+    let simulated = || chunks.iter().filter(|c| c.support_level);
+    let volume: f64 = simulated().map(|c| c.volume as f64).sum();
+    let mass: f64 = simulated().map(|c| c.mass as f64).sum();
     let supports = chunks.iter().filter(|c| c.support).count();
     let world_bonds = asset.bonds().iter().filter(|b| b.chunk1.is_none()).count();
     let mut strengths: Vec<f64> = asset.bonds().iter().map(|b| b.strength as f64).collect();
     let mut areas: Vec<f64> = asset.bonds().iter().map(|b| b.area as f64).collect();
-    let mut volumes: Vec<f64> = chunks.iter().map(|c| c.volume as f64).collect();
+    let mut volumes: Vec<f64> = simulated().map(|c| c.volume as f64).collect();
     let area_sum: f64 = areas.iter().sum();
     let (tri_ext, tri_int) = file.meshes.iter().fold((0, 0), |(e, i), m| {
         (e + m.exterior.len(), i + m.interior.len())
@@ -270,7 +279,8 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
         asset,
         &asset.bonds().iter().map(|b| b.strength).collect::<Vec<_>>(),
     );
-    let rows: Vec<(&str, String)> = vec![
+    let depths = chunks.iter().map(|c| c.depth).max().unwrap_or(0) + 1;
+    let mut rows: Vec<(&str, String)> = vec![
         ("name", file.name.clone()),
         ("chunks", chunks.len().to_string()),
         ("support chunks", supports.to_string()),
@@ -304,6 +314,25 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
             format!("{tri_ext} / {tri_int}"),
         ),
     ];
+    if depths > 1 {
+        let per_depth: Vec<String> = (0..depths)
+            .map(|d| chunks.iter().filter(|c| c.depth == d).count().to_string())
+            .collect();
+        rows.insert(
+            2,
+            (
+                "hierarchy",
+                format!(
+                    "{depths} levels ({} chunks), support depth {}",
+                    per_depth.join(" + "),
+                    asset
+                        .support_depth()
+                        .map_or("= leaves".to_string(), |d| d.to_string())
+                ),
+            ),
+        );
+        rows.insert(3, ("simulated chunks", simulated().count().to_string()));
+    }
     let mut out = table(&rows);
     out.push_str("provenance:\n");
     out.push_str(&wrap(&file.provenance, 76, "  "));

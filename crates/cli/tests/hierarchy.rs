@@ -43,6 +43,23 @@ fn refine_writes_a_two_level_asset_whose_glb_shows_the_simulated_level() {
     assert_eq!(parents, 4);
     assert!(children >= 10, "{children} children");
 
+    let inspect = Command::new(env!("CARGO_BIN_EXE_smithereens"))
+        .arg("inspect")
+        .arg(&asset)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&inspect.stdout);
+    assert!(
+        text.contains(&format!(
+            "2 levels (4 + {children} chunks), support depth 1"
+        )),
+        "{text}"
+    );
+    assert!(text.contains("Warnings: none"), "{text}");
+    // Volume over the simulated level only (the parents are the same matter).
+    let volume_row = text.lines().find(|l| l.contains("total volume")).unwrap();
+    assert!(volume_row.contains("1.000000 m³"), "{volume_row}");
+
     let doc = gltf::Gltf::from_slice(&std::fs::read(&glb).unwrap()).unwrap();
     assert_eq!(doc.scenes().count(), 2);
     let shown = doc.default_scene().unwrap();
