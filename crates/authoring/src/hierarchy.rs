@@ -12,7 +12,7 @@ use crate::pattern::{Pattern, raw_cells};
 use crate::piece::{EXTERIOR, Piece, Plane};
 use crate::settings::{BondRule, FractureSettings, MAX_CHUNK_COUNT, Progress};
 use crate::support::Ground;
-use crate::voronoi::Scale;
+use crate::voronoi::{RawFracture, Scale};
 use glam::DVec3;
 use smithereens_core::{AssetDesc, AssetFile, BondEnd, ChunkDesc, ChunkMesh};
 
@@ -125,7 +125,7 @@ pub fn fracture_hierarchy(
         triangles: mesh.triangles.clone(),
         tags: vec![EXTERIOR; mesh.triangles.len()],
     };
-    let coarse = raw_cells(
+    let mut coarse = raw_cells(
         mesh,
         &base,
         settings.chunk_count,
@@ -136,7 +136,6 @@ pub fn fracture_hierarchy(
     )?;
     let noise = settings.cut_noise.filter(|n| n.is_active());
     let mut noise_note = String::new();
-    let mut coarse = coarse;
     if let (Some(noise), 0) = (&noise, refinement.support_depth) {
         // The simulated level is rough; the children are cut from the rough
         // pieces, so they still cover their parents exactly.
@@ -158,76 +157,23 @@ pub fn fracture_hierarchy(
     )?;
 
     // Level 1: every surviving level-0 piece, cut again.
-    let mut fine: Vec<RawChunk> = Vec::new();
-    let mut fine_bonds: Vec<RawBond> = Vec::new();
-    let mut parent_raw: Vec<usize> = Vec::new();
-    let mut unrefined = 0u32;
-    let mut first_failure = String::new();
-    let mut next_cell = 0u32;
     let live: Vec<usize> = (0..coarse.raw.len())
         .filter(|&k| level0.chunk_of_raw[k] != usize::MAX)
         .collect();
-    for (done, &k) in live.iter().enumerate() {
-        let mut piece = coarse.raw[k].piece.clone();
-        for t in &mut piece.tags {
-            if *t != EXTERIOR {
-                *t = PARENT_TAG_BASE | *t;
-            }
-        }
-        let cells = TriMesh::new(piece.positions.clone(), piece.triangles.clone())
-            .map_err(FractureError::from)
-            .and_then(|m| {
-                raw_cells(
-                    &m,
-                    &piece,
-                    refinement.chunk_count,
-                    piece_seed(settings.seed, k),
-                    &refinement.pattern,
-                    &scale,
-                    &mut |_| {},
-                )
-            })
-            .and_then(|cells| {
-                if cells.raw.is_empty() {
-                    Err(FractureError::NoChunks)
-                } else {
-                    Ok(cells)
-                }
-            });
-        let cells = match cells {
-            Ok(cells) => cells,
-            Err(e) => {
-                unrefined += 1;
-                if first_failure.is_empty() {
-                    first_failure = format!(" (first: piece {k}: {e})");
-                }
-                crate::voronoi::RawFracture {
-                    raw: vec![RawChunk {
-                        cell: 0,
-                        piece: piece.clone(),
-                    }],
-                    bonds: Vec::new(),
-                }
-            }
-        };
-        let offset = fine.len();
-        let max_cell = cells.raw.iter().map(|c| c.cell).max().unwrap_or(0);
-        for mut c in cells.raw {
-            c.cell += next_cell;
-            fine.push(c);
-            parent_raw.push(k);
-        }
-        next_cell += max_cell + 1;
-        fine_bonds.extend(cells.bonds.into_iter().map(|b| RawBond {
-            a: b.a + offset,
-            b: b.b + offset,
-            ..b
-        }));
-        progress(Progress {
-            done: done as u32 + 1,
-            total: live.len() as u32,
-        });
-    }
+    let Refined {
+        mut fine,
+        bonds: mut fine_bonds,
+        parent_raw,
+        unrefined,
+        first_failure,
+    } = refine(
+        &coarse.raw,
+        &live,
+        refinement,
+        settings.seed,
+        &scale,
+        progress,
+    );
     fine_bonds.extend(bonds_across_parents(
         &fine,
         &parent_raw,
@@ -281,6 +227,100 @@ pub fn fracture_hierarchy(
     };
     smithereens_core::Asset::new(&file.desc)?;
     Ok(file)
+}
+
+/// The level-1 pieces of [`fracture_hierarchy`], before assembly.
+struct Refined {
+    fine: Vec<RawChunk>,
+    /// Bonds between siblings (each piece's own pattern).
+    bonds: Vec<RawBond>,
+    /// Level-0 raw piece of every level-1 piece.
+    parent_raw: Vec<usize>,
+    /// Level-0 pieces kept whole because they could not be refined.
+    unrefined: u32,
+    /// The first of those failures, for the provenance (empty if none).
+    first_failure: String,
+}
+
+/// Cuts each level-0 piece in `live` by `refinement.pattern`, keeping its
+/// caps tagged per plane ([`PARENT_TAG_BASE`] | level-0 tag). A piece that
+/// cannot be refined (not a valid mesh on its own, no room for its sites, a
+/// degenerate cut) stays whole as its own single child.
+fn refine(
+    coarse: &[RawChunk],
+    live: &[usize],
+    refinement: &Refinement,
+    seed: u64,
+    scale: &Scale,
+    progress: &mut dyn FnMut(Progress),
+) -> Refined {
+    let mut out = Refined {
+        fine: Vec::new(),
+        bonds: Vec::new(),
+        parent_raw: Vec::new(),
+        unrefined: 0,
+        first_failure: String::new(),
+    };
+    let mut next_cell = 0u32;
+    for (done, &k) in live.iter().enumerate() {
+        let mut piece = coarse[k].piece.clone();
+        for t in &mut piece.tags {
+            if *t != EXTERIOR {
+                *t |= PARENT_TAG_BASE;
+            }
+        }
+        let cells = TriMesh::new(piece.positions.clone(), piece.triangles.clone())
+            .map_err(FractureError::from)
+            .and_then(|m| {
+                raw_cells(
+                    &m,
+                    &piece,
+                    refinement.chunk_count,
+                    piece_seed(seed, k),
+                    &refinement.pattern,
+                    scale,
+                    &mut |_| {},
+                )
+            })
+            .and_then(|cells| {
+                if cells.raw.is_empty() {
+                    Err(FractureError::NoChunks)
+                } else {
+                    Ok(cells)
+                }
+            });
+        let cells = cells.unwrap_or_else(|e| {
+            out.unrefined += 1;
+            if out.first_failure.is_empty() {
+                out.first_failure = format!(" (first: piece {k}: {e})");
+            }
+            RawFracture {
+                raw: vec![RawChunk {
+                    cell: 0,
+                    piece: piece.clone(),
+                }],
+                bonds: Vec::new(),
+            }
+        });
+        let offset = out.fine.len();
+        let max_cell = cells.raw.iter().map(|c| c.cell).max().unwrap_or(0);
+        for mut c in cells.raw {
+            c.cell += next_cell;
+            out.fine.push(c);
+            out.parent_raw.push(k);
+        }
+        next_cell += max_cell + 1;
+        out.bonds.extend(cells.bonds.into_iter().map(|b| RawBond {
+            a: b.a + offset,
+            b: b.b + offset,
+            ..b
+        }));
+        progress(Progress {
+            done: done as u32 + 1,
+            total: live.len() as u32,
+        });
+    }
+    out
 }
 
 /// Seed of level-0 piece `k`'s refinement (SplitMix64 of seed and `k`).

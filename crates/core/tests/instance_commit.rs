@@ -1,6 +1,8 @@
 //! Instance-level behaviour: the worked numbers of DESIGN §3.3–3.6 through
 //! admission → plan → commit, idempotency, failure and bad input.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
+
 use smithereens_core::commit::HeadlessBackend;
 use smithereens_core::fixtures::cube_chunk;
 use smithereens_core::glam::{Quat, Vec3};

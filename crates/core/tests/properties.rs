@@ -1,6 +1,8 @@
 //! Property tests of DESIGN §9: island partition, damage budget, support rule,
 //! order-independent cluster mass properties.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
+
 use proptest::prelude::*;
 use smithereens_core::damage::{DamageCandidate, apply_radial};
 use smithereens_core::fixtures::cube_chunk;
@@ -178,6 +180,8 @@ proptest! {
                 inst.admit(RadialDamage { id: EventId(k as u64), point: p, radius: 0.01, damage: 10.0, impulse: None }).unwrap();
                 inst.commit(&mut HeadlessBackend::default()).unwrap();
             }
+            // (nodes, supported, rounded mass and centre, rounded inertia)
+            #[allow(clippy::type_complexity)]
             let mut out: Vec<(Vec<ChunkIndex>, bool, [u32; 4], [u32; 9])> = inst.clusters().map(|(_, c)| {
                 let m = c.mass;
                 let round = |v: f32| (v * 1e4).round() as i64 as u32;

@@ -1,5 +1,7 @@
 //! The Rapier backend honours the budget's representations (DESIGN §3.9).
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
+
 use glam::Vec3;
 use smithereens_core::budget::{BudgetDesc, ProxyDesc};
 use smithereens_core::fixtures::grid_desc;

@@ -1,6 +1,8 @@
 //! Determinism: identical hash sequences for the same scenario run twice in
 //! one process, in two processes, and when restored from a mid-impact snapshot.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
+
 use glam::Vec3;
 use smithereens_core::fixtures::grid_desc;
 use smithereens_core::{Asset, Pose};

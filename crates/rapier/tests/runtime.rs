@@ -1,6 +1,8 @@
 //! Runtime behaviour a game relies on: explosions once, waking, calibrated
 //! impact damage, rest without damage.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
+
 use glam::Vec3;
 use rapier3d::prelude::*;
 use smithereens_core::fixtures::{cube_chunk, grid_desc};
@@ -295,11 +297,13 @@ fn sleeping_debris_is_withdrawn_then_recycled_and_larger_pieces_stay() {
     desc.chunks
         .push(cube_chunk(Vec3::new(5.0, 0.5, 0.25), 1.0, 1000.0, false)); // a large loose block
     let asset = Arc::new(Asset::new(&desc).unwrap());
-    let mut settings = WorldSettings::default();
-    settings.recycle = Some(smithereens_rapier::world::RecyclePolicy {
-        after: 0.5,
-        max_chunks: 1,
-    });
+    let settings = WorldSettings {
+        recycle: Some(smithereens_rapier::world::RecyclePolicy {
+            after: 0.5,
+            max_chunks: 1,
+        }),
+        ..WorldSettings::default()
+    };
     let mut world = DestructionWorld::new(
         asset.clone(),
         Pose::from_translation(Vec3::new(0.0, 0.001, 0.0)),

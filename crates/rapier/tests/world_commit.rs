@@ -1,6 +1,8 @@
 //! The Rapier hand-over: bodies per cluster, safe-point swaps with inherited
 //! velocities, contact damage from projectiles, nothing through the ground.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
+
 use glam::Vec3;
 use smithereens_core::fixtures::grid_desc;
 use smithereens_core::{Asset, EventId, Pose, RadialDamage};

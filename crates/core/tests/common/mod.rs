@@ -1,4 +1,6 @@
 //! Shared fixtures for the core integration tests.
+
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
 #![allow(dead_code)]
 
 use smithereens_core::fixtures::cube_chunk;
