@@ -4,11 +4,15 @@
 //! that is small enough is filled with triangles that use its edges in the
 //! opposite direction, so the closed surface keeps one orientation.
 //!
-//! The fill is the minimum-area triangulation over the loop's own vertices
-//! (dynamic programming, O(n³); Barequet & Sharir 1995, as in Liepa 2003,
+//! The fill is the triangulation over the loop's own vertices that bends
+//! least (edge length × angle between neighbouring normals, including the
+//! surface triangles along the loop) and then has least area: dynamic
+//! programming, O(n³) (Barequet & Sharir 1995; weights as in Liepa 2003,
 //! "Filling holes in meshes"). It needs no projection, so non-planar loops
-//! are fine, and for a planar simple polygon it is a proper triangulation
-//! (any fold-over would add area). Diagonals that are already edges of the
+//! are fine: an L-shaped loop around two missing faces gets both flat faces
+//! back, where least area alone would cut the corner off through the solid;
+//! for a planar simple polygon it is a proper triangulation (a fold-over
+//! bends by π). Diagonals that are already edges of the
 //! surface are excluded, else the filled surface would be non-manifold;
 //! when that leaves no triangulation (or the loop is longer than
 //! [`MAX_TRIANGULATED_LOOP`]), the loop is filled by a fan around one added
@@ -19,7 +23,7 @@ use glam::DVec3;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Loops with more edges than this are filled by a fan around their mean
-/// vertex instead of the O(n³) minimum-area triangulation.
+/// vertex instead of the O(n³) least-bending triangulation.
 pub const MAX_TRIANGULATED_LOOP: usize = 256;
 
 /// One boundary loop filled by
@@ -133,8 +137,22 @@ pub(crate) fn close_holes(
             let [a, b, c] = t.map(|i| positions[i as usize]);
             0.5 * (b - a).cross(c - a).length()
         };
+        // Unit normal of the surface triangle across each polygon edge
+        // i → i + 1, which runs the boundary edge i + 1 → i.
+        let outside: Vec<DVec3> = (0..n)
+            .map(|i| {
+                let edge = (polygon[(i + 1) % n], polygon[i]);
+                edge_triangle
+                    .get(&edge)
+                    .and_then(|&t| triangles.get(t))
+                    .map_or(DVec3::ZERO, |t| {
+                        let [a, b, c] = t.map(|v| positions[v as usize]);
+                        (b - a).cross(c - a).normalize_or_zero()
+                    })
+            })
+            .collect();
         let triangulated = if n <= MAX_TRIANGULATED_LOOP {
-            min_area_triangulation(positions, &polygon, &edges, min_area)
+            fill_triangulation(positions, &polygon, &outside, &edges, min_area)
         } else {
             None
         };
@@ -211,13 +229,56 @@ fn split_at_repeats(walk: &[u32], out: &mut Vec<Vec<u32>>) {
     out.push(stack);
 }
 
-/// Minimum-area triangulation of the closed polygon `polygon` (vertex
-/// indices, no repeats), wound like the polygon. Degenerate triangles (area
-/// ≤ `min_area`) count before area. Diagonals in `edges` (undirected,
-/// `(min, max)`) are not used. `None` if no triangulation avoids them.
-fn min_area_triangulation(
+/// Cost of a (partial) fill, compared lexicographically: degenerate
+/// triangles, then bending (Σ edge length × angle between the normals of
+/// the two triangles at the edge, m·rad), then area (m²).
+#[derive(Copy, Clone, Debug, PartialEq)]
+struct FillCost {
+    degenerate: u32,
+    bending: f64,
+    area: f64,
+}
+
+impl FillCost {
+    const ZERO: Self = Self {
+        degenerate: 0,
+        bending: 0.0,
+        area: 0.0,
+    };
+
+    /// Bending within `tolerance` (m·rad) counts as equal, so float noise
+    /// between equally flat fills does not decide against a smaller area.
+    fn is_better_than(&self, other: &Self, tolerance: f64) -> bool {
+        if self.degenerate != other.degenerate {
+            return self.degenerate < other.degenerate;
+        }
+        if (self.bending - other.bending).abs() > tolerance {
+            return self.bending < other.bending;
+        }
+        self.area < other.area
+    }
+}
+
+/// Angle between two unit normals (0 when either is zero), rad.
+fn normal_angle(a: DVec3, b: DVec3) -> f64 {
+    a.cross(b).length().atan2(a.dot(b))
+}
+
+/// Triangulation of the closed polygon `polygon` (vertex indices, no
+/// repeats), wound like the polygon, that bends least and then has least
+/// area (Liepa 2003: the dihedral terms use the best sub-fills'
+/// triangles). `outside[i]` is the unit normal of the surface triangle
+/// across the polygon edge `i → i + 1` (zero if unknown). Bending keeps
+/// the fill flush with flat neighbours and rules out fold-overs; area
+/// alone would cut corners through the solid on bent loops (an L-shaped
+/// loop around two missing perpendicular faces). Degenerate triangles
+/// (area ≤ `min_area`) are avoided first. Diagonals in `edges`
+/// (undirected, `(min, max)`) are not used. `None` if no triangulation
+/// avoids them.
+fn fill_triangulation(
     positions: &[DVec3],
     polygon: &[u32],
+    outside: &[DVec3],
     edges: &BTreeSet<(u32, u32)>,
     min_area: f64,
 ) -> Option<Vec<[u32; 3]>> {
@@ -227,29 +288,51 @@ fn min_area_triangulation(
         let (a, b) = (polygon[i], polygon[j]);
         j == i + 1 || (i == 0 && j == n - 1) || !edges.contains(&(a.min(b), a.max(b)))
     };
-    // cost[i * n + j]: best (degenerate count, area) of the sub-polygon i..=j.
-    let mut cost: Vec<Option<(u32, f64)>> = vec![None; n * n];
+    let perimeter: f64 = (0..n).map(|i| p(i).distance(p((i + 1) % n))).sum();
+    let tolerance = 1e-9 * perimeter;
+    let normal =
+        |i: usize, k: usize, j: usize| (p(k) - p(i)).cross(p(j) - p(i)).normalize_or_zero();
+    // cost[i * n + j]: best cost of the sub-polygon i..=j; split[i * n + j]
+    // its apex k (triangle (i, k, j)).
+    let mut cost: Vec<Option<FillCost>> = vec![None; n * n];
     let mut split = vec![0usize; n * n];
     for i in 0..n - 1 {
-        cost[i * n + i + 1] = Some((0, 0.0));
+        cost[i * n + i + 1] = Some(FillCost::ZERO);
     }
+    // Normal of what lies across the edge (i, j), i < j, inside the sub-polygon
+    // i..=j: the outside triangle for a polygon edge, else the sub-fill's apex.
+    let across = |i: usize, j: usize, split: &[usize]| {
+        if j == i + 1 {
+            outside[i]
+        } else {
+            normal(i, split[i * n + j], j)
+        }
+    };
     for d in 2..n {
         for i in 0..n - d {
             let j = i + d;
             if !usable(i, j) {
                 continue;
             }
-            let mut best: Option<(u32, f64)> = None;
+            let mut best: Option<FillCost> = None;
             for k in i + 1..j {
                 let (Some(left), Some(right)) = (cost[i * n + k], cost[k * n + j]) else {
                     continue;
                 };
-                let area = 0.5 * (p(k) - p(i)).cross(p(j) - p(i)).length();
-                let total = (
-                    left.0 + right.0 + u32::from(area <= min_area),
-                    left.1 + right.1 + area,
-                );
-                if best.is_none_or(|b| total.0 < b.0 || (total.0 == b.0 && total.1 < b.1)) {
+                let cross = (p(k) - p(i)).cross(p(j) - p(i));
+                let area = 0.5 * cross.length();
+                let m = cross.normalize_or_zero();
+                let mut bending = p(i).distance(p(k)) * normal_angle(m, across(i, k, &split))
+                    + p(k).distance(p(j)) * normal_angle(m, across(k, j, &split));
+                if i == 0 && j == n - 1 {
+                    bending += p(0).distance(p(n - 1)) * normal_angle(m, outside[n - 1]);
+                }
+                let total = FillCost {
+                    degenerate: left.degenerate + right.degenerate + u32::from(area <= min_area),
+                    bending: left.bending + right.bending + bending,
+                    area: left.area + right.area + area,
+                };
+                if best.is_none_or(|b| total.is_better_than(&b, tolerance)) {
                     best = Some(total);
                     split[i * n + j] = k;
                 }
@@ -289,7 +372,8 @@ mod tests {
     #[test]
     fn a_square_is_filled_by_two_triangles_of_its_area() {
         let p = [DVec3::ZERO, DVec3::X, DVec3::new(1.0, 1.0, 0.0), DVec3::Y];
-        let t = min_area_triangulation(&p, &[0, 1, 2, 3], &BTreeSet::new(), 1e-12).unwrap();
+        let t =
+            fill_triangulation(&p, &[0, 1, 2, 3], &[DVec3::Z; 4], &BTreeSet::new(), 1e-12).unwrap();
         assert_eq!(t.len(), 2);
         let area: f64 = t
             .iter()
@@ -305,6 +389,6 @@ mod tests {
     fn a_square_whose_both_diagonals_exist_has_no_triangulation() {
         let p = [DVec3::ZERO, DVec3::X, DVec3::new(1.0, 1.0, 0.0), DVec3::Y];
         let edges = BTreeSet::from([(0, 2), (1, 3)]);
-        assert!(min_area_triangulation(&p, &[0, 1, 2, 3], &edges, 1e-12).is_none());
+        assert!(fill_triangulation(&p, &[0, 1, 2, 3], &[DVec3::Z; 4], &edges, 1e-12).is_none());
     }
 }

@@ -29,8 +29,10 @@ pub enum OpenMeshFallback {
     /// require a closed manifold as [`Reject`](Self::Reject) does.
     ///
     /// A hole is a loop of boundary edges (edges used by exactly one
-    /// triangle). Each loop is filled by its minimum-area triangulation
-    /// (non-planar loops are fine), wound so the fill uses the loop's edges
+    /// triangle). Each loop is filled by the triangulation of its vertices
+    /// that bends least against its neighbours and then has least area
+    /// (non-planar loops are fine: a loop around two missing faces of a box
+    /// gets both faces back), wound so the fill uses the loop's edges
     /// in the opposite direction and the surface stays consistently
     /// oriented; if no triangulation over the loop's vertices avoids the
     /// surface's existing edges, by a fan around one added vertex at the

@@ -69,6 +69,21 @@ fn cube_missing_two_opposite_faces_is_closed_by_two_loops() {
 }
 
 #[test]
+fn cube_missing_two_adjacent_faces_gets_both_faces_back() {
+    // One bent 6-edge loop around the x = 1 and z = 0 faces. The least-area
+    // fill would cut the corner off (a √2 m² diagonal plane, volume ½);
+    // the least-bending fill restores both flat faces.
+    let mut removed = vec![0, 1];
+    removed.extend(FACE_X1);
+    let (mesh, report) = repair_mesh(unit_cube(), cube_without(&removed), &close_holes(6)).unwrap();
+    mesh.validate().unwrap();
+    assert!((mesh.volume() - 1.0).abs() < 1e-9, "{}", mesh.volume());
+    assert_eq!(report.closed_holes.len(), 1);
+    assert_eq!(report.closed_holes[0].edge_count, 6);
+    assert!((report.added_hole_area() - 2.0).abs() < 1e-12);
+}
+
+#[test]
 fn loops_touching_at_a_vertex_are_closed_separately() {
     // Triangle 0 ([0, 2, 1], on z = 0) and the x = 1 face share corner 1:
     // the boundary passes corner 1 twice and splits there into a 3-edge and a

@@ -246,7 +246,7 @@ enum Command {
         hull_fallback: bool,
         /// Close every hole of at most MAX_EDGES boundary edges (a loop of
         /// edges used by one triangle) of a mesh that is open after cleanup,
-        /// by triangles of least area; bigger holes or non-manifold edges
+        /// by flat-as-possible triangles; bigger holes or non-manifold edges
         /// are still rejected. MAX_EDGES defaults to 64 when omitted. The
         /// closed holes and the added area are printed as a warning.
         #[arg(
