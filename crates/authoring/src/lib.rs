@@ -8,8 +8,10 @@
 //!   [`mesh_from_triangles`] does the same for in-memory triangles.
 //!   Loading cleans messy input first ([`repair_mesh`]: exact weld,
 //!   duplicate faces removed, zero-area faces dropped or T-junctions split);
-//!   [`load_mesh_with`] adds the opt-in [`OpenMeshFallback::ConvexHull`] for
-//!   surfaces that stay open, and returns a [`RepairReport`].
+//!   [`load_mesh_with`] adds the opt-in fallbacks for surfaces that stay
+//!   open ([`OpenMeshFallback::ConvexHull`], or
+//!   [`OpenMeshFallback::CloseHoles`] to fill small holes), and returns a
+//!   [`RepairReport`].
 //! * [`fracture_voronoi`] cuts the mesh into Voronoi chunks by half-space
 //!   clipping with watertight caps, computes per-chunk mass properties and
 //!   convex hulls, detects bonds from shared cut faces, flags support chunks
@@ -51,6 +53,7 @@ mod clip;
 mod cut_noise;
 pub mod error;
 pub mod hierarchy;
+mod hole;
 pub mod import;
 pub mod mass_properties;
 pub mod mesh;
@@ -67,13 +70,17 @@ pub mod voronoi;
 pub use assembly::{SHORT_EDGE_FRACTION, SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
 pub use error::{FractureError, MeshError};
 pub use hierarchy::{Refinement, fracture_hierarchy};
+pub use hole::{ClosedHole, MAX_TRIANGULATED_LOOP};
 pub use import::{load_mesh, load_mesh_with, parse_obj};
 pub use mass_properties::MassProperties;
 pub use mesh::{BOX_TRIANGLES, TriMesh, box_corners, box_mesh, mesh_from_triangles};
 pub use pattern::{
     BrickSettings, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings, fracture, fracture_with_report,
 };
-pub use repair::{OpenMeshFallback, RepairOptions, RepairReport, ZERO_AREA_FRACTION, repair_mesh};
+pub use repair::{
+    DEFAULT_MAX_HOLE_EDGES, OpenMeshFallback, RepairOptions, RepairReport, ZERO_AREA_FRACTION,
+    repair_mesh,
+};
 pub use report::{FractureReport, SliverAction, SliverEvent, SliverReason};
 pub use settings::{
     Axis, BondRule, CutNoise, DEFAULT_STRENGTH_PER_AREA, DEFAULT_SUPPORT_TOLERANCE,

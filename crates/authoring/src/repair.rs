@@ -1,8 +1,10 @@
 //! Cleaning messy input before it becomes a closed [`TriMesh`]: exact
-//! welding, duplicate-face removal, zero-area faces, and an opt-in
-//! convex-hull fallback for surfaces that stay open or non-manifold.
+//! welding, duplicate-face removal, zero-area faces, and opt-in fallbacks
+//! for surfaces that stay open or non-manifold (convex hull, or closing
+//! small holes).
 
 use crate::error::MeshError;
+use crate::hole::{ClosedHole, close_holes};
 use crate::mesh::{TriMesh, mesh_from_triangles};
 use glam::{DVec3, Vec3};
 use std::collections::{BTreeSet, HashMap};
@@ -23,7 +25,39 @@ pub enum OpenMeshFallback {
     /// is closed by construction but fills every concavity and hole: use it
     /// for props whose exact shape does not matter, never silently.
     ConvexHull,
+    /// Close every hole bounded by at most `max_hole_edges` edges, then
+    /// require a closed manifold as [`Reject`](Self::Reject) does.
+    ///
+    /// A hole is a loop of boundary edges (edges used by exactly one
+    /// triangle). Each loop is filled by the triangulation of its vertices
+    /// that bends least against its neighbours and then has least area
+    /// (non-planar loops are fine: a loop around two missing faces of a box
+    /// gets both faces back), wound so the fill uses the loop's edges
+    /// in the opposite direction and the surface stays consistently
+    /// oriented; if no triangulation over the loop's vertices avoids the
+    /// surface's existing edges, by a fan around one added vertex at the
+    /// loop's mean. Where two loops touch at a vertex they are split along
+    /// the fans of triangles around it. The rest of the surface is kept as
+    /// it is, so concavities survive (unlike [`ConvexHull`](Self::ConvexHull)).
+    ///
+    /// If a loop is larger than `max_hole_edges`, or the surface has
+    /// non-manifold edges, the result is [`MeshError::NotClosed`] with the
+    /// counts left after closing the holes that could be closed (so its
+    /// example position lies on what is still wrong); never a partly fixed
+    /// mesh. The filled holes are listed in
+    /// [`RepairReport::closed_holes`].
+    CloseHoles {
+        /// Largest loop to close, in edges (equal to its vertex count).
+        /// The CLI default is [`DEFAULT_MAX_HOLE_EDGES`].
+        max_hole_edges: u32,
+    },
 }
+
+/// Default `max_hole_edges` of [`OpenMeshFallback::CloseHoles`] in the CLI:
+/// large enough for the open bottom of an architecture prop (the 28-edge
+/// floor outline of `house.obj`), small enough to refuse a surface that is
+/// mostly missing.
+pub const DEFAULT_MAX_HOLE_EDGES: u32 = 64;
 
 /// Options of [`repair_mesh`] and [`load_mesh_with`](crate::load_mesh_with).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -71,6 +105,17 @@ pub struct RepairReport {
     /// When the convex-hull fallback replaced the surface: the
     /// [`MeshError::NotClosed`] the cleaned surface had.
     pub replaced_by_convex_hull: Option<String>,
+    /// Holes filled by [`OpenMeshFallback::CloseHoles`], in the order their
+    /// loops were found (by smallest directed boundary edge). Empty for the
+    /// other fallbacks and for closed input.
+    pub closed_holes: Vec<ClosedHole>,
+}
+
+impl RepairReport {
+    /// Total area of the triangles added to close holes, m².
+    pub fn added_hole_area(&self) -> f64 {
+        self.closed_holes.iter().map(|h| h.added_area).sum()
+    }
 }
 
 impl RepairReport {
@@ -107,6 +152,30 @@ impl RepairReport {
                 "surface replaced by its convex hull (fallback) because: {reason}"
             ));
         }
+        if !self.closed_holes.is_empty() {
+            const LISTED: usize = 12;
+            let mut sizes: Vec<String> = self
+                .closed_holes
+                .iter()
+                .take(LISTED)
+                .map(|h| h.edge_count.to_string())
+                .collect();
+            if self.closed_holes.len() > LISTED {
+                sizes.push("…".to_string());
+            }
+            let fans = self.closed_holes.iter().filter(|h| h.added_vertex).count();
+            let fans = if fans > 0 {
+                format!(", {fans} of them around an added vertex")
+            } else {
+                String::new()
+            };
+            out.push(format!(
+                "{} hole(s) closed (fallback) with {} edge(s), adding {:.6} m² of surface{fans}",
+                self.closed_holes.len(),
+                sizes.join(", "),
+                self.added_hole_area()
+            ));
+        }
         out
     }
 }
@@ -120,14 +189,36 @@ impl RepairReport {
 ///    surface is closed without them (else keep them);
 /// 4. validate as [`mesh_from_triangles`] (closed, manifold, outward).
 ///
-/// A surface that is still open or non-manifold is rejected, or replaced by
-/// its convex hull with [`OpenMeshFallback::ConvexHull`]. Deterministic.
+/// A surface that is still open or non-manifold is rejected, replaced by
+/// its convex hull with [`OpenMeshFallback::ConvexHull`], or has its holes
+/// closed with [`OpenMeshFallback::CloseHoles`] (then steps 3 and 4 run
+/// again on the closed surface). Deterministic: the same input gives the
+/// same mesh, bit for bit.
 ///
 /// # Errors
 /// Every error of [`mesh_from_triangles`]; [`MeshError::NotClosed`] gives
-/// the counts of open and non-manifold edges left after cleaning and the
-/// midpoint of one of them. With the hull fallback, a hull that cannot be
-/// built (flat input) gives [`MeshError::ZeroVolume`].
+/// the counts of open and non-manifold edges left after cleaning (with
+/// `CloseHoles`: after closing the holes it could) and the midpoint of one
+/// of them. With the hull fallback, a hull that cannot be built (flat
+/// input) gives [`MeshError::ZeroVolume`].
+///
+/// # Example
+/// ```
+/// use glam::DVec3;
+/// use smithereens_authoring::{BOX_TRIANGLES, OpenMeshFallback, RepairOptions, repair_mesh};
+/// let corners = smithereens_authoring::box_corners(DVec3::ZERO, DVec3::ONE);
+/// // A unit cube without its last two triangles (one face): a 4-edge hole.
+/// let open = BOX_TRIANGLES[..10].to_vec();
+/// assert!(repair_mesh(corners.clone(), open.clone(), &RepairOptions::default()).is_err());
+/// let options = RepairOptions {
+///     open_fallback: OpenMeshFallback::CloseHoles { max_hole_edges: 8 },
+///     ..Default::default()
+/// };
+/// let (mesh, report) = repair_mesh(corners, open, &options).unwrap();
+/// assert!((mesh.volume() - 1.0).abs() < 1e-12);
+/// assert_eq!(report.closed_holes.len(), 1);
+/// assert_eq!(report.closed_holes[0].edge_count, 4);
+/// ```
 pub fn repair_mesh(
     positions: Vec<DVec3>,
     triangles: Vec<[u32; 3]>,
@@ -194,50 +285,75 @@ pub fn repair_mesh(
         .fold((unique[0], unique[0]), |(l, h), &p| (l.min(p), h.max(p)));
     let diagonal = (hi - lo).length();
     let min_area = ZERO_AREA_FRACTION * diagonal * diagonal;
-    let area = |t: &[u32; 3]| {
-        let (a, b, c) = (
-            unique[t[0] as usize],
-            unique[t[1] as usize],
-            unique[t[2] as usize],
-        );
-        0.5 * (b - a).cross(c - a).length()
-    };
     if options.drop_zero_area_faces {
         report.zero_area_faces_dropped += split_t_junctions(&unique, &mut tris, min_area);
     }
+    let drop = options.drop_zero_area_faces;
+    let (result, dropped, kept) = validate_cleaned(&unique, &tris, min_area, drop);
+    let err = match result {
+        Ok(mesh) => {
+            report.zero_area_faces_dropped += dropped;
+            report.zero_area_faces_kept = kept;
+            return Ok((mesh, report));
+        }
+        Err(err @ MeshError::NotClosed { .. }) => err,
+        Err(err) => return Err(err),
+    };
+    match options.open_fallback {
+        OpenMeshFallback::Reject => Err(err),
+        OpenMeshFallback::ConvexHull => {
+            let mesh = convex_hull_mesh(&unique)?;
+            report.replaced_by_convex_hull = Some(err.to_string());
+            Ok((mesh, report))
+        }
+        OpenMeshFallback::CloseHoles { max_hole_edges } => {
+            let mut positions = unique;
+            let fill = close_holes(&mut positions, &mut tris, max_hole_edges, min_area);
+            if fill.closed.is_empty() {
+                return Err(err);
+            }
+            let (result, dropped, kept) = validate_cleaned(&positions, &tris, min_area, drop);
+            let mesh = result?;
+            report.zero_area_faces_dropped += dropped;
+            report.zero_area_faces_kept = kept;
+            report.closed_holes = fill.closed;
+            Ok((mesh, report))
+        }
+    }
+}
+
+/// Validates cleaned triangles as [`mesh_from_triangles`], first without
+/// their zero-area triangles (area ≤ `min_area`, m²) if `drop_zero_area`
+/// and that leaves a valid mesh, else with them. Returns the result and how
+/// many zero-area triangles were dropped and kept.
+fn validate_cleaned(
+    positions: &[DVec3],
+    tris: &[[u32; 3]],
+    min_area: f64,
+    drop_zero_area: bool,
+) -> (Result<TriMesh, MeshError>, usize, usize) {
+    let area = |t: &[u32; 3]| {
+        let [a, b, c] = t.map(|i| positions[i as usize]);
+        0.5 * (b - a).cross(c - a).length()
+    };
     let zero_area = tris.iter().filter(|t| area(t) <= min_area).count();
-    let mut result = None;
-    if options.drop_zero_area_faces && zero_area > 0 {
+    if drop_zero_area && zero_area > 0 {
         let kept: Vec<[u32; 3]> = tris
             .iter()
             .copied()
             .filter(|t| area(t) > min_area)
             .collect();
         if !kept.is_empty()
-            && let Ok(mesh) = mesh_from_triangles(unique.clone(), kept)
+            && let Ok(mesh) = mesh_from_triangles(positions.to_vec(), kept)
         {
-            report.zero_area_faces_dropped += zero_area;
-            result = Some(Ok(mesh));
+            return (Ok(mesh), zero_area, 0);
         }
     }
-    let result = match result {
-        Some(r) => r,
-        None => {
-            report.zero_area_faces_kept = zero_area;
-            mesh_from_triangles(unique.clone(), tris)
-        }
-    };
-    match result {
-        Ok(mesh) => Ok((mesh, report)),
-        Err(err @ MeshError::NotClosed { .. })
-            if options.open_fallback == OpenMeshFallback::ConvexHull =>
-        {
-            let mesh = convex_hull_mesh(&unique)?;
-            report.replaced_by_convex_hull = Some(err.to_string());
-            Ok((mesh, report))
-        }
-        Err(err) => Err(err),
-    }
+    (
+        mesh_from_triangles(positions.to_vec(), tris.to_vec()),
+        0,
+        zero_area,
+    )
 }
 
 /// Removes zero-area triangles that fill T-junctions: for a degenerate

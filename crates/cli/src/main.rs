@@ -277,6 +277,19 @@ enum Command {
         /// after cleanup, instead of rejecting it.
         #[arg(long)]
         hull_fallback: bool,
+        /// Close every hole of at most MAX_EDGES boundary edges (a loop of
+        /// edges used by one triangle) of a mesh that is open after cleanup,
+        /// by flat-as-possible triangles; bigger holes or non-manifold edges
+        /// are still rejected. MAX_EDGES defaults to 64 when omitted. The
+        /// closed holes and the added area are printed as a warning.
+        #[arg(
+            long,
+            value_name = "MAX_EDGES",
+            num_args = 0..=1,
+            default_missing_value = "64", // smithereens_authoring::DEFAULT_MAX_HOLE_EDGES
+            conflicts_with = "hull_fallback"
+        )]
+        close_holes: Option<u32>,
         /// Build a two-level hierarchy: fracture every chunk again into this
         /// many uniform Voronoi chunks.
         #[arg(long)]
@@ -409,15 +422,18 @@ fn run(cli: Cli) -> Result<()> {
             noise,
             gltf,
             hull_fallback,
+            close_holes,
             refine,
             support_depth,
             no_bonds,
         } => {
             let options = RepairOptions {
-                open_fallback: if hull_fallback {
-                    OpenMeshFallback::ConvexHull
-                } else {
-                    OpenMeshFallback::Reject
+                open_fallback: match (hull_fallback, close_holes) {
+                    (true, _) => OpenMeshFallback::ConvexHull,
+                    (false, Some(max_hole_edges)) => {
+                        OpenMeshFallback::CloseHoles { max_hole_edges }
+                    }
+                    (false, None) => OpenMeshFallback::Reject,
                 },
                 ..RepairOptions::default()
             };
@@ -426,10 +442,12 @@ fn run(cli: Cli) -> Result<()> {
                 Err(e @ smithereens_authoring::MeshError::NotClosed { open_edges, .. })
                     if open_edges > 0 =>
                 {
-                    return Err(anyhow::Error::new(e).context(format!(
-                        "{} is not a closed solid (an open mesh can be fractured as its convex hull with --hull-fallback)",
-                        mesh.display()
-                    )));
+                    let hint = match close_holes {
+                        Some(max) => format!("holes of more than {max} edges are left open"),
+                        None => "an open mesh can be fractured as its convex hull with --hull-fallback, or have small holes closed with --close-holes [MAX_EDGES]".to_string(),
+                    };
+                    return Err(anyhow::Error::new(e)
+                        .context(format!("{} is not a closed solid ({hint})", mesh.display())));
                 }
                 // The mesh errors name the file themselves.
                 Err(e) => return Err(e.into()),
