@@ -2,7 +2,10 @@
 //! Keenan Crane, CC0), stand it on the ground, fire projectiles at it,
 //! simulate at a fixed step, and record the run.
 
-use smithereens_authoring::{FractureSettings, Progress, TriMesh, import::parse_obj, load_mesh};
+use smithereens_authoring::{
+    FractureSettings, OpenMeshFallback, Progress, RepairOptions, RepairReport, TriMesh,
+    import::parse_obj, load_mesh_with,
+};
 use smithereens_core::record::RunRecord;
 use smithereens_core::{AssetFile, glam::Vec3};
 use smithereens_rapier::scenario::{
@@ -31,6 +34,8 @@ pub struct DemoOptions {
     pub projectile_speed: f32,
     /// Radius of the damage event made by a contact, m.
     pub impact_radius: f32,
+    /// What to do with a `mesh` that is still open after cleanup.
+    pub open_fallback: OpenMeshFallback,
 }
 
 impl Default for DemoOptions {
@@ -43,6 +48,7 @@ impl Default for DemoOptions {
             projectile_mass: 150.0,
             projectile_speed: 30.0,
             impact_radius: 0.5,
+            open_fallback: OpenMeshFallback::Reject,
         }
     }
 }
@@ -54,6 +60,8 @@ pub struct DemoOutput {
     pub asset: AssetFile,
     /// The recorded run.
     pub record: RunRecord,
+    /// What loading `mesh` repaired (`None` for the built-in Spot).
+    pub repair: Option<RepairReport>,
     /// Counts and timings.
     pub summary: RunSummary,
 }
@@ -72,14 +80,25 @@ pub enum DemoError {
     Scenario(#[from] smithereens_rapier::scenario::ScenarioError),
 }
 
-/// Loads the demo mesh: `path`, or the embedded Spot.
+/// Loads the demo mesh: `path` (repaired, with `open_fallback` for a mesh
+/// that stays open), or the embedded Spot.
 ///
 /// # Errors
 /// [`DemoError::Mesh`].
-pub fn demo_mesh(path: Option<&Path>) -> Result<TriMesh, DemoError> {
+pub fn demo_mesh(
+    path: Option<&Path>,
+    open_fallback: OpenMeshFallback,
+) -> Result<(TriMesh, Option<RepairReport>), DemoError> {
     Ok(match path {
-        Some(p) => load_mesh(p)?,
-        None => parse_obj(SPOT_OBJ, Path::new("spot.obj"))?,
+        Some(p) => {
+            let options = RepairOptions {
+                open_fallback,
+                ..RepairOptions::default()
+            };
+            let (mesh, report) = load_mesh_with(p, &options)?;
+            (mesh, Some(report))
+        }
+        None => (parse_obj(SPOT_OBJ, Path::new("spot.obj"))?, None),
     })
 }
 
@@ -148,7 +167,7 @@ pub fn run_demo(
     on_fracture: &mut dyn FnMut(Progress),
     on_step: &mut dyn FnMut(u32, u32),
 ) -> Result<DemoOutput, DemoError> {
-    let mesh = demo_mesh(options.mesh.as_deref())?;
+    let (mesh, repair) = demo_mesh(options.mesh.as_deref(), options.open_fallback)?;
     let settings = FractureSettings {
         chunk_count: options.chunks,
         seed: options.seed,
@@ -169,6 +188,7 @@ pub fn run_demo(
     Ok(DemoOutput {
         asset,
         record,
+        repair,
         summary,
     })
 }

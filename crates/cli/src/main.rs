@@ -58,6 +58,54 @@ enum SitesKind {
     Lloyd,
 }
 
+/// What to do with a mesh that is still open after cleanup (`fracture`, `demo`).
+#[derive(clap::Args, Debug)]
+struct OpenMeshArgs {
+    /// Fracture the convex hull of a mesh that is open or non-manifold
+    /// after cleanup, instead of rejecting it.
+    #[arg(long)]
+    hull_fallback: bool,
+    /// Close every hole of at most MAX_EDGES boundary edges (a loop of
+    /// edges used by one triangle) of a mesh that is open after cleanup,
+    /// by flat-as-possible triangles; bigger holes or non-manifold edges
+    /// are still rejected. MAX_EDGES defaults to 64 when omitted. The
+    /// closed holes and the added area are printed as a warning.
+    #[arg(
+        long,
+        value_name = "MAX_EDGES",
+        num_args = 0..=1,
+        default_missing_value = "64", // smithereens_authoring::DEFAULT_MAX_HOLE_EDGES
+        conflicts_with = "hull_fallback"
+    )]
+    close_holes: Option<u32>,
+}
+
+impl OpenMeshArgs {
+    fn fallback(&self) -> OpenMeshFallback {
+        match (self.hull_fallback, self.close_holes) {
+            (true, _) => OpenMeshFallback::ConvexHull,
+            (false, Some(max_hole_edges)) => OpenMeshFallback::CloseHoles { max_hole_edges },
+            (false, None) => OpenMeshFallback::Reject,
+        }
+    }
+
+    /// Adds what to try next to an error about `mesh` not being closed.
+    fn explain(&self, mesh: &Path, e: smithereens_authoring::MeshError) -> anyhow::Error {
+        match e {
+            smithereens_authoring::MeshError::NotClosed { open_edges, .. } if open_edges > 0 => {
+                let hint = match self.close_holes {
+                    Some(max) => format!("holes of more than {max} edges are left open"),
+                    None => "an open mesh can be fractured as its convex hull with --hull-fallback, or have small holes closed with --close-holes [MAX_EDGES]".to_string(),
+                };
+                anyhow::Error::new(e)
+                    .context(format!("{} is not a closed solid ({hint})", mesh.display()))
+            }
+            // The mesh errors name the file themselves.
+            e => e.into(),
+        }
+    }
+}
+
 /// Rough-cut flags of `smithereens fracture`.
 #[derive(clap::Args, Debug)]
 struct NoiseArgs {
@@ -244,6 +292,8 @@ enum Command {
         /// Output folder for the asset and the recorded run.
         #[arg(long, short, default_value = "out/demo")]
         out: PathBuf,
+        #[command(flatten)]
+        open_mesh: OpenMeshArgs,
     },
     /// Fracture a closed mesh (OBJ, glTF, GLB) into a versioned asset file.
     #[command(allow_negative_numbers = true)]
@@ -273,23 +323,8 @@ enum Command {
         /// with separate materials), viewable in any glTF viewer.
         #[arg(long)]
         gltf: Option<PathBuf>,
-        /// Fracture the convex hull of a mesh that is open or non-manifold
-        /// after cleanup, instead of rejecting it.
-        #[arg(long)]
-        hull_fallback: bool,
-        /// Close every hole of at most MAX_EDGES boundary edges (a loop of
-        /// edges used by one triangle) of a mesh that is open after cleanup,
-        /// by flat-as-possible triangles; bigger holes or non-manifold edges
-        /// are still rejected. MAX_EDGES defaults to 64 when omitted. The
-        /// closed holes and the added area are printed as a warning.
-        #[arg(
-            long,
-            value_name = "MAX_EDGES",
-            num_args = 0..=1,
-            default_missing_value = "64", // smithereens_authoring::DEFAULT_MAX_HOLE_EDGES
-            conflicts_with = "hull_fallback"
-        )]
-        close_holes: Option<u32>,
+        #[command(flatten)]
+        open_mesh: OpenMeshArgs,
         /// Build a two-level hierarchy: fracture every chunk again into this
         /// many uniform Voronoi chunks.
         #[arg(long)]
@@ -374,12 +409,14 @@ fn run(cli: Cli) -> Result<()> {
             seed,
             steps,
             out,
+            open_mesh,
         } => {
             let options = DemoOptions {
-                mesh,
+                mesh: mesh.clone(),
                 chunks,
                 seed,
                 steps,
+                open_fallback: open_mesh.fallback(),
                 ..DemoOptions::default()
             };
             let fracture_bar = progress::bar(chunks as u64, "fracture");
@@ -388,7 +425,16 @@ fn run(cli: Cli) -> Result<()> {
                 &options,
                 &mut |p| fracture_bar.set_position(p.done as u64),
                 &mut |s, _| sim_bar.set_position(s as u64),
-            )?;
+            )
+            .map_err(|e| match (e, &mesh) {
+                (smithereens::demo::DemoError::Mesh(e), Some(path)) => open_mesh.explain(path, e),
+                (e, _) => e.into(),
+            })?;
+            if let (Some(repair), Some(path)) = (&output.repair, &mesh) {
+                for warning in repair.warnings() {
+                    eprintln!("warning: {}: {warning}", path.display());
+                }
+            }
             fracture_bar.finish_and_clear();
             sim_bar.finish_and_clear();
             std::fs::create_dir_all(&out).with_context(|| format!("creating {}", out.display()))?;
@@ -421,37 +467,17 @@ fn run(cli: Cli) -> Result<()> {
             pattern,
             noise,
             gltf,
-            hull_fallback,
-            close_holes,
+            open_mesh,
             refine,
             support_depth,
             no_bonds,
         } => {
             let options = RepairOptions {
-                open_fallback: match (hull_fallback, close_holes) {
-                    (true, _) => OpenMeshFallback::ConvexHull,
-                    (false, Some(max_hole_edges)) => {
-                        OpenMeshFallback::CloseHoles { max_hole_edges }
-                    }
-                    (false, None) => OpenMeshFallback::Reject,
-                },
+                open_fallback: open_mesh.fallback(),
                 ..RepairOptions::default()
             };
-            let (m, repair) = match load_mesh_with(&mesh, &options) {
-                Ok(loaded) => loaded,
-                Err(e @ smithereens_authoring::MeshError::NotClosed { open_edges, .. })
-                    if open_edges > 0 =>
-                {
-                    let hint = match close_holes {
-                        Some(max) => format!("holes of more than {max} edges are left open"),
-                        None => "an open mesh can be fractured as its convex hull with --hull-fallback, or have small holes closed with --close-holes [MAX_EDGES]".to_string(),
-                    };
-                    return Err(anyhow::Error::new(e)
-                        .context(format!("{} is not a closed solid ({hint})", mesh.display())));
-                }
-                // The mesh errors name the file themselves.
-                Err(e) => return Err(e.into()),
-            };
+            let (m, repair) =
+                load_mesh_with(&mesh, &options).map_err(|e| open_mesh.explain(&mesh, e))?;
             for warning in repair.warnings() {
                 eprintln!("warning: {}: {warning}", mesh.display());
             }

@@ -94,3 +94,32 @@ fn the_demo_is_deterministic() {
     assert_eq!(a.record.frame_hashes, b.record.frame_hashes);
     assert_eq!(a.asset.to_bytes(), b.asset.to_bytes());
 }
+
+#[test]
+fn the_demo_takes_an_open_mesh_only_with_a_fallback_and_says_what_it_closed() {
+    let exe = env!("CARGO_BIN_EXE_smithereens");
+    let house = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes/house.obj");
+    let dir = std::env::temp_dir().join(format!("smithereens-demo-open-{}", std::process::id()));
+    let refused = std::process::Command::new(exe)
+        .args(["demo", "--mesh", house, "--steps", "20", "--chunks", "8", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&refused.stderr);
+    assert!(
+        message.contains("28 open (boundary) edge") && message.contains("--close-holes"),
+        "{message}"
+    );
+    let closed = std::process::Command::new(exe)
+        .args(["demo", "--mesh", house, "--close-holes", "--steps", "20"])
+        .args(["--chunks", "8", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&closed.stderr);
+    assert!(closed.status.success(), "{stderr}");
+    assert!(stderr.contains("1 hole(s) closed"), "{stderr}");
+    assert!(dir.join("demo.run.json").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
