@@ -7,11 +7,18 @@
 //! resident set (`VmHWM` from `/proc/self/status`, Linux only). It is the
 //! peak so far, so with sizes run in increasing order it bounds that size.
 //!
+//! Also: a two-level hierarchy of Spot (20 coarse sites × 25 per chunk,
+//! support depth 1) and Spot into 100 chunks with rough cuts (1 cm,
+//! resolution 12), to price those options against the plain cut.
+//!
 //! Run: `cargo bench -p smithereens-authoring --bench fracture`.
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-use smithereens_authoring::{FractureSettings, fracture_voronoi, load_mesh};
+use smithereens_authoring::{
+    CutNoise, FractureSettings, Pattern, Refinement, fracture_hierarchy, fracture_voronoi,
+    load_mesh,
+};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -56,5 +63,62 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+fn options(c: &mut Criterion) {
+    let path = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../assets/meshes/spot.obj"
+    ));
+    let mesh = load_mesh(&path).unwrap();
+    let mut group = c.benchmark_group("fracture_options/spot.obj");
+    group.sample_size(10);
+    let coarse = FractureSettings {
+        chunk_count: 20,
+        seed: 1,
+        ..Default::default()
+    };
+    let refinement = Refinement {
+        pattern: Pattern::default(),
+        chunk_count: 25,
+        support_depth: 1,
+    };
+    let chunks = fracture_hierarchy(
+        &mesh,
+        &coarse,
+        &Pattern::default(),
+        &refinement,
+        &mut |_| {},
+    )
+    .unwrap()
+    .desc
+    .chunks
+    .len();
+    group.throughput(Throughput::Elements(chunks as u64));
+    group.bench_function("hierarchy 20x25", |b| {
+        b.iter(|| {
+            black_box(
+                fracture_hierarchy(
+                    &mesh,
+                    &coarse,
+                    &Pattern::default(),
+                    &refinement,
+                    &mut |_| {},
+                )
+                .unwrap(),
+            )
+        })
+    });
+    let rough = FractureSettings {
+        chunk_count: 100,
+        seed: 1,
+        cut_noise: Some(CutNoise::default()),
+        ..Default::default()
+    };
+    group.throughput(Throughput::Elements(100));
+    group.bench_function("rough cuts 100", |b| {
+        b.iter(|| black_box(fracture_voronoi(&mesh, &rough, &mut |_| {}).unwrap()))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench, options);
 criterion_main!(benches);
