@@ -253,7 +253,11 @@ impl SupportGraph {
 ///   symmetric inertia tensor with positive finite principal moments;
 /// * every bond names existing, distinct chunks, has finite centroid, unit
 ///   normal, non-negative finite area and positive finite strength;
-/// * a hierarchy parent index is in range and precedes its child.
+/// * a hierarchy parent index is in range and precedes its child, a
+///   child's depth is its parent's + 1 (roots 0), and a parent's volume is
+///   the sum of its children's within [`HIERARCHY_VOLUME_TOLERANCE`];
+/// * bonds and the support flag are only on support-level chunks
+///   ([`AssetDesc::support_depth`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Asset {
     chunks: IndexVec<ChunkIndex, Chunk>,
