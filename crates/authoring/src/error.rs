@@ -125,20 +125,21 @@ pub enum FractureError {
         /// The limit.
         max: u32,
     },
-    /// Density (kg/m³) is not positive and finite.
-    #[error("density must be positive and finite, got {value} kg/m³")]
+    /// Density (kg/m³) is not positive, finite and at most
+    /// [`MAX_DENSITY`](crate::settings::MAX_DENSITY).
+    #[error("density must be positive and at most 1e6 kg/m³, got {value:?} kg/m³")]
     InvalidDensity {
         /// The offending value.
         value: f64,
     },
     /// Bond strength per area (du/m²) is not positive and finite.
-    #[error("strength_per_area must be positive and finite, got {value} du/m²")]
+    #[error("strength_per_area must be positive and finite, got {value:?} du/m²")]
     InvalidStrength {
         /// The offending value.
         value: f64,
     },
     /// Support tolerance (m) is not positive and finite.
-    #[error("support tolerance must be positive and finite, got {value} m")]
+    #[error("support tolerance must be positive and finite, got {value:?} m")]
     InvalidSupportTolerance {
         /// The offending value.
         value: f64,
@@ -154,7 +155,7 @@ pub enum FractureError {
         normal: DVec3,
     },
     /// A [`CutNoise`](crate::CutNoise) parameter is out of range.
-    #[error("cut noise {parameter} is {value}; expected {expected}")]
+    #[error("cut noise {parameter} is {value:?}; expected {expected}")]
     InvalidCutNoise {
         /// Field name: `amplitude`, `frequency`, `octaves` or `resolution`.
         parameter: &'static str,
@@ -202,7 +203,10 @@ pub enum FractureError {
         reason: String,
     },
     /// No chunk survived (every cell was empty or degenerate).
-    #[error("fracture produced no chunks")]
+    #[error(
+        "fracture produced no chunks: every piece was empty, below the volume floor or degenerate \
+         (is the mesh in metres, and not vanishingly small?)"
+    )]
     NoChunks,
     /// The produced asset failed core validation (a bug in this crate; please report).
     #[error("fracture produced an invalid asset: {0}")]

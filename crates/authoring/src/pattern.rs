@@ -11,7 +11,7 @@ use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
 use crate::piece::{EXTERIOR, Piece, Plane};
 use crate::report::FractureReport;
-use crate::settings::{Axis, FractureSettings, Progress};
+use crate::settings::{Axis, FractureSettings, MAX_CHUNK_COUNT, Progress};
 use crate::sites::SiteDistribution;
 use crate::voronoi::{RawFracture, Scale, fracture_voronoi_with, voronoi_raw};
 use glam::DVec3;
@@ -229,6 +229,12 @@ fn plan_cuts(mesh: &TriMesh, seed: u64, pattern: &Pattern) -> Result<Vec<Cut>, F
             if planes.is_empty() {
                 return Err(invalid("planar pattern needs at least one plane"));
             }
+            if planes.len() > MAX_CUT_PLANES {
+                return Err(invalid(format!(
+                    "{} cutting planes (at most {MAX_CUT_PLANES})",
+                    planes.len()
+                )));
+            }
             for (k, p) in planes.iter().enumerate() {
                 let normal = p.normal.try_normalize().filter(|_| p.point.is_finite());
                 let Some(normal) = normal else {
@@ -249,6 +255,16 @@ fn plan_cuts(mesh: &TriMesh, seed: u64, pattern: &Pattern) -> Result<Vec<Cut>, F
         Pattern::Slice(s) => {
             if s.counts.contains(&0) {
                 return Err(invalid(format!("slice counts {:?} must be ≥ 1", s.counts)));
+            }
+            // Checked before any plane is made: huge counts must fail at once.
+            let planes: u64 = s.counts.iter().map(|&n| u64::from(n) - 1).sum();
+            let cells: u64 = s.counts.iter().map(|&n| u64::from(n)).product();
+            if planes > MAX_CUT_PLANES as u64 || cells > u64::from(MAX_CHUNK_COUNT) {
+                return Err(invalid(format!(
+                    "slice counts {:?} make {planes} planes and {cells} cells \
+                     (at most {MAX_CUT_PLANES} planes and {MAX_CHUNK_COUNT} cells)",
+                    s.counts
+                )));
             }
             if !(0.0..=std::f64::consts::FRAC_PI_4).contains(&s.angle_jitter) {
                 return Err(invalid(format!(
@@ -465,6 +481,16 @@ fn planes_raw(
             }
         }
         parts = next;
+        if parts.len() > MAX_CHUNK_COUNT as usize {
+            // Planes in general position make O(n³) cells: stop early.
+            return Err(FractureError::InvalidPattern {
+                reason: format!(
+                    "the first {} planes already make {} cells (at most {MAX_CHUNK_COUNT})",
+                    tag + 1,
+                    parts.len()
+                ),
+            });
+        }
         progress(Progress {
             done: tag + 1,
             total: cuts.len() as u32,

@@ -4,6 +4,11 @@ use crate::error::FractureError;
 use glam::DVec3;
 use serde::{Deserialize, Serialize};
 
+/// Largest accepted [`FractureSettings::density`], kg/m³: far above any
+/// material (osmium is 22,590), and low enough that masses and inertia
+/// tensors of kilometre-sized assets still fit `f32`.
+pub const MAX_DENSITY: f64 = 1e6;
+
 /// Largest accepted [`FractureSettings::chunk_count`].
 pub const MAX_CHUNK_COUNT: u32 = 100_000;
 
@@ -194,7 +199,7 @@ pub struct FractureSettings {
     /// Seed of the site distribution (`rand_pcg::Pcg64Mcg`). Same mesh,
     /// settings and seed give a byte-identical asset.
     pub seed: u64,
-    /// Material density, kg/m³. Positive and finite.
+    /// Material density, kg/m³. Positive, at most [`MAX_DENSITY`].
     pub density: f64,
     /// Initial bond health per interface area, du/m² (bond strength =
     /// `strength_per_area × area`). Positive and finite.
@@ -248,7 +253,7 @@ impl FractureSettings {
                 max: MAX_CHUNK_COUNT,
             });
         }
-        if !positive_finite(self.density) {
+        if !positive_finite(self.density) || self.density > MAX_DENSITY {
             return Err(FractureError::InvalidDensity {
                 value: self.density,
             });
@@ -329,6 +334,13 @@ mod tests {
         assert!(matches!(
             check(FractureSettings { density: -1.0, ..ok }),
             FractureError::InvalidDensity { value } if value == -1.0
+        ));
+        assert!(matches!(
+            check(FractureSettings {
+                density: 1e308,
+                ..ok
+            }),
+            FractureError::InvalidDensity { value } if value == 1e308
         ));
         assert!(matches!(
             check(FractureSettings {

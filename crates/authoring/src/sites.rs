@@ -148,9 +148,9 @@ pub(crate) fn generate_sites(
             uniform_sites_in_mesh(mesh, count, seed, min_distance)
         }
         SiteDistribution::Clustered { clusters, spread } => {
-            if clusters == 0 || !positive(spread) {
+            if clusters == 0 || clusters > count || !positive(spread) {
                 return Err(invalid(format!(
-                    "clustered sites need clusters ≥ 1 and a positive spread, got {clusters} and {spread} m"
+                    "clustered sites need 1 ≤ clusters ≤ the site count ({count}) and a positive spread, got {clusters} and {spread} m"
                 )));
             }
             let centres = uniform_sites_in_mesh(mesh, clusters, seed, 1e-6 * diagonal)?;

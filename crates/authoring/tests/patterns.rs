@@ -204,6 +204,32 @@ fn bad_pattern_parameters_are_typed_errors() {
                 gamma: 2.0,
             },
         },
+        // Sizes that would exhaust memory are refused before any work:
+        // 4e9 slabs (planes over the limit), 50³ cells (over 100,000).
+        Pattern::Slice(SliceSettings {
+            counts: [4_000_000_000, 1, 1],
+            ..Default::default()
+        }),
+        Pattern::Slice(SliceSettings {
+            counts: [50, 50, 50],
+            ..Default::default()
+        }),
+        // More clusters than sites (32 by default).
+        Pattern::Voronoi {
+            sites: SiteDistribution::Clustered {
+                clusters: 1_000_000,
+                spread: 0.1,
+            },
+        },
+        Pattern::Planar {
+            planes: vec![
+                CutPlane {
+                    point: DVec3::splat(0.5),
+                    normal: DVec3::X,
+                };
+                5000
+            ],
+        },
     ];
     for p in bad {
         let err = fracture(&mesh, &s, &p, &mut |_| {}).unwrap_err();

@@ -16,6 +16,7 @@ pub const ENGINE: &str = concat!(
 
 pub mod demo;
 pub mod export;
+pub mod files;
 pub mod progress;
 pub mod report;
 pub mod simulate;

@@ -100,10 +100,37 @@ impl OpenMeshArgs {
                 anyhow::Error::new(e)
                     .context(format!("{} is not a closed solid ({hint})", mesh.display()))
             }
-            // The mesh errors name the file themselves.
-            e => e.into(),
+            // These name the file themselves.
+            e @ (smithereens_authoring::MeshError::Io { .. }
+            | smithereens_authoring::MeshError::UnsupportedFormat { .. }
+            | smithereens_authoring::MeshError::Parse { .. }) => e.into(),
+            e => anyhow::Error::new(e).context(format!("loading {}", mesh.display())),
         }
     }
+}
+
+/// Refuses outputs that would overwrite an input or each other, or that go
+/// into a folder that does not exist, before any work is done.
+fn check_outputs(inputs: &[(&str, &Path)], outputs: &[(&str, &Path)]) -> Result<()> {
+    let all: Vec<(&str, &Path)> = inputs.iter().chain(outputs).copied().collect();
+    if let Some((a, b, path)) = smithereens::files::first_clash(&all) {
+        anyhow::bail!(
+            "the {a} and the {b} are the same file ({}); choose another output name",
+            path.display()
+        );
+    }
+    for (what, path) in outputs {
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
+            && !parent.is_dir()
+        {
+            anyhow::bail!(
+                "cannot write the {what} {}: folder {} does not exist",
+                path.display(),
+                parent.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Rough-cut flags of `smithereens fracture`.
@@ -115,14 +142,14 @@ struct NoiseArgs {
     #[arg(long, value_name = "M")]
     noise_amplitude: Option<f64>,
     /// Rough cuts: base noise frequency, 1/m (features about 1/frequency apart).
-    #[arg(long, value_name = "PER_M", default_value_t = CutNoise::default().frequency)]
+    #[arg(long, value_name = "PER_M", default_value_t = CutNoise::default().frequency, requires = "noise_amplitude")]
     noise_frequency: f64,
     /// Rough cuts: noise octaves (1 to 8), each at twice the frequency and half the weight.
-    #[arg(long, default_value_t = CutNoise::default().octaves)]
+    #[arg(long, default_value_t = CutNoise::default().octaves, requires = "noise_amplitude")]
     noise_octaves: u32,
     /// Rough cuts: grid squares across each interface (2 to 64; at most
     /// 2 × N² rough triangles per interface).
-    #[arg(long, value_name = "N", default_value_t = CutNoise::default().resolution)]
+    #[arg(long, value_name = "N", default_value_t = CutNoise::default().resolution, requires = "noise_amplitude")]
     noise_resolution: u32,
 }
 
@@ -238,12 +265,19 @@ impl PatternArgs {
                 },
             },
             PatternKind::Slice => {
-                let n = parse_numbers(&self.slices).map_err(anyhow::Error::msg)?;
-                let [x, y, z] = n.as_slice() else {
-                    anyhow::bail!("--slices needs three counts, got {:?}", self.slices);
+                let counts: Option<Vec<u32>> = self
+                    .slices
+                    .split(',')
+                    .map(|t| t.trim().parse::<u32>().ok())
+                    .collect();
+                let Some([x, y, z]) = counts.as_deref() else {
+                    anyhow::bail!(
+                        "--slices needs three whole counts like 3,3,3, got {:?}",
+                        self.slices
+                    );
                 };
                 Pattern::Slice(SliceSettings {
-                    counts: [*x as u32, *y as u32, *z as u32],
+                    counts: [*x, *y, *z],
                     angle_jitter: self.angle_jitter_deg.to_radians(),
                     offset_jitter: self.offset_jitter,
                 })
@@ -380,8 +414,8 @@ enum Command {
         /// Output `.glb` file.
         #[arg(long, short)]
         output: PathBuf,
-        /// Key every N-th frame (the last frame is always keyed).
-        #[arg(long, default_value_t = 1)]
+        /// Key every N-th frame (the last frame is always keyed); N ≥ 1.
+        #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         every: u32,
     },
 }
@@ -472,6 +506,11 @@ fn run(cli: Cli) -> Result<()> {
             support_depth,
             no_bonds,
         } => {
+            let mut outputs = vec![("asset output", output.as_path())];
+            if let Some(g) = &gltf {
+                outputs.push(("--gltf output", g.as_path()));
+            }
+            check_outputs(&[("input mesh", mesh.as_path())], &outputs)?;
             let options = RepairOptions {
                 open_fallback: open_mesh.fallback(),
                 ..RepairOptions::default()
@@ -524,17 +563,19 @@ fn run(cli: Cli) -> Result<()> {
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default();
             }
-            std::fs::write(&output, file.to_bytes())
-                .with_context(|| format!("writing {}", output.display()))?;
+            // Everything is computed and checked before the first byte is
+            // written; each file is then replaced whole or not at all.
             let asset = file.validate()?;
+            let glb = gltf.as_ref().map(|_| export_asset_glb(&file)).transpose()?;
+            smithereens::files::write_atomic(&output, &file.to_bytes())
+                .with_context(|| format!("writing {}", output.display()))?;
             print!("{}", report::inspect(&file, &asset));
             if let Some(sliver_report) = &sliver_report {
                 print!("{}", report::sliver_summary(sliver_report));
             }
             println!("wrote {}", output.display());
-            if let Some(path) = gltf {
-                let glb = export_asset_glb(&file)?;
-                std::fs::write(&path, &glb)
+            if let (Some(path), Some(glb)) = (gltf, glb) {
+                smithereens::files::write_atomic(&path, &glb)
                     .with_context(|| format!("writing {}", path.display()))?;
                 println!("wrote {} ({} bytes)", path.display(), glb.len());
             }
@@ -570,7 +611,9 @@ fn run(cli: Cli) -> Result<()> {
         } => {
             let source = ScenarioSource::resolve(&scenario)?;
             let page = output.with_extension("html");
-            if page == output || Path::new(&scenario) == output {
+            if smithereens::files::same_file(&page, &output)
+                || smithereens::files::same_file(Path::new(&scenario), &output)
+            {
                 anyhow::bail!(
                     "output {} would overwrite the scenario or the viewer page written next to the run; use a name like run.json",
                     output.display()

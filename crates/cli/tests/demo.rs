@@ -101,7 +101,9 @@ fn the_demo_takes_an_open_mesh_only_with_a_fallback_and_says_what_it_closed() {
     let house = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes/house.obj");
     let dir = std::env::temp_dir().join(format!("smithereens-demo-open-{}", std::process::id()));
     let refused = std::process::Command::new(exe)
-        .args(["demo", "--mesh", house, "--steps", "20", "--chunks", "8", "--out"])
+        .args([
+            "demo", "--mesh", house, "--steps", "20", "--chunks", "8", "--out",
+        ])
         .arg(&dir)
         .output()
         .unwrap();

@@ -299,3 +299,55 @@ fn noise_flags_make_rough_cuts_and_bad_values_are_rejected() {
     assert!(stderr.contains("cut noise octaves is 0"), "{stderr}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn outputs_that_would_overwrite_an_input_or_each_other_are_refused_before_any_work() {
+    let exe = env!("CARGO_BIN_EXE_smithereens");
+    let dir = std::env::temp_dir().join(format!("smithereens-clash-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let input = dir.join("box.gltf");
+    std::fs::copy(mesh("Box.gltf"), &input).unwrap();
+    let original = std::fs::read(&input).unwrap();
+    let fracture = |args: &[&std::ffi::OsStr]| {
+        Command::new(exe)
+            .arg("fracture")
+            .arg(&input)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // -o onto the input, named another way.
+    let sub = dir.join("sub");
+    std::fs::create_dir_all(&sub).unwrap();
+    let out = fracture(&["-o".as_ref(), sub.join("../box.gltf").as_os_str()]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("the input mesh and the asset output"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // --gltf onto the asset.
+    let asset = dir.join("a.smasset");
+    let out = fracture(&[
+        "-o".as_ref(),
+        asset.as_os_str(),
+        "--gltf".as_ref(),
+        asset.as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    // --gltf into a missing folder: refused up front, so no asset either.
+    let out = fracture(&[
+        "-o".as_ref(),
+        asset.as_os_str(),
+        "--gltf".as_ref(),
+        dir.join("missing/x.glb").as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
+    assert!(
+        !asset.exists(),
+        "nothing is written when an output is refused"
+    );
+    assert_eq!(std::fs::read(&input).unwrap(), original, "input untouched");
+    std::fs::remove_dir_all(&dir).ok();
+}
