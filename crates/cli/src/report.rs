@@ -73,6 +73,11 @@ pub const THIN_CHUNK_RATIO: f64 = 10.0 * smithereens_authoring::SLIVER_INERTIA_R
 /// is reported as tiny by [`inspect`].
 pub const TINY_CHUNK_FRACTION: f64 = 1e-3;
 
+/// Bonds weaker than this fraction of the median bond strength are reported:
+/// they break at the lightest touch (interfaces of a few mm², usually where
+/// a cut grazed a corner).
+pub const WEAK_BOND_FRACTION: f64 = 1e-3;
+
 /// At most this many chunk indices are listed per warning.
 const LISTED: usize = 8;
 
@@ -243,6 +248,28 @@ pub fn warnings(file: &AssetFile, asset: &Asset) -> Vec<String> {
                 "{} tiny chunk(s) (volume < {TINY_CHUNK_FRACTION:e} × median {median:.3e} m³): chunks {}",
                 tiny.len(),
                 list(&tiny)
+            ));
+        }
+    }
+    let mut strengths: Vec<f64> = asset
+        .bonds()
+        .iter()
+        .map(|b| f64::from(b.strength))
+        .collect();
+    strengths.sort_by(f64::total_cmp);
+    if let Some(&median) = strengths.get(strengths.len() / 2) {
+        let weak: Vec<usize> = asset
+            .bonds()
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| f64::from(b.strength) < WEAK_BOND_FRACTION * median)
+            .map(|(i, _)| i)
+            .collect();
+        if !weak.is_empty() {
+            out.push(format!(
+                "{} very weak bond(s) (strength < {WEAK_BOND_FRACTION:e} × median {median:.3} du; they break at the lightest touch): bonds {}",
+                weak.len(),
+                list(&weak)
             ));
         }
     }
