@@ -563,6 +563,11 @@ fn run(cli: Cli) -> Result<()> {
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default();
             }
+            // The asset says when the fractured surface is not the file's
+            // (convex hull, closed holes).
+            if repair.replaced_by_convex_hull.is_some() || !repair.closed_holes.is_empty() {
+                file.provenance += &format!("; input repaired: {}", repair.warnings().join("; "));
+            }
             // Everything is computed and checked before the first byte is
             // written; each file is then replaced whole or not at all.
             let asset = file.validate()?;

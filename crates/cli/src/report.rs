@@ -55,11 +55,12 @@ fn table(rows: &[(&str, String)]) -> String {
     out
 }
 
-/// The source mesh volume (m³) that the authoring tool records at the end
-/// of the provenance (`"... volume <v> m3"`), if present.
+/// The source mesh volume (m³) that the authoring tool records in the
+/// provenance (`"source mesh: … volume <v> m3"`), if present.
 fn source_volume(provenance: &str) -> Option<f64> {
-    let at = provenance.rfind("volume ")?;
-    provenance[at + 7..].split_whitespace().next()?.parse().ok()
+    let source = &provenance[provenance.find("source mesh:")?..];
+    let at = source.find("volume ")?;
+    source[at + 7..].split_whitespace().next()?.parse().ok()
 }
 
 /// A chunk whose smallest principal moment of inertia is below this fraction
@@ -415,6 +416,19 @@ pub fn sliver_summary(report: &FractureReport) -> String {
         let _ = writeln!(out, "  … and {} more", report.slivers.len() - SHOWN);
     }
     out
+}
+
+#[cfg(test)]
+mod source_volume_tests {
+    use super::source_volume;
+
+    #[test]
+    fn the_source_volume_is_read_from_the_source_mesh_clause_only() {
+        let p = "x; source mesh: 8 vertices, 12 triangles, volume 1.0 m3; slivers: 0 merged; \
+                 input repaired: surface volume 9.0 changed";
+        assert_eq!(source_volume(p), Some(1.0));
+        assert_eq!(source_volume("volume 2.0 m3 but no source clause"), None);
+    }
 }
 
 #[cfg(test)]
