@@ -142,6 +142,20 @@ fn open_mesh_is_rejected_with_counts_unless_the_hull_fallback_is_asked_for() {
         err.contains("convex hull") && err.contains("186 duplicate"),
         "{err}"
     );
+    // The asset remembers that it is the hull, not the file's surface.
+    let file =
+        smithereens_core::AssetFile::from_bytes(&std::fs::read(dir.join("wall.smasset")).unwrap())
+            .unwrap();
+    assert!(
+        file.provenance
+            .contains("input repaired: 186 duplicate triangle(s) removed"),
+        "{}",
+        file.provenance
+    );
+    assert!(
+        file.provenance
+            .contains("surface replaced by its convex hull")
+    );
 }
 
 fn inspect(asset: &std::path::Path) -> String {
