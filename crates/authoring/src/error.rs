@@ -167,7 +167,9 @@ pub enum FractureError {
     /// Could not place all sites inside the mesh within the attempt budget
     /// (the mesh fills too little of its bounding box).
     #[error(
-        "placed only {placed} of {requested} Voronoi sites inside the mesh after {attempts} attempts"
+        "placed only {placed} of {requested} Voronoi sites inside the mesh after {attempts} attempts \
+         (the distribution puts too few points inside the mesh: a small impact radius or \
+         cluster spread, a large Poisson-disk spacing, or a very thin mesh)"
     )]
     SitePlacement {
         /// Sites placed.

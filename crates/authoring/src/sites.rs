@@ -145,6 +145,12 @@ pub(crate) fn generate_sites(
                     "Poisson-disk min_distance {min_distance} m must be positive"
                 )));
             }
+            if count > 1 && min_distance >= diagonal {
+                return Err(invalid(format!(
+                    "Poisson-disk min_distance {min_distance:?} m is at least the mesh's \
+                     bounding-box diagonal ({diagonal:?} m): {count} sites cannot fit"
+                )));
+            }
             uniform_sites_in_mesh(mesh, count, seed, min_distance)
         }
         SiteDistribution::Clustered { clusters, spread } => {
@@ -217,6 +223,23 @@ fn around(
     if !center.is_finite() || !ok(radius) || !ok(gamma) {
         return Err(invalid(format!(
             "radial sites need a finite centre and positive radius and gamma, got {center}, {radius} m, {gamma}"
+        )));
+    }
+    if count > 1 && radius <= 1e-6 * diagonal {
+        return Err(invalid(format!(
+            "radius {radius:?} m leaves no room for {count} distinct sites \
+             (sites closer than {:?} m count as one)",
+            1e-6 * diagonal
+        )));
+    }
+    // A sphere that misses the mesh's bounding box can never yield a site:
+    // say so now instead of after every placement attempt.
+    let (lo, hi) = mesh.bounds();
+    let gap = center.clamp(lo, hi).distance(center);
+    if gap >= radius {
+        return Err(invalid(format!(
+            "the sphere of radius {radius:?} m around {center} misses the mesh \
+             (its bounding box [{lo}, {hi}] is {gap:?} m away)"
         )));
     }
     let mut rng = Pcg64Mcg::seed_from_u64(seed);

@@ -230,6 +230,25 @@ fn bad_pattern_parameters_are_typed_errors() {
                 5000
             ],
         },
+        // Placements that cannot succeed are refused at once, not after
+        // every attempt: a sphere that misses the mesh, a radius too small
+        // for distinct sites, a Poisson spacing larger than the mesh.
+        Pattern::Voronoi {
+            sites: SiteDistribution::Radial {
+                center: DVec3::splat(100.0),
+                radius: 1.0,
+            },
+        },
+        Pattern::Voronoi {
+            sites: SiteDistribution::ImpactDensity {
+                center: DVec3::splat(0.5),
+                radius: 1e-12,
+                gamma: 2.0,
+            },
+        },
+        Pattern::Voronoi {
+            sites: SiteDistribution::PoissonDisk { min_distance: 10.0 },
+        },
     ];
     for p in bad {
         let err = fracture(&mesh, &s, &p, &mut |_| {}).unwrap_err();
