@@ -10,6 +10,7 @@ use crate::piece::{EXTERIOR, Piece};
 use crate::report::{FractureReport, SliverAction, SliverEvent, SliverReason};
 use crate::settings::{BondRule, FractureSettings};
 use crate::support::Ground;
+use crate::voronoi::{RawFracture, Scale};
 use glam::{DVec3, Vec3};
 use smithereens_core::{
     AssetDesc, AssetFile, BondDesc, BondEnd, ChunkDesc, ChunkIndex, ChunkMesh, HullDesc,
@@ -56,23 +57,21 @@ pub(crate) struct AssemblyParams {
 ///
 /// # Errors
 /// Any assembly error, or [`FractureError`] from core validation.
-#[allow(clippy::too_many_arguments)]
 pub(crate) fn finish_asset(
-    raw: &[RawChunk],
-    raw_bonds: &[RawBond],
+    cells: &RawFracture,
     settings: &FractureSettings,
-    lo: DVec3,
     mesh: &TriMesh,
-    mesh_volume: f64,
-    min_bond_area: f64,
+    scale: &Scale,
     what: &str,
 ) -> Result<(AssetFile, FractureReport), FractureError> {
+    let (raw, raw_bonds) = (&cells.raw[..], &cells.bonds[..]);
+    let mesh_volume = scale.volume;
     let params = AssemblyParams {
         density: settings.density,
         strength_per_area: settings.strength_per_area,
-        ground: Ground::resolve(&settings.support, lo),
+        ground: Ground::resolve(&settings.support, mesh.bounds().0),
         mesh_volume,
-        min_bond_area,
+        min_bond_area: scale.min_bond_area(),
         groups: Vec::new(),
     };
     let roughened: Vec<RawChunk>;

@@ -120,11 +120,7 @@ pub fn fracture_hierarchy(
     let scale = Scale::of(mesh);
     let (lo, _) = mesh.bounds();
     let ground = Ground::resolve(&settings.support, lo);
-    let base = Piece {
-        positions: mesh.positions.clone(),
-        triangles: mesh.triangles.clone(),
-        tags: vec![EXTERIOR; mesh.triangles.len()],
-    };
+    let base = Piece::from_mesh(mesh);
     let mut coarse = raw_cells(
         mesh,
         &base,

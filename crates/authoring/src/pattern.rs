@@ -386,24 +386,10 @@ fn fracture_planes(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(AssetFile, FractureReport), FractureError> {
     let scale = Scale::of(mesh);
-    let base = Piece {
-        positions: mesh.positions.clone(),
-        triangles: mesh.triangles.clone(),
-        tags: vec![EXTERIOR; mesh.triangles.len()],
-    };
+    let base = Piece::from_mesh(mesh);
     let cells = planes_raw(&base, cuts, pattern, &scale, progress)?;
     let what = format!("fracture: pattern={pattern:?}");
-    let (lo, _) = mesh.bounds();
-    finish_asset(
-        &cells.raw,
-        &cells.bonds,
-        settings,
-        lo,
-        mesh,
-        scale.volume,
-        scale.min_bond_area(),
-        &what,
-    )
+    finish_asset(&cells, settings, mesh, &scale, &what)
 }
 
 /// Raw pieces of a plane-cut pattern on `base` (its triangles keep their

@@ -52,6 +52,15 @@ impl Plane {
 }
 
 impl Piece {
+    /// The whole surface of `mesh`, every triangle tagged [`EXTERIOR`].
+    pub fn from_mesh(mesh: &crate::mesh::TriMesh) -> Self {
+        Self {
+            positions: mesh.positions.clone(),
+            triangles: mesh.triangles.clone(),
+            tags: vec![EXTERIOR; mesh.triangles.len()],
+        }
+    }
+
     /// Drops vertices no triangle uses, renumbering the rest in order.
     pub fn compact(&mut self) {
         let mut remap = vec![u32::MAX; self.positions.len()];

@@ -6,7 +6,7 @@ use crate::clip::{Clip, clip_piece};
 use crate::error::FractureError;
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
-use crate::piece::{EXTERIOR, Piece, Plane};
+use crate::piece::{Piece, Plane};
 use crate::report::FractureReport;
 use crate::settings::{FractureSettings, Progress};
 use crate::sites::{SiteDistribution, generate_sites};
@@ -124,11 +124,7 @@ pub(crate) fn fracture_voronoi_with(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(AssetFile, FractureReport), FractureError> {
     let scale = Scale::of(mesh);
-    let base = Piece {
-        positions: mesh.positions.clone(),
-        triangles: mesh.triangles.clone(),
-        tags: vec![EXTERIOR; mesh.triangles.len()],
-    };
+    let base = Piece::from_mesh(mesh);
     let cells = voronoi_raw(
         mesh,
         &base,
@@ -146,17 +142,7 @@ pub(crate) fn fracture_voronoi_with(
         "fracture_voronoi{pattern}: chunk_count={}",
         settings.chunk_count
     );
-    let (lo, _) = mesh.bounds();
-    finish_asset(
-        &cells.raw,
-        &cells.bonds,
-        settings,
-        lo,
-        mesh,
-        scale.volume,
-        scale.min_bond_area(),
-        &what,
-    )
+    finish_asset(&cells, settings, mesh, &scale, &what)
 }
 
 /// Length and volume scales of the source mesh, which fix every tolerance of
