@@ -80,6 +80,9 @@ struct OpenMeshArgs {
     close_holes: Option<u32>,
 }
 
+// `--close-holes` without a value means the library's default limit.
+const _: () = assert!(smithereens_authoring::DEFAULT_MAX_HOLE_EDGES == 64);
+
 impl OpenMeshArgs {
     fn fallback(&self) -> OpenMeshFallback {
         match (self.hull_fallback, self.close_holes) {
