@@ -92,11 +92,6 @@ fn every_pattern_on_every_clean_mesh_keeps_the_invariants() {
     for (name, mesh) in clean_meshes() {
         let (lo, hi) = mesh.bounds();
         for pattern in patterns(&mesh) {
-            // Voronoi on stairs.obj is covered with seed 5 in real_meshes.rs;
-            // other seeds hit a known defect (see the ignored test below).
-            if name == "stairs.obj" && matches!(pattern, Pattern::Voronoi { .. }) {
-                continue;
-            }
             let settings = FractureSettings {
                 chunk_count: 12,
                 seed: 12,
