@@ -570,23 +570,25 @@ fn guarded_hull(points: &[Vec3]) -> Result<(Vec<Vec3>, Vec<[u32; 3]>), String> {
         .map_err(|e| e.to_string())
 }
 
-/// Edges shorter than this fraction of a piece's bounding-box diagonal are
-/// collapsed in its render mesh. They span a few f32 units in the last
-/// place at most, so f32 cannot keep their ends apart reliably: two such
-/// ends can round to distinct but adjacent values and leave a pinched,
-/// non-manifold edge (seen on `stairs.obj`, whose zero-area T-junction fill
-/// puts cut vertices 1e-8 m apart).
-pub const SHORT_EDGE_FRACTION: f64 = 1e-6;
+/// Edges shorter than this many f32 units in the last place (of the
+/// piece's largest coordinate) are collapsed in its render mesh: f32 cannot
+/// keep their ends apart reliably, and two ends that round to distinct but
+/// adjacent values leave a pinched, non-manifold edge (seen on
+/// `stairs.obj`, whose zero-area T-junction fill puts cut vertices 1e-8 m
+/// apart). Longer edges are kept: collapsing a sub-micron edge of a long
+/// thin triangle moves its area from a cap to a neighbouring face, which
+/// broke "bond area = cap area" on Spot at a 1e-6 relative threshold.
+pub const SHORT_EDGE_ULPS: f64 = 2.0;
 
 /// For every vertex of `piece`, the lowest-index vertex it is joined to by
-/// a chain of edges shorter than [`SHORT_EDGE_FRACTION`] of the piece's
-/// diagonal (itself when none).
+/// a chain of edges shorter than [`SHORT_EDGE_ULPS`] f32 units in the last
+/// place (itself when none).
 fn short_edge_representatives(piece: &Piece) -> Vec<u32> {
-    let (lo, hi) = piece.positions.iter().fold(
-        (DVec3::splat(f64::INFINITY), DVec3::splat(f64::NEG_INFINITY)),
-        |(lo, hi), p| (lo.min(*p), hi.max(*p)),
-    );
-    let tolerance = SHORT_EDGE_FRACTION * (hi - lo).length();
+    let extent = piece
+        .positions
+        .iter()
+        .fold(0.0f64, |m, p| m.max(p.abs().max_element()));
+    let tolerance = SHORT_EDGE_ULPS * f64::from(f32::EPSILON) * extent;
     let mut root: Vec<u32> = (0..piece.positions.len() as u32).collect();
     fn find(root: &mut [u32], mut x: u32) -> u32 {
         while root[x as usize] != x {
@@ -610,7 +612,7 @@ fn short_edge_representatives(piece: &Piece) -> Vec<u32> {
 }
 
 /// The render mesh: the members' surfaces in f32, with edges shorter than
-/// [`SHORT_EDGE_FRACTION`] of the piece collapsed, welded by exact f32
+/// [`SHORT_EDGE_ULPS`] f32 units in the last place collapsed, welded by exact f32
 /// position. Triangles that collapse under f32 rounding are dropped (an edge
 /// collapse, which keeps the surface closed), and so are pairs of triangles
 /// on the same three vertices with opposite winding (zero-volume fins that

@@ -67,7 +67,7 @@ mod support;
 mod topology;
 pub mod voronoi;
 
-pub use assembly::{SHORT_EDGE_FRACTION, SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
+pub use assembly::{SHORT_EDGE_ULPS, SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
 pub use error::{FractureError, MeshError};
 pub use hierarchy::{Refinement, fracture_hierarchy};
 pub use hole::{ClosedHole, MAX_TRIANGULATED_LOOP};

@@ -257,8 +257,8 @@ fn bad_pattern_parameters_are_typed_errors() {
 /// Regression: Voronoi (seed 11, 12 chunks) on `stairs.obj`, whose
 /// zero-area T-junction fill puts cut vertices 1e-8 m apart, left one render
 /// mesh with a pinched edge (four triangles on an edge whose ends rounded to
-/// adjacent f32 values). Render meshes now collapse edges below
-/// `SHORT_EDGE_FRACTION` of the chunk; every seed from 1 to 40 must give
+/// adjacent f32 values). Render meshes now collapse edges shorter than
+/// `SHORT_EDGE_ULPS` f32 units in the last place; every seed from 1 to 40 must give
 /// closed, manifold chunks.
 #[test]
 fn stairs_voronoi_is_closed_for_every_seed() {
