@@ -224,7 +224,7 @@ fn sigkill_at_random_moments_never_loses_an_acknowledged_commit() {
 }
 
 #[test]
-#[ignore = "soak: 500 SIGKILLs, about a minute"]
+#[ignore = "soak: 500 SIGKILLs, a few minutes"]
 fn sigkill_soak_500_kills() {
     let t = crash_cycles(500, 0x50AC_0001, 60);
     eprintln!(
