@@ -8,7 +8,7 @@
 //! on the two sides are matched by geometry: the bond area is the overlap of
 //! their (coplanar, opposite) caps.
 
-use crate::piece::{EXTERIOR, Piece, Plane};
+use crate::piece::{Piece, Plane};
 use glam::{DVec2, DVec3};
 
 /// One closed piece of a Voronoi cell, before slivers are merged.
@@ -44,16 +44,7 @@ pub(crate) fn find_bonds(chunks: &[RawChunk], sites: &[DVec3], min_area: f64) ->
     // (cell, neighbour tag, chunk) for every chunk and each cap tag it carries.
     let mut faces: Vec<(u32, u32, usize)> = Vec::new();
     for (k, c) in chunks.iter().enumerate() {
-        let mut tags: Vec<u32> = c
-            .piece
-            .tags
-            .iter()
-            .copied()
-            .filter(|&t| t != EXTERIOR)
-            .collect();
-        tags.sort_unstable();
-        tags.dedup();
-        faces.extend(tags.into_iter().map(|t| (c.cell, t, k)));
+        faces.extend(c.piece.cap_tags().into_iter().map(|t| (c.cell, t, k)));
     }
     faces.sort_unstable();
     let range = |cell: u32, tag: u32| {
@@ -77,26 +68,16 @@ pub(crate) fn find_bonds(chunks: &[RawChunk], sites: &[DVec3], min_area: f64) ->
         let Some(plane) = Plane::bisector(si, sj) else {
             continue;
         };
-        if side_i.len() == 1 && side_j.len() == 1 {
-            // One chunk on each side: the whole cap region is shared.
-            let (a, b) = (side_i[0].2, side_j[0].2);
-            let (area, centroid) = chunks[a].piece.tagged_area(j);
-            push_bond(
-                &mut bonds,
-                a,
-                b,
-                [j, i],
-                area,
-                centroid,
-                plane.normal,
-                min_area,
-            );
-            continue;
-        }
+        // One chunk on each side: the whole cap region is shared. Otherwise
+        // the chunks are matched by the overlap of their caps.
+        let whole = side_i.len() == 1 && side_j.len() == 1;
         for &(_, _, a) in side_i {
             for &(_, _, b) in side_j {
-                let (area, centroid) =
-                    cap_overlap(&chunks[a].piece, j, &chunks[b].piece, i, &plane);
+                let (area, centroid) = if whole {
+                    chunks[a].piece.tagged_area(j)
+                } else {
+                    cap_overlap(&chunks[a].piece, j, &chunks[b].piece, i, &plane)
+                };
                 push_bond(
                     &mut bonds,
                     a,

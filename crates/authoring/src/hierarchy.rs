@@ -339,6 +339,13 @@ fn bonds_across_parents(
 ) -> Vec<RawBond> {
     let mut out = Vec::new();
     let pad = 1e-6 * scale.diagonal;
+    // Level-1 pieces of every level-0 piece, ascending.
+    let parents = parent_raw.iter().copied().max().map_or(0, |m| m + 1);
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); parents];
+    for (c, &p) in parent_raw.iter().enumerate() {
+        children[p].push(c);
+    }
+    let none: Vec<usize> = Vec::new();
     for bond in coarse_bonds {
         let plane = Plane {
             point: bond.centroid,
@@ -348,9 +355,11 @@ fn bonds_across_parents(
         // Children of one side with caps of that side's tag, and the bounds
         // of those caps.
         let side = |parent: usize, tag: u32| -> Vec<(usize, DVec3, DVec3)> {
-            (0..fine.len())
-                .filter(|&c| parent_raw[c] == parent)
-                .filter_map(|c| {
+            children
+                .get(parent)
+                .unwrap_or(&none)
+                .iter()
+                .filter_map(|&c| {
                     let piece = &fine[c].piece;
                     let mut lo = DVec3::splat(f64::INFINITY);
                     let mut hi = DVec3::splat(f64::NEG_INFINITY);

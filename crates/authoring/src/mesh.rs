@@ -76,32 +76,19 @@ pub fn box_corners(min: DVec3, max: DVec3) -> Vec<DVec3> {
         .collect()
 }
 
-/// Builds a [`TriMesh`] from raw triangles: welds vertices with bit-identical
-/// positions (`-0.0` and `0.0` count as equal), drops triangles that become
-/// degenerate (a repeated vertex) and unused vertices, checks that the
-/// surface is closed and manifold, and flips every triangle if the surface
-/// is wound inside-out (negative volume). Exact-duplicate faces are not
-/// removed: they show up as non-manifold edges.
+/// Checks raw input — non-empty, counts that fit `u32` indices, finite
+/// positions, indices in range — and welds vertices at exactly equal
+/// positions (−0 and +0 together). Returns the distinct positions in
+/// first-use order and the welded id of every input vertex. Shared by
+/// [`mesh_from_triangles`] and [`repair_mesh`](crate::repair_mesh).
 ///
 /// # Errors
-/// [`MeshError::Empty`], [`MeshError::NonFiniteVertex`],
-/// [`MeshError::IndexOutOfRange`], [`MeshError::TooLarge`],
-/// [`MeshError::NotClosed`] (with the counts of open and non-manifold edges),
-/// [`MeshError::ZeroVolume`].
-///
-/// # Example
-/// ```
-/// use smithereens_authoring::mesh_from_triangles;
-/// use glam::DVec3;
-/// // A tetrahedron.
-/// let p = vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z];
-/// let mesh = mesh_from_triangles(p, vec![[0, 2, 1], [0, 1, 3], [1, 2, 3], [2, 0, 3]]).unwrap();
-/// assert!((mesh.volume() - 1.0 / 6.0).abs() < 1e-12);
-/// ```
-pub fn mesh_from_triangles(
-    positions: Vec<DVec3>,
-    triangles: Vec<[u32; 3]>,
-) -> Result<TriMesh, MeshError> {
+/// [`MeshError::Empty`], [`MeshError::TooLarge`],
+/// [`MeshError::NonFiniteVertex`], [`MeshError::IndexOutOfRange`].
+pub(crate) fn checked_weld(
+    positions: &[DVec3],
+    triangles: &[[u32; 3]],
+) -> Result<(Vec<DVec3>, Vec<u32>), MeshError> {
     if positions.is_empty() || triangles.is_empty() {
         return Err(MeshError::Empty);
     }
@@ -131,21 +118,52 @@ pub fn mesh_from_triangles(
             });
         }
     }
-    // Weld by exact position. The map is only used for lookup; new indices are
-    // assigned in first-use order, so the result is deterministic.
+    // The map is only used for lookup; new indices are assigned in first-use
+    // order, so the result is deterministic.
     let mut weld: HashMap<[u64; 3], u32> = HashMap::with_capacity(positions.len());
-    let mut welded_of = vec![0u32; positions.len()];
     let mut unique: Vec<DVec3> = Vec::new();
-    for (i, p) in positions.iter().enumerate() {
-        // Adding 0.0 turns -0.0 into +0.0 so both weld together.
-        let q = *p + DVec3::ZERO;
-        let key = [q.x.to_bits(), q.y.to_bits(), q.z.to_bits()];
-        let id = *weld.entry(key).or_insert_with(|| {
-            unique.push(q);
-            (unique.len() - 1) as u32
-        });
-        welded_of[i] = id;
-    }
+    let welded_of = positions
+        .iter()
+        .map(|p| {
+            // Adding 0.0 turns -0.0 into +0.0 so both weld together.
+            let q = *p + DVec3::ZERO;
+            let key = [q.x.to_bits(), q.y.to_bits(), q.z.to_bits()];
+            *weld.entry(key).or_insert_with(|| {
+                unique.push(q);
+                (unique.len() - 1) as u32
+            })
+        })
+        .collect();
+    Ok((unique, welded_of))
+}
+
+/// Builds a [`TriMesh`] from raw triangles: welds vertices with bit-identical
+/// positions (`-0.0` and `0.0` count as equal), drops triangles that become
+/// degenerate (a repeated vertex) and unused vertices, checks that the
+/// surface is closed and manifold, and flips every triangle if the surface
+/// is wound inside-out (negative volume). Exact-duplicate faces are not
+/// removed: they show up as non-manifold edges.
+///
+/// # Errors
+/// [`MeshError::Empty`], [`MeshError::NonFiniteVertex`],
+/// [`MeshError::IndexOutOfRange`], [`MeshError::TooLarge`],
+/// [`MeshError::NotClosed`] (with the counts of open and non-manifold edges),
+/// [`MeshError::ZeroVolume`].
+///
+/// # Example
+/// ```
+/// use smithereens_authoring::mesh_from_triangles;
+/// use glam::DVec3;
+/// // A tetrahedron.
+/// let p = vec![DVec3::ZERO, DVec3::X, DVec3::Y, DVec3::Z];
+/// let mesh = mesh_from_triangles(p, vec![[0, 2, 1], [0, 1, 3], [1, 2, 3], [2, 0, 3]]).unwrap();
+/// assert!((mesh.volume() - 1.0 / 6.0).abs() < 1e-12);
+/// ```
+pub fn mesh_from_triangles(
+    positions: Vec<DVec3>,
+    triangles: Vec<[u32; 3]>,
+) -> Result<TriMesh, MeshError> {
+    let (unique, welded_of) = checked_weld(&positions, &triangles)?;
     let mut tris: Vec<[u32; 3]> = triangles
         .iter()
         .map(|t| t.map(|i| welded_of[i as usize]))

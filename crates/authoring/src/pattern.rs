@@ -9,7 +9,7 @@ use crate::clip::{Clip, clip_piece};
 use crate::error::FractureError;
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
-use crate::piece::{EXTERIOR, Piece, Plane};
+use crate::piece::{Piece, Plane};
 use crate::report::FractureReport;
 use crate::settings::{Axis, FractureSettings, MAX_CHUNK_COUNT, Progress};
 use crate::sites::SiteDistribution;
@@ -520,16 +520,7 @@ fn plane_bonds(
     // (plane, positive side, chunk, cap bounds) for every chunk and cap tag.
     let mut faces: Vec<(u32, bool, usize, DVec3, DVec3)> = Vec::new();
     for (k, chunk) in raw.iter().enumerate() {
-        let mut tags: Vec<u32> = chunk
-            .piece
-            .tags
-            .iter()
-            .copied()
-            .filter(|&t| t != EXTERIOR)
-            .collect();
-        tags.sort_unstable();
-        tags.dedup();
-        for tag in tags {
+        for tag in chunk.piece.cap_tags() {
             let Some(&(_, positive)) = sides[k].iter().find(|(t, _)| *t == tag) else {
                 continue;
             };

@@ -61,6 +61,19 @@ impl Piece {
         }
     }
 
+    /// The distinct cap tags (every tag but [`EXTERIOR`]), ascending.
+    pub fn cap_tags(&self) -> Vec<u32> {
+        let mut tags: Vec<u32> = self
+            .tags
+            .iter()
+            .copied()
+            .filter(|&t| t != EXTERIOR)
+            .collect();
+        tags.sort_unstable();
+        tags.dedup();
+        tags
+    }
+
     /// Drops vertices no triangle uses, renumbering the rest in order.
     pub fn compact(&mut self) {
         let mut remap = vec![u32::MAX; self.positions.len()];

@@ -7,7 +7,7 @@ use crate::error::MeshError;
 use crate::hole::{ClosedHole, close_holes};
 use crate::mesh::{TriMesh, mesh_from_triangles};
 use glam::{DVec3, Vec3};
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
 
 /// Triangles with an area below this fraction of the squared bounding-box
 /// diagonal count as zero-area.
@@ -229,35 +229,7 @@ pub fn repair_mesh(
         input_triangles: triangles.len(),
         ..Default::default()
     };
-    if positions.is_empty() || triangles.is_empty() {
-        return Err(MeshError::Empty);
-    }
-    if let Some((index, &position)) = positions.iter().enumerate().find(|(_, p)| !p.is_finite()) {
-        return Err(MeshError::NonFiniteVertex { index, position });
-    }
-    for (ti, t) in triangles.iter().enumerate() {
-        if let Some(&index) = t.iter().find(|&&i| i as usize >= positions.len()) {
-            return Err(MeshError::IndexOutOfRange {
-                triangle: ti,
-                index,
-                vertex_count: positions.len(),
-            });
-        }
-    }
-    // Exact weld (lookup only; ids in first-use order).
-    let mut weld: HashMap<[u64; 3], u32> = HashMap::with_capacity(positions.len());
-    let mut unique: Vec<DVec3> = Vec::new();
-    let welded_of: Vec<u32> = positions
-        .iter()
-        .map(|p| {
-            let q = *p + DVec3::ZERO;
-            let key = [q.x.to_bits(), q.y.to_bits(), q.z.to_bits()];
-            *weld.entry(key).or_insert_with(|| {
-                unique.push(q);
-                (unique.len() - 1) as u32
-            })
-        })
-        .collect();
+    let (unique, welded_of) = crate::mesh::checked_weld(&positions, &triangles)?;
     report.welded_vertices = unique.len();
     let mut tris: Vec<[u32; 3]> = Vec::with_capacity(triangles.len());
     let mut seen: BTreeSet<[u32; 3]> = BTreeSet::new();

@@ -27,31 +27,12 @@ pub(crate) fn uniform_sites_in_mesh(
     let (lo, hi) = mesh.bounds();
     let extent = hi - lo;
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let budget = 1000 + ATTEMPTS_PER_SITE * count as u64;
-    let mut sites: Vec<DVec3> = Vec::with_capacity(count as usize);
-    let mut attempts = 0u64;
-    while sites.len() < count as usize {
-        if attempts >= budget {
-            return Err(FractureError::SitePlacement {
-                placed: sites.len() as u32,
-                requested: count,
-                attempts,
-            });
-        }
-        attempts += 1;
+    sample_sites(mesh, count, min_separation, || {
         // `random::<f64>()` is uniform in [0, 1) and never panics, unlike an
         // empty `random_range`.
         let (x, y, z): (f64, f64, f64) = (rng.random(), rng.random(), rng.random());
-        let p = lo + extent * DVec3::new(x, y, z);
-        if !mesh.contains_point(p) {
-            continue;
-        }
-        if sites.iter().any(|s| s.distance(p) <= min_separation) {
-            continue;
-        }
-        sites.push(p);
-    }
-    Ok(sites)
+        lo + extent * DVec3::new(x, y, z)
+    })
 }
 
 /// How Voronoi sites are placed inside the mesh (all deterministic for a
@@ -162,7 +143,7 @@ pub(crate) fn generate_sites(
             let centres = uniform_sites_in_mesh(mesh, clusters, seed, 1e-6 * diagonal)?;
             let mut rng = Pcg64Mcg::seed_from_u64(seed ^ 0x9e37_79b9_7f4a_7c15);
             let mut k = 0usize;
-            sample_sites(mesh, count, diagonal, || {
+            sample_sites(mesh, count, 1e-6 * diagonal, || {
                 let (a, b, c, d): (f64, f64, f64, f64) =
                     (rng.random(), rng.random(), rng.random(), rng.random());
                 let centre = centres[k % centres.len()];
@@ -243,7 +224,7 @@ fn around(
         )));
     }
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    sample_sites(mesh, count, diagonal, || {
+    sample_sites(mesh, count, 1e-6 * diagonal, || {
         let (u, z, phi): (f64, f64, f64) = (rng.random(), rng.random(), rng.random());
         let z = 2.0 * z - 1.0;
         let ring = (1.0 - z * z).max(0.0).sqrt();
@@ -254,17 +235,17 @@ fn around(
 }
 
 /// Draws candidates until `count` lie inside the mesh and are more than
-/// 1e-6 × diagonal from earlier sites.
+/// `separation` (m) from earlier sites; fails when the attempt budget
+/// (1000 + [`ATTEMPTS_PER_SITE`] per site) runs out.
 fn sample_sites(
     mesh: &TriMesh,
     count: u32,
-    diagonal: f64,
+    separation: f64,
     mut candidate: impl FnMut() -> DVec3,
 ) -> Result<Vec<DVec3>, FractureError> {
     let budget = 1000 + ATTEMPTS_PER_SITE * count as u64;
     let mut sites: Vec<DVec3> = Vec::with_capacity(count as usize);
     let mut attempts = 0u64;
-    let separation = 1e-6 * diagonal;
     while sites.len() < count as usize {
         if attempts >= budget {
             return Err(FractureError::SitePlacement {

@@ -201,6 +201,35 @@ fn accessor(
     })
 }
 
+/// A glTF document being built: the root with this tool as generator, the
+/// binary buffer, and the two chunk materials (exterior, interior).
+struct Document {
+    root: json::Root,
+    bin: Bin,
+    exterior: json::Index<json::Material>,
+    interior: json::Index<json::Material>,
+}
+
+impl Document {
+    fn new() -> Self {
+        let mut root = json::Root {
+            asset: json::Asset {
+                generator: Some(format!("smithereens {}", env!("CARGO_PKG_VERSION"))),
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let exterior = material(&mut root, "exterior", EXTERIOR_RGBA, 0.8);
+        let interior = material(&mut root, "interior", INTERIOR_RGBA, 0.95);
+        Self {
+            root,
+            bin: Bin::default(),
+            exterior,
+            interior,
+        }
+    }
+}
+
 fn material(
     root: &mut json::Root,
     name: &str,
@@ -345,16 +374,12 @@ fn finish_glb(mut root: json::Root, mut bin: Bin) -> Result<Vec<u8>, ExportError
 /// [`ExportError::MeshIndex`], [`ExportError::NonFinite`],
 /// [`ExportError::Gltf`].
 pub fn export_asset_glb(file: &AssetFile) -> Result<Vec<u8>, ExportError> {
-    let mut root = json::Root {
-        asset: json::Asset {
-            generator: Some(format!("smithereens {}", env!("CARGO_PKG_VERSION"))),
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let mut bin = Bin::default();
-    let exterior = material(&mut root, "exterior", EXTERIOR_RGBA, 0.8);
-    let interior = material(&mut root, "interior", INTERIOR_RGBA, 0.95);
+    let Document {
+        mut root,
+        mut bin,
+        exterior,
+        interior,
+    } = Document::new();
     // One scene per hierarchy depth (a flat asset has only depth 0), so
     // coarse and fine chunks never overlap on screen.
     let depths = file.desc.chunks.iter().map(|c| c.depth).max().unwrap_or(0) + 1;
@@ -490,16 +515,12 @@ pub fn export_glb(run: &RunRecord, options: &ExportOptions) -> Result<Vec<u8>, E
     validate_run(run)?;
     let poses = ChunkPoses::new(run)?;
 
-    let mut root = json::Root {
-        asset: json::Asset {
-            generator: Some(format!("smithereens {}", env!("CARGO_PKG_VERSION"))),
-            ..Default::default()
-        },
-        ..Default::default()
-    };
-    let mut bin = Bin::default();
-    let exterior = material(&mut root, "exterior", EXTERIOR_RGBA, 0.8);
-    let interior = material(&mut root, "interior", INTERIOR_RGBA, 0.95);
+    let Document {
+        mut root,
+        mut bin,
+        exterior,
+        interior,
+    } = Document::new();
 
     // Meshes and nodes.
     let mut nodes = Vec::with_capacity(run.chunks.len());
