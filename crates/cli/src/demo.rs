@@ -8,8 +8,8 @@ use smithereens_authoring::{
 };
 use smithereens_core::record::RunRecord;
 use smithereens_core::{AssetFile, glam::Vec3};
-use smithereens_rapier::scenario::{
-    RunSummary, Scenario, ScheduledProjectile, run, stand_on_ground,
+use smithereens_rapier::recorded_run::{
+    RunSummary, ScheduledProjectile, ScriptedRun, run, stand_on_ground,
 };
 use smithereens_rapier::{ProjectileDesc, WorldSettings};
 use std::path::{Path, PathBuf};
@@ -77,7 +77,7 @@ pub enum DemoError {
     Fracture(#[from] smithereens_authoring::FractureError),
     /// Simulation failed.
     #[error("simulation")]
-    Scenario(#[from] smithereens_rapier::scenario::ScenarioError),
+    Scenario(#[from] smithereens_rapier::recorded_run::RunError),
 }
 
 /// Loads the demo mesh: `path` (repaired, with `open_fallback` for a mesh
@@ -104,10 +104,10 @@ pub fn demo_mesh(
 
 /// Builds the demo scenario from a fractured asset: stood on y = 0, three
 /// projectiles fired along +X at the upper half, 1 s apart.
-pub fn demo_scenario(asset: AssetFile, options: &DemoOptions) -> Result<Scenario, DemoError> {
+pub fn demo_scenario(asset: AssetFile, options: &DemoOptions) -> Result<ScriptedRun, DemoError> {
     let validated = asset
         .validate()
-        .map_err(smithereens_rapier::scenario::ScenarioError::from)?;
+        .map_err(smithereens_rapier::recorded_run::RunError::from)?;
     let placement = stand_on_ground(&validated, 0.0);
     let (lo, hi) = world_bounds(&validated, &placement);
     let size = hi - lo;
@@ -125,7 +125,7 @@ pub fn demo_scenario(asset: AssetFile, options: &DemoOptions) -> Result<Scenario
             },
         })
         .collect();
-    Ok(Scenario {
+    Ok(ScriptedRun {
         name: asset.name.clone(),
         asset,
         placement,

@@ -2,7 +2,7 @@
 
 use smithereens_authoring::{FractureReport, SliverAction, SliverReason};
 use smithereens_core::{Asset, AssetFile};
-use smithereens_rapier::scenario::RunSummary;
+use smithereens_rapier::recorded_run::RunSummary;
 use std::fmt::Write;
 
 /// The run summary as an aligned two-column table.

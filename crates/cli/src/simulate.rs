@@ -2,7 +2,7 @@
 //! it; re-simulate a recorded run and compare its per-frame state hashes.
 
 use smithereens_core::record::RunRecord;
-use smithereens_rapier::scenario::{RunSummary, run};
+use smithereens_rapier::recorded_run::{RunSummary, run};
 use smithereens_scenario::{ScenarioFile, ScenarioFileError, build, builtin};
 use std::path::{Path, PathBuf};
 
@@ -15,7 +15,7 @@ pub enum SimulateError {
     Scenario(#[from] ScenarioFileError),
     /// The simulation failed.
     #[error("simulation")]
-    Run(#[from] smithereens_rapier::scenario::ScenarioError),
+    Run(#[from] smithereens_rapier::recorded_run::RunError),
     /// The run has no embedded scenario.
     #[error(
         "this run carries no scenario (only runs written by `smithereens simulate` can be replayed)"

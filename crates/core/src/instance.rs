@@ -568,6 +568,16 @@ impl Instance {
         Ok(answer)
     }
 
+    /// Takes every pending event out of the queue, in admission order, and
+    /// clears a budget deferral: the instance is as if they had never been
+    /// admitted (their ids may be admitted again). Used to set aside events
+    /// whose commit keeps failing (quarantine); put them back with
+    /// [`Self::admit_frozen`], which keeps their frozen geometry.
+    pub fn withdraw_pending(&mut self) -> Vec<PendingEvent> {
+        self.deferral = None;
+        std::mem::take(&mut self.pending)
+    }
+
     fn validate_frozen(&self, pending: &PendingEvent) -> Result<(), DamageError> {
         pending.event.validate()?;
         for c in &pending.candidates {

@@ -163,6 +163,29 @@ impl Instance {
         Ok(fell)
     }
 
+    /// Sets a dynamic cluster's sleep state from the physics engine's own
+    /// sleep decision (a backend whose engine already tracks sleeping calls
+    /// this for the clusters whose engine state changed, instead of
+    /// [`Self::advance_sleep`] over every cluster each step). Supported
+    /// clusters never sleep: the call is a no-op for them.
+    ///
+    /// # Errors
+    /// [`LifecycleError::StaleCluster`] for an unknown handle; nothing changes.
+    pub fn set_sleep_state(
+        &mut self,
+        h: ClusterHandle,
+        state: SleepState,
+    ) -> Result<(), LifecycleError> {
+        let c = self
+            .clusters
+            .get_mut(h)
+            .ok_or(LifecycleError::StaleCluster(h))?;
+        if !c.supported {
+            c.sleep = state;
+        }
+        Ok(())
+    }
+
     /// The cluster currently holding `slot`.
     ///
     /// # Errors

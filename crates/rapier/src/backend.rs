@@ -3,7 +3,9 @@
 
 use crate::convert::{motion_of, to_rapier};
 use crate::error::BackendError;
-use crate::world::{ColliderTag, WorldSettings};
+use crate::set::attachments::{Attachments, BodyTraits};
+use crate::set::registry::{BodyOwner, Registry};
+use crate::set::{ColliderTag, DestructionSettings, InstanceHandle};
 use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
 use smithereens_core::budget::{ProxyDesc, Representation};
@@ -71,19 +73,11 @@ impl ChunkShapes {
         Ok(Self { shapes })
     }
 
-    fn get(&self, c: ChunkIndex) -> Option<&SharedShape> {
+    /// The shape of chunk `c` (points relative to its centroid), `None` for a chunk without hulls.
+    pub fn shape(&self, c: ChunkIndex) -> Option<&SharedShape> {
         self.shapes.get(c.0 as usize).and_then(|s| s.as_ref())
     }
 }
-
-/// Collision group of the ground: render-only debris collides with it only.
-pub const GROUND_GROUP: Group = Group::GROUP_1;
-/// Collision group of render-only debris (no authoritative collision).
-pub const RENDER_DEBRIS_GROUP: Group = Group::GROUP_2;
-/// Collision group of authoritative chunk colliders.
-pub const CHUNK_GROUP: Group = Group::GROUP_3;
-/// Collision group of projectiles.
-pub const PROJECTILE_GROUP: Group = Group::GROUP_4;
 
 /// What a cluster's body is made of.
 pub struct BodySpec<'a> {
@@ -130,50 +124,65 @@ fn chunk_local_pose(asset: &Asset, n: ChunkIndex, center: Vec3) -> rapier3d::mat
     rapier3d::math::Pose::from_parts(t, r)
 }
 
-/// Collision groups, events and tag of a chunk collider for a representation:
-/// authoritative chunks collide with everything and report contact forces;
-/// render-only debris is in [`RENDER_DEBRIS_GROUP`], meets the ground only
-/// and reports nothing.
-fn chunk_role(
-    n: ChunkIndex,
-    render_only: bool,
-    settings: &WorldSettings,
-) -> (InteractionGroups, ActiveEvents, f32, u128) {
-    if render_only {
-        (
-            InteractionGroups::new(RENDER_DEBRIS_GROUP, GROUND_GROUP, InteractionTestMode::And),
-            ActiveEvents::empty(),
-            f32::MAX,
-            ColliderTag::RenderOnly(n.0).encode(),
-        )
-    } else {
-        let threshold = settings.impact.threshold / settings.timestep;
-        (
-            InteractionGroups::new(CHUNK_GROUP, Group::ALL, InteractionTestMode::And),
-            ActiveEvents::CONTACT_FORCE_EVENTS,
-            threshold,
-            ColliderTag::Chunk(n.0).encode(),
-        )
+/// Whose colliders are being built and with which settings.
+#[derive(Copy, Clone)]
+pub struct ColliderContext<'a> {
+    /// The set's settings.
+    pub settings: &'a DestructionSettings,
+    /// The instance the colliders belong to.
+    pub instance: InstanceHandle,
+    /// The physics time step, s (turns the impulse threshold into Rapier's force threshold).
+    pub dt: f32,
+}
+
+impl ColliderContext<'_> {
+    /// Rapier's contact-force threshold (N) for authoritative colliders:
+    /// the impulse threshold spread over one step.
+    fn force_threshold(&self) -> f32 {
+        self.settings.impact.threshold / self.dt.max(f32::EPSILON)
     }
 }
+
+/// A collider ready to insert, with the tag the registry records for it.
+pub type TaggedCollider = (Collider, ColliderTag);
 
 fn chunk_collider(
     shape: &SharedShape,
     pose: rapier3d::math::Pose,
-    role: (InteractionGroups, ActiveEvents, f32, u128),
-    settings: &WorldSettings,
-) -> Collider {
-    let (groups, events, threshold, tag) = role;
-    ColliderBuilder::new(shape.clone())
+    n: ChunkIndex,
+    render_only: bool,
+    cx: &ColliderContext<'_>,
+) -> TaggedCollider {
+    let s = cx.settings;
+    let builder = ColliderBuilder::new(shape.clone())
         .position(pose)
         .density(0.0)
-        .friction(settings.friction)
-        .restitution(settings.restitution)
-        .collision_groups(groups)
-        .active_events(events)
-        .contact_force_event_threshold(threshold)
-        .user_data(tag)
-        .build()
+        .friction(s.friction)
+        .restitution(s.restitution);
+    if render_only {
+        let tag = ColliderTag::RenderOnly {
+            instance: cx.instance,
+            chunk: n.0,
+        };
+        let c = builder
+            .collision_groups(s.groups.render_debris.to_rapier())
+            .active_events(ActiveEvents::empty())
+            .user_data(tag.encode(s.tag_mark))
+            .build();
+        (c, tag)
+    } else {
+        let tag = ColliderTag::Chunk {
+            instance: cx.instance,
+            chunk: n.0,
+        };
+        let c = builder
+            .collision_groups(s.groups.chunks.to_rapier())
+            .active_events(ActiveEvents::CONTACT_FORCE_EVENTS)
+            .contact_force_event_threshold(cx.force_threshold())
+            .user_data(tag.encode(s.tag_mark))
+            .build();
+        (c, tag)
+    }
 }
 
 /// The colliders of an authored proxy: its convex pieces, tagged
@@ -181,33 +190,34 @@ fn chunk_collider(
 fn proxy_colliders(
     spec: &BodySpec<'_>,
     id: smithereens_core::budget::ProxyId,
-    settings: &WorldSettings,
-) -> Result<Vec<Collider>, BackendError> {
+    cx: &ColliderContext<'_>,
+) -> Result<Vec<TaggedCollider>, BackendError> {
     let proxy = spec
         .proxies
         .get(id.0 as usize)
         .ok_or(BackendError::BadProxy(id.0))?;
     let first = spec.nodes.first().map_or(0, |n| n.0);
-    let threshold = settings.impact.threshold / settings.timestep;
+    let s = cx.settings;
+    let tag = ColliderTag::Proxy {
+        instance: cx.instance,
+        chunk: first,
+    };
     proxy
         .hulls
         .iter()
         .map(|hull| {
             let local: Vec<Vec3> = hull.points.iter().map(|p| *p - spec.mass.center).collect();
             let shape = SharedShape::convex_hull(&local).ok_or(BackendError::BadProxy(id.0))?;
-            Ok(ColliderBuilder::new(shape)
+            let c = ColliderBuilder::new(shape)
                 .density(0.0)
-                .friction(settings.friction)
-                .restitution(settings.restitution)
-                .collision_groups(InteractionGroups::new(
-                    CHUNK_GROUP,
-                    Group::ALL,
-                    InteractionTestMode::And,
-                ))
+                .friction(s.friction)
+                .restitution(s.restitution)
+                .collision_groups(s.groups.chunks.to_rapier())
                 .active_events(ActiveEvents::CONTACT_FORCE_EVENTS)
-                .contact_force_event_threshold(threshold)
-                .user_data(ColliderTag::Proxy(first).encode())
-                .build())
+                .contact_force_event_threshold(cx.force_threshold())
+                .user_data(tag.encode(s.tag_mark))
+                .build();
+            Ok((c, tag))
         })
         .collect()
 }
@@ -215,8 +225,8 @@ fn proxy_colliders(
 /// Builds (without inserting) the body and child colliders of a cluster.
 /// The representation decides the colliders: the chunks' hulls (`Body`),
 /// the authored proxy's convex pieces (`Proxy`), or the chunks' hulls in
-/// [`RENDER_DEBRIS_GROUP`], colliding with the ground only and raising no
-/// contact events (`RenderOnlyDebris`: no authoritative collision).
+/// the render-debris groups, raising no contact events
+/// (`RenderOnlyDebris`: no authoritative collision).
 ///
 /// # Errors
 /// [`BackendError::BadProxy`] when a proxy is unknown or has a degenerate piece.
@@ -224,27 +234,67 @@ pub fn build_body(
     shapes: &ChunkShapes,
     asset: &Asset,
     spec: &BodySpec<'_>,
-    settings: &WorldSettings,
-) -> Result<(RigidBodyBuilder, Vec<Collider>), BackendError> {
+    cx: &ColliderContext<'_>,
+) -> Result<(RigidBodyBuilder, Vec<TaggedCollider>), BackendError> {
     let colliders = match spec.representation {
-        Representation::Proxy(id) => proxy_colliders(spec, id, settings)?,
+        Representation::Proxy(id) => proxy_colliders(spec, id, cx)?,
         representation => {
             let render_only = representation == Representation::RenderOnlyDebris;
             spec.nodes
                 .iter()
                 .filter_map(|&n| {
-                    let shape = shapes.get(n)?;
+                    let shape = shapes.shape(n)?;
                     Some(chunk_collider(
                         shape,
                         chunk_local_pose(asset, n, spec.mass.center),
-                        chunk_role(n, render_only, settings),
-                        settings,
+                        n,
+                        render_only,
+                        cx,
                     ))
                 })
                 .collect()
         }
     };
     Ok((body_builder(spec), colliders))
+}
+
+/// Inserts a built body and its colliders, records them in the registry as
+/// `cluster`'s, and makes its mass properties current.
+pub fn insert_body(
+    physics: &mut PhysicsWorld,
+    registry: &mut Registry,
+    owner: (InstanceHandle, ClusterHandle),
+    builder: RigidBodyBuilder,
+    colliders: Vec<TaggedCollider>,
+) -> RigidBodyHandle {
+    let rb = physics.insert_body(builder);
+    let count = colliders.len() as u32;
+    for (c, tag) in colliders {
+        let ch = physics.insert_collider(c, Some(rb));
+        registry.insert_collider(ch, tag);
+    }
+    refresh_mass(physics, rb);
+    registry.insert_body(
+        rb,
+        BodyOwner {
+            instance: owner.0,
+            cluster: owner.1,
+            colliders: count,
+        },
+    );
+    rb
+}
+
+/// Removes a library body with every collider attached to it (the game's
+/// too: move those first, see [`Attachments`]) and forgets them.
+pub fn remove_body(physics: &mut PhysicsWorld, registry: &mut Registry, rb: RigidBodyHandle) {
+    if let Some(body) = physics.bodies.get(rb) {
+        for &ch in body.colliders() {
+            registry.remove_collider(ch);
+        }
+    }
+    registry.remove_body(rb);
+    physics.remove_body_with_colliders(rb, true);
 }
 
 /// Makes a freshly inserted body's mass properties current now rather than
@@ -260,23 +310,27 @@ pub fn refresh_mass(physics: &mut PhysicsWorld, rb: RigidBodyHandle) {
 
 /// Bodies prepared for one commit, in plan order (splits, then parts).
 pub struct PreparedBodies {
-    parts: Vec<(RigidBodyBuilder, Vec<Collider>)>,
+    parts: Vec<(RigidBodyBuilder, Vec<TaggedCollider>)>,
 }
 
-/// The [`CommitBackend`] over a Rapier world.
+/// The [`CommitBackend`] over one instance of a set in the game's Rapier world.
 pub struct RapierCommit<'a> {
     /// The physics world.
     pub physics: &'a mut PhysicsWorld,
-    /// Cluster → body map, updated by the commit.
+    /// The instance's cluster → body map, updated by the commit.
     pub bodies: &'a mut BTreeMap<ClusterHandle, RigidBodyHandle>,
+    /// The set's ownership tables, updated by the commit.
+    pub registry: &'a mut Registry,
     /// Per-chunk shapes.
     pub shapes: &'a ChunkShapes,
-    /// World settings.
-    pub settings: &'a WorldSettings,
+    /// Collider settings and owner.
+    pub cx: ColliderContext<'a>,
     /// Test hook: while positive, `prepare` fails and decrements it.
     pub fail_prepare: &'a mut u32,
     /// The instance's authored proxies.
     pub proxies: &'a [ProxyDesc],
+    /// Game joints and colliders moved by the commit (old → new handles).
+    pub moved: &'a mut Attachments,
 }
 
 impl CommitBackend for RapierCommit<'_> {
@@ -303,7 +357,7 @@ impl CommitBackend for RapierCommit<'_> {
                     representation: p.representation,
                     proxies: self.proxies,
                 };
-                parts.push(build_body(self.shapes, asset, &spec, self.settings)?);
+                parts.push(build_body(self.shapes, asset, &spec, &self.cx)?);
             }
         }
         Ok(PreparedBodies { parts })
@@ -336,7 +390,7 @@ impl CommitBackend for RapierCommit<'_> {
             if !body.is_dynamic() {
                 motion.velocity = Default::default();
             }
-            olds.push((rb, motion, cluster.mass.center));
+            olds.push((rb, motion, cluster.mass.center, BodyTraits::of(body)));
         }
         for imp in &plan.impulses {
             let split_target = plan
@@ -350,7 +404,7 @@ impl CommitBackend for RapierCommit<'_> {
 
         // Bodies touching the old ones must wake up when their support changes.
         let mut to_wake = Vec::new();
-        for &(rb, _, _) in &olds {
+        for &(rb, ..) in &olds {
             if let Some(body) = self.physics.bodies.get(rb) {
                 for &ch in body.colliders() {
                     for pair in self.physics.narrow_phase.contact_pairs_with(ch) {
@@ -376,9 +430,13 @@ impl CommitBackend for RapierCommit<'_> {
         // instead saved ~0.6 ms on a 2,000-chunk split but left Rapier's
         // recycled contact manifolds pointing at the old body frame: chunks sank
         // 9 cm into the ground in the bridge scenario.)
-        for (split, &(old_rb, old_motion, old_center)) in plan.splits.iter().zip(&olds) {
-            self.physics.remove_body_with_colliders(old_rb, true);
+        for (split, &(old_rb, old_motion, old_center, traits)) in plan.splits.iter().zip(&olds) {
+            // The game's joints and colliders on the old body leave it first
+            // and are re-attached to the piece holding their anchor chunk.
+            let detached = crate::set::attachments::detach(self.physics, self.registry, old_rb);
+            remove_body(self.physics, self.registry, old_rb);
             self.bodies.remove(&split.old);
+            let mut new_bodies = Vec::with_capacity(split.parts.len());
             for part in &split.parts {
                 let Some((builder, colliders)) = prepared.next() else {
                     break;
@@ -395,15 +453,32 @@ impl CommitBackend for RapierCommit<'_> {
                     .pose(to_rapier(&motion.pose))
                     .linvel(motion.velocity.linear)
                     .angvel(motion.velocity.angular);
-                let rb = self.physics.insert_body(builder);
-                for c in colliders {
-                    self.physics.insert_collider(c, Some(rb));
-                }
-                refresh_mass(self.physics, rb);
+                let builder = if part.supported {
+                    builder
+                } else {
+                    traits.apply(builder)
+                };
+                let rb = insert_body(
+                    self.physics,
+                    self.registry,
+                    (self.cx.instance, part.handle),
+                    builder,
+                    colliders,
+                );
                 self.bodies.insert(part.handle, rb);
+                new_bodies.push((rb, &part.nodes[..], part.mass.center));
                 // Record the motion without the impulse: the instance adds it when publishing.
                 motions.push(part_motion(old_motion, old_center, part));
             }
+            crate::set::attachments::reattach(
+                self.physics,
+                self.shapes,
+                instance.asset(),
+                (old_motion, old_center),
+                &new_bodies,
+                detached,
+                self.moved,
+            );
         }
         // Impulses on clusters that did not split.
         for imp in &plan.impulses {

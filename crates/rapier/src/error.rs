@@ -28,6 +28,9 @@ pub enum BackendError {
     /// A failure injected by a test hook.
     #[error("injected {0} failure")]
     Injected(&'static str),
+    /// The instance handle names no live instance (unknown or despawned).
+    #[error("{0} does not exist (stale or unknown handle)")]
+    StaleInstance(crate::set::InstanceHandle),
     /// The instance could not be created.
     #[error("instance: {0}")]
     Instance(String),

@@ -1,11 +1,17 @@
 //! # smithereens-rapier
 //!
-//! The Rapier backend of Smithereens: every cluster of a destructible
-//! instance is one Rapier body (fixed when supported, otherwise a compound of
-//! the chunks' convex hulls with explicit mass properties); contact impulses
-//! become radial damage through a documented mapping ([`ImpactDamage`]);
-//! damage is queued during the physics step and committed at the safe point
-//! after it, swapping bodies in one step with inherited velocities.
+//! The Rapier backend of Smithereens, living in the game's own Rapier
+//! world: a [`DestructionSet`] holds any number of destructible instances
+//! in a `PhysicsWorld` the game creates and steps. Every cluster of an
+//! instance is one Rapier body (fixed when supported, otherwise a compound
+//! of the chunks' convex hulls with explicit mass properties); contact
+//! impulses become radial damage through a documented mapping
+//! ([`ImpactDamage`]); damage is queued during the game's step and
+//! committed at the safe point after it ([`DestructionSet::after_step`]),
+//! swapping bodies in one step with inherited velocities.
+//!
+//! [`DestructionWorld`] is a convenience for tools and tests: one instance,
+//! a ground and projectiles in a world it owns and steps.
 //!
 //! Units: metres, kilograms, seconds; damage in du.
 #![forbid(unsafe_code)]
@@ -15,14 +21,20 @@ pub mod backend;
 pub mod convert;
 pub mod error;
 pub mod impact;
-pub mod scenario;
+pub mod recorded_run;
+pub mod set;
 pub mod stepping;
 pub mod world;
 
 pub use error::BackendError;
 pub use impact::ImpactDamage;
+pub use set::{
+    Attachments, BothEvents, CONTACT_EVENT_BIT, ColliderTag, CollisionGroups, DestructionSet,
+    DestructionSettings, Explosion, InstanceHandle, InstanceReport, ProjectileDesc, Quarantined,
+    RecyclePolicy, SetAdmitError, SetSnapshotError, SetStepReport,
+};
 pub use stepping::{BacklogPolicy, FixedStepper, FramePlan, StepperSettings, TimeLedger};
 pub use world::{
-    ColliderTag, DestructionWorld, Explosion, HealthCheck, ProjectileDesc, RecyclePolicy,
-    StepError, StepReport, WorldSettings, WorldSnapshotError, new_physics_world,
+    DestructionWorld, HealthCheck, StepError, StepReport, WorldSettings, WorldSnapshotError,
+    new_physics_world,
 };

@@ -39,10 +39,10 @@ fn row(critical: bool) -> Arc<Asset> {
 
 fn tags(world: &DestructionWorld) -> (usize, usize) {
     let (mut chunks, mut render) = (0, 0);
-    for (_, c) in world.physics().colliders.iter() {
-        match ColliderTag::decode(c.user_data) {
-            ColliderTag::Chunk(_) => chunks += 1,
-            ColliderTag::RenderOnly(_) => render += 1,
+    for (h, _) in world.physics().colliders.iter() {
+        match world.set().collider_tag(h) {
+            Some(ColliderTag::Chunk { .. }) => chunks += 1,
+            Some(ColliderTag::RenderOnly { .. }) => render += 1,
             _ => {}
         }
     }
@@ -73,8 +73,8 @@ fn decorative_overflow_becomes_render_only_debris_that_only_touches_the_ground()
         world.step().unwrap();
     }
     // Render-only debris falls and rests on the ground (it collides with nothing else).
-    for (_, c) in world.physics().colliders.iter() {
-        if let ColliderTag::RenderOnly(_) = ColliderTag::decode(c.user_data) {
+    for (h, c) in world.physics().colliders.iter() {
+        if let Some(ColliderTag::RenderOnly { .. }) = world.set().collider_tag(h) {
             let y = c.compute_aabb().mins.y;
             assert!(y > -0.02 && y < 0.05, "render-only chunk at y = {y}");
         }

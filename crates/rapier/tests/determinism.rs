@@ -120,6 +120,8 @@ fn corrupt_or_foreign_world_snapshots_are_rejected() {
     let other = Arc::new(Asset::new(&grid_desc(3, 3, 1, 0.4, 2000.0, 500.0)).unwrap());
     assert!(matches!(
         DestructionWorld::restore(other, &bytes),
-        Err(WorldSnapshotError::Instance(_))
+        Err(WorldSnapshotError::Set(
+            smithereens_rapier::SetSnapshotError::MissingAsset(_)
+        ))
     ));
 }

@@ -298,7 +298,7 @@ fn sleeping_debris_is_withdrawn_then_recycled_and_larger_pieces_stay() {
         .push(cube_chunk(Vec3::new(5.0, 0.5, 0.25), 1.0, 1000.0, false)); // a large loose block
     let asset = Arc::new(Asset::new(&desc).unwrap());
     let settings = WorldSettings {
-        recycle: Some(smithereens_rapier::world::RecyclePolicy {
+        recycle: Some(smithereens_rapier::RecyclePolicy {
             after: 0.5,
             max_chunks: 1,
         }),
@@ -331,9 +331,9 @@ fn sleeping_debris_is_withdrawn_then_recycled_and_larger_pieces_stay() {
             .physics()
             .colliders
             .iter()
-            .filter(|(_, c)| matches!(
-                smithereens_rapier::ColliderTag::decode(c.user_data),
-                smithereens_rapier::ColliderTag::Chunk(_)
+            .filter(|(h, _)| matches!(
+                world.set().collider_tag(*h),
+                Some(smithereens_rapier::ColliderTag::Chunk { .. })
             ))
             .count(),
         0

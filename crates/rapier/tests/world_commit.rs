@@ -147,9 +147,9 @@ fn old_and_new_colliders_never_coexist_and_are_never_both_absent() {
     world.step().unwrap();
     // Exactly one collider per chunk, each attached to the body of the cluster that owns it.
     let mut seen = vec![0; asset.chunk_count()];
-    for (_, col) in world.physics().colliders.iter() {
-        if let smithereens_rapier::ColliderTag::Chunk(i) =
-            smithereens_rapier::ColliderTag::decode(col.user_data)
+    for (h, col) in world.physics().colliders.iter() {
+        if let Some(smithereens_rapier::ColliderTag::Chunk { chunk: i, .. }) =
+            world.set().collider_tag(h)
         {
             seen[i as usize] += 1;
             let owner = world

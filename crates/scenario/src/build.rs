@@ -1,4 +1,4 @@
-//! Scenario file → runnable [`Scenario`].
+//! Scenario file → runnable [`ScriptedRun`].
 
 use crate::error::ScenarioFileError;
 use crate::file::{ScenarioFile, Supports};
@@ -8,8 +8,8 @@ use smithereens_authoring::{
     mesh_from_triangles,
 };
 use smithereens_core::{AssetFile, EventId, Pose};
-use smithereens_rapier::scenario::{
-    Scenario, ScheduledExplosion, ScheduledProjectile, stand_on_ground,
+use smithereens_rapier::recorded_run::{
+    ScriptedRun, ScheduledExplosion, ScheduledProjectile, stand_on_ground,
 };
 use smithereens_rapier::{Explosion, ProjectileDesc, WorldSettings};
 use std::path::Path;
@@ -18,7 +18,7 @@ use std::path::Path;
 #[derive(Clone, Debug)]
 pub struct BuiltScenario {
     /// The runtime scenario.
-    pub scenario: Scenario,
+    pub scenario: ScriptedRun,
 }
 
 /// Distance within which a chunk counts as touching a support plane, m.
@@ -145,7 +145,7 @@ pub fn build(
         })
         .collect();
     Ok(BuiltScenario {
-        scenario: Scenario {
+        scenario: ScriptedRun {
             name: file.name.clone(),
             asset,
             placement,

@@ -3,7 +3,7 @@
 //! Scenario files: a TOML description of an asset (a box or mesh to fracture,
 //! or an asset file), how it is supported and placed, the ground, gravity,
 //! projectiles, explosions and duration — built into a
-//! [`smithereens_rapier::scenario::Scenario`] and run.
+//! [`smithereens_rapier::recorded_run::ScriptedRun`] and run.
 //!
 //! ```
 //! let text = smithereens_scenario::builtin("wall").unwrap();

@@ -2,7 +2,7 @@
 //! 600 steps under the safe defaults without anything falling through the
 //! ground, running away or turning NaN.
 
-use smithereens_rapier::scenario::run;
+use smithereens_rapier::recorded_run::run;
 use smithereens_scenario::{BUILTINS, ScenarioFile, ScenarioFileError, build, builtin};
 use std::path::Path;
 

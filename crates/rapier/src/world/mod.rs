@@ -1,38 +1,29 @@
-//! [`DestructionWorld`]: one destructible instance inside a Rapier world,
-//! stepped at a fixed time step, with contact damage queued during the step
-//! and committed at the safe point after it.
+//! [`DestructionWorld`]: a convenience for tools, tests and the CLI — one
+//! destructible instance, a ground plane and projectiles in a Rapier world
+//! it owns and steps. It is a thin shell over a [`DestructionSet`] (the one
+//! commit path); games that own their Rapier world use the set directly.
 //!
 //! Split by concern: [`settings`] (world settings and the Rapier
-//! configuration), [`tag`] (what a collider stands for), `contact` (contact
-//! hits → damage events), `impulses` (explosions and absorbed projectile
-//! impulses, each applied once), `lifecycle` (debris sleep and recycling),
-//! `snapshot` (resumable world snapshots).
+//! configuration), `snapshot` (resumable world snapshots).
 
-use crate::backend::{ChunkShapes, RapierCommit};
-use crate::convert::{from_rapier, motion_of, to_rapier};
+use crate::convert::from_rapier;
 use crate::error::BackendError;
-use glam::Vec3;
+use crate::set::{
+    ColliderTag, DestructionSet, Explosion, InstanceHandle, ProjectileDesc, SetAdmitError,
+};
 use rapier3d::prelude::*;
 use smithereens_core::{
-    Asset, BondIndex, ClusterHandle, CommitError, EventId, Instance, Pose, RadialDamage,
+    Asset, BondIndex, ClusterHandle, CommitError, Instance, Pose, RadialDamage,
 };
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
 
-mod contact;
-mod impulses;
-mod lifecycle;
 pub mod settings;
 mod snapshot;
-pub mod tag;
 
-use contact::{ContactCollector, PreStepVelocities};
-use impulses::Transfer;
-pub use impulses::{Explosion, ProjectileDesc};
-pub use settings::{RecyclePolicy, WorldSettings, new_physics_world};
+pub use settings::{WorldSettings, new_physics_world};
 pub use snapshot::WorldSnapshotError;
-pub use tag::ColliderTag;
 
 /// Safety readings of a world after a step (see [`DestructionWorld::health_check`]).
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -44,10 +35,6 @@ pub struct HealthCheck {
     /// Lowest point of any chunk collider, m (world y).
     pub lowest_chunk_y: f32,
 }
-
-/// Event ids with this bit set are reserved for damage made from contacts;
-/// ids for scripted damage and explosions should leave it clear.
-pub const CONTACT_EVENT_BIT: u64 = 1 << 63;
 
 /// What happened in one [`DestructionWorld::step`].
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -82,27 +69,14 @@ pub enum StepError {
     Commit(#[from] CommitError<BackendError>),
 }
 
-/// One destructible instance in a Rapier world.
+/// One destructible instance, a ground and projectiles in a Rapier world
+/// this value owns and steps (see the module docs).
 pub struct DestructionWorld {
     physics: PhysicsWorld,
-    instance: Instance,
-    bodies: BTreeMap<ClusterHandle, RigidBodyHandle>,
-    shapes: ChunkShapes,
+    set: DestructionSet,
+    handle: InstanceHandle,
     projectiles: Vec<RigidBodyHandle>,
     settings: WorldSettings,
-    collector: ContactCollector,
-    pre_step: PreStepVelocities,
-    /// Projectile impulses absorbed by fixed chunks, waiting for their event's commit.
-    transfers: BTreeMap<EventId, Transfer>,
-    /// Every explosion admitted, with whether its impulse was applied.
-    blasts: BTreeMap<EventId, (Explosion, bool)>,
-    injected_prepare_failures: u32,
-    /// Step at which each sleeping debris cluster fell asleep.
-    asleep_since: BTreeMap<ClusterHandle, u64>,
-    /// Withdrawn clusters waiting for the queries to refresh.
-    recycling: Vec<smithereens_core::lifecycle::RecycleTicket>,
-    step_index: u64,
-    next_event: u64,
 }
 
 impl DestructionWorld {
@@ -136,75 +110,31 @@ impl DestructionWorld {
         settings: WorldSettings,
     ) -> Result<Self, BackendError> {
         settings.validate()?;
-        let shapes = ChunkShapes::build(&asset, settings.collider_border)?;
-        let instance =
-            Instance::with_desc(asset, desc).map_err(|e| BackendError::Instance(e.to_string()))?;
         let mut physics = new_physics_world(&settings);
-        if let Some(y) = settings.ground_y {
-            let ground = physics.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(
-                0.0,
-                y - 0.5,
-                0.0,
-            )));
-            let collider = ColliderBuilder::cuboid(500.0, 0.5, 500.0)
-                .friction(settings.friction)
-                .collision_groups(InteractionGroups::new(
-                    crate::backend::GROUND_GROUP,
-                    Group::ALL,
-                    InteractionTestMode::And,
-                ))
-                .user_data(ColliderTag::Ground.encode());
-            physics.insert_collider(collider, Some(ground));
-        }
-        let mut world = Self {
+        let mut set = DestructionSet::new(settings.destruction())?;
+        let ground = settings
+            .ground_y
+            .map(|y| insert_ground(&mut physics, y, settings.friction));
+        let handle = match set.spawn(&mut physics, asset, desc.placement, desc) {
+            Ok(h) => h,
+            Err(e) => {
+                if let Some(g) = ground {
+                    physics.remove_body_with_colliders(g, false);
+                }
+                return Err(e);
+            }
+        };
+        Ok(Self {
             physics,
-            instance,
-            bodies: BTreeMap::new(),
-            shapes,
+            set,
+            handle,
             projectiles: Vec::new(),
             settings,
-            collector: ContactCollector::default(),
-            pre_step: PreStepVelocities::default(),
-            blasts: BTreeMap::new(),
-            transfers: BTreeMap::new(),
-            injected_prepare_failures: 0,
-            asleep_since: BTreeMap::new(),
-            recycling: Vec::new(),
-            step_index: 0,
-            next_event: 0,
-        };
-        let clusters: Vec<ClusterHandle> = world.instance.clusters().map(|(h, _)| h).collect();
-        for h in clusters {
-            let Some(c) = world.instance.cluster(h) else {
-                continue;
-            };
-            let spec = crate::backend::BodySpec {
-                nodes: &c.nodes,
-                supported: c.supported,
-                mass: &c.mass,
-                principal: &c.principal,
-                representation: c.representation,
-                proxies: &world.instance.budget().proxies,
-            };
-            let (body, colliders) = crate::backend::build_body(
-                &world.shapes,
-                world.instance.asset(),
-                &spec,
-                &world.settings,
-            )?;
-            let rb = world
-                .physics
-                .insert_body(body.pose(to_rapier(&c.motion.pose)));
-            for col in colliders {
-                world.physics.insert_collider(col, Some(rb));
-            }
-            crate::backend::refresh_mass(&mut world.physics, rb);
-            world.bodies.insert(h, rb);
-        }
-        Ok(world)
+        })
     }
 
-    /// Launches a projectile (a CCD-enabled solid sphere); returns its index.
+    /// Launches a projectile (a CCD-enabled solid sphere, a plain game
+    /// body to the set); returns its index.
     ///
     /// # Errors
     /// [`BackendError::BadSetting`] for a non-finite position/velocity or a
@@ -237,13 +167,7 @@ impl DestructionWorld {
         let collider = ColliderBuilder::ball(p.radius)
             .density(p.mass / volume)
             .friction(self.settings.friction)
-            .restitution(self.settings.restitution)
-            .collision_groups(InteractionGroups::new(
-                crate::backend::PROJECTILE_GROUP,
-                Group::ALL,
-                InteractionTestMode::And,
-            ))
-            .user_data(ColliderTag::Projectile(index).encode());
+            .restitution(self.settings.restitution);
         self.physics.insert_collider(collider, Some(body));
         self.projectiles.push(body);
         Ok(index)
@@ -257,14 +181,25 @@ impl DestructionWorld {
         &mut self,
         event: RadialDamage,
     ) -> Result<smithereens_core::Admission, smithereens_core::DamageError> {
-        self.instance.admit(event)
+        self.set.admit(self.handle, event).map_err(damage_error)
+    }
+
+    /// Admits an explosion (see [`DestructionSet::explode`]).
+    ///
+    /// # Errors
+    /// Any [`smithereens_core::DamageError`]; nothing changes on error.
+    pub fn explode(
+        &mut self,
+        blast: Explosion,
+    ) -> Result<smithereens_core::Admission, smithereens_core::DamageError> {
+        self.set.explode(self.handle, blast).map_err(damage_error)
     }
 
     /// Test hook: the next `n` commits fail in `prepare` (nothing changes, the
     /// events stay pending and are retried at the next step).
     #[doc(hidden)]
     pub fn inject_prepare_failures(&mut self, n: u32) {
-        self.injected_prepare_failures = n;
+        let _ = self.set.inject_prepare_failures(self.handle, n);
     }
 
     /// Advances one fixed step: Rapier steps (contacts only enqueue), then at
@@ -275,116 +210,51 @@ impl DestructionWorld {
     /// [`StepError::Commit`] if the commit failed; the physics step itself has
     /// happened, the old bodies and the pending events are kept for a retry.
     pub fn step(&mut self) -> Result<StepReport, StepError> {
-        let mut report = StepReport::default();
         let t0 = Instant::now();
-        self.pre_step.capture(&self.physics.bodies);
-        self.physics.step_with_events(&(), &self.collector);
-        let t1 = Instant::now();
-        report.physics_seconds = (t1 - t0).as_secs_f64();
-        self.step_index += 1;
-        // The step rebuilt the broad phase without the colliders disabled last
-        // step: those clusters have left authoritative queries.
-        self.instance.mark_queries_refreshed();
-        report.recycled = self.finish_recycling();
-
-        let mut hits = match self.collector.hits.lock() {
-            Ok(mut h) => std::mem::take(&mut *h),
-            Err(_) => Vec::new(),
-        };
-        // Callbacks arrive in solver order; sort by a total key for determinism.
-        hits.sort_by_key(|h| h.key);
-        for hit in hits {
-            let touches_chunk =
-                hit.tags.0.is_authoritative_chunk() || hit.tags.1.is_authoritative_chunk();
-            let v1 = self.pre_step.point_velocity(hit.bodies.0, hit.point);
-            let v2 = self.pre_step.point_velocity(hit.bodies.1, hit.point);
-            let approach = (v1 - v2).dot(hit.normal).abs();
-            let damage = self.settings.impact.damage(hit.impulse, approach);
-            if !touches_chunk || damage <= 0.0 || !hit.point.is_finite() {
-                continue;
-            }
-            let event = RadialDamage {
-                id: EventId(CONTACT_EVENT_BIT | self.next_event),
-                point: hit.point,
-                radius: self.settings.impact.radius,
-                damage,
-                impulse: None,
-            };
-            self.next_event += 1;
-            if self.instance.admit(event).is_ok() {
-                report.events.push(event);
-                if let Some(t) = self.absorbed_impulse(&hit, approach) {
-                    self.transfers.insert(event.id, t);
-                }
-            }
+        self.set.before_step(&self.physics);
+        self.physics.step_with_events(&(), self.set.events());
+        let physics_seconds = t0.elapsed().as_secs_f64();
+        let mut set_report = self.set.after_step(&mut self.physics);
+        if let Some((_, e)) = set_report.failed.pop() {
+            return Err(StepError::Commit(e));
         }
-        let proxies = self.instance.budget().proxies.clone();
-        let outcome = {
-            let mut backend = RapierCommit {
-                physics: &mut self.physics,
-                bodies: &mut self.bodies,
-                shapes: &self.shapes,
-                settings: &self.settings,
-                fail_prepare: &mut self.injected_prepare_failures,
-                proxies: &proxies,
-            };
-            let result = self.instance.commit(&mut backend);
-            if result.is_err() {
-                // The physics step happened; keep the motions current for the retry.
-                self.sync_motions();
-            }
-            result?
-        };
-        let mut pushes: BTreeMap<ClusterHandle, (Vec3, f32)> = BTreeMap::new();
-        for receipt in &outcome.receipts {
-            let id = receipt.event.id;
-            if let Some(&(blast, false)) = self.blasts.get(&id) {
-                self.apply_blast(&blast);
-                self.blasts.insert(id, (blast, true));
-            }
-            if let Some(t) = self.transfers.remove(&id)
-                && let Some(h) = self.instance.cluster_of(t.chunk)
-            {
-                let e = pushes.entry(h).or_insert((Vec3::ZERO, 0.0));
-                e.0 += t.impulse;
-                e.1 = e.1.max(t.max_speed);
-            }
-        }
-        self.apply_transfers(&pushes);
-        report.broken = outcome.broken;
-        report.removed = outcome.removed;
-        report.created = outcome.created;
-        report.render_only = outcome.render_only;
-        if let smithereens_core::commit::CommitStatus::Deferred(shortfall) = outcome.status {
-            report.deferred = Some(shortfall);
-        }
-        self.sync_motions();
-        self.advance_lifecycle();
-        report.destruction_seconds = t1.elapsed().as_secs_f64();
-        Ok(report)
-    }
-
-    fn sync_motions(&mut self) {
-        for (&h, &rb) in &self.bodies {
-            if let Some(body) = self.physics.bodies.get(rb).filter(|b| b.is_dynamic()) {
-                // Bodies come from our own validated state; a non-finite pose would be
-                // quarantined by Rapier and is then simply not synced.
-                let _ = self.instance.set_motion::<()>(h, motion_of(body));
-            }
-        }
+        let r = set_report.instances.remove(&self.handle).unwrap_or_default();
+        Ok(StepReport {
+            events: r.events,
+            broken: r.broken,
+            removed: r.removed,
+            created: r.created,
+            render_only: r.render_only,
+            recycled: r.recycled,
+            deferred: r.deferred,
+            physics_seconds,
+            destruction_seconds: set_report.destruction_seconds,
+        })
     }
 
     /// The destruction state.
     pub fn instance(&self) -> &Instance {
-        &self.instance
+        // The world's one instance lives as long as the world.
+        match self.set.instance(self.handle) {
+            Ok(i) => i,
+            Err(_) => unreachable!("the world's instance is never despawned"),
+        }
+    }
+    /// The destruction set holding the world's one instance.
+    pub fn set(&self) -> &DestructionSet {
+        &self.set
+    }
+    /// The handle of the world's instance in [`Self::set`].
+    pub fn handle(&self) -> InstanceHandle {
+        self.handle
     }
     /// The Rapier world (read-only).
     pub fn physics(&self) -> &PhysicsWorld {
         &self.physics
     }
     /// The Rapier world, mutable: for game code that adds its own bodies or
-    /// sets velocities. Do not remove or re-parent cluster bodies or chunk
-    /// colliders: the destruction state owns them.
+    /// sets velocities. Do not remove cluster bodies or chunk colliders: the
+    /// destruction state owns them.
     pub fn physics_mut(&mut self) -> &mut PhysicsWorld {
         &mut self.physics
     }
@@ -394,17 +264,18 @@ impl DestructionWorld {
     }
     /// Steps taken.
     pub fn step_index(&self) -> u64 {
-        self.step_index
+        self.set.step_index()
     }
     /// The Rapier body of each live cluster, in handle order.
     pub fn cluster_bodies(&self) -> &BTreeMap<ClusterHandle, RigidBodyHandle> {
-        &self.bodies
+        match self.set.cluster_bodies(self.handle) {
+            Ok(b) => b,
+            Err(_) => unreachable!("the world's instance is never despawned"),
+        }
     }
     /// Asset → world pose of a cluster's chunks, read from its Rapier body.
     pub fn cluster_asset_pose(&self, h: ClusterHandle) -> Option<Pose> {
-        let c = self.instance.cluster(h)?;
-        let body = self.physics.bodies.get(*self.bodies.get(&h)?)?;
-        Some(from_rapier(body.position()).mul(&Pose::from_translation(-c.mass.center)))
+        self.set.cluster_asset_pose(&self.physics, self.handle, h)
     }
     /// World pose of each projectile, in spawn order.
     pub fn projectile_poses(&self) -> Vec<Pose> {
@@ -416,7 +287,7 @@ impl DestructionWorld {
     }
     /// Number of dynamic cluster bodies.
     pub fn dynamic_body_count(&self) -> usize {
-        self.bodies
+        self.cluster_bodies()
             .values()
             .filter(|&&h| self.physics.bodies.get(h).is_some_and(|b| b.is_dynamic()))
             .count()
@@ -424,53 +295,78 @@ impl DestructionWorld {
     /// Safety readings after a step: the fastest dynamic body, bodies with a
     /// non-finite state, and the lowest chunk collider point.
     pub fn health_check(&self) -> HealthCheck {
-        let mut check = HealthCheck {
-            max_speed: 0.0,
-            non_finite_bodies: 0,
-            lowest_chunk_y: self.lowest_chunk_point().unwrap_or(0.0),
-        };
-        for (_, b) in self.physics.bodies.iter() {
-            let finite = b.translation().is_finite()
-                && b.rotation().is_finite()
-                && b.linvel().is_finite()
-                && b.angvel().is_finite();
-            if !finite {
-                check.non_finite_bodies += 1;
-            } else if b.is_dynamic() {
-                check.max_speed = check.max_speed.max(b.linvel().length());
-            }
-        }
-        check
+        health_check(&self.physics, &self.set)
     }
 
     /// Lowest point of every chunk collider's world AABB (m), or `None` with no chunks.
     pub fn lowest_chunk_point(&self) -> Option<f32> {
-        self.physics
-            .colliders
-            .iter()
-            .filter(|(_, c)| matches!(ColliderTag::decode(c.user_data), ColliderTag::Chunk(_)))
-            .map(|(_, c)| c.compute_aabb().mins.y)
-            .reduce(f32::min)
+        lowest_chunk_point(&self.physics, &self.set)
     }
-    /// FNV-1a hash of the destruction state plus every body's pose and velocity bits.
+    /// FNV-1a hash of the destruction state plus every library body's and
+    /// projectile's pose and velocity bits.
     pub fn state_hash(&self) -> u64 {
         let mut h = smithereens_core::hash::StateHasher::new();
-        h.write_u64(self.instance.state_hash());
-        for &rb in self.bodies.values().chain(&self.projectiles) {
+        h.write_u64(self.set.state_hash(&self.physics));
+        for &rb in &self.projectiles {
             if let Some(b) = self.physics.bodies.get(rb) {
-                let p = b.position();
-                for v in p
-                    .translation
-                    .to_array()
-                    .into_iter()
-                    .chain(p.rotation.to_array())
-                    .chain(b.linvel().to_array())
-                    .chain(b.angvel().to_array())
-                {
-                    h.write_f32(v);
-                }
+                crate::set::hash_body(&mut h, b);
             }
         }
         h.finish()
+    }
+}
+
+/// Inserts a fixed 1000 m × 1000 m ground slab whose top face is at y = `y`.
+pub fn insert_ground(physics: &mut PhysicsWorld, y: f32, friction: f32) -> RigidBodyHandle {
+    let ground = physics.insert_body(RigidBodyBuilder::fixed().translation(glam::Vec3::new(
+        0.0,
+        y - 0.5,
+        0.0,
+    )));
+    physics.insert_collider(
+        ColliderBuilder::cuboid(500.0, 0.5, 500.0).friction(friction),
+        Some(ground),
+    );
+    ground
+}
+
+/// Safety readings of a world: the fastest dynamic body, bodies with a
+/// non-finite state, and the lowest chunk collider point of `set`. O(bodies).
+pub fn health_check(physics: &PhysicsWorld, set: &DestructionSet) -> HealthCheck {
+    let mut check = HealthCheck {
+        max_speed: 0.0,
+        non_finite_bodies: 0,
+        lowest_chunk_y: lowest_chunk_point(physics, set).unwrap_or(0.0),
+    };
+    for (_, b) in physics.bodies.iter() {
+        let finite = b.translation().is_finite()
+            && b.rotation().is_finite()
+            && b.linvel().is_finite()
+            && b.angvel().is_finite();
+        if !finite {
+            check.non_finite_bodies += 1;
+        } else if b.is_dynamic() {
+            check.max_speed = check.max_speed.max(b.linvel().length());
+        }
+    }
+    check
+}
+
+/// Lowest point of every authoritative chunk collider of `set` (world AABB,
+/// m), or `None` with no chunks. O(colliders).
+pub fn lowest_chunk_point(physics: &PhysicsWorld, set: &DestructionSet) -> Option<f32> {
+    physics
+        .colliders
+        .iter()
+        .filter(|(h, _)| matches!(set.collider_tag(*h), Some(ColliderTag::Chunk { .. })))
+        .map(|(_, c)| c.compute_aabb().mins.y)
+        .reduce(f32::min)
+}
+
+fn damage_error(e: SetAdmitError) -> smithereens_core::DamageError {
+    match e {
+        SetAdmitError::Damage(d) => d,
+        // The world's one instance is never despawned.
+        SetAdmitError::Instance(_) => smithereens_core::DamageError::UnknownInstance(0),
     }
 }

@@ -3,6 +3,7 @@
 use crate::error::BackendError;
 use crate::impact::ImpactDamage;
 use glam::Vec3;
+use crate::set::{DestructionSettings, RecyclePolicy};
 use rapier3d::prelude::*;
 
 /// Settings of a [`DestructionWorld`]. All values SI; see each field.
@@ -35,19 +36,10 @@ pub struct WorldSettings {
     /// less keeps tall stacks from visibly sinking).
     pub allowed_penetration: f32,
     /// Debris recycling: a dynamic cluster of at most `max_chunks` chunks that
-    /// has slept (core lifecycle thresholds) for `after` seconds leaves
+    /// has slept (Rapier's sleep decision) for `after` seconds leaves
     /// authoritative queries and is then removed. `None` (the default) keeps
     /// every piece, so recorded runs show all chunks to the end.
     pub recycle: Option<RecyclePolicy>,
-}
-
-/// When sleeping debris is recycled.
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
-pub struct RecyclePolicy {
-    /// Seconds asleep before the cluster is withdrawn (≥ 0).
-    pub after: f32,
-    /// Largest cluster (in chunks) that counts as debris.
-    pub max_chunks: u32,
 }
 
 impl Default for WorldSettings {
@@ -70,6 +62,23 @@ impl Default for WorldSettings {
 }
 
 impl WorldSettings {
+    /// The [`DestructionSettings`] of the world's set: impact mapping,
+    /// friction, restitution, collider border and recycling from here, the
+    /// default collision groups and tag mark, and no quarantine (a failing
+    /// commit is retried at every step, and [`super::DestructionWorld::step`]
+    /// reports each failure).
+    pub fn destruction(&self) -> DestructionSettings {
+        DestructionSettings {
+            impact: self.impact,
+            friction: self.friction,
+            restitution: self.restitution,
+            collider_border: self.collider_border,
+            recycle: self.recycle,
+            quarantine_after: u32::MAX,
+            ..DestructionSettings::default()
+        }
+    }
+
     /// Checks ranges.
     ///
     /// # Errors

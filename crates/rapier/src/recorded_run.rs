@@ -3,7 +3,8 @@
 //! [`RunRecord`] plus a [`RunSummary`] of counts and timings.
 
 use crate::error::BackendError;
-use crate::world::{DestructionWorld, ProjectileDesc, StepError, WorldSettings};
+use crate::set::ProjectileDesc;
+use crate::world::{DestructionWorld, StepError, WorldSettings};
 use smithereens_core::record::{
     RunBody, RunBond, RunBreak, RunChunk, RunEvent, RunProjectile, RunRecord, pose_to_array,
 };
@@ -27,12 +28,12 @@ pub struct ScheduledExplosion {
     /// Step index (0-based) before which it is admitted.
     pub step: u32,
     /// The explosion.
-    pub explosion: crate::world::Explosion,
+    pub explosion: crate::set::Explosion,
 }
 
-/// A complete scripted run.
+/// A complete scripted run: one asset placed in a world, projectiles and explosions at given steps.
 #[derive(Clone, Debug)]
-pub struct Scenario {
+pub struct ScriptedRun {
     /// Name recorded in the run.
     pub name: String,
     /// The fractured asset with its render meshes.
@@ -89,7 +90,7 @@ pub struct RunSummary {
 /// Why a run failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
-pub enum ScenarioError {
+pub enum RunError {
     /// The asset file is invalid.
     #[error("asset")]
     Asset(#[from] smithereens_core::AssetFileError),
@@ -153,11 +154,11 @@ impl Recorder {
 /// Runs a scenario. `progress(step, total)` is called after every step.
 ///
 /// # Errors
-/// [`ScenarioError`] for an invalid asset, bad settings or projectile, or a failed commit.
+/// [`RunError`] for an invalid asset, bad settings or projectile, or a failed commit.
 pub fn run(
-    scenario: &Scenario,
+    scenario: &ScriptedRun,
     progress: &mut dyn FnMut(u32, u32),
-) -> Result<(RunRecord, RunSummary), ScenarioError> {
+) -> Result<(RunRecord, RunSummary), RunError> {
     let asset = Arc::new(scenario.asset.validate()?);
     let mut world = DestructionWorld::new(asset.clone(), scenario.placement, scenario.settings)?;
     let mut rec = Recorder {

@@ -1,0 +1,197 @@
+//! Contact hits reported during the game's step, the pre-step velocities
+//! that give their approach speeds, and how the library's event handler
+//! sits beside the game's own.
+//!
+//! Contacts are read from Rapier's contact-force events
+//! ([`EventHandler::handle_contact_force_event`]): Rapier raises them only
+//! for pairs in the solver whose summed force passes the collider's
+//! threshold, so sleeping piles and resting debris cost nothing. The handler
+//! only enqueues; nothing mutates the world until
+//! [`super::DestructionSet::after_step`].
+
+use glam::Vec3;
+use rapier3d::prelude::*;
+use std::sync::Mutex;
+
+/// A contact reported during a step, before it becomes damage.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(super) struct ContactHit {
+    pub(super) colliders: (ColliderHandle, ColliderHandle),
+    pub(super) bodies: (Option<RigidBodyHandle>, Option<RigidBodyHandle>),
+    /// Σ contact force magnitudes × dt, N·s.
+    pub(super) impulse: f32,
+    /// Σ contact impulses as a vector, acting on collider 2 (N·s).
+    pub(super) impulse_on_2: Vec3,
+    /// Whether each collider's body is fixed (its share of the impulse was absorbed).
+    pub(super) fixed: (bool, bool),
+    /// Whether each collider's body is dynamic.
+    pub(super) dynamic: (bool, bool),
+    pub(super) point: Vec3,
+    pub(super) normal: Vec3,
+}
+
+impl ContactHit {
+    /// A total order independent of the solver's callback order.
+    pub(super) fn key(&self) -> (u32, u32, u32, u32) {
+        let (a, b) = (
+            self.colliders.0.into_raw_parts(),
+            self.colliders.1.into_raw_parts(),
+        );
+        (a.0, a.1, b.0, b.1)
+    }
+}
+
+/// Velocities of the awake dynamic bodies just before the step, indexed by
+/// body slot. Captured by [`super::DestructionSet::before_step`] in
+/// O(awake bodies); a body not captured (asleep, fixed, kinematic) is
+/// measured at its current velocity.
+#[derive(Default)]
+pub(super) struct PreStepVelocities {
+    /// Per body slot: (generation, stamp, linvel, angvel, centre of mass).
+    slots: Vec<(u32, u64, Vec3, Vec3, Vec3)>,
+    stamp: u64,
+}
+
+impl PreStepVelocities {
+    pub(super) fn capture(&mut self, islands: &IslandManager, bodies: &RigidBodySet) {
+        self.stamp += 1;
+        for h in islands.active_bodies() {
+            let Some(b) = bodies.get(h).filter(|b| b.is_dynamic()) else {
+                continue;
+            };
+            let (i, g) = h.into_raw_parts();
+            let i = i as usize;
+            if self.slots.len() <= i {
+                self.slots
+                    .resize(i + 1, (0, 0, Vec3::ZERO, Vec3::ZERO, Vec3::ZERO));
+            }
+            self.slots[i] = (g, self.stamp, b.linvel(), b.angvel(), b.center_of_mass());
+        }
+    }
+
+    /// Velocity of the material point `p` of `body` before the step (m/s);
+    /// the current velocity for a body not captured, zero for no body.
+    pub(super) fn point_velocity(
+        &self,
+        bodies: &RigidBodySet,
+        body: Option<RigidBodyHandle>,
+        p: Vec3,
+    ) -> Vec3 {
+        let Some(h) = body else {
+            return Vec3::ZERO;
+        };
+        let (i, g) = h.into_raw_parts();
+        match self.slots.get(i as usize) {
+            Some(&(sg, st, v, w, c)) if sg == g && st == self.stamp => v + w.cross(p - c),
+            _ => bodies
+                .get(h)
+                .map_or(Vec3::ZERO, |b| b.velocity_at_point(p)),
+        }
+    }
+}
+
+/// The library's contact-force event handler: pass it to
+/// `PhysicsWorld::step_with_events` (or, beside your own handler, pass
+/// [`BothEvents`]). Only enqueues.
+#[derive(Default)]
+pub struct ContactCollector {
+    pub(super) hits: Mutex<Vec<ContactHit>>,
+}
+
+impl EventHandler for ContactCollector {
+    fn handle_collision_event(
+        &self,
+        _: &RigidBodySet,
+        _: &ColliderSet,
+        _: CollisionEvent,
+        _: Option<&ContactPair>,
+    ) {
+    }
+
+    fn handle_contact_force_event(
+        &self,
+        dt: f32,
+        bodies: &RigidBodySet,
+        colliders: &ColliderSet,
+        pair: &ContactPair,
+        total_force_magnitude: f32,
+    ) {
+        let (Some(c1), Some(c2)) = (colliders.get(pair.collider1), colliders.get(pair.collider2))
+        else {
+            return;
+        };
+        let (point, normal) = match pair.find_deepest_contact() {
+            Some((manifold, contact)) => (
+                c1.position().transform_point(contact.local_p1),
+                manifold.data.normal,
+            ),
+            None => (c1.position().translation, Vec3::ZERO),
+        };
+        let body = |c: &Collider| c.parent().and_then(|h| bodies.get(h));
+        let hit = ContactHit {
+            colliders: (pair.collider1, pair.collider2),
+            bodies: (c1.parent(), c2.parent()),
+            impulse: total_force_magnitude * dt,
+            impulse_on_2: pair.total_impulse(),
+            fixed: (
+                body(c1).is_none_or(|b| b.is_fixed()),
+                body(c2).is_none_or(|b| b.is_fixed()),
+            ),
+            dynamic: (
+                body(c1).is_some_and(|b| b.is_dynamic()),
+                body(c2).is_some_and(|b| b.is_dynamic()),
+            ),
+            point,
+            normal,
+        };
+        if let Ok(mut hits) = self.hits.lock() {
+            hits.push(hit);
+        }
+    }
+
+    fn handle_soft_body_tear_event(&self, _: &SoftBodySet, _: &SoftBodyTearEvent) {}
+}
+
+/// Two event handlers as one: every Rapier event goes to `.0`, then to `.1`.
+///
+/// ```ignore
+/// physics.step_with_events(&my_hooks, &BothEvents(&my_events, set.events()));
+/// ```
+///
+/// Physics hooks need no combining: the library installs none, so the game's
+/// `PhysicsHooks` (contact filtering, one-way platforms, contact
+/// modification) keep working unchanged. A hook that removes or scales a
+/// contact with a chunk changes the force Rapier reports, and so the damage.
+pub struct BothEvents<'a>(pub &'a dyn EventHandler, pub &'a dyn EventHandler);
+
+impl EventHandler for BothEvents<'_> {
+    fn handle_collision_event(
+        &self,
+        bodies: &RigidBodySet,
+        colliders: &ColliderSet,
+        event: CollisionEvent,
+        pair: Option<&ContactPair>,
+    ) {
+        self.0.handle_collision_event(bodies, colliders, event, pair);
+        self.1.handle_collision_event(bodies, colliders, event, pair);
+    }
+
+    fn handle_contact_force_event(
+        &self,
+        dt: f32,
+        bodies: &RigidBodySet,
+        colliders: &ColliderSet,
+        pair: &ContactPair,
+        total_force_magnitude: f32,
+    ) {
+        self.0
+            .handle_contact_force_event(dt, bodies, colliders, pair, total_force_magnitude);
+        self.1
+            .handle_contact_force_event(dt, bodies, colliders, pair, total_force_magnitude);
+    }
+
+    fn handle_soft_body_tear_event(&self, soft_bodies: &SoftBodySet, event: &SoftBodyTearEvent) {
+        self.0.handle_soft_body_tear_event(soft_bodies, event);
+        self.1.handle_soft_body_tear_event(soft_bodies, event);
+    }
+}

@@ -1,0 +1,541 @@
+//! [`DestructionSet`]: any number of destructible instances living in the
+//! game's own Rapier world. The game creates and steps its
+//! [`PhysicsWorld`]; the set adds and removes the bodies and colliders of
+//! its instances, reads contacts, and commits damage at the safe point the
+//! game calls:
+//!
+//! ```ignore
+//! let mut physics = PhysicsWorld::new();            // the game's world
+//! let mut set = DestructionSet::new(DestructionSettings::default())?;
+//! let wall = set.spawn(&mut physics, asset.clone(), pose, InstanceDesc::default())?;
+//! loop {
+//!     set.before_step(&physics);                    // pre-step velocities (awake bodies)
+//!     physics.step_with_events(&hooks, &BothEvents(&my_events, set.events()));
+//!     let report = set.after_step(&mut physics);    // the safe point: damage, commits, sleep
+//! }
+//! ```
+//!
+//! Split by concern: [`settings`], [`tag`] (the `user_data` encoding),
+//! `registry` (which handles are the library's), [`contact`] (the event
+//! handler and pre-step velocities), `step` (after-step: contacts → damage,
+//! one commit across instances, quarantine), `sleep` (awake tracking and
+//! recycling), `impulses` (explosions and absorbed impulses), [`attachments`]
+//! (game joints and colliders across splits), `snapshot`.
+//!
+//! # Cost per step
+//! [`DestructionSet::before_step`] is O(awake dynamic bodies);
+//! [`DestructionSet::after_step`] is O(contact-force events + instances
+//! with pending events + awake library bodies + sleep transitions). Fixed,
+//! untouched instances and sleeping debris cost nothing, and a step where
+//! nothing breaks allocates nothing after warm-up.
+
+use crate::backend::{BodySpec, ChunkShapes, ColliderContext};
+use crate::error::BackendError;
+use rapier3d::prelude::*;
+use smithereens_core::instance::InstanceDesc;
+use smithereens_core::{Asset, ClusterHandle, EventId, Instance, Pose, RadialDamage};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+pub mod attachments;
+pub mod contact;
+mod impulses;
+pub(crate) mod registry;
+pub mod settings;
+mod sleep;
+mod snapshot;
+mod step;
+pub mod tag;
+
+pub use attachments::Attachments;
+pub use contact::{BothEvents, ContactCollector};
+pub use impulses::{Explosion, ProjectileDesc};
+pub use settings::{CollisionGroups, DestructionSettings, RecyclePolicy, SerialGroups};
+pub use snapshot::SetSnapshotError;
+pub use step::{InstanceReport, Quarantined, SetStepReport};
+pub use tag::ColliderTag;
+
+/// Event ids with this bit set are reserved for damage made from contacts;
+/// ids for scripted damage and explosions should leave it clear.
+pub const CONTACT_EVENT_BIT: u64 = 1 << 63;
+
+/// A generational handle of an instance in a [`DestructionSet`]. A handle
+/// of a despawned instance stays stale forever (its slot's generation moved on).
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
+pub struct InstanceHandle {
+    index: u32,
+    generation: u32,
+}
+
+impl InstanceHandle {
+    /// Slot index.
+    pub fn index(self) -> u32 {
+        self.index
+    }
+    /// Slot generation.
+    pub fn generation(self) -> u32 {
+        self.generation
+    }
+    /// From raw parts (for decoding tags; a made-up handle is simply stale).
+    pub fn from_raw_parts(index: u32, generation: u32) -> Self {
+        Self { index, generation }
+    }
+}
+
+impl std::fmt::Display for InstanceHandle {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "instance {}v{}", self.index, self.generation)
+    }
+}
+
+/// One live instance and its Rapier-side state.
+pub(crate) struct Entry {
+    pub(crate) instance: Instance,
+    pub(crate) shapes: Arc<ChunkShapes>,
+    pub(crate) bodies: BTreeMap<ClusterHandle, RigidBodyHandle>,
+    pub(crate) transfers: BTreeMap<EventId, impulses::Transfer>,
+    pub(crate) blasts: BTreeMap<EventId, (Explosion, bool)>,
+    pub(crate) recycling: Vec<smithereens_core::RecycleTicket>,
+    /// Consecutive failed commits.
+    pub(crate) failures: u32,
+    /// Test hook: the next `n` commits fail in prepare.
+    pub(crate) fail_prepare: u32,
+}
+
+#[derive(Default)]
+pub(crate) struct Slot {
+    pub(crate) generation: u32,
+    pub(crate) entry: Option<Entry>,
+}
+
+/// Destructible instances in the game's Rapier world (see the module docs).
+pub struct DestructionSet {
+    pub(crate) settings: DestructionSettings,
+    pub(crate) slots: Vec<Slot>,
+    pub(crate) free: Vec<u32>,
+    pub(crate) registry: registry::Registry,
+    pub(crate) collector: ContactCollector,
+    pre_step: contact::PreStepVelocities,
+    pub(crate) pre_step_taken: bool,
+    /// Instances with pending events, waiting for the next safe point.
+    pub(crate) dirty: Vec<InstanceHandle>,
+    /// Instances with clusters withdrawn for recycling.
+    pub(crate) recycling: Vec<InstanceHandle>,
+    pub(crate) awake: sleep::AwakeTracker,
+    pub(crate) quarantine: Vec<Quarantined>,
+    pub(crate) step_index: u64,
+    pub(crate) next_event: u64,
+    /// Reused buffer for the contact hits of one step.
+    hits: Vec<contact::ContactHit>,
+    /// Reused buffer for the instances committed in one step.
+    pub(crate) committing: Vec<InstanceHandle>,
+    pub(crate) sleep_queue: VecDeque<(u64, InstanceHandle, ClusterHandle)>,
+}
+
+impl DestructionSet {
+    /// An empty set.
+    ///
+    /// # Errors
+    /// [`BackendError::BadSetting`] for bad settings.
+    pub fn new(settings: DestructionSettings) -> Result<Self, BackendError> {
+        settings.validate()?;
+        Ok(Self {
+            settings,
+            slots: Vec::new(),
+            free: Vec::new(),
+            registry: registry::Registry::default(),
+            collector: ContactCollector::default(),
+            pre_step: contact::PreStepVelocities::default(),
+            pre_step_taken: false,
+            dirty: Vec::new(),
+            recycling: Vec::new(),
+            awake: sleep::AwakeTracker::default(),
+            quarantine: Vec::new(),
+            step_index: 0,
+            next_event: 0,
+            hits: Vec::new(),
+            committing: Vec::new(),
+            sleep_queue: VecDeque::new(),
+        })
+    }
+
+    /// Places an instance of `asset` at `pose` (asset → world) in `physics`:
+    /// one body per initial cluster (fixed when supported). `desc` gives the
+    /// identity, budget and lifecycle; its `placement` is replaced by `pose`.
+    /// Instances of one asset share its chunk shapes.
+    ///
+    /// # Errors
+    /// [`BackendError::DegenerateHull`] for a chunk whose hull has no volume,
+    /// [`BackendError::Instance`] for a non-finite pose or a bad budget,
+    /// [`BackendError::BadProxy`] for a proxy without volume. Nothing is
+    /// added to `physics` or the set on error.
+    pub fn spawn(
+        &mut self,
+        physics: &mut PhysicsWorld,
+        asset: Arc<Asset>,
+        pose: Pose,
+        desc: InstanceDesc,
+    ) -> Result<InstanceHandle, BackendError> {
+        let desc = InstanceDesc {
+            placement: pose,
+            ..desc
+        };
+        let shapes = self.shapes_for(&asset)?;
+        let instance =
+            Instance::with_desc(asset, desc).map_err(|e| BackendError::Instance(e.to_string()))?;
+        // Build every body before inserting any, so a failure adds nothing.
+        let handle = self.peek_handle();
+        let cx = ColliderContext {
+            settings: &self.settings,
+            instance: handle,
+            dt: physics.integration_parameters.dt,
+        };
+        let mut built = Vec::with_capacity(instance.cluster_count());
+        for (h, c) in instance.clusters() {
+            let spec = BodySpec {
+                nodes: &c.nodes,
+                supported: c.supported,
+                mass: &c.mass,
+                principal: &c.principal,
+                representation: c.representation,
+                proxies: &instance.budget().proxies,
+            };
+            let (body, colliders) =
+                crate::backend::build_body(&shapes, instance.asset(), &spec, &cx)?;
+            built.push((h, body.pose(crate::convert::to_rapier(&c.motion.pose)), colliders));
+        }
+        let mut bodies = BTreeMap::new();
+        for (h, body, colliders) in built {
+            let rb = crate::backend::insert_body(
+                physics,
+                &mut self.registry,
+                (handle, h),
+                body,
+                colliders,
+            );
+            bodies.insert(h, rb);
+        }
+        let entry = Entry {
+            instance,
+            shapes,
+            bodies,
+            transfers: BTreeMap::new(),
+            blasts: BTreeMap::new(),
+            recycling: Vec::new(),
+            failures: 0,
+            fail_prepare: 0,
+        };
+        Ok(self.occupy(entry))
+    }
+
+    fn shapes_for(&self, asset: &Arc<Asset>) -> Result<Arc<ChunkShapes>, BackendError> {
+        // Share the shapes of a live instance of the same asset and border.
+        let fp = asset.fingerprint();
+        for slot in &self.slots {
+            if let Some(e) = &slot.entry
+                && e.instance.asset().fingerprint() == fp
+            {
+                return Ok(e.shapes.clone());
+            }
+        }
+        Ok(Arc::new(ChunkShapes::build(
+            asset,
+            self.settings.collider_border,
+        )?))
+    }
+
+    fn peek_handle(&self) -> InstanceHandle {
+        match self.free.last() {
+            Some(&i) => InstanceHandle {
+                index: i,
+                generation: self.slots[i as usize].generation,
+            },
+            None => InstanceHandle {
+                index: self.slots.len() as u32,
+                generation: 0,
+            },
+        }
+    }
+
+    fn occupy(&mut self, entry: Entry) -> InstanceHandle {
+        let h = self.peek_handle();
+        if self.free.pop().is_none() {
+            self.slots.push(Slot::default());
+        }
+        self.slots[h.index as usize].entry = Some(entry);
+        h
+    }
+
+    pub(crate) fn entry(&self, h: InstanceHandle) -> Result<&Entry, BackendError> {
+        self.slots
+            .get(h.index as usize)
+            .filter(|s| s.generation == h.generation)
+            .and_then(|s| s.entry.as_ref())
+            .ok_or(BackendError::StaleInstance(h))
+    }
+
+    pub(crate) fn entry_mut(&mut self, h: InstanceHandle) -> Result<&mut Entry, BackendError> {
+        self.slots
+            .get_mut(h.index as usize)
+            .filter(|s| s.generation == h.generation)
+            .and_then(|s| s.entry.as_mut())
+            .ok_or(BackendError::StaleInstance(h))
+    }
+
+    /// Removes an instance: every body and collider it made leaves `physics`
+    /// (with any game collider or joint still attached to those bodies:
+    /// Rapier removes them with the body), bodies that touched them are
+    /// woken, and its pending events are dropped. The handle is stale from
+    /// now on.
+    ///
+    /// # Errors
+    /// [`BackendError::StaleInstance`] for an unknown or despawned handle;
+    /// nothing changes.
+    pub fn despawn(
+        &mut self,
+        physics: &mut PhysicsWorld,
+        h: InstanceHandle,
+    ) -> Result<(), BackendError> {
+        self.entry(h)?;
+        let slot = &mut self.slots[h.index as usize];
+        let Some(entry) = slot.entry.take() else {
+            return Err(BackendError::StaleInstance(h));
+        };
+        slot.generation = slot.generation.wrapping_add(1);
+        self.free.push(h.index);
+        let mut to_wake = Vec::new();
+        for &rb in entry.bodies.values() {
+            if let Some(body) = physics.bodies.get(rb) {
+                for &ch in body.colliders() {
+                    for pair in physics.narrow_phase.contact_pairs_with(ch) {
+                        let other = if pair.collider1 == ch {
+                            pair.collider2
+                        } else {
+                            pair.collider1
+                        };
+                        if let Some(p) = physics.colliders.get(other).and_then(|c| c.parent())
+                            && self.registry.body(p).is_none_or(|o| o.instance != h)
+                        {
+                            to_wake.push(p);
+                        }
+                    }
+                }
+            }
+            crate::backend::remove_body(physics, &mut self.registry, rb);
+        }
+        to_wake.sort_by_key(|b| b.into_raw_parts());
+        to_wake.dedup();
+        for b in to_wake {
+            if physics.bodies.contains(b) {
+                physics.wake_up(b, true);
+            }
+        }
+        self.dirty.retain(|&d| d != h);
+        self.recycling.retain(|&d| d != h);
+        Ok(())
+    }
+
+    /// Admits a damage event (explosion, scripted hit) on an instance for
+    /// the next safe point.
+    ///
+    /// # Errors
+    /// [`SetAdmitError::Instance`] for a stale handle, otherwise any
+    /// [`smithereens_core::DamageError`]; nothing changes on error.
+    pub fn admit(
+        &mut self,
+        h: InstanceHandle,
+        event: RadialDamage,
+    ) -> Result<smithereens_core::Admission, SetAdmitError> {
+        let e = self.entry_mut(h)?;
+        let a = e.instance.admit(event)?;
+        self.mark_dirty(h);
+        Ok(a)
+    }
+
+    pub(crate) fn mark_dirty(&mut self, h: InstanceHandle) {
+        if let Err(pos) = self.dirty.binary_search(&h) {
+            self.dirty.insert(pos, h);
+        }
+    }
+
+    /// The library's contact event handler, to pass to Rapier's step (see
+    /// [`BothEvents`] to combine it with the game's own).
+    pub fn events(&self) -> &ContactCollector {
+        &self.collector
+    }
+
+    /// Settings in force.
+    pub fn settings(&self) -> &DestructionSettings {
+        &self.settings
+    }
+
+    /// The destruction state of an instance.
+    ///
+    /// # Errors
+    /// [`BackendError::StaleInstance`].
+    pub fn instance(&self, h: InstanceHandle) -> Result<&Instance, BackendError> {
+        Ok(&self.entry(h)?.instance)
+    }
+
+    /// The Rapier body of each live cluster of an instance, in handle order.
+    ///
+    /// # Errors
+    /// [`BackendError::StaleInstance`].
+    pub fn cluster_bodies(
+        &self,
+        h: InstanceHandle,
+    ) -> Result<&BTreeMap<ClusterHandle, RigidBodyHandle>, BackendError> {
+        Ok(&self.entry(h)?.bodies)
+    }
+
+    /// Live instances, in handle order.
+    pub fn instances(&self) -> impl Iterator<Item = (InstanceHandle, &Instance)> + '_ {
+        self.slots.iter().enumerate().filter_map(|(i, s)| {
+            s.entry.as_ref().map(|e| {
+                (
+                    InstanceHandle {
+                        index: i as u32,
+                        generation: s.generation,
+                    },
+                    &e.instance,
+                )
+            })
+        })
+    }
+
+    /// Number of live instances.
+    pub fn len(&self) -> usize {
+        self.slots.iter().filter(|s| s.entry.is_some()).count()
+    }
+
+    /// True with no live instance.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// What a collider stands for, if the library made it (by handle; a
+    /// game collider is `None` whatever its `user_data`).
+    pub fn collider_tag(&self, h: ColliderHandle) -> Option<ColliderTag> {
+        self.registry.collider(h)
+    }
+
+    /// The instance and cluster a library body stands for; `None` for a game body.
+    pub fn body_owner(&self, h: RigidBodyHandle) -> Option<(InstanceHandle, ClusterHandle)> {
+        self.registry.body(h).map(|o| (o.instance, o.cluster))
+    }
+
+    /// Asset → world pose of a cluster's chunks, read from its Rapier body.
+    pub fn cluster_asset_pose(
+        &self,
+        physics: &PhysicsWorld,
+        h: InstanceHandle,
+        cluster: ClusterHandle,
+    ) -> Option<Pose> {
+        let e = self.entry(h).ok()?;
+        let c = e.instance.cluster(cluster)?;
+        let body = physics.bodies.get(*e.bodies.get(&cluster)?)?;
+        Some(
+            crate::convert::from_rapier(body.position())
+                .mul(&Pose::from_translation(-c.mass.center)),
+        )
+    }
+
+    /// Events set aside by quarantine, oldest first (see [`Self::readmit`]).
+    pub fn quarantined(&self) -> &[Quarantined] {
+        &self.quarantine
+    }
+
+    /// Puts the quarantined events of `h` back in its queue (with their
+    /// frozen geometry) for the next safe point and clears its failure
+    /// count. Returns how many were re-admitted; the rest (ids admitted
+    /// again meanwhile) stay in quarantine.
+    ///
+    /// # Errors
+    /// [`BackendError::StaleInstance`].
+    pub fn readmit(&mut self, h: InstanceHandle) -> Result<usize, BackendError> {
+        self.entry(h)?;
+        let mut kept = Vec::new();
+        let mut count = 0;
+        for q in std::mem::take(&mut self.quarantine) {
+            if q.instance != h {
+                kept.push(q);
+                continue;
+            }
+            let e = self.entry_mut(h)?;
+            e.failures = 0;
+            let mut rest = Vec::new();
+            for p in q.events {
+                match e.instance.admit_frozen(p.clone()) {
+                    Ok(_) => count += 1,
+                    Err(_) => rest.push(p),
+                }
+            }
+            if !rest.is_empty() {
+                kept.push(Quarantined { events: rest, ..q });
+            }
+        }
+        self.quarantine = kept;
+        if count > 0 {
+            self.mark_dirty(h);
+        }
+        Ok(count)
+    }
+
+    /// Test hook: the next `n` commits of `h` fail in `prepare`.
+    #[doc(hidden)]
+    pub fn inject_prepare_failures(&mut self, h: InstanceHandle, n: u32) -> Result<(), BackendError> {
+        self.entry_mut(h)?.fail_prepare = n;
+        self.mark_dirty(h);
+        Ok(())
+    }
+
+    /// Steps taken (calls of [`Self::after_step`]).
+    pub fn step_index(&self) -> u64 {
+        self.step_index
+    }
+
+    /// FNV-1a hash of every instance's destruction state and every library
+    /// body's pose and velocity bits, in handle order.
+    pub fn state_hash(&self, physics: &PhysicsWorld) -> u64 {
+        let mut hasher = smithereens_core::hash::StateHasher::new();
+        for (h, e) in self.slots.iter().enumerate().filter_map(|(i, s)| s.entry.as_ref().map(|e| (i, e))) {
+            hasher.write_u32(h as u32);
+            hasher.write_u64(e.instance.state_hash());
+            for &rb in e.bodies.values() {
+                if let Some(b) = physics.bodies.get(rb) {
+                    hash_body(&mut hasher, b);
+                }
+            }
+        }
+        hasher.finish()
+    }
+}
+
+/// Writes a body's pose and velocity bits.
+pub(crate) fn hash_body(h: &mut smithereens_core::hash::StateHasher, b: &RigidBody) {
+    let p = b.position();
+    for v in p
+        .translation
+        .to_array()
+        .into_iter()
+        .chain(p.rotation.to_array())
+        .chain(b.linvel().to_array())
+        .chain(b.angvel().to_array())
+    {
+        h.write_f32(v);
+    }
+}
+
+/// Why [`DestructionSet::admit`] refused an event. Nothing changes on error.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetAdmitError {
+    /// The instance handle is stale or unknown.
+    #[error("{0}")]
+    Instance(#[from] BackendError),
+    /// The event itself was refused.
+    #[error("damage event")]
+    Damage(#[from] smithereens_core::DamageError),
+}

@@ -1,0 +1,156 @@
+//! Settings of a [`super::DestructionSet`]: how chunk colliders are made,
+//! which collision groups and `user_data` tags they carry, how contacts
+//! become damage, when debris is recycled and when a failing commit is
+//! quarantined.
+
+use crate::error::BackendError;
+use crate::impact::ImpactDamage;
+use rapier3d::prelude::{Group, InteractionGroups, InteractionTestMode};
+use serde::{Deserialize, Serialize};
+
+/// When sleeping debris is recycled.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecyclePolicy {
+    /// Seconds asleep (Rapier's sleep decision) before the cluster is withdrawn (≥ 0).
+    pub after: f32,
+    /// Largest cluster (in chunks) that counts as debris.
+    pub max_chunks: u32,
+}
+
+/// Collision groups of the colliders the library makes, as Rapier
+/// [`InteractionGroups`] (memberships, filter). Defaults:
+///
+/// | colliders | memberships | filter |
+/// |---|---|---|
+/// | authoritative chunks and proxy pieces | [`Group::GROUP_31`] | all |
+/// | render-only debris | [`Group::GROUP_32`] | [`Group::GROUP_1`] |
+///
+/// Rapier's own default for a collider is memberships = all, filter = all,
+/// so with these defaults chunks collide with every game collider and with
+/// each other, and render-only debris collides only with colliders that are
+/// members of group 1 (every default-grouped game collider; give your ground
+/// group 1 and your characters and vehicles groups without it to keep
+/// cosmetic debris off them) and never with chunks.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CollisionGroups {
+    /// Groups of authoritative chunk and proxy colliders.
+    pub chunks: SerialGroups,
+    /// Groups of render-only debris colliders.
+    pub render_debris: SerialGroups,
+}
+
+/// [`InteractionGroups`] as plain bits (memberships, filter), serialisable.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SerialGroups {
+    /// Group bits this collider is a member of.
+    pub memberships: u32,
+    /// Group bits this collider interacts with.
+    pub filter: u32,
+}
+
+impl SerialGroups {
+    /// The Rapier groups (both-ways test, Rapier's default mode).
+    pub fn to_rapier(self) -> InteractionGroups {
+        InteractionGroups::new(
+            Group::from_bits_retain(self.memberships),
+            Group::from_bits_retain(self.filter),
+            InteractionTestMode::And,
+        )
+    }
+}
+
+impl Default for CollisionGroups {
+    fn default() -> Self {
+        Self {
+            chunks: SerialGroups {
+                memberships: Group::GROUP_31.bits(),
+                filter: Group::ALL.bits(),
+            },
+            render_debris: SerialGroups {
+                memberships: Group::GROUP_32.bits(),
+                filter: Group::GROUP_1.bits(),
+            },
+        }
+    }
+}
+
+/// Settings of a [`super::DestructionSet`]. All values SI.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DestructionSettings {
+    /// Contact impulse → damage mapping.
+    pub impact: ImpactDamage,
+    /// Friction coefficient of chunk colliders.
+    pub friction: f32,
+    /// Restitution of chunk colliders.
+    pub restitution: f32,
+    /// Rounding radius of chunk colliders, m (see [`crate::backend::ChunkShapes`]); 0 for sharp hulls.
+    pub collider_border: f32,
+    /// Collision groups of the library's colliders.
+    pub groups: CollisionGroups,
+    /// The 24-bit mark in the top bits of every library collider's
+    /// `user_data` (see [`super::ColliderTag`]); default `0x534D54` ("SMT").
+    /// Pick another if your game's own `user_data` values use those bits.
+    pub tag_mark: u32,
+    /// Debris recycling; `None` (the default) keeps every piece.
+    pub recycle: Option<RecyclePolicy>,
+    /// Consecutive failed commits of one instance after which its pending
+    /// events are set aside in quarantine (≥ 1; default 3). The other
+    /// instances commit regardless.
+    pub quarantine_after: u32,
+}
+
+/// Default [`DestructionSettings::tag_mark`]: "SMT".
+pub const DEFAULT_TAG_MARK: u32 = 0x53_4D_54;
+
+impl Default for DestructionSettings {
+    fn default() -> Self {
+        Self {
+            impact: ImpactDamage::default(),
+            friction: 0.7,
+            restitution: 0.1,
+            collider_border: 0.005,
+            groups: CollisionGroups::default(),
+            tag_mark: DEFAULT_TAG_MARK,
+            recycle: None,
+            quarantine_after: 3,
+        }
+    }
+}
+
+impl DestructionSettings {
+    /// Checks ranges.
+    ///
+    /// # Errors
+    /// [`BackendError::BadSetting`] naming the first bad field.
+    pub fn validate(&self) -> Result<(), BackendError> {
+        let bad = |name, value, reason| {
+            Err(BackendError::BadSetting {
+                name,
+                value,
+                reason,
+            })
+        };
+        if !(self.friction.is_finite() && self.friction >= 0.0) {
+            return bad("friction", self.friction, "finite and ≥ 0");
+        }
+        if !(self.restitution.is_finite() && (0.0..=1.0).contains(&self.restitution)) {
+            return bad("restitution", self.restitution, "in [0, 1]");
+        }
+        if !(self.collider_border.is_finite() && self.collider_border >= 0.0) {
+            return bad("collider_border", self.collider_border, "finite and ≥ 0");
+        }
+        if let Some(r) = self
+            .recycle
+            .filter(|r| !(r.after.is_finite() && r.after >= 0.0))
+        {
+            return bad("recycle.after", r.after, "finite and ≥ 0");
+        }
+        if self.tag_mark == 0 || self.tag_mark > 0xFF_FFFF {
+            return bad("tag_mark", self.tag_mark as f32, "in 1..=0xFFFFFF (24 bits)");
+        }
+        if self.quarantine_after == 0 {
+            return bad("quarantine_after", 0.0, "≥ 1");
+        }
+        self.impact.validate()
+    }
+}

@@ -1,0 +1,215 @@
+//! Snapshots of a [`DestructionSet`]: every instance's destruction state and
+//! the set's Rapier-side bookkeeping. The game owns its Rapier world; the
+//! `*_with` helpers serialise both together, and restoring both resumes bit
+//! for bit (same [`DestructionSet::state_hash`] on every later step).
+
+use super::impulses::{Explosion, Transfer};
+use super::registry::Registry;
+use super::sleep::AwakeTracker;
+use super::{DestructionSet, DestructionSettings, Entry, InstanceHandle, Quarantined, Slot};
+use crate::backend::ChunkShapes;
+use crate::error::BackendError;
+use rapier3d::prelude::*;
+use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
+use std::collections::{BTreeMap, VecDeque};
+use std::sync::Arc;
+
+const SET_SNAPSHOT_FORMAT: u32 = 1;
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct EntrySnapshot {
+    asset: u64,
+    instance: Vec<u8>,
+    bodies: BTreeMap<ClusterHandle, RigidBodyHandle>,
+    transfers: BTreeMap<EventId, Transfer>,
+    blasts: BTreeMap<EventId, (Explosion, bool)>,
+    recycling: Vec<smithereens_core::RecycleTicket>,
+    failures: u32,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SetSnapshot {
+    format: u32,
+    settings: DestructionSettings,
+    slots: Vec<(u32, Option<EntrySnapshot>)>,
+    free: Vec<u32>,
+    registry: Registry,
+    dirty: Vec<InstanceHandle>,
+    recycling: Vec<InstanceHandle>,
+    awake: AwakeTracker,
+    quarantine: Vec<Quarantined>,
+    step_index: u64,
+    next_event: u64,
+    sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
+}
+
+/// Why a snapshot could not be restored. Nothing is created on error.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum SetSnapshotError {
+    /// Truncated, corrupt or foreign bytes.
+    #[error("snapshot cannot be decoded: {0}")]
+    Decode(String),
+    /// Another snapshot format version.
+    #[error("snapshot format {0} is not supported")]
+    Format(u32),
+    /// No asset with this fingerprint was given.
+    #[error("no asset with fingerprint {0:016x} was given")]
+    MissingAsset(u64),
+    /// An instance's destruction state does not fit its asset.
+    #[error("destruction state")]
+    Instance(#[from] smithereens_core::snapshot::SnapshotError),
+    /// Settings or shapes are invalid.
+    #[error("set")]
+    Backend(#[from] BackendError),
+    /// The physics state does not match the destruction state.
+    #[error("snapshot is inconsistent: {0}")]
+    Inconsistent(String),
+}
+
+impl DestructionSet {
+    /// Serialises the set at a step boundary (after [`Self::after_step`]).
+    /// The game's Rapier world is not included: see [`Self::snapshot_with`].
+    pub fn snapshot(&self) -> Vec<u8> {
+        let slots = self
+            .slots
+            .iter()
+            .map(|s| {
+                (
+                    s.generation,
+                    s.entry.as_ref().map(|e| EntrySnapshot {
+                        asset: e.instance.asset().fingerprint(),
+                        instance: e.instance.snapshot().to_bytes(),
+                        bodies: e.bodies.clone(),
+                        transfers: e.transfers.clone(),
+                        blasts: e.blasts.clone(),
+                        recycling: e.recycling.clone(),
+                        failures: e.failures,
+                    }),
+                )
+            })
+            .collect();
+        let snap = SetSnapshot {
+            format: SET_SNAPSHOT_FORMAT,
+            settings: self.settings,
+            slots,
+            free: self.free.clone(),
+            registry: self.registry.clone(),
+            dirty: self.dirty.clone(),
+            recycling: self.recycling.clone(),
+            awake: self.awake.clone(),
+            quarantine: self.quarantine.clone(),
+            step_index: self.step_index,
+            next_event: self.next_event,
+            sleep_queue: self.sleep_queue.iter().copied().collect(),
+        };
+        postcard::to_stdvec(&snap).unwrap_or_default()
+    }
+
+    /// Rebuilds a set from [`Self::snapshot`] bytes, checked against the
+    /// game's restored Rapier world. `assets` must hold every asset the
+    /// snapshot's instances use (matched by fingerprint; extra ones are ignored).
+    ///
+    /// # Errors
+    /// [`SetSnapshotError`] for bad bytes, a missing asset, or bodies that
+    /// `physics` does not have.
+    pub fn restore(
+        bytes: &[u8],
+        assets: &[Arc<Asset>],
+        physics: &PhysicsWorld,
+    ) -> Result<Self, SetSnapshotError> {
+        let snap: SetSnapshot =
+            postcard::from_bytes(bytes).map_err(|e| SetSnapshotError::Decode(e.to_string()))?;
+        if snap.format != SET_SNAPSHOT_FORMAT {
+            return Err(SetSnapshotError::Format(snap.format));
+        }
+        snap.settings.validate()?;
+        let mut set = Self::new(snap.settings)?;
+        let mut shapes: BTreeMap<u64, Arc<ChunkShapes>> = BTreeMap::new();
+        for (generation, entry) in snap.slots {
+            let entry = match entry {
+                None => None,
+                Some(e) => {
+                    let asset = assets
+                        .iter()
+                        .find(|a| a.fingerprint() == e.asset)
+                        .ok_or(SetSnapshotError::MissingAsset(e.asset))?;
+                    let core = smithereens_core::snapshot::Snapshot::from_bytes(&e.instance)?;
+                    let instance = Instance::restore(asset.clone(), &core)?;
+                    for (h, &rb) in &e.bodies {
+                        if instance.cluster(*h).is_none() || !physics.bodies.contains(rb) {
+                            return Err(SetSnapshotError::Inconsistent(format!(
+                                "cluster {h} has no body"
+                            )));
+                        }
+                    }
+                    let s = match shapes.get(&e.asset) {
+                        Some(s) => s.clone(),
+                        None => {
+                            let s =
+                                Arc::new(ChunkShapes::build(asset, snap.settings.collider_border)?);
+                            shapes.insert(e.asset, s.clone());
+                            s
+                        }
+                    };
+                    Some(Entry {
+                        instance,
+                        shapes: s,
+                        bodies: e.bodies,
+                        transfers: e.transfers,
+                        blasts: e.blasts,
+                        recycling: e.recycling,
+                        failures: e.failures,
+                        fail_prepare: 0,
+                    })
+                }
+            };
+            set.slots.push(Slot { generation, entry });
+        }
+        set.free = snap.free;
+        set.registry = snap.registry;
+        set.dirty = snap.dirty;
+        set.recycling = snap.recycling;
+        set.awake = snap.awake;
+        set.quarantine = snap.quarantine;
+        set.step_index = snap.step_index;
+        set.next_event = snap.next_event;
+        set.sleep_queue = snap.sleep_queue.into_iter().collect::<VecDeque<_>>();
+        Ok(set)
+    }
+
+    /// Serialises the game's Rapier world and the set together (the game
+    /// owns both; this only writes them side by side, postcard-encoded).
+    pub fn snapshot_with(&self, physics: &PhysicsWorld) -> Vec<u8> {
+        postcard::to_stdvec(&(self.snapshot(), physics)).unwrap_or_default()
+    }
+
+    /// Restores what [`Self::snapshot_with`] wrote: the game's Rapier world
+    /// and the set. Stepping both on resumes bit for bit.
+    ///
+    /// # Errors
+    /// As [`Self::restore`].
+    pub fn restore_with(
+        bytes: &[u8],
+        assets: &[Arc<Asset>],
+    ) -> Result<(PhysicsWorld, Self), SetSnapshotError> {
+        let (set, physics): (Vec<u8>, PhysicsWorld) =
+            postcard::from_bytes(bytes).map_err(|e| SetSnapshotError::Decode(e.to_string()))?;
+        let set = Self::restore(&set, assets, &physics)?;
+        Ok((physics, set))
+    }
+
+    /// Hash of the set ([`Self::state_hash`]) and of every body in the
+    /// game's world (pose and velocity bits, in handle order): equal after a
+    /// bit-exact restore.
+    pub fn world_hash(&self, physics: &PhysicsWorld) -> u64 {
+        let mut h = smithereens_core::hash::StateHasher::new();
+        h.write_u64(self.state_hash(physics));
+        let mut bodies: Vec<(RigidBodyHandle, &RigidBody)> = physics.bodies.iter().collect();
+        bodies.sort_by_key(|(rb, _)| rb.into_raw_parts());
+        for (_, b) in bodies {
+            super::hash_body(&mut h, b);
+        }
+        h.finish()
+    }
+}

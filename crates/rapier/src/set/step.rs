@@ -1,0 +1,318 @@
+//! The safe point: [`DestructionSet::before_step`] and
+//! [`DestructionSet::after_step`] around the game's own Rapier step.
+
+use super::attachments::Attachments;
+use super::{CONTACT_EVENT_BIT, DestructionSet, InstanceHandle};
+use crate::backend::{ColliderContext, RapierCommit};
+use crate::error::BackendError;
+use glam::Vec3;
+use rapier3d::prelude::*;
+use smithereens_core::{
+    BondIndex, ClusterHandle, CommitError, DamageError, EventId, PendingEvent, RadialDamage,
+};
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+/// What one instance did at a safe point.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InstanceReport {
+    /// Damage events admitted from contacts this step, in admission order.
+    pub events: Vec<RadialDamage>,
+    /// Bonds broken by this step's commit.
+    pub broken: Vec<BondIndex>,
+    /// Clusters removed by the commit.
+    pub removed: Vec<ClusterHandle>,
+    /// Clusters created by the commit.
+    pub created: Vec<ClusterHandle>,
+    /// Created clusters that are render-only debris (no authoritative collider).
+    pub render_only: Vec<ClusterHandle>,
+    /// Debris clusters recycled (released and removed) at this step.
+    pub recycled: Vec<ClusterHandle>,
+    /// Set when the budget held the commit back (events stay pending).
+    pub deferred: Option<smithereens_core::budget::BudgetShortfall>,
+}
+
+impl InstanceReport {
+    fn is_empty(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// Pending events of one instance set aside after repeated commit failures.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Quarantined {
+    /// The instance.
+    pub instance: InstanceHandle,
+    /// The events, in admission order, with their frozen geometry.
+    pub events: Vec<PendingEvent>,
+    /// The last commit error, as text (with its sources).
+    pub error: String,
+    /// Consecutive failed commits before quarantine.
+    pub attempts: u32,
+    /// Step index at which they were set aside.
+    pub step: u64,
+}
+
+/// What one [`DestructionSet::after_step`] did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SetStepReport {
+    /// Per instance with anything to report, in handle order.
+    pub instances: BTreeMap<InstanceHandle, InstanceReport>,
+    /// Instances whose commit failed this step (their events stay pending
+    /// and are retried at the next safe point, until quarantine).
+    pub failed: Vec<(InstanceHandle, CommitError<BackendError>)>,
+    /// Instances whose events were quarantined this step (see
+    /// [`DestructionSet::quarantined`]).
+    pub quarantined: Vec<InstanceHandle>,
+    /// Contact damage events a full pending queue (or another admission
+    /// error) refused: counted, never silently dropped.
+    pub rejected_contacts: u32,
+    /// True when [`DestructionSet::before_step`] was not called before this
+    /// step: approach speeds were measured from post-step velocities.
+    pub pre_step_missing: bool,
+    /// Game joints and colliders moved to new pieces (old → new handles).
+    pub moved: Attachments,
+    /// Wall time of the safe-point work, s.
+    pub destruction_seconds: f64,
+}
+
+impl SetStepReport {
+    /// The report of one instance (empty when it had nothing to report).
+    pub fn instance(&self, h: InstanceHandle) -> InstanceReport {
+        self.instances.get(&h).cloned().unwrap_or_default()
+    }
+}
+
+impl DestructionSet {
+    /// Call just before the game's Rapier step: records the velocities of
+    /// the awake dynamic bodies, from which the contacts reported by the
+    /// step get their approach speeds ([`crate::ImpactDamage`]'s gate).
+    /// Cost O(awake dynamic bodies); no allocation once the table has grown
+    /// to the highest body slot.
+    pub fn before_step(&mut self, physics: &PhysicsWorld) {
+        self.pre_step.capture(&physics.islands, &physics.bodies);
+        self.pre_step_taken = true;
+    }
+
+    /// The safe point, right after the game's Rapier step (which must have
+    /// been given [`Self::events`]): contact hits become damage events,
+    /// every instance with pending events commits (each on its own: a
+    /// failure in one neither blocks nor undoes another; after
+    /// [`super::DestructionSettings::quarantine_after`] consecutive failures
+    /// its events are set aside in quarantine), moving clusters' motions
+    /// are synced, sleep transitions recorded and debris recycled.
+    pub fn after_step(&mut self, physics: &mut PhysicsWorld) -> SetStepReport {
+        let t0 = Instant::now();
+        let mut report = SetStepReport {
+            pre_step_missing: !self.pre_step_taken,
+            ..Default::default()
+        };
+        self.step_index += 1;
+        self.finish_recycling(physics, &mut report);
+        self.admit_contacts(physics, &mut report);
+        self.commit_all(physics, &mut report);
+        self.track_sleep(physics);
+        self.withdraw_due(physics);
+        self.pre_step_taken = false;
+        report.instances.retain(|_, r| !r.is_empty());
+        report.destruction_seconds = t0.elapsed().as_secs_f64();
+        report
+    }
+
+    fn admit_contacts(&mut self, physics: &PhysicsWorld, report: &mut SetStepReport) {
+        {
+            let Ok(mut queued) = self.collector.hits.lock() else {
+                return;
+            };
+            std::mem::swap(&mut *queued, &mut self.hits);
+        }
+        if self.hits.is_empty() {
+            return;
+        }
+        // Callbacks arrive in solver order; sort by a total key for determinism.
+        self.hits.sort_unstable_by_key(|h| h.key());
+        let mut hits = std::mem::take(&mut self.hits);
+        for hit in &hits {
+            let tags = (
+                self.registry.collider(hit.colliders.0),
+                self.registry.collider(hit.colliders.1),
+            );
+            let chunk = (
+                tags.0.and_then(|t| t.authoritative_chunk().map(|c| (t.instance(), c))),
+                tags.1.and_then(|t| t.authoritative_chunk().map(|c| (t.instance(), c))),
+            );
+            if chunk.0.is_none() && chunk.1.is_none() {
+                continue;
+            }
+            if !hit.point.is_finite() {
+                continue;
+            }
+            let v1 = self
+                .pre_step
+                .point_velocity(&physics.bodies, hit.bodies.0, hit.point);
+            let v2 = self
+                .pre_step
+                .point_velocity(&physics.bodies, hit.bodies.1, hit.point);
+            let approach = (v1 - v2).dot(hit.normal).abs();
+            let damage = self.settings.impact.damage(hit.impulse, approach);
+            if damage <= 0.0 {
+                continue;
+            }
+            let sides = [
+                (chunk.0, hit.fixed.0, tags.1.is_none() && hit.dynamic.1, -hit.impulse_on_2),
+                (chunk.1, hit.fixed.1, tags.0.is_none() && hit.dynamic.0, hit.impulse_on_2),
+            ];
+            for (k, &(side, fixed, hit_by_game_body, impulse)) in sides.iter().enumerate() {
+                let Some((inst, c)) = side else { continue };
+                if k == 1 && chunk.0.is_some_and(|(i0, _)| i0 == inst) {
+                    continue; // one event per instance and contact
+                }
+                let event = RadialDamage {
+                    id: EventId(CONTACT_EVENT_BIT | self.next_event),
+                    point: hit.point,
+                    radius: self.settings.impact.radius,
+                    damage,
+                    impulse: None,
+                };
+                self.next_event += 1;
+                let transfer = self.settings.impact.impulse_transfer;
+                let Ok(entry) = self.entry_mut(inst) else {
+                    continue;
+                };
+                match entry.instance.admit(event) {
+                    Ok(_) => {
+                        // A game body (a thrown ball, a vehicle) hitting a fixed
+                        // chunk: the wall absorbed its impulse, handed to what breaks free.
+                        let j = impulse * transfer;
+                        if fixed
+                            && hit_by_game_body
+                            && j.is_finite()
+                            && j != Vec3::ZERO
+                            && approach.is_finite()
+                        {
+                            entry.transfers.insert(
+                                event.id,
+                                super::impulses::Transfer {
+                                    chunk: smithereens_core::ChunkIndex(c),
+                                    impulse: j,
+                                    max_speed: approach,
+                                },
+                            );
+                        }
+                        report.instances.entry(inst).or_default().events.push(event);
+                        self.mark_dirty(inst);
+                    }
+                    Err(DamageError::QueueFull { .. }) | Err(_) => report.rejected_contacts += 1,
+                }
+            }
+        }
+        hits.clear();
+        self.hits = hits;
+    }
+
+    fn commit_all(&mut self, physics: &mut PhysicsWorld, report: &mut SetStepReport) {
+        if self.dirty.is_empty() {
+            return;
+        }
+        let mut committing = std::mem::take(&mut self.committing);
+        committing.clear();
+        committing.extend_from_slice(&self.dirty);
+        let dt = physics.integration_parameters.dt;
+        for &h in &committing {
+            let settings = self.settings;
+            let Some(entry) = self
+                .slots
+                .get_mut(h.index() as usize)
+                .filter(|s| s.generation == h.generation())
+                .and_then(|s| s.entry.as_mut())
+            else {
+                continue;
+            };
+            let proxies = entry.instance.budget().proxies.clone();
+            let result = {
+                let mut backend = RapierCommit {
+                    physics,
+                    bodies: &mut entry.bodies,
+                    registry: &mut self.registry,
+                    shapes: &entry.shapes,
+                    cx: ColliderContext {
+                        settings: &settings,
+                        instance: h,
+                        dt,
+                    },
+                    fail_prepare: &mut entry.fail_prepare,
+                    proxies: &proxies,
+                    moved: &mut report.moved,
+                };
+                entry.instance.commit(&mut backend)
+            };
+            match result {
+                Ok(outcome) => {
+                    entry.failures = 0;
+                    let mut pushes: BTreeMap<ClusterHandle, (Vec3, f32)> = BTreeMap::new();
+                    let mut blasts = Vec::new();
+                    for receipt in &outcome.receipts {
+                        let id = receipt.event.id;
+                        if let Some((blast, applied)) = entry.blasts.get_mut(&id)
+                            && !*applied
+                        {
+                            *applied = true;
+                            blasts.push(*blast);
+                        }
+                        if let Some(t) = entry.transfers.remove(&id)
+                            && let Some(c) = entry.instance.cluster_of(t.chunk)
+                        {
+                            let e = pushes.entry(c).or_insert((Vec3::ZERO, 0.0));
+                            e.0 += t.impulse;
+                            e.1 = e.1.max(t.max_speed);
+                        }
+                    }
+                    for blast in &blasts {
+                        super::impulses::apply_blast(physics, &entry.bodies, blast);
+                    }
+                    super::impulses::apply_transfers(physics, &entry.bodies, &pushes);
+                    let r = report.instances.entry(h).or_default();
+                    r.broken = outcome.broken;
+                    r.removed = outcome.removed;
+                    r.created = outcome.created;
+                    r.render_only = outcome.render_only;
+                    if let smithereens_core::commit::CommitStatus::Deferred(s) = outcome.status {
+                        r.deferred = Some(s);
+                    } else if entry.instance.pending().is_empty() {
+                        self.dirty.retain(|&d| d != h);
+                    }
+                }
+                Err(e) => {
+                    entry.failures += 1;
+                    if entry.failures >= settings.quarantine_after {
+                        let events = entry.instance.withdraw_pending();
+                        self.quarantine.push(Quarantined {
+                            instance: h,
+                            events,
+                            error: error_chain(&e),
+                            attempts: entry.failures,
+                            step: self.step_index,
+                        });
+                        entry.failures = 0;
+                        report.quarantined.push(h);
+                        self.dirty.retain(|&d| d != h);
+                    }
+                    report.failed.push((h, e));
+                }
+            }
+        }
+        self.committing = committing;
+    }
+}
+
+/// An error and its sources, joined by ": ".
+fn error_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut source = e.source();
+    while let Some(inner) = source {
+        s.push_str(": ");
+        s.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    s
+}
