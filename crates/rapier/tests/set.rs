@@ -1,0 +1,295 @@
+//! The destruction set in a Rapier world the test owns and steps: several
+//! instances, foreign colliders, despawn, failure isolation and quarantine,
+//! snapshots together with the game's world, bad input.
+
+use glam::Vec3;
+use rapier3d::prelude::*;
+use smithereens_core::fixtures::grid_desc;
+use smithereens_core::instance::InstanceDesc;
+use smithereens_core::{Asset, EventId, Pose, RadialDamage};
+use smithereens_rapier::world::insert_ground;
+use smithereens_rapier::{
+    BackendError, ColliderTag, DestructionSet, DestructionSettings, SetAdmitError, SetStepReport,
+    WorldSettings, new_physics_world,
+};
+use std::sync::Arc;
+
+fn wall() -> Arc<Asset> {
+    Arc::new(Asset::new(&grid_desc(6, 4, 1, 0.25, 2400.0, 1500.0)).unwrap())
+}
+
+fn game_world() -> PhysicsWorld {
+    let mut physics = new_physics_world(&WorldSettings::default());
+    insert_ground(&mut physics, 0.0, 0.7);
+    physics
+}
+
+fn step(set: &mut DestructionSet, physics: &mut PhysicsWorld) -> SetStepReport {
+    set.before_step(physics);
+    physics.step_with_events(&(), set.events());
+    set.after_step(physics)
+}
+
+fn ball(physics: &mut PhysicsWorld, at: Vec3, v: Vec3, mass: f32) -> RigidBodyHandle {
+    let rb = physics.insert_body(
+        RigidBodyBuilder::dynamic()
+            .translation(at)
+            .linvel(v)
+            .ccd_enabled(true),
+    );
+    physics.insert_collider(ColliderBuilder::ball(0.2).mass(mass), Some(rb));
+    rb
+}
+
+fn spawn(set: &mut DestructionSet, physics: &mut PhysicsWorld, asset: &Arc<Asset>, x: f32) -> smithereens_rapier::InstanceHandle {
+    set.spawn(
+        physics,
+        asset.clone(),
+        Pose::from_translation(Vec3::new(x, 0.0, 0.0)),
+        InstanceDesc::default(),
+    )
+    .unwrap()
+}
+
+#[test]
+fn a_game_ball_breaks_the_wall_it_hits_and_no_other() {
+    let asset = wall();
+    let mut physics = game_world();
+    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
+    let handles: Vec<_> = (0..3).map(|k| spawn(&mut set, &mut physics, &asset, 4.0 * k as f32)).collect();
+    assert_eq!(set.len(), 3);
+    // A plain game body, unknown to the library, thrown at the middle wall.
+    ball(&mut physics, Vec3::new(4.75, 0.6, -1.5), Vec3::new(0.0, 0.0, 20.0), 200.0);
+    let mut broken = [0usize; 3];
+    for _ in 0..60 {
+        let r = step(&mut set, &mut physics);
+        assert!(r.failed.is_empty() && r.rejected_contacts == 0);
+        assert!(!r.pre_step_missing);
+        for (k, h) in handles.iter().enumerate() {
+            broken[k] += r.instance(*h).broken.len();
+        }
+    }
+    assert_eq!((broken[0], broken[2]), (0, 0), "{broken:?}");
+    assert!(broken[1] >= 3, "the hit wall lost {} bonds", broken[1]);
+    for (k, h) in handles.iter().enumerate() {
+        assert_eq!(set.instance(*h).unwrap().broken_count(), broken[k]);
+    }
+}
+
+#[test]
+fn a_foreign_collider_is_never_taken_for_a_chunk_even_with_a_forged_tag() {
+    let asset = wall();
+    let mut physics = game_world();
+    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
+    let h = spawn(&mut set, &mut physics, &asset, 0.0);
+    // The game copies a chunk collider's user_data onto its own falling box.
+    let (chunk_collider, tag) = physics
+        .colliders
+        .iter()
+        .find_map(|(c, col)| set.collider_tag(c).map(|t| (col.user_data, t)))
+        .unwrap();
+    assert_eq!(ColliderTag::decode(chunk_collider, set.settings().tag_mark), Some(tag));
+    assert_eq!(tag.instance(), h);
+    let rb = physics.insert_body(RigidBodyBuilder::dynamic().translation(Vec3::new(10.0, 3.0, 0.0)));
+    let forged = physics.insert_collider(
+        ColliderBuilder::cuboid(0.3, 0.3, 0.3)
+            .user_data(chunk_collider)
+            .active_events(ActiveEvents::CONTACT_FORCE_EVENTS)
+            .contact_force_event_threshold(0.0),
+        Some(rb),
+    );
+    assert_eq!(set.collider_tag(forged), None);
+    assert_eq!(set.body_owner(rb), None);
+    // It lands hard on the ground: contact-force events, but no damage anywhere.
+    for _ in 0..90 {
+        let r = step(&mut set, &mut physics);
+        assert!(r.instances.is_empty(), "{:?}", r.instances);
+    }
+    assert_eq!(set.instance(h).unwrap().broken_count(), 0);
+}
+
+#[test]
+fn despawn_removes_every_body_and_collider_and_wakes_what_rested_on_them() {
+    let asset = wall();
+    let mut physics = game_world();
+    let (bodies0, colliders0) = (physics.bodies.len(), physics.colliders.len());
+    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
+    let h = spawn(&mut set, &mut physics, &asset, 0.0);
+    let other = spawn(&mut set, &mut physics, &asset, 5.0);
+    // A game box resting on top of the first wall (top at y = 1.0).
+    let crate_rb = physics.insert_body(RigidBodyBuilder::dynamic().translation(Vec3::new(0.75, 1.2, 0.125)));
+    physics.insert_collider(ColliderBuilder::cuboid(0.2, 0.2, 0.1), Some(crate_rb));
+    for _ in 0..240 {
+        step(&mut set, &mut physics);
+    }
+    assert!(physics.bodies[crate_rb].is_sleeping(), "the crate settled and slept");
+    let y_rest = physics.bodies[crate_rb].translation().y;
+    assert!((y_rest - 1.2).abs() < 0.02, "rests on the wall at {y_rest}");
+    set.despawn(&mut physics, h).unwrap();
+    assert!(!physics.bodies[crate_rb].is_sleeping(), "woken by the despawn");
+    let per_instance = physics.bodies.len() - bodies0 - 1;
+    assert_eq!(per_instance, set.cluster_bodies(other).unwrap().len());
+    assert_eq!(physics.colliders.len() - colliders0 - 1, asset.chunk_count());
+    for _ in 0..60 {
+        step(&mut set, &mut physics);
+    }
+    assert!(physics.bodies[crate_rb].translation().y < 0.3, "fell to the ground");
+    // Stale handles are typed errors that change nothing.
+    assert_eq!(set.despawn(&mut physics, h), Err(BackendError::StaleInstance(h)));
+    assert!(set.instance(h).is_err());
+    assert!(matches!(
+        set.admit(h, RadialDamage { id: EventId(1), point: Vec3::ZERO, radius: 1.0, damage: 10.0, impulse: None }),
+        Err(SetAdmitError::Instance(BackendError::StaleInstance(_)))
+    ));
+    // The slot is reused under a new generation; the old handle stays stale.
+    let again = spawn(&mut set, &mut physics, &asset, 0.0);
+    assert_eq!(again.index(), h.index());
+    assert_ne!(again, h);
+    assert!(set.instance(h).is_err());
+    assert_eq!(set.len(), 2);
+}
+
+fn blow(id: u64, at: Vec3) -> RadialDamage {
+    RadialDamage { id: EventId(id), point: at, radius: 0.3, damage: 1.0e5, impulse: None }
+}
+
+#[test]
+fn a_failing_commit_blocks_no_other_instance_and_is_quarantined_then_readmitted() {
+    let asset = wall();
+    let mut physics = game_world();
+    let settings = DestructionSettings { quarantine_after: 3, ..Default::default() };
+    let mut set = DestructionSet::new(settings).unwrap();
+    let a = spawn(&mut set, &mut physics, &asset, 0.0);
+    let b = spawn(&mut set, &mut physics, &asset, 4.0);
+    set.inject_prepare_failures(a, 3).unwrap();
+    set.admit(a, blow(1, Vec3::new(0.75, 0.9, 0.125))).unwrap();
+    set.admit(b, blow(1, Vec3::new(4.75, 0.9, 0.125))).unwrap();
+    let r = step(&mut set, &mut physics);
+    assert_eq!(r.failed.len(), 1);
+    assert_eq!(r.failed[0].0, a);
+    assert!(!r.instance(b).broken.is_empty(), "b committed despite a's failure");
+    assert!(r.instance(a).broken.is_empty());
+    assert_eq!(set.instance(a).unwrap().pending().len(), 1, "a keeps its event for a retry");
+    let r = step(&mut set, &mut physics);
+    assert_eq!(r.failed.len(), 1);
+    assert!(r.quarantined.is_empty());
+    let r = step(&mut set, &mut physics);
+    assert_eq!(r.quarantined, vec![a]);
+    assert!(set.instance(a).unwrap().pending().is_empty(), "set aside");
+    let q = &set.quarantined()[0];
+    assert_eq!((q.instance, q.attempts, q.events.len()), (a, 3, 1));
+    assert!(q.error.contains("injected prepare failure"), "{}", q.error);
+    // The world keeps stepping; nothing retries the quarantined event.
+    for _ in 0..5 {
+        assert!(step(&mut set, &mut physics).failed.is_empty());
+    }
+    assert_eq!(set.instance(a).unwrap().broken_count(), 0);
+    // The game re-admits it: it commits at the next safe point.
+    assert_eq!(set.readmit(a).unwrap(), 1);
+    assert!(set.quarantined().is_empty());
+    let r = step(&mut set, &mut physics);
+    assert!(r.failed.is_empty());
+    assert!(!r.instance(a).broken.is_empty());
+    assert_eq!(
+        set.instance(a).unwrap().broken_count(),
+        set.instance(b).unwrap().broken_count(),
+        "the same event on the same asset breaks the same bonds"
+    );
+}
+
+#[test]
+fn contacts_refused_by_a_full_queue_are_counted() {
+    let asset = wall();
+    let mut physics = game_world();
+    let settings = DestructionSettings { quarantine_after: 1000, ..Default::default() };
+    let mut set = DestructionSet::new(settings).unwrap();
+    let mut desc = InstanceDesc::default();
+    desc.budget.queue_capacity = 1;
+    let h = set.spawn(&mut physics, asset.clone(), Pose::IDENTITY, desc).unwrap();
+    // One scripted event whose commit keeps failing holds the one-slot queue full.
+    set.inject_prepare_failures(h, 1000).unwrap();
+    set.admit(h, blow(7, Vec3::new(0.75, 0.9, 0.125))).unwrap();
+    ball(&mut physics, Vec3::new(0.75, 0.6, -1.0), Vec3::new(0.0, 0.0, 30.0), 500.0);
+    let mut rejected = 0;
+    for _ in 0..20 {
+        let r = step(&mut set, &mut physics);
+        assert_eq!(r.instance(h).events.len(), 0);
+        rejected += r.rejected_contacts;
+    }
+    assert!(rejected >= 1, "the ball's hit was refused and counted");
+    assert_eq!(set.instance(h).unwrap().pending().len(), 1);
+}
+
+#[test]
+fn the_set_and_the_game_world_restore_together_bit_for_bit_mid_impact() {
+    let asset = wall();
+    let column = Arc::new(Asset::new(&grid_desc(1, 6, 1, 0.3, 2400.0, 800.0)).unwrap());
+    let mut physics = game_world();
+    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
+    spawn(&mut set, &mut physics, &asset, 0.0);
+    set.spawn(&mut physics, column.clone(), Pose::from_translation(Vec3::new(3.0, 0.0, 0.0)), InstanceDesc::default()).unwrap();
+    spawn(&mut set, &mut physics, &asset, 6.0);
+    ball(&mut physics, Vec3::new(0.75, 0.6, -1.0), Vec3::new(0.0, 0.0, 25.0), 300.0);
+    ball(&mut physics, Vec3::new(3.15, 1.2, -1.0), Vec3::new(0.0, 0.0, 25.0), 300.0);
+    ball(&mut physics, Vec3::new(6.75, 0.6, -4.0), Vec3::new(0.0, 0.0, 25.0), 300.0);
+    let mut broke = 0;
+    for _ in 0..4 {
+        broke += step(&mut set, &mut physics).instances.values().map(|r| r.broken.len()).sum::<usize>();
+    }
+    let bytes = set.snapshot_with(&physics);
+    let (mut physics2, mut set2) =
+        DestructionSet::restore_with(&bytes, &[column.clone(), asset.clone()]).unwrap();
+    assert_eq!(set2.world_hash(&physics2), set.world_hash(&physics));
+    let mut later = 0;
+    for _ in 0..90 {
+        let r1 = step(&mut set, &mut physics);
+        let r2 = step(&mut set2, &mut physics2);
+        assert_eq!(r1.instances.keys().collect::<Vec<_>>(), r2.instances.keys().collect::<Vec<_>>());
+        later += r1.instances.values().map(|r| r.broken.len()).sum::<usize>();
+        assert_eq!(set.world_hash(&physics), set2.world_hash(&physics2));
+    }
+    assert!(broke + later > 0 && later > 0, "the snapshot was taken mid-impact ({broke} then {later})");
+    // Missing asset, corrupt bytes: typed errors.
+    assert!(matches!(
+        DestructionSet::restore_with(&bytes, &[asset.clone()]),
+        Err(smithereens_rapier::SetSnapshotError::MissingAsset(_))
+    ));
+    assert!(matches!(
+        DestructionSet::restore_with(&bytes[..bytes.len() / 2], &[asset, column]),
+        Err(smithereens_rapier::SetSnapshotError::Decode(_))
+    ));
+}
+
+#[test]
+fn bad_spawns_are_typed_errors_that_add_nothing() {
+    let mut physics = game_world();
+    let (b0, c0) = (physics.bodies.len(), physics.colliders.len());
+    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
+    let nan = Pose::from_translation(Vec3::new(f32::NAN, 0.0, 0.0));
+    assert!(matches!(
+        set.spawn(&mut physics, wall(), nan, InstanceDesc::default()),
+        Err(BackendError::Instance(_))
+    ));
+    // A chunk whose hull is flat (4 coplanar points).
+    let mut desc = grid_desc(2, 1, 1, 1.0, 1.0, 10.0);
+    desc.chunks[1].hulls[0].points = vec![Vec3::ONE; 4];
+    let flat = Arc::new(Asset::new(&desc).unwrap());
+    assert!(matches!(
+        set.spawn(&mut physics, flat, Pose::IDENTITY, InstanceDesc::default()),
+        Err(BackendError::DegenerateHull(_))
+    ));
+    assert_eq!((physics.bodies.len(), physics.colliders.len()), (b0, c0));
+    assert!(set.is_empty());
+    assert!(DestructionSet::new(DestructionSettings { quarantine_after: 0, ..Default::default() }).is_err());
+    assert!(DestructionSet::new(DestructionSettings { tag_mark: 0x1_000_000, ..Default::default() }).is_err());
+}
+
+#[test]
+fn forgetting_before_step_is_reported() {
+    let mut physics = game_world();
+    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
+    spawn(&mut set, &mut physics, &wall(), 0.0);
+    physics.step_with_events(&(), set.events());
+    assert!(set.after_step(&mut physics).pre_step_missing);
+    assert!(!step(&mut set, &mut physics).pre_step_missing);
+}
