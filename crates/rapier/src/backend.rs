@@ -143,6 +143,21 @@ impl ColliderContext<'_> {
     }
 }
 
+/// Contact pairs computed for authoritative chunk colliders: Rapier's
+/// defaults plus kinematic ↔ fixed, so that a kinematic body (a character
+/// controller, a scripted pusher) touching a fixed chunk is seen at all
+/// (Rapier never solves such a pair, so it raises no contact force; see
+/// [`crate::set::contact`]).
+pub const AUTHORITATIVE_COLLISION_TYPES: ActiveCollisionTypes = ActiveCollisionTypes::DYNAMIC_DYNAMIC
+    .union(ActiveCollisionTypes::DYNAMIC_KINEMATIC)
+    .union(ActiveCollisionTypes::DYNAMIC_FIXED)
+    .union(ActiveCollisionTypes::KINEMATIC_FIXED);
+
+/// Events raised by authoritative chunk colliders: contact forces (the
+/// impact model) and collision starts (kinematic hits on fixed chunks).
+pub const AUTHORITATIVE_EVENTS: ActiveEvents =
+    ActiveEvents::CONTACT_FORCE_EVENTS.union(ActiveEvents::COLLISION_EVENTS);
+
 /// A collider ready to insert, with the tag the registry records for it.
 pub type TaggedCollider = (Collider, ColliderTag);
 
@@ -177,7 +192,8 @@ fn chunk_collider(
         };
         let c = builder
             .collision_groups(s.groups.chunks.to_rapier())
-            .active_events(ActiveEvents::CONTACT_FORCE_EVENTS)
+            .active_collision_types(AUTHORITATIVE_COLLISION_TYPES)
+            .active_events(AUTHORITATIVE_EVENTS)
             .contact_force_event_threshold(cx.force_threshold())
             .user_data(tag.encode(s.tag_mark))
             .build();
@@ -213,7 +229,8 @@ fn proxy_colliders(
                 .friction(s.friction)
                 .restitution(s.restitution)
                 .collision_groups(s.groups.chunks.to_rapier())
-                .active_events(ActiveEvents::CONTACT_FORCE_EVENTS)
+                .active_collision_types(AUTHORITATIVE_COLLISION_TYPES)
+                .active_events(AUTHORITATIVE_EVENTS)
                 .contact_force_event_threshold(cx.force_threshold())
                 .user_data(tag.encode(s.tag_mark))
                 .build();

@@ -99,7 +99,7 @@ fn a_run_restored_from_a_mid_impact_snapshot_continues_with_the_same_hashes() {
         assert!(n < 120, "no debris");
     }
     hashes(&mut w, 2);
-    let bytes = w.snapshot();
+    let bytes = w.snapshot().unwrap();
     let at_snapshot = w.state_hash();
     let original = hashes(&mut w, 120);
     let mut restored = DestructionWorld::restore(asset(), &bytes).unwrap();
@@ -111,7 +111,7 @@ fn a_run_restored_from_a_mid_impact_snapshot_continues_with_the_same_hashes() {
 fn corrupt_or_foreign_world_snapshots_are_rejected() {
     let mut w = world();
     hashes(&mut w, 10);
-    let bytes = w.snapshot();
+    let bytes = w.snapshot().unwrap();
     assert!(matches!(
         DestructionWorld::restore(asset(), &bytes[..bytes.len() / 3]),
         Err(WorldSnapshotError::Decode(_))

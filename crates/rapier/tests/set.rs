@@ -236,7 +236,7 @@ fn the_set_and_the_game_world_restore_together_bit_for_bit_mid_impact() {
     for _ in 0..4 {
         broke += step(&mut set, &mut physics).instances.values().map(|r| r.broken.len()).sum::<usize>();
     }
-    let bytes = set.snapshot_with(&physics);
+    let bytes = set.snapshot_with(&physics).unwrap();
     let (mut physics2, mut set2) =
         DestructionSet::restore_with(&bytes, &[column.clone(), asset.clone()]).unwrap();
     assert_eq!(set2.world_hash(&physics2), set.world_hash(&physics));
@@ -292,4 +292,48 @@ fn forgetting_before_step_is_reported() {
     physics.step_with_events(&(), set.events());
     assert!(set.after_step(&mut physics).pre_step_missing);
     assert!(!step(&mut set, &mut physics).pre_step_missing);
+}
+
+#[test]
+fn a_kinematic_pusher_breaks_a_fixed_wall_it_drives_into() {
+    let asset = wall();
+    let mut physics = game_world();
+    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
+    let h = spawn(&mut set, &mut physics, &asset, 0.0);
+    // A 1 m box on velocity-based kinematic rails at 8 m/s, like a vehicle or a character.
+    let pusher = physics.insert_body(
+        RigidBodyBuilder::kinematic_velocity_based()
+            .translation(Vec3::new(0.75, 0.5, -1.0))
+            .linvel(Vec3::new(0.0, 0.0, 8.0)),
+    );
+    physics.insert_collider(ColliderBuilder::cuboid(0.5, 0.4, 0.5), Some(pusher));
+    let (mut events, mut broken) = (0, 0);
+    for _ in 0..40 {
+        let r = step(&mut set, &mut physics);
+        events += r.instance(h).events.len();
+        broken += r.instance(h).broken.len();
+    }
+    assert!(events >= 1 && broken >= 4, "{events} events, {broken} bonds broken");
+    // Freed chunks are dynamic: the pusher shoves them on through the solver.
+    let moving = set
+        .cluster_bodies(h)
+        .unwrap()
+        .values()
+        .filter(|&&rb| physics.bodies[rb].is_dynamic() && physics.bodies[rb].translation().z > 0.5)
+        .count();
+    assert!(moving >= 1, "pieces pushed out of the wall plane");
+    // A pusher crawling below the approach-speed gate breaks nothing.
+    let mut physics = game_world();
+    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
+    let h = spawn(&mut set, &mut physics, &asset, 0.0);
+    let slow = physics.insert_body(
+        RigidBodyBuilder::kinematic_velocity_based()
+            .translation(Vec3::new(0.75, 0.5, -0.6))
+            .linvel(Vec3::new(0.0, 0.0, 0.5)),
+    );
+    physics.insert_collider(ColliderBuilder::cuboid(0.5, 0.4, 0.5), Some(slow));
+    for _ in 0..40 {
+        step(&mut set, &mut physics);
+    }
+    assert_eq!(set.instance(h).unwrap().broken_count(), 0);
 }

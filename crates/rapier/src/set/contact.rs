@@ -5,8 +5,18 @@
 //! Contacts are read from Rapier's contact-force events
 //! ([`EventHandler::handle_contact_force_event`]): Rapier raises them only
 //! for pairs in the solver whose summed force passes the collider's
-//! threshold, so sleeping piles and resting debris cost nothing. The handler
-//! only enqueues; nothing mutates the world until
+//! threshold, so sleeping piles and resting debris cost nothing.
+//!
+//! A kinematic body touching a *fixed* chunk is never solved by Rapier (both
+//! sides have infinite mass), so it raises no force. Chunk colliders enable
+//! kinematic ↔ fixed pairs and collision events; when such a pair *starts*
+//! touching, the hit is taken as the impulse that would bring the touched
+//! chunk to the kinematic body's approach speed, `J = m_chunk · v_n` (N·s),
+//! through the same [`crate::ImpactDamage`] mapping. A kinematic body
+//! pressing on without a new contact does no further damage; once a chunk
+//! breaks free it is dynamic and the ordinary force path takes over.
+//!
+//! The handler only enqueues; nothing mutates the world until
 //! [`super::DestructionSet::after_step`].
 
 use glam::Vec3;
@@ -32,6 +42,29 @@ pub(super) struct ContactHit {
 
 impl ContactHit {
     /// A total order independent of the solver's callback order.
+    pub(super) fn key(&self) -> (u32, u32, u32, u32) {
+        let (a, b) = (
+            self.colliders.0.into_raw_parts(),
+            self.colliders.1.into_raw_parts(),
+        );
+        (a.0, a.1, b.0, b.1)
+    }
+}
+
+/// A kinematic body that started touching a fixed body this step.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(super) struct KinematicHit {
+    pub(super) colliders: (ColliderHandle, ColliderHandle),
+    /// Which collider is on the kinematic body (0 or 1).
+    pub(super) kinematic_side: usize,
+    /// The kinematic body's velocity at the contact point, m/s.
+    pub(super) velocity: Vec3,
+    pub(super) point: Vec3,
+    /// Contact normal, from collider 1 towards collider 2.
+    pub(super) normal: Vec3,
+}
+
+impl KinematicHit {
     pub(super) fn key(&self) -> (u32, u32, u32, u32) {
         let (a, b) = (
             self.colliders.0.into_raw_parts(),
@@ -96,16 +129,55 @@ impl PreStepVelocities {
 #[derive(Default)]
 pub struct ContactCollector {
     pub(super) hits: Mutex<Vec<ContactHit>>,
+    pub(super) kinematic: Mutex<Vec<KinematicHit>>,
 }
 
 impl EventHandler for ContactCollector {
     fn handle_collision_event(
         &self,
-        _: &RigidBodySet,
-        _: &ColliderSet,
-        _: CollisionEvent,
-        _: Option<&ContactPair>,
+        bodies: &RigidBodySet,
+        colliders: &ColliderSet,
+        event: CollisionEvent,
+        pair: Option<&ContactPair>,
     ) {
+        let CollisionEvent::Started(_, _, flags) = event else {
+            return;
+        };
+        if flags.contains(CollisionEventFlags::SENSOR) {
+            return;
+        }
+        let Some(pair) = pair else {
+            return;
+        };
+        let (Some(c1), Some(c2)) = (colliders.get(pair.collider1), colliders.get(pair.collider2))
+        else {
+            return;
+        };
+        let body = |c: &Collider| c.parent().and_then(|h| bodies.get(h));
+        let (Some(b1), Some(b2)) = (body(c1), body(c2)) else {
+            return;
+        };
+        let (kinematic_side, kinematic) = if b1.is_kinematic() && b2.is_fixed() {
+            (0, b1)
+        } else if b2.is_kinematic() && b1.is_fixed() {
+            (1, b2)
+        } else {
+            return;
+        };
+        let Some((manifold, contact)) = pair.find_deepest_contact() else {
+            return;
+        };
+        let point = c1.position().transform_point(contact.local_p1);
+        let hit = KinematicHit {
+            colliders: (pair.collider1, pair.collider2),
+            kinematic_side,
+            velocity: kinematic.velocity_at_point(point),
+            point,
+            normal: manifold.data.normal,
+        };
+        if let Ok(mut hits) = self.kinematic.lock() {
+            hits.push(hit);
+        }
     }
 
     fn handle_contact_force_event(

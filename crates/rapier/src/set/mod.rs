@@ -129,9 +129,16 @@ pub struct DestructionSet {
     pub(crate) next_event: u64,
     /// Reused buffer for the contact hits of one step.
     hits: Vec<contact::ContactHit>,
+    /// Reused buffer for the kinematic hits of one step.
+    kinematic_hits: Vec<contact::KinematicHit>,
     /// Reused buffer for the instances committed in one step.
     pub(crate) committing: Vec<InstanceHandle>,
     pub(crate) sleep_queue: VecDeque<(u64, InstanceHandle, ClusterHandle)>,
+    /// Chunk shapes by asset fingerprint, kept after the last instance of an
+    /// asset despawns (see [`DestructionSet::purge_unused_shapes`]).
+    pub(crate) shapes: BTreeMap<u64, Arc<ChunkShapes>>,
+    /// Live instances.
+    pub(crate) live: usize,
 }
 
 impl DestructionSet {
@@ -156,8 +163,11 @@ impl DestructionSet {
             step_index: 0,
             next_event: 0,
             hits: Vec::new(),
+            kinematic_hits: Vec::new(),
             committing: Vec::new(),
             sleep_queue: VecDeque::new(),
+            shapes: BTreeMap::new(),
+            live: 0,
         })
     }
 
@@ -230,20 +240,25 @@ impl DestructionSet {
         Ok(self.occupy(entry))
     }
 
-    fn shapes_for(&self, asset: &Arc<Asset>) -> Result<Arc<ChunkShapes>, BackendError> {
-        // Share the shapes of a live instance of the same asset and border.
+    /// The chunk shapes of `asset`: built once per asset (by fingerprint)
+    /// and shared by all its instances, including later ones.
+    fn shapes_for(&mut self, asset: &Arc<Asset>) -> Result<Arc<ChunkShapes>, BackendError> {
         let fp = asset.fingerprint();
-        for slot in &self.slots {
-            if let Some(e) = &slot.entry
-                && e.instance.asset().fingerprint() == fp
-            {
-                return Ok(e.shapes.clone());
-            }
+        if let Some(s) = self.shapes.get(&fp) {
+            return Ok(s.clone());
         }
-        Ok(Arc::new(ChunkShapes::build(
-            asset,
-            self.settings.collider_border,
-        )?))
+        let s = Arc::new(ChunkShapes::build(asset, self.settings.collider_border)?);
+        self.shapes.insert(fp, s.clone());
+        Ok(s)
+    }
+
+    /// Drops the cached chunk shapes of assets with no live instance (they
+    /// are kept after the last despawn so that spawning the asset again
+    /// does not rebuild its hulls). Returns how many were dropped.
+    pub fn purge_unused_shapes(&mut self) -> usize {
+        let before = self.shapes.len();
+        self.shapes.retain(|_, s| Arc::strong_count(s) > 1);
+        before - self.shapes.len()
     }
 
     fn peek_handle(&self) -> InstanceHandle {
@@ -265,6 +280,7 @@ impl DestructionSet {
             self.slots.push(Slot::default());
         }
         self.slots[h.index as usize].entry = Some(entry);
+        self.live += 1;
         h
     }
 
@@ -305,6 +321,7 @@ impl DestructionSet {
         };
         slot.generation = slot.generation.wrapping_add(1);
         self.free.push(h.index);
+        self.live -= 1;
         let mut to_wake = Vec::new();
         for &rb in entry.bodies.values() {
             if let Some(body) = physics.bodies.get(rb) {
@@ -407,7 +424,7 @@ impl DestructionSet {
 
     /// Number of live instances.
     pub fn len(&self) -> usize {
-        self.slots.iter().filter(|s| s.entry.is_some()).count()
+        self.live
     }
 
     /// True with no live instance.

@@ -47,6 +47,9 @@ struct SetSnapshot {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum SetSnapshotError {
+    /// The state could not be encoded.
+    #[error("snapshot cannot be encoded: {0}")]
+    Encode(String),
     /// Truncated, corrupt or foreign bytes.
     #[error("snapshot cannot be decoded: {0}")]
     Decode(String),
@@ -70,7 +73,10 @@ pub enum SetSnapshotError {
 impl DestructionSet {
     /// Serialises the set at a step boundary (after [`Self::after_step`]).
     /// The game's Rapier world is not included: see [`Self::snapshot_with`].
-    pub fn snapshot(&self) -> Vec<u8> {
+    ///
+    /// # Errors
+    /// [`SetSnapshotError::Encode`] if serialisation fails.
+    pub fn snapshot(&self) -> Result<Vec<u8>, SetSnapshotError> {
         let slots = self
             .slots
             .iter()
@@ -103,7 +109,7 @@ impl DestructionSet {
             next_event: self.next_event,
             sleep_queue: self.sleep_queue.iter().copied().collect(),
         };
-        postcard::to_stdvec(&snap).unwrap_or_default()
+        postcard::to_stdvec(&snap).map_err(|e| SetSnapshotError::Encode(e.to_string()))
     }
 
     /// Rebuilds a set from [`Self::snapshot`] bytes, checked against the
@@ -175,13 +181,19 @@ impl DestructionSet {
         set.step_index = snap.step_index;
         set.next_event = snap.next_event;
         set.sleep_queue = snap.sleep_queue.into_iter().collect::<VecDeque<_>>();
+        set.live = set.slots.iter().filter(|s| s.entry.is_some()).count();
+        set.shapes = shapes;
         Ok(set)
     }
 
     /// Serialises the game's Rapier world and the set together (the game
     /// owns both; this only writes them side by side, postcard-encoded).
-    pub fn snapshot_with(&self, physics: &PhysicsWorld) -> Vec<u8> {
-        postcard::to_stdvec(&(self.snapshot(), physics)).unwrap_or_default()
+    ///
+    /// # Errors
+    /// [`SetSnapshotError::Encode`] if serialisation fails.
+    pub fn snapshot_with(&self, physics: &PhysicsWorld) -> Result<Vec<u8>, SetSnapshotError> {
+        postcard::to_stdvec(&(self.snapshot()?, physics))
+            .map_err(|e| SetSnapshotError::Encode(e.to_string()))
     }
 
     /// Restores what [`Self::snapshot_with`] wrote: the game's Rapier world

@@ -110,6 +110,7 @@ impl DestructionSet {
         self.step_index += 1;
         self.finish_recycling(physics, &mut report);
         self.admit_contacts(physics, &mut report);
+        self.admit_kinematic_hits(&mut report);
         self.commit_all(physics, &mut report);
         self.track_sleep(physics);
         self.withdraw_due(physics);
@@ -208,6 +209,69 @@ impl DestructionSet {
         }
         hits.clear();
         self.hits = hits;
+    }
+
+    /// Kinematic bodies that started touching fixed chunks (see
+    /// [`super::contact`]): `J = m_chunk · v_n` through the impact mapping.
+    fn admit_kinematic_hits(&mut self, report: &mut SetStepReport) {
+        {
+            let Ok(mut queued) = self.collector.kinematic.lock() else {
+                return;
+            };
+            std::mem::swap(&mut *queued, &mut self.kinematic_hits);
+        }
+        if self.kinematic_hits.is_empty() {
+            return;
+        }
+        self.kinematic_hits.sort_unstable_by_key(|h| h.key());
+        let mut hits = std::mem::take(&mut self.kinematic_hits);
+        for hit in &hits {
+            let chunk_collider = if hit.kinematic_side == 0 {
+                hit.colliders.1
+            } else {
+                hit.colliders.0
+            };
+            let Some(tag) = self.registry.collider(chunk_collider) else {
+                continue;
+            };
+            let Some(chunk) = tag.authoritative_chunk() else {
+                continue;
+            };
+            let inst = tag.instance();
+            let approach = hit.velocity.dot(hit.normal).abs();
+            let Ok(entry) = self.entry(inst) else {
+                continue;
+            };
+            let mass = entry
+                .instance
+                .asset()
+                .chunk(smithereens_core::ChunkIndex(chunk))
+                .map_or(0.0, |c| c.mass);
+            let damage = self.settings.impact.damage(mass * approach, approach);
+            if damage <= 0.0 || !hit.point.is_finite() {
+                continue;
+            }
+            let event = RadialDamage {
+                id: EventId(CONTACT_EVENT_BIT | self.next_event),
+                point: hit.point,
+                radius: self.settings.impact.radius,
+                damage,
+                impulse: None,
+            };
+            self.next_event += 1;
+            let Ok(entry) = self.entry_mut(inst) else {
+                continue;
+            };
+            match entry.instance.admit(event) {
+                Ok(_) => {
+                    report.instances.entry(inst).or_default().events.push(event);
+                    self.mark_dirty(inst);
+                }
+                Err(_) => report.rejected_contacts += 1,
+            }
+        }
+        hits.clear();
+        self.kinematic_hits = hits;
     }
 
     fn commit_all(&mut self, physics: &mut PhysicsWorld, report: &mut SetStepReport) {

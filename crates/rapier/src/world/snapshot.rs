@@ -56,16 +56,21 @@ pub enum WorldSnapshotError {
 impl DestructionWorld {
     /// Serialises the whole world at the current step boundary: the
     /// destruction set and the Rapier world (postcard).
-    pub fn snapshot(&self) -> Vec<u8> {
+    ///
+    /// # Errors
+    /// [`WorldSnapshotError::Set`] with [`SetSnapshotError::Encode`] if
+    /// serialisation fails.
+    pub fn snapshot(&self) -> Result<Vec<u8>, WorldSnapshotError> {
         let snap = WorldSnapshotRef {
             format: WORLD_SNAPSHOT_FORMAT,
-            set: self.set.snapshot(),
+            set: self.set.snapshot()?,
             physics: &self.physics,
             handle: self.handle,
             projectiles: &self.projectiles,
             settings: &self.settings,
         };
-        postcard::to_stdvec(&snap).unwrap_or_default()
+        postcard::to_stdvec(&snap)
+            .map_err(|e| WorldSnapshotError::Set(SetSnapshotError::Encode(e.to_string())))
     }
 
     /// Rebuilds a world from [`Self::snapshot`] bytes of the same asset. The
