@@ -96,7 +96,11 @@ fn town(steps: usize, balls: u32) {
         // Rolling slowly along the streets between the rows (no damping: they keep rolling).
         let b = physics.insert_body(
             RigidBodyBuilder::dynamic()
-                .translation(Vec3::new(-1.0 + 0.5 * (k / 10) as f32, 0.2, 3.0 + 4.0 * (k % 10) as f32))
+                .translation(Vec3::new(
+                    -1.0 + 0.5 * (k / 10) as f32,
+                    0.2,
+                    3.0 + 4.0 * (k % 10) as f32,
+                ))
                 .linvel(Vec3::new(0.5, 0.0, 0.0)),
         );
         physics.insert_collider(ColliderBuilder::ball(0.2), Some(b));
@@ -166,8 +170,7 @@ fn spawn_despawn(n: usize) {
     let mut physics = new_physics_world(&WorldSettings::default());
     insert_ground(&mut physics, 0.0, 0.8);
     let mut set = DestructionSet::new(DestructionSettings::default()).expect("settings");
-    let asset =
-        Arc::new(Asset::new(&grid_desc(48, 24, 2, 0.25, 2400.0, 1500.0)).expect("grid"));
+    let asset = Arc::new(Asset::new(&grid_desc(48, 24, 2, 0.25, 2400.0, 1500.0)).expect("grid"));
     let (mut fresh, mut shared, mut despawn) = (Vec::new(), Vec::new(), Vec::new());
     for k in 0..n {
         let pose = Pose::from_translation(Vec3::new(0.0, 0.0, 2.0 * k as f32));
@@ -196,7 +199,9 @@ fn spawn_despawn(n: usize) {
         ("despawn", &mut despawn),
     ] {
         let (m, p) = stats(v);
-        println!("wall 48×24×2 (2,304 chunks) {name:<22} median {m:>8.3} ms  p95 {p:>8.3} ms  (n = {n})");
+        println!(
+            "wall 48×24×2 (2,304 chunks) {name:<22} median {m:>8.3} ms  p95 {p:>8.3} ms  (n = {n})"
+        );
     }
 }
 

@@ -185,8 +185,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Vec3::new(0.0, 0.0, -4.0),
     ];
     let lift = Vec3::Y * (CAPSULE_RADIUS + CAPSULE_HALF_HEIGHT + 0.05);
-    let capsule_body =
-        physics.insert_body(RigidBodyBuilder::kinematic_position_based().translation(path[0] + lift));
+    let capsule_body = physics
+        .insert_body(RigidBodyBuilder::kinematic_position_based().translation(path[0] + lift));
     let capsule = physics.insert_collider(
         ColliderBuilder::capsule_y(CAPSULE_HALF_HEIGHT, CAPSULE_RADIUS)
             .friction(0.3)
@@ -334,12 +334,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "{steps} steps ({:.1} s simulated) in {wall_seconds:.2} s wall; {} instances, {} chunks, {} game bodies",
         steps as f32 * dt,
         set.len(),
-        set.instances().map(|(_, i)| i.asset().chunk_count()).sum::<usize>(),
+        set.instances()
+            .map(|(_, i)| i.asset().chunk_count())
+            .sum::<usize>(),
         1 + crates.len() as u32 + balls,
     );
     println!("per step, ms       median    p95      max");
     println!("  rapier step   {rm:>9.3} {rp:>8.3} {rx:>8.3}");
-    println!("  destruction   {dm:>9.3} {dp:>8.3} {dx:>8.3}   (before_step + game admits + after_step)");
+    println!(
+        "  destruction   {dm:>9.3} {dp:>8.3} {dx:>8.3}   (before_step + game admits + after_step)"
+    );
     println!(
         "broke: {broken_instances} of {} instances have broken bonds, {bonds_broken} bonds broken, {created} clusters created",
         set.len()
