@@ -9,17 +9,16 @@
 //! ```ignore
 //! set.before_step(&physics);
 //! physics.step_with_events(&(), &BothEvents(&game_events, set.events()));
-//! // ...the game admits its own damage here (the capsule's shoves)...
 //! let report = set.after_step(&mut physics);
 //! ```
 //!
-//! Balls break walls through contact damage. A kinematic body and a fixed
-//! (supported) body never exchange contact forces in Rapier, so the capsule
-//! cannot damage a standing wall by contact; the game turns the capsule's
-//! collision events with chunk colliders into damage events instead (a
-//! "shoulder charge"), and the capsule then shoves the freed pieces
-//! physically. Prints per-step timings (Rapier step vs destruction work) and
-//! what broke. `--steps N` sets the number of 60 Hz steps (default 600).
+//! Balls break walls through contact damage. The capsule breaks them too:
+//! Rapier never solves a kinematic body against a fixed one, so the library
+//! turns a kinematic body's first touch of a fixed chunk into damage
+//! (`J = m_chunk · v_n`, see `smithereens_rapier::set::contact`), and the
+//! capsule then shoves the freed, dynamic pieces through Rapier's solver.
+//! Prints per-step timings (Rapier step vs destruction work) and what broke.
+//! `--steps N` sets the number of 60 Hz steps (default 600).
 //!
 //! `cargo run --release -p smithereens-rapier --example game_world`
 
@@ -27,15 +26,13 @@ use glam::Vec3;
 use rapier3d::prelude::*;
 use smithereens_core::fixtures::grid_desc;
 use smithereens_core::instance::InstanceDesc;
-use smithereens_core::{Asset, EventId, Pose, RadialDamage};
+use smithereens_core::{Asset, Pose};
 use smithereens_rapier::world::insert_ground;
 use smithereens_rapier::{
-    BothEvents, ColliderTag, DestructionSet, DestructionSettings, InstanceHandle, WorldSettings,
-    new_physics_world,
+    BothEvents, DestructionSet, DestructionSettings, WorldSettings, new_physics_world,
 };
-use std::collections::BTreeMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 /// Lots of the street: `LOTS_X × LOTS_Z` instances, `LOT` m apart.
@@ -46,25 +43,19 @@ const LOT: f32 = 6.0;
 const CAPSULE_RADIUS: f32 = 0.4;
 const CAPSULE_HALF_HEIGHT: f32 = 0.5;
 const WALK_SPEED: f32 = 4.0;
-/// A shove: damage budget (du), radius (m), impulse (N·s) along the walk.
-const SHOVE_DAMAGE: f32 = 150.0;
-const SHOVE_RADIUS: f32 = 0.5;
-const SHOVE_IMPULSE: f32 = 40.0;
-/// Steps between two shoves of the same instance.
-const SHOVE_COOLDOWN: u64 = 20;
 /// Thrown balls: one every `BALL_EVERY` steps, radius (m), mass (kg), speed (m/s).
 const BALL_EVERY: u64 = 25;
 const BALL_RADIUS: f32 = 0.15;
 const BALL_MASS: f32 = 10.0;
 const BALL_SPEED: f32 = 20.0;
 
-/// The game's own event handler: counts what Rapier reports and remembers
-/// which colliders the capsule started touching (read after the step).
+/// The game's own event handler: counts what Rapier reports, and how often
+/// the capsule started touching something.
 struct GameEvents {
     capsule: ColliderHandle,
     collisions: AtomicU32,
+    capsule_touches: AtomicU32,
     contact_forces: AtomicU64,
-    touched: Mutex<Vec<ColliderHandle>>,
 }
 
 impl EventHandler for GameEvents {
@@ -76,17 +67,10 @@ impl EventHandler for GameEvents {
         _: Option<&ContactPair>,
     ) {
         self.collisions.fetch_add(1, Ordering::Relaxed);
-        if let CollisionEvent::Started(a, b, _) = event {
-            let other = if a == self.capsule {
-                b
-            } else if b == self.capsule {
-                a
-            } else {
-                return;
-            };
-            if let Ok(mut t) = self.touched.lock() {
-                t.push(other);
-            }
+        if let CollisionEvent::Started(a, b, _) = event
+            && (a == self.capsule || b == self.capsule)
+        {
+            self.capsule_touches.fetch_add(1, Ordering::Relaxed);
         }
     }
 
@@ -190,11 +174,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let capsule = physics.insert_collider(
         ColliderBuilder::capsule_y(CAPSULE_HALF_HEIGHT, CAPSULE_RADIUS)
             .friction(0.3)
-            // Rapier skips kinematic–fixed pairs by default; the game wants
-            // to know when its character walks into a standing wall.
-            .active_collision_types(
-                ActiveCollisionTypes::default() | ActiveCollisionTypes::KINEMATIC_FIXED,
-            )
             .active_events(ActiveEvents::COLLISION_EVENTS),
         Some(capsule_body),
     );
@@ -223,18 +202,16 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let events = GameEvents {
         capsule,
         collisions: AtomicU32::new(0),
+        capsule_touches: AtomicU32::new(0),
         contact_forces: AtomicU64::new(0),
-        touched: Mutex::new(Vec::new()),
     };
     let dt = physics.integration_parameters.dt;
     let (mut rapier_ms, mut destruction_ms) = (Vec::new(), Vec::new());
-    let mut last_shove: BTreeMap<InstanceHandle, u64> = BTreeMap::new();
-    let (mut shoves, mut balls, mut created, mut contact_damage) = (0u32, 0u32, 0usize, 0usize);
-    let mut next_game_event = 1u64;
+    let (mut balls, mut created, mut contact_damage) = (0u32, 0usize, 0usize);
     let started = Instant::now();
     for step in 0..steps {
         // Game logic before the step: walk the capsule, throw a ball now and then.
-        let (pos, heading) = along(&path, WALK_SPEED * dt * (step + 1) as f32);
+        let (pos, _) = along(&path, WALK_SPEED * dt * (step + 1) as f32);
         if let Some(b) = physics.bodies.get_mut(capsule_body) {
             b.set_next_kinematic_translation(pos + lift);
         }
@@ -267,32 +244,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let t1 = Instant::now();
         physics.step_with_events(&(), &BothEvents(&events, set.events()));
         let t2 = Instant::now();
-        // The game's own damage, admitted at the safe point: the capsule
-        // walked into a chunk of a standing instance.
-        let touched = std::mem::take(&mut *events.touched.lock().map_err(|_| "poisoned")?);
-        for other in touched {
-            let Some(ColliderTag::Chunk { instance, .. }) = set.collider_tag(other) else {
-                continue;
-            };
-            if last_shove
-                .get(&instance)
-                .is_some_and(|&s| step < s + SHOVE_COOLDOWN)
-            {
-                continue;
-            }
-            last_shove.insert(instance, step);
-            let event = RadialDamage {
-                id: EventId(next_game_event),
-                point: pos + lift + heading * CAPSULE_RADIUS,
-                radius: SHOVE_RADIUS,
-                damage: SHOVE_DAMAGE,
-                impulse: Some(heading * SHOVE_IMPULSE),
-            };
-            next_game_event += 1;
-            if set.admit(instance, event).is_ok() {
-                shoves += 1;
-            }
-        }
         let report = set.after_step(&mut physics);
         let t3 = Instant::now();
         for r in report.instances.values() {
@@ -341,16 +292,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
     println!("per step, ms       median    p95      max");
     println!("  rapier step   {rm:>9.3} {rp:>8.3} {rx:>8.3}");
-    println!(
-        "  destruction   {dm:>9.3} {dp:>8.3} {dx:>8.3}   (before_step + game admits + after_step)"
-    );
+    println!("  destruction   {dm:>9.3} {dp:>8.3} {dx:>8.3}   (before_step + after_step)");
     println!(
         "broke: {broken_instances} of {} instances have broken bonds, {bonds_broken} bonds broken, {created} clusters created",
         set.len()
     );
     println!(
-        "bodies: {bodies} library bodies ({dynamic} dynamic); {} contact damage events, {shoves} capsule shoves, {balls} balls thrown",
-        contact_damage
+        "bodies: {bodies} library bodies ({dynamic} dynamic); {} contact damage events, {} capsule touches, {balls} balls thrown",
+        contact_damage,
+        events.capsule_touches.load(Ordering::Relaxed),
     );
     println!(
         "game handler: {} collision events, {} contact-force events; {moved_crates} of {} crates moved > 0.1 m",

@@ -148,10 +148,11 @@ impl ColliderContext<'_> {
 /// controller, a scripted pusher) touching a fixed chunk is seen at all
 /// (Rapier never solves such a pair, so it raises no contact force; see
 /// [`crate::set::contact`]).
-pub const AUTHORITATIVE_COLLISION_TYPES: ActiveCollisionTypes = ActiveCollisionTypes::DYNAMIC_DYNAMIC
-    .union(ActiveCollisionTypes::DYNAMIC_KINEMATIC)
-    .union(ActiveCollisionTypes::DYNAMIC_FIXED)
-    .union(ActiveCollisionTypes::KINEMATIC_FIXED);
+pub const AUTHORITATIVE_COLLISION_TYPES: ActiveCollisionTypes =
+    ActiveCollisionTypes::DYNAMIC_DYNAMIC
+        .union(ActiveCollisionTypes::DYNAMIC_KINEMATIC)
+        .union(ActiveCollisionTypes::DYNAMIC_FIXED)
+        .union(ActiveCollisionTypes::KINEMATIC_FIXED);
 
 /// Events raised by authoritative chunk colliders: contact forces (the
 /// impact model) and collision starts (kinematic hits on fixed chunks).

@@ -2,6 +2,8 @@
 //! the piece holding their anchor, game colliders follow their chunk and
 //! never add mass, body settings carry over (issue 10, item 8).
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
+
 use glam::Vec3;
 use rapier3d::prelude::*;
 use smithereens_core::asset::{AssetDesc, BondDesc, BondEnd};
@@ -80,9 +82,15 @@ fn a_joint_moves_to_the_piece_holding_its_anchor_chunk() {
     let mut physics = new_physics_world(&WorldSettings::default());
     let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
     let h = set
-        .spawn(&mut physics, column(), Pose::IDENTITY, InstanceDesc::default())
+        .spawn(
+            &mut physics,
+            column(),
+            Pose::IDENTITY,
+            InstanceDesc::default(),
+        )
         .unwrap();
-    let hook = physics.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(0.0, -0.5, 0.0)));
+    let hook =
+        physics.insert_body(RigidBodyBuilder::fixed().translation(Vec3::new(0.0, -0.5, 0.0)));
     let rb = only_body(&set, h);
     // The cluster body's origin is the centre of mass (0, −2, 0): the anchor (0, −0.5, 0) is at +1.5 y.
     assert!((physics.bodies[rb].translation() - Vec3::new(0.0, -2.0, 0.0)).length() < 1e-5);
@@ -99,7 +107,11 @@ fn a_joint_moves_to_the_piece_holding_its_anchor_chunk() {
     set.admit(h, cut(1, Vec3::new(0.0, -2.5, 0.0))).unwrap();
     let r = step(&mut set, &mut physics);
     assert_eq!(r.instance(h).broken.len(), 1);
-    assert_eq!(physics.impulse_joints.len(), 1, "the joint survived the split");
+    assert_eq!(
+        physics.impulse_joints.len(),
+        1,
+        "the joint survived the split"
+    );
     assert_eq!(r.moved.joints.len(), 1);
     let (old, new) = r.moved.joints[0];
     assert_eq!(old, joint);
@@ -107,14 +119,25 @@ fn a_joint_moves_to_the_piece_holding_its_anchor_chunk() {
     let top = body_of_chunk(&set, h, 0);
     let moved = physics.impulse_joints.get(new).unwrap();
     assert_eq!((moved.body1(), moved.body2()), (hook, top));
-    assert!(anchor_error(&physics, new) <= 1e-4, "{}", anchor_error(&physics, new));
+    assert!(
+        anchor_error(&physics, new) <= 1e-4,
+        "{}",
+        anchor_error(&physics, new)
+    );
     for _ in 0..30 {
         step(&mut set, &mut physics);
     }
     // 0.5 s later the top two chunks still hang from the hook; the bottom one fell.
-    assert!(anchor_error(&physics, new) < 5e-3, "{}", anchor_error(&physics, new));
+    assert!(
+        anchor_error(&physics, new) < 5e-3,
+        "{}",
+        anchor_error(&physics, new)
+    );
     let y_top = physics.bodies[top].translation().y;
-    assert!((y_top + 1.5).abs() < 0.05, "top piece centre at y = {y_top}");
+    assert!(
+        (y_top + 1.5).abs() < 0.05,
+        "top piece centre at y = {y_top}"
+    );
     let bottom = body_of_chunk(&set, h, 2);
     assert!(physics.bodies[bottom].translation().y < -3.9);
 }
@@ -152,7 +175,11 @@ fn body_settings_made_by_the_game_carry_over_to_every_piece() {
     }
     // An off-centre push does not spin a rotation-locked piece.
     let p = body_of_chunk(&set, h, 0);
-    physics.bodies[p].apply_impulse_at_point(Vec3::new(0.0, 0.0, 1.0), Vec3::new(0.0, 0.5, 0.0), true);
+    physics.bodies[p].apply_impulse_at_point(
+        Vec3::new(0.0, 0.0, 1.0),
+        Vec3::new(0.0, 0.5, 0.0),
+        true,
+    );
     step(&mut set, &mut physics);
     assert_eq!(physics.bodies[p].angvel(), Vec3::ZERO);
     // Chunks 0 and 1: 2 kg, 1 N·s → 0.5 m/s, less one step of damping.
@@ -193,7 +220,14 @@ fn a_game_sensor_follows_its_chunk_and_never_adds_mass() {
     let before = momentum(&physics, &set);
     assert!((before.x - 2.0).abs() < 1e-4);
     let x_sensor = physics.colliders[sensor].position().translation;
-    set.admit(h, cut(1, Vec3::new(0.5 + physics.bodies[rb].translation().x - body_x, 0.0, 0.0))).unwrap();
+    set.admit(
+        h,
+        cut(
+            1,
+            Vec3::new(0.5 + physics.bodies[rb].translation().x - body_x, 0.0, 0.0),
+        ),
+    )
+    .unwrap();
     let r = step(&mut set, &mut physics);
     assert_eq!(r.instance(h).created.len(), 2, "{r:?}");
     let after = momentum(&physics, &set);
@@ -206,7 +240,10 @@ fn a_game_sensor_follows_its_chunk_and_never_adds_mass() {
     assert_eq!(c.parent(), Some(body_of_chunk(&set, h, 1)));
     // Same world pose, one step of motion later.
     let moved_by = c.position().translation - x_sensor;
-    assert!((moved_by - Vec3::new(1.0 / 60.0, 0.0, 0.0)).length() < 1e-3, "{moved_by}");
+    assert!(
+        (moved_by - Vec3::new(1.0 / 60.0, 0.0, 0.0)).length() < 1e-3,
+        "{moved_by}"
+    );
     for &p in set.cluster_bodies(h).unwrap().values() {
         assert!((physics.bodies[p].mass() - 1.0).abs() < 1e-5);
     }

@@ -5,13 +5,17 @@
 //!
 //! This file is its own test binary, so the counting allocator sees only it.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
+
 use glam::Vec3;
 use rapier3d::prelude::*;
 use smithereens_core::fixtures::{chain, grid_desc};
 use smithereens_core::instance::InstanceDesc;
 use smithereens_core::{Asset, Pose};
 use smithereens_rapier::world::insert_ground;
-use smithereens_rapier::{DestructionSet, DestructionSettings, RecyclePolicy, WorldSettings, new_physics_world};
+use smithereens_rapier::{
+    DestructionSet, DestructionSettings, RecyclePolicy, WorldSettings, new_physics_world,
+};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use std::alloc::System;
 use std::sync::Arc;
@@ -25,7 +29,10 @@ fn idle_steps_of_a_100_instance_world_allocate_nothing_in_the_library() {
     insert_ground(&mut physics, 0.0, 0.7);
     let settings = DestructionSettings {
         // Recycling on, so the sleep bookkeeping runs too (nothing here is small enough to recycle).
-        recycle: Some(RecyclePolicy { after: 2.0, max_chunks: 0 }),
+        recycle: Some(RecyclePolicy {
+            after: 2.0,
+            max_chunks: 0,
+        }),
         ..Default::default()
     };
     let mut set = DestructionSet::new(settings).unwrap();
@@ -39,8 +46,13 @@ fn idle_steps_of_a_100_instance_world_allocate_nothing_in_the_library() {
         } else {
             (wall.clone(), at)
         };
-        set.spawn(&mut physics, asset, Pose::from_translation(at), InstanceDesc::default())
-            .unwrap();
+        set.spawn(
+            &mut physics,
+            asset,
+            Pose::from_translation(at),
+            InstanceDesc::default(),
+        )
+        .unwrap();
     }
     // A game ball that keeps rolling far away: awake, foreign, never touching a chunk.
     let ball = physics.insert_body(
@@ -70,12 +82,24 @@ fn idle_steps_of_a_100_instance_world_allocate_nothing_in_the_library() {
     }
     let asleep = set
         .instances()
-        .flat_map(|(h, _)| set.cluster_bodies(h).unwrap().values().copied().collect::<Vec<_>>())
+        .flat_map(|(h, _)| {
+            set.cluster_bodies(h)
+                .unwrap()
+                .values()
+                .copied()
+                .collect::<Vec<_>>()
+        })
         .filter(|&rb| physics.bodies[rb].is_dynamic())
         .filter(|&rb| physics.bodies[rb].is_sleeping())
         .count();
     assert_eq!(asleep, 10, "the ten rods sleep");
     let allocations: usize = (0..600).map(|_| step(&mut set, &mut physics)).sum();
-    assert_eq!(allocations, 0, "heap allocations inside the library over 600 idle steps");
-    assert!(physics.bodies[ball].translation().x < -60.0, "the game ball kept moving");
+    assert_eq!(
+        allocations, 0,
+        "heap allocations inside the library over 600 idle steps"
+    );
+    assert!(
+        physics.bodies[ball].translation().x < -60.0,
+        "the game ball kept moving"
+    );
 }

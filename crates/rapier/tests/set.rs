@@ -2,6 +2,8 @@
 //! instances, foreign colliders, despawn, failure isolation and quarantine,
 //! snapshots together with the game's world, bad input.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
+
 use glam::Vec3;
 use rapier3d::prelude::*;
 use smithereens_core::fixtures::grid_desc;
@@ -41,7 +43,12 @@ fn ball(physics: &mut PhysicsWorld, at: Vec3, v: Vec3, mass: f32) -> RigidBodyHa
     rb
 }
 
-fn spawn(set: &mut DestructionSet, physics: &mut PhysicsWorld, asset: &Arc<Asset>, x: f32) -> smithereens_rapier::InstanceHandle {
+fn spawn(
+    set: &mut DestructionSet,
+    physics: &mut PhysicsWorld,
+    asset: &Arc<Asset>,
+    x: f32,
+) -> smithereens_rapier::InstanceHandle {
     set.spawn(
         physics,
         asset.clone(),
@@ -56,10 +63,17 @@ fn a_game_ball_breaks_the_wall_it_hits_and_no_other() {
     let asset = wall();
     let mut physics = game_world();
     let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
-    let handles: Vec<_> = (0..3).map(|k| spawn(&mut set, &mut physics, &asset, 4.0 * k as f32)).collect();
+    let handles: Vec<_> = (0..3)
+        .map(|k| spawn(&mut set, &mut physics, &asset, 4.0 * k as f32))
+        .collect();
     assert_eq!(set.len(), 3);
     // A plain game body, unknown to the library, thrown at the middle wall.
-    ball(&mut physics, Vec3::new(4.75, 0.6, -1.5), Vec3::new(0.0, 0.0, 20.0), 200.0);
+    ball(
+        &mut physics,
+        Vec3::new(4.75, 0.6, -1.5),
+        Vec3::new(0.0, 0.0, 20.0),
+        200.0,
+    );
     let mut broken = [0usize; 3];
     for _ in 0..60 {
         let r = step(&mut set, &mut physics);
@@ -88,9 +102,13 @@ fn a_foreign_collider_is_never_taken_for_a_chunk_even_with_a_forged_tag() {
         .iter()
         .find_map(|(c, col)| set.collider_tag(c).map(|t| (col.user_data, t)))
         .unwrap();
-    assert_eq!(ColliderTag::decode(chunk_collider, set.settings().tag_mark), Some(tag));
+    assert_eq!(
+        ColliderTag::decode(chunk_collider, set.settings().tag_mark),
+        Some(tag)
+    );
     assert_eq!(tag.instance(), h);
-    let rb = physics.insert_body(RigidBodyBuilder::dynamic().translation(Vec3::new(10.0, 3.0, 0.0)));
+    let rb =
+        physics.insert_body(RigidBodyBuilder::dynamic().translation(Vec3::new(10.0, 3.0, 0.0)));
     let forged = physics.insert_collider(
         ColliderBuilder::cuboid(0.3, 0.3, 0.3)
             .user_data(chunk_collider)
@@ -117,28 +135,53 @@ fn despawn_removes_every_body_and_collider_and_wakes_what_rested_on_them() {
     let h = spawn(&mut set, &mut physics, &asset, 0.0);
     let other = spawn(&mut set, &mut physics, &asset, 5.0);
     // A game box resting on top of the first wall (top at y = 1.0).
-    let crate_rb = physics.insert_body(RigidBodyBuilder::dynamic().translation(Vec3::new(0.75, 1.2, 0.125)));
+    let crate_rb =
+        physics.insert_body(RigidBodyBuilder::dynamic().translation(Vec3::new(0.75, 1.2, 0.125)));
     physics.insert_collider(ColliderBuilder::cuboid(0.2, 0.2, 0.1), Some(crate_rb));
     for _ in 0..240 {
         step(&mut set, &mut physics);
     }
-    assert!(physics.bodies[crate_rb].is_sleeping(), "the crate settled and slept");
+    assert!(
+        physics.bodies[crate_rb].is_sleeping(),
+        "the crate settled and slept"
+    );
     let y_rest = physics.bodies[crate_rb].translation().y;
     assert!((y_rest - 1.2).abs() < 0.02, "rests on the wall at {y_rest}");
     set.despawn(&mut physics, h).unwrap();
-    assert!(!physics.bodies[crate_rb].is_sleeping(), "woken by the despawn");
+    assert!(
+        !physics.bodies[crate_rb].is_sleeping(),
+        "woken by the despawn"
+    );
     let per_instance = physics.bodies.len() - bodies0 - 1;
     assert_eq!(per_instance, set.cluster_bodies(other).unwrap().len());
-    assert_eq!(physics.colliders.len() - colliders0 - 1, asset.chunk_count());
+    assert_eq!(
+        physics.colliders.len() - colliders0 - 1,
+        asset.chunk_count()
+    );
     for _ in 0..60 {
         step(&mut set, &mut physics);
     }
-    assert!(physics.bodies[crate_rb].translation().y < 0.3, "fell to the ground");
+    assert!(
+        physics.bodies[crate_rb].translation().y < 0.3,
+        "fell to the ground"
+    );
     // Stale handles are typed errors that change nothing.
-    assert_eq!(set.despawn(&mut physics, h), Err(BackendError::StaleInstance(h)));
+    assert_eq!(
+        set.despawn(&mut physics, h),
+        Err(BackendError::StaleInstance(h))
+    );
     assert!(set.instance(h).is_err());
     assert!(matches!(
-        set.admit(h, RadialDamage { id: EventId(1), point: Vec3::ZERO, radius: 1.0, damage: 10.0, impulse: None }),
+        set.admit(
+            h,
+            RadialDamage {
+                id: EventId(1),
+                point: Vec3::ZERO,
+                radius: 1.0,
+                damage: 10.0,
+                impulse: None
+            }
+        ),
         Err(SetAdmitError::Instance(BackendError::StaleInstance(_)))
     ));
     // The slot is reused under a new generation; the old handle stays stale.
@@ -150,14 +193,23 @@ fn despawn_removes_every_body_and_collider_and_wakes_what_rested_on_them() {
 }
 
 fn blow(id: u64, at: Vec3) -> RadialDamage {
-    RadialDamage { id: EventId(id), point: at, radius: 0.3, damage: 1.0e5, impulse: None }
+    RadialDamage {
+        id: EventId(id),
+        point: at,
+        radius: 0.3,
+        damage: 1.0e5,
+        impulse: None,
+    }
 }
 
 #[test]
 fn a_failing_commit_blocks_no_other_instance_and_is_quarantined_then_readmitted() {
     let asset = wall();
     let mut physics = game_world();
-    let settings = DestructionSettings { quarantine_after: 3, ..Default::default() };
+    let settings = DestructionSettings {
+        quarantine_after: 3,
+        ..Default::default()
+    };
     let mut set = DestructionSet::new(settings).unwrap();
     let a = spawn(&mut set, &mut physics, &asset, 0.0);
     let b = spawn(&mut set, &mut physics, &asset, 4.0);
@@ -167,9 +219,16 @@ fn a_failing_commit_blocks_no_other_instance_and_is_quarantined_then_readmitted(
     let r = step(&mut set, &mut physics);
     assert_eq!(r.failed.len(), 1);
     assert_eq!(r.failed[0].0, a);
-    assert!(!r.instance(b).broken.is_empty(), "b committed despite a's failure");
+    assert!(
+        !r.instance(b).broken.is_empty(),
+        "b committed despite a's failure"
+    );
     assert!(r.instance(a).broken.is_empty());
-    assert_eq!(set.instance(a).unwrap().pending().len(), 1, "a keeps its event for a retry");
+    assert_eq!(
+        set.instance(a).unwrap().pending().len(),
+        1,
+        "a keeps its event for a retry"
+    );
     let r = step(&mut set, &mut physics);
     assert_eq!(r.failed.len(), 1);
     assert!(r.quarantined.is_empty());
@@ -201,15 +260,25 @@ fn a_failing_commit_blocks_no_other_instance_and_is_quarantined_then_readmitted(
 fn contacts_refused_by_a_full_queue_are_counted() {
     let asset = wall();
     let mut physics = game_world();
-    let settings = DestructionSettings { quarantine_after: 1000, ..Default::default() };
+    let settings = DestructionSettings {
+        quarantine_after: 1000,
+        ..Default::default()
+    };
     let mut set = DestructionSet::new(settings).unwrap();
     let mut desc = InstanceDesc::default();
     desc.budget.queue_capacity = 1;
-    let h = set.spawn(&mut physics, asset.clone(), Pose::IDENTITY, desc).unwrap();
+    let h = set
+        .spawn(&mut physics, asset.clone(), Pose::IDENTITY, desc)
+        .unwrap();
     // One scripted event whose commit keeps failing holds the one-slot queue full.
     set.inject_prepare_failures(h, 1000).unwrap();
     set.admit(h, blow(7, Vec3::new(0.75, 0.9, 0.125))).unwrap();
-    ball(&mut physics, Vec3::new(0.75, 0.6, -1.0), Vec3::new(0.0, 0.0, 30.0), 500.0);
+    ball(
+        &mut physics,
+        Vec3::new(0.75, 0.6, -1.0),
+        Vec3::new(0.0, 0.0, 30.0),
+        500.0,
+    );
     let mut rejected = 0;
     for _ in 0..20 {
         let r = step(&mut set, &mut physics);
@@ -227,14 +296,39 @@ fn the_set_and_the_game_world_restore_together_bit_for_bit_mid_impact() {
     let mut physics = game_world();
     let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
     spawn(&mut set, &mut physics, &asset, 0.0);
-    set.spawn(&mut physics, column.clone(), Pose::from_translation(Vec3::new(3.0, 0.0, 0.0)), InstanceDesc::default()).unwrap();
+    set.spawn(
+        &mut physics,
+        column.clone(),
+        Pose::from_translation(Vec3::new(3.0, 0.0, 0.0)),
+        InstanceDesc::default(),
+    )
+    .unwrap();
     spawn(&mut set, &mut physics, &asset, 6.0);
-    ball(&mut physics, Vec3::new(0.75, 0.6, -1.0), Vec3::new(0.0, 0.0, 25.0), 300.0);
-    ball(&mut physics, Vec3::new(3.15, 1.2, -1.0), Vec3::new(0.0, 0.0, 25.0), 300.0);
-    ball(&mut physics, Vec3::new(6.75, 0.6, -4.0), Vec3::new(0.0, 0.0, 25.0), 300.0);
+    ball(
+        &mut physics,
+        Vec3::new(0.75, 0.6, -1.0),
+        Vec3::new(0.0, 0.0, 25.0),
+        300.0,
+    );
+    ball(
+        &mut physics,
+        Vec3::new(3.15, 1.2, -1.0),
+        Vec3::new(0.0, 0.0, 25.0),
+        300.0,
+    );
+    ball(
+        &mut physics,
+        Vec3::new(6.75, 0.6, -4.0),
+        Vec3::new(0.0, 0.0, 25.0),
+        300.0,
+    );
     let mut broke = 0;
     for _ in 0..4 {
-        broke += step(&mut set, &mut physics).instances.values().map(|r| r.broken.len()).sum::<usize>();
+        broke += step(&mut set, &mut physics)
+            .instances
+            .values()
+            .map(|r| r.broken.len())
+            .sum::<usize>();
     }
     let bytes = set.snapshot_with(&physics).unwrap();
     let (mut physics2, mut set2) =
@@ -244,14 +338,20 @@ fn the_set_and_the_game_world_restore_together_bit_for_bit_mid_impact() {
     for _ in 0..90 {
         let r1 = step(&mut set, &mut physics);
         let r2 = step(&mut set2, &mut physics2);
-        assert_eq!(r1.instances.keys().collect::<Vec<_>>(), r2.instances.keys().collect::<Vec<_>>());
+        assert_eq!(
+            r1.instances.keys().collect::<Vec<_>>(),
+            r2.instances.keys().collect::<Vec<_>>()
+        );
         later += r1.instances.values().map(|r| r.broken.len()).sum::<usize>();
         assert_eq!(set.world_hash(&physics), set2.world_hash(&physics2));
     }
-    assert!(broke + later > 0 && later > 0, "the snapshot was taken mid-impact ({broke} then {later})");
+    assert!(
+        broke + later > 0 && later > 0,
+        "the snapshot was taken mid-impact ({broke} then {later})"
+    );
     // Missing asset, corrupt bytes: typed errors.
     assert!(matches!(
-        DestructionSet::restore_with(&bytes, &[asset.clone()]),
+        DestructionSet::restore_with(&bytes, std::slice::from_ref(&asset)),
         Err(smithereens_rapier::SetSnapshotError::MissingAsset(_))
     ));
     assert!(matches!(
@@ -280,8 +380,20 @@ fn bad_spawns_are_typed_errors_that_add_nothing() {
     ));
     assert_eq!((physics.bodies.len(), physics.colliders.len()), (b0, c0));
     assert!(set.is_empty());
-    assert!(DestructionSet::new(DestructionSettings { quarantine_after: 0, ..Default::default() }).is_err());
-    assert!(DestructionSet::new(DestructionSettings { tag_mark: 0x1_000_000, ..Default::default() }).is_err());
+    assert!(
+        DestructionSet::new(DestructionSettings {
+            quarantine_after: 0,
+            ..Default::default()
+        })
+        .is_err()
+    );
+    assert!(
+        DestructionSet::new(DestructionSettings {
+            tag_mark: 0x1_000_000,
+            ..Default::default()
+        })
+        .is_err()
+    );
 }
 
 #[test]
@@ -313,7 +425,10 @@ fn a_kinematic_pusher_breaks_a_fixed_wall_it_drives_into() {
         events += r.instance(h).events.len();
         broken += r.instance(h).broken.len();
     }
-    assert!(events >= 1 && broken >= 4, "{events} events, {broken} bonds broken");
+    assert!(
+        events >= 1 && broken >= 4,
+        "{events} events, {broken} bonds broken"
+    );
     // Freed chunks are dynamic: the pusher shoves them on through the solver.
     let moving = set
         .cluster_bodies(h)

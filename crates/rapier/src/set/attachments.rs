@@ -207,9 +207,8 @@ pub fn reattach(
         .pose
         .mul(&smithereens_core::Pose::from_translation(-old.1));
     let old_pose = detached.old_pose;
-    let pose_of = |physics: &PhysicsWorld, rb: RigidBodyHandle| {
-        physics.bodies.get(rb).map(|b| *b.position())
-    };
+    let pose_of =
+        |physics: &PhysicsWorld, rb: RigidBodyHandle| physics.bodies.get(rb).map(|b| *b.position());
     let mut touched = Vec::new();
     for j in detached.joints {
         let local = if j.old_is_first {
@@ -218,8 +217,13 @@ pub fn reattach(
             j.data.local_frame2
         };
         let anchor = old_pose * local;
-        let Some(k) = nearest_piece(shapes, asset, asset_to_world, new_bodies, anchor.translation)
-        else {
+        let Some(k) = nearest_piece(
+            shapes,
+            asset,
+            asset_to_world,
+            new_bodies,
+            anchor.translation,
+        ) else {
             continue;
         };
         let rb = new_bodies[k].0;

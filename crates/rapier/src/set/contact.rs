@@ -116,9 +116,7 @@ impl PreStepVelocities {
         let (i, g) = h.into_raw_parts();
         match self.slots.get(i as usize) {
             Some(&(sg, st, v, w, c)) if sg == g && st == self.stamp => v + w.cross(p - c),
-            _ => bodies
-                .get(h)
-                .map_or(Vec3::ZERO, |b| b.velocity_at_point(p)),
+            _ => bodies.get(h).map_or(Vec3::ZERO, |b| b.velocity_at_point(p)),
         }
     }
 }
@@ -244,8 +242,10 @@ impl EventHandler for BothEvents<'_> {
         event: CollisionEvent,
         pair: Option<&ContactPair>,
     ) {
-        self.0.handle_collision_event(bodies, colliders, event, pair);
-        self.1.handle_collision_event(bodies, colliders, event, pair);
+        self.0
+            .handle_collision_event(bodies, colliders, event, pair);
+        self.1
+            .handle_collision_event(bodies, colliders, event, pair);
     }
 
     fn handle_contact_force_event(

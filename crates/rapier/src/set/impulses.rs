@@ -63,7 +63,10 @@ impl DestructionSet {
         blast: Explosion,
     ) -> Result<smithereens_core::Admission, SetAdmitError> {
         if !(blast.impulse.is_finite() && blast.impulse >= 0.0) {
-            return Err(smithereens_core::DamageError::NonFiniteImpulse(Vec3::splat(blast.impulse)).into());
+            return Err(smithereens_core::DamageError::NonFiniteImpulse(Vec3::splat(
+                blast.impulse,
+            ))
+            .into());
         }
         let e = self.entry_mut(h)?;
         // The core checks the damage parameters; the impulse is ours to check.

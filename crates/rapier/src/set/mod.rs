@@ -214,7 +214,11 @@ impl DestructionSet {
             };
             let (body, colliders) =
                 crate::backend::build_body(&shapes, instance.asset(), &spec, &cx)?;
-            built.push((h, body.pose(crate::convert::to_rapier(&c.motion.pose)), colliders));
+            built.push((
+                h,
+                body.pose(crate::convert::to_rapier(&c.motion.pose)),
+                colliders,
+            ));
         }
         let mut bodies = BTreeMap::new();
         for (h, body, colliders) in built {
@@ -502,7 +506,11 @@ impl DestructionSet {
 
     /// Test hook: the next `n` commits of `h` fail in `prepare`.
     #[doc(hidden)]
-    pub fn inject_prepare_failures(&mut self, h: InstanceHandle, n: u32) -> Result<(), BackendError> {
+    pub fn inject_prepare_failures(
+        &mut self,
+        h: InstanceHandle,
+        n: u32,
+    ) -> Result<(), BackendError> {
         self.entry_mut(h)?.fail_prepare = n;
         self.mark_dirty(h);
         Ok(())
@@ -517,7 +525,12 @@ impl DestructionSet {
     /// body's pose and velocity bits, in handle order.
     pub fn state_hash(&self, physics: &PhysicsWorld) -> u64 {
         let mut hasher = smithereens_core::hash::StateHasher::new();
-        for (h, e) in self.slots.iter().enumerate().filter_map(|(i, s)| s.entry.as_ref().map(|e| (i, e))) {
+        for (h, e) in self
+            .slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.entry.as_ref().map(|e| (i, e)))
+        {
             hasher.write_u32(h as u32);
             hasher.write_u64(e.instance.state_hash());
             for &rb in e.bodies.values() {

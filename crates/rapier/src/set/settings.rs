@@ -146,7 +146,11 @@ impl DestructionSettings {
             return bad("recycle.after", r.after, "finite and ≥ 0");
         }
         if self.tag_mark == 0 || self.tag_mark > 0xFF_FFFF {
-            return bad("tag_mark", self.tag_mark as f32, "in 1..=0xFFFFFF (24 bits)");
+            return bad(
+                "tag_mark",
+                self.tag_mark as f32,
+                "in 1..=0xFFFFFF (24 bits)",
+            );
         }
         if self.quarantine_after == 0 {
             return bad("quarantine_after", 0.0, "≥ 1");

@@ -7,8 +7,8 @@
 use super::{DestructionSet, InstanceHandle, SetStepReport};
 use crate::convert::motion_of;
 use rapier3d::prelude::*;
-use smithereens_core::lifecycle::{LifecycleError, SleepState};
 use smithereens_core::ClusterHandle;
+use smithereens_core::lifecycle::{LifecycleError, SleepState};
 
 /// The library bodies awake at the last step, and a per-body-slot stamp of
 /// the last step each was seen awake.
@@ -58,7 +58,9 @@ impl DestructionSet {
                     let _ = e
                         .instance
                         .set_sleep_state(owner.cluster, SleepState::default());
-                    tracker.asleep_since.remove(&(owner.instance, owner.cluster));
+                    tracker
+                        .asleep_since
+                        .remove(&(owner.instance, owner.cluster));
                 }
             }
             if foreign_added {
@@ -69,7 +71,10 @@ impl DestructionSet {
             // The game attached a collider: it must not change the library's mass.
             super::attachments::neutralize_foreign_mass(physics, &self.registry, rb);
             if let Some(mut o) = self.registry.body(rb) {
-                o.colliders = physics.bodies.get(rb).map_or(0, |b| b.colliders().len() as u32);
+                o.colliders = physics
+                    .bodies
+                    .get(rb)
+                    .map_or(0, |b| b.colliders().len() as u32);
                 self.registry.insert_body(rb, o);
             }
         }
@@ -120,8 +125,7 @@ impl DestructionSet {
             let Ok(e) = self.entry_mut(inst) else {
                 continue;
             };
-            if e
-                .instance
+            if e.instance
                 .cluster(cluster)
                 .is_none_or(|c| c.nodes.len() > policy.max_chunks as usize)
             {
@@ -130,7 +134,11 @@ impl DestructionSet {
             let Ok(ticket) = e.instance.begin_recycle(cluster) else {
                 continue;
             };
-            if let Some(body) = e.bodies.get(&cluster).and_then(|&rb| physics.bodies.get(rb)) {
+            if let Some(body) = e
+                .bodies
+                .get(&cluster)
+                .and_then(|&rb| physics.bodies.get(rb))
+            {
                 let colliders: Vec<ColliderHandle> = body.colliders().to_vec();
                 for ch in colliders {
                     if let Some(c) = physics.colliders.get_mut(ch) {
@@ -148,7 +156,11 @@ impl DestructionSet {
     /// Second half of recycling: the step that just ran rebuilt the broad
     /// phase without the colliders disabled before it, so their clusters
     /// have left authoritative queries: release them and remove their bodies.
-    pub(super) fn finish_recycling(&mut self, physics: &mut PhysicsWorld, report: &mut SetStepReport) {
+    pub(super) fn finish_recycling(
+        &mut self,
+        physics: &mut PhysicsWorld,
+        report: &mut SetStepReport,
+    ) {
         if self.recycling.is_empty() {
             return;
         }

@@ -139,8 +139,10 @@ impl DestructionSet {
                 self.registry.collider(hit.colliders.1),
             );
             let chunk = (
-                tags.0.and_then(|t| t.authoritative_chunk().map(|c| (t.instance(), c))),
-                tags.1.and_then(|t| t.authoritative_chunk().map(|c| (t.instance(), c))),
+                tags.0
+                    .and_then(|t| t.authoritative_chunk().map(|c| (t.instance(), c))),
+                tags.1
+                    .and_then(|t| t.authoritative_chunk().map(|c| (t.instance(), c))),
             );
             if chunk.0.is_none() && chunk.1.is_none() {
                 continue;
@@ -160,8 +162,18 @@ impl DestructionSet {
                 continue;
             }
             let sides = [
-                (chunk.0, hit.fixed.0, tags.1.is_none() && hit.dynamic.1, -hit.impulse_on_2),
-                (chunk.1, hit.fixed.1, tags.0.is_none() && hit.dynamic.0, hit.impulse_on_2),
+                (
+                    chunk.0,
+                    hit.fixed.0,
+                    tags.1.is_none() && hit.dynamic.1,
+                    -hit.impulse_on_2,
+                ),
+                (
+                    chunk.1,
+                    hit.fixed.1,
+                    tags.0.is_none() && hit.dynamic.0,
+                    hit.impulse_on_2,
+                ),
             ];
             for (k, &(side, fixed, hit_by_game_body, impulse)) in sides.iter().enumerate() {
                 let Some((inst, c)) = side else { continue };

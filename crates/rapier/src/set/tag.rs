@@ -101,11 +101,23 @@ mod tests {
     fn tags_round_trip_and_foreign_values_decode_to_none() {
         let i = InstanceHandle::from_raw_parts(7, 3);
         for t in [
-            ColliderTag::Chunk { instance: i, chunk: 42 },
-            ColliderTag::RenderOnly { instance: i, chunk: u32::MAX },
-            ColliderTag::Proxy { instance: i, chunk: 0 },
+            ColliderTag::Chunk {
+                instance: i,
+                chunk: 42,
+            },
+            ColliderTag::RenderOnly {
+                instance: i,
+                chunk: u32::MAX,
+            },
+            ColliderTag::Proxy {
+                instance: i,
+                chunk: 0,
+            },
         ] {
-            assert_eq!(ColliderTag::decode(t.encode(0x53_4D_54), 0x53_4D_54), Some(t));
+            assert_eq!(
+                ColliderTag::decode(t.encode(0x53_4D_54), 0x53_4D_54),
+                Some(t)
+            );
             assert_eq!(ColliderTag::decode(t.encode(0x53_4D_54), 0x12_3456), None);
         }
         for v in [0u128, 1, u64::MAX as u128, 1 << 64, u128::MAX] {

@@ -218,7 +218,10 @@ impl DestructionWorld {
         if let Some((_, e)) = set_report.failed.pop() {
             return Err(StepError::Commit(e));
         }
-        let r = set_report.instances.remove(&self.handle).unwrap_or_default();
+        let r = set_report
+            .instances
+            .remove(&self.handle)
+            .unwrap_or_default();
         Ok(StepReport {
             events: r.events,
             broken: r.broken,

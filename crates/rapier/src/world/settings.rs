@@ -2,8 +2,8 @@
 
 use crate::error::BackendError;
 use crate::impact::ImpactDamage;
-use glam::Vec3;
 use crate::set::{DestructionSettings, RecyclePolicy};
+use glam::Vec3;
 use rapier3d::prelude::*;
 
 /// Settings of a [`DestructionWorld`]. All values SI; see each field.
