@@ -9,7 +9,7 @@ use smithereens_authoring::{
 };
 use smithereens_core::{AssetFile, EventId, Pose};
 use smithereens_rapier::recorded_run::{
-    ScriptedRun, ScheduledExplosion, ScheduledProjectile, stand_on_ground,
+    ScheduledExplosion, ScheduledProjectile, ScriptedRun, stand_on_ground,
 };
 use smithereens_rapier::{Explosion, ProjectileDesc, WorldSettings};
 use std::path::Path;
