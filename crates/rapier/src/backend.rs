@@ -298,6 +298,7 @@ pub fn insert_body(
             instance: owner.0,
             cluster: owner.1,
             colliders: count,
+            ccd_by_library: false,
         },
     );
     rb
@@ -408,7 +409,12 @@ impl CommitBackend for RapierCommit<'_> {
             if !body.is_dynamic() {
                 motion.velocity = Default::default();
             }
-            olds.push((rb, motion, cluster.mass.center, BodyTraits::of(body)));
+            let mut traits = BodyTraits::of(body);
+            // CCD the library turned on for speed is not the game's choice.
+            if self.registry.body(rb).is_some_and(|o| o.ccd_by_library) {
+                traits.ccd = false;
+            }
+            olds.push((rb, motion, cluster.mass.center, traits));
         }
         for imp in &plan.impulses {
             let split_target = plan
@@ -471,10 +477,14 @@ impl CommitBackend for RapierCommit<'_> {
                     .pose(to_rapier(&motion.pose))
                     .linvel(motion.velocity.linear)
                     .angvel(motion.velocity.angular);
+                // Fast new pieces get CCD at once (see `DestructionSettings::ccd_speed`).
+                let fast = !part.supported
+                    && !traits.ccd
+                    && motion.velocity.linear.length() > self.cx.settings.ccd_speed;
                 let builder = if part.supported {
                     builder
                 } else {
-                    traits.apply(builder)
+                    traits.apply(builder).ccd_enabled(traits.ccd || fast)
                 };
                 let rb = insert_body(
                     self.physics,
@@ -483,6 +493,10 @@ impl CommitBackend for RapierCommit<'_> {
                     builder,
                     colliders,
                 );
+                if fast && let Some(mut o) = self.registry.body(rb) {
+                    o.ccd_by_library = true;
+                    self.registry.insert_body(rb, o);
+                }
                 self.bodies.insert(part.handle, rb);
                 new_bodies.push((rb, &part.nodes[..], part.mass.center));
                 // Record the motion without the impulse: the instance adds it when publishing.

@@ -59,7 +59,7 @@ pub struct BodyTraits {
     angular_damping: f32,
     gravity_scale: f32,
     dominance_group: i8,
-    ccd: bool,
+    pub(crate) ccd: bool,
     soft_ccd: f32,
     user_data: u128,
 }

@@ -29,7 +29,9 @@ pub struct Explosion {
     /// Damage budget, du (≥ 0).
     pub damage: f32,
     /// Impulse at the centre, N·s, falling off linearly to zero at `radius`,
-    /// applied at each dynamic cluster's centre of mass, directed away from `point`.
+    /// applied to each dynamic cluster at its point nearest the centre,
+    /// directed away from `point` (linear and angular; capped, see
+    /// [`super::DestructionSettings::max_blast_speed`]).
     pub impulse: f32,
 }
 
@@ -49,8 +51,7 @@ pub struct ProjectileDesc {
 impl DestructionSet {
     /// Admits an explosion on an instance: radial damage now (applied at the
     /// next safe point) and, once that commit succeeds, an outward impulse on
-    /// every dynamic cluster of the instance whose centre of mass lies within
-    /// `radius`. The impulse enters the dynamics exactly once per event id: a
+    /// every dynamic cluster of the instance with a point within `radius`. The impulse enters the dynamics exactly once per event id: a
     /// repeated id, or a commit that fails and is retried, never applies it twice.
     ///
     /// # Errors
@@ -88,23 +89,63 @@ impl DestructionSet {
     }
 }
 
+/// Applies an explosion's impulse to every dynamic body of an instance
+/// within its radius, at the body's point nearest the blast centre `c`
+/// (over its colliders; `d` its distance): `J = impulse · (1 − d/R)` along
+/// the direction from `c` to that point (from `c` to the centre of mass when
+/// `c` is inside the body). Applied at the point, it gives `Δv = J/m` and
+/// `Δω = I⁻¹ (r × J)`; both are then scaled down together so that
+/// `|Δv| ≤ max_speed` (m/s) and `|Δω| ≤ max_spin` (rad/s).
 pub(super) fn apply_blast(
     physics: &mut PhysicsWorld,
     bodies: &BTreeMap<ClusterHandle, RigidBodyHandle>,
     blast: &Explosion,
+    max_speed: f32,
+    max_spin: f32,
 ) {
     for &rb in bodies.values() {
-        let Some(body) = physics.bodies.get_mut(rb).filter(|b| b.is_dynamic()) else {
+        let Some(body) = physics.bodies.get(rb).filter(|b| b.is_dynamic()) else {
             continue;
         };
-        let offset = body.center_of_mass() - blast.point;
-        let d = offset.length();
+        let mut nearest: Option<(f32, Vec3)> = None;
+        for &ch in body.colliders() {
+            let Some(c) = physics.colliders.get(ch) else {
+                continue;
+            };
+            let p = c
+                .shape()
+                .project_point(c.position(), blast.point, true)
+                .point;
+            let d = p.distance(blast.point);
+            if nearest.is_none_or(|(best, _)| d < best) {
+                nearest = Some((d, p));
+            }
+        }
+        let Some((d, point)) = nearest else {
+            continue;
+        };
         if d >= blast.radius {
             continue;
         }
-        let dir = if d > 1e-6 { offset / d } else { Vec3::Y };
+        let dir = if d > 1e-6 {
+            (point - blast.point) / d
+        } else {
+            (body.center_of_mass() - blast.point).normalize_or(Vec3::Y)
+        };
         let j = dir * blast.impulse * (1.0 - d / blast.radius);
-        body.apply_impulse(j, true);
+        let Some(body) = physics.bodies.get_mut(rb) else {
+            continue;
+        };
+        let (v0, w0) = (body.linvel(), body.angvel());
+        body.apply_impulse_at_point(j, point, true);
+        let (dv, dw) = (body.linvel() - v0, body.angvel() - w0);
+        let scale = 1.0f32
+            .min(max_speed / dv.length().max(f32::MIN_POSITIVE))
+            .min(max_spin / dw.length().max(f32::MIN_POSITIVE));
+        if scale < 1.0 && scale.is_finite() {
+            body.set_linvel(v0 + dv * scale, true);
+            body.set_angvel(w0 + dw * scale, true);
+        }
     }
 }
 

@@ -16,6 +16,8 @@ pub struct BodyOwner {
     pub cluster: ClusterHandle,
     /// Colliders the library attached to the body.
     pub colliders: u32,
+    /// The library turned CCD on for speed (and may turn it off again).
+    pub ccd_by_library: bool,
 }
 
 /// Body and collider ownership tables.

@@ -93,6 +93,17 @@ pub struct DestructionSettings {
     pub tag_mark: u32,
     /// Debris recycling; `None` (the default) keeps every piece.
     pub recycle: Option<RecyclePolicy>,
+    /// Largest speed change an explosion gives one body, m/s (default 30):
+    /// the impulse is scaled down to it (a 6,000 N·s blast once sent a light
+    /// piece to 105 m/s).
+    pub max_blast_speed: f32,
+    /// Largest spin change an explosion gives one body, rad/s (default 20).
+    pub max_blast_spin: f32,
+    /// Library bodies faster than this (m/s, default 8) get continuous
+    /// collision detection, so small fast debris does not pass through thin
+    /// walls; the library turns it off again below half that speed (unless
+    /// the game turned it on).
+    pub ccd_speed: f32,
     /// Consecutive failed commits of one instance after which its pending
     /// events are set aside in quarantine (≥ 1; default 3). The other
     /// instances commit regardless.
@@ -112,6 +123,9 @@ impl Default for DestructionSettings {
             groups: CollisionGroups::default(),
             tag_mark: DEFAULT_TAG_MARK,
             recycle: None,
+            max_blast_speed: 30.0,
+            max_blast_spin: 20.0,
+            ccd_speed: 8.0,
             quarantine_after: 3,
         }
     }
@@ -151,6 +165,15 @@ impl DestructionSettings {
                 self.tag_mark as f32,
                 "in 1..=0xFFFFFF (24 bits)",
             );
+        }
+        for (name, v) in [
+            ("max_blast_speed", self.max_blast_speed),
+            ("max_blast_spin", self.max_blast_spin),
+            ("ccd_speed", self.ccd_speed),
+        ] {
+            if !(v.is_finite() && v > 0.0) {
+                return bad(name, v, "finite and > 0");
+            }
         }
         if self.quarantine_after == 0 {
             return bad("quarantine_after", 0.0, "≥ 1");

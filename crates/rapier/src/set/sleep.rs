@@ -20,6 +20,9 @@ pub(crate) struct AwakeTracker {
     /// Awake library bodies carrying game colliders the library has not seen.
     #[serde(skip)]
     foreign: Vec<RigidBodyHandle>,
+    /// Awake library bodies whose CCD the library switches (on / off).
+    #[serde(skip)]
+    ccd: Vec<(RigidBodyHandle, bool)>,
     pub(crate) seen: Vec<(u32, u64)>,
     /// When each sleeping debris cluster fell asleep (step index).
     pub(crate) asleep_since: std::collections::BTreeMap<(InstanceHandle, ClusterHandle), u64>,
@@ -33,6 +36,8 @@ impl DestructionSet {
         let mut tracker = std::mem::take(&mut self.awake);
         tracker.next.clear();
         tracker.foreign.clear();
+        tracker.ccd.clear();
+        let ccd_speed = self.settings.ccd_speed;
         for rb in physics.islands.active_bodies() {
             let Some(owner) = self.registry.body(rb) else {
                 continue;
@@ -65,6 +70,21 @@ impl DestructionSet {
             }
             if foreign_added {
                 tracker.foreign.push(rb);
+            }
+            let speed = motion.velocity.linear.length();
+            if speed > ccd_speed && !body.is_ccd_enabled() {
+                tracker.ccd.push((rb, true));
+            } else if owner.ccd_by_library && speed < 0.5 * ccd_speed {
+                tracker.ccd.push((rb, false));
+            }
+        }
+        for &(rb, on) in &tracker.ccd {
+            if let Some(b) = physics.bodies.get_mut(rb) {
+                b.enable_ccd(on);
+            }
+            if let Some(mut o) = self.registry.body(rb) {
+                o.ccd_by_library = on;
+                self.registry.insert_body(rb, o);
             }
         }
         for &rb in &tracker.foreign {

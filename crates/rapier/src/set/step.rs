@@ -344,7 +344,13 @@ impl DestructionSet {
                         }
                     }
                     for blast in &blasts {
-                        super::impulses::apply_blast(physics, &entry.bodies, blast);
+                        super::impulses::apply_blast(
+                            physics,
+                            &entry.bodies,
+                            blast,
+                            settings.max_blast_speed,
+                            settings.max_blast_spin,
+                        );
                     }
                     super::impulses::apply_transfers(physics, &entry.bodies, &pushes);
                     let r = report.instances.entry(h).or_default();
