@@ -136,10 +136,13 @@ pub struct ColliderContext<'a> {
 }
 
 impl ColliderContext<'_> {
-    /// Rapier's contact-force threshold (N) for authoritative colliders:
-    /// the impulse threshold spread over one step.
+    /// Rapier's contact-force threshold (N) for authoritative colliders: 0,
+    /// every contact with a force in an awake island is reported, because
+    /// an impact's later, weaker steps belong to its episode
+    /// ([`crate::impact`]). Sleeping islands report nothing.
     fn force_threshold(&self) -> f32 {
-        self.settings.impact.threshold / self.dt.max(f32::EPSILON)
+        let _ = self.dt;
+        0.0
     }
 }
 

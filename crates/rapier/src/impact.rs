@@ -1,20 +1,29 @@
 //! Contact impulses → radial damage events: the one documented mapping.
 //!
-//! Rapier reports, per collider pair and step, the sum of contact force
-//! magnitudes `F` (N). The impulse of that step is `J = F · Δt` (N·s). A
-//! contact becomes a damage event when `J` exceeds `threshold` (N·s) **and**
-//! the two surfaces approached each other at `min_approach_speed` (m/s) or
-//! faster just before the step (normal component of the relative velocity of
-//! the contact point, from the bodies' pre-step velocities):
+//! A **contact episode** is a collider pair's impact: it opens on the first
+//! step the pair reports a contact impulse while its surfaces approached
+//! each other at `min_approach_speed` (m/s) or faster just before the step
+//! (normal component of the relative velocity of the contact point, from
+//! the bodies' pre-step velocities), and it goes on over the following
+//! consecutive steps while the pair still reports impulse and still
+//! approached at the start of the step (≥ [`CONTINUE_FRACTION`] ×
+//! `min_approach_speed`). Its impulse `J` (N·s) is the sum of the pair's
+//! contact impulses over those steps — Rapier reports a force `F` per step,
+//! `J_step = F · Δt`. When the episode ends (the first step without an
+//! approaching impulse), it becomes one damage event:
 //!
-//! `D = damage_per_impulse · (J − threshold)` du, applied at the deepest
-//! contact point with radius `radius` m.
+//! `D = damage_per_impulse · (J − threshold)` du, at the first contact
+//! point, with radius `radius` m.
+//!
+//! Summed over the episode, `J ≈ m·v·(1 + e)` whatever the time step or
+//! solver iterations (a 10 kg box dropped 0.5 m onto a fixed chunk gives the
+//! same damage within 3 % at 1/60 s and 1/120 s, 1 and 4 iterations): the
+//! threshold and the damage do not change with the step.
 //!
 //! The approach-speed gate is what keeps resting contact free: a load at rest
 //! (a chunk on the ground, a chunk under a stack of any height) has an
-//! approach speed of ~0 whatever its weight, while `J` alone grows with the
-//! load (`m g Δt`: a 3 t wall at 60 Hz pushes 490 N·s per step into the
-//! ground). The impulse threshold filters light taps.
+//! approach speed of ~0 whatever its weight, so it never opens an episode.
+//! The impulse threshold filters light taps.
 //!
 //! When the touched chunk belongs to a *fixed* (supported) body, the solver
 //! absorbed its impulse; the event then carries `impulse_transfer ×` that
@@ -24,12 +33,16 @@
 
 use serde::{Deserialize, Serialize};
 
+/// An episode goes on while the pair approached at the start of the step at
+/// this fraction of `min_approach_speed` or faster.
+pub const CONTINUE_FRACTION: f32 = 0.1;
+
 /// Parameters of the impulse → damage mapping.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ImpactDamage {
     /// du per N·s of impulse above the threshold.
     pub damage_per_impulse: f32,
-    /// N·s per step below which a contact causes no damage.
+    /// N·s per contact episode below which a contact causes no damage.
     pub threshold: f32,
     /// Radius of the resulting radial event, m.
     pub radius: f32,

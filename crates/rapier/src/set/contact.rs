@@ -25,24 +25,28 @@ use std::sync::Mutex;
 
 /// A contact reported during a step, before it becomes damage.
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub(super) struct ContactHit {
-    pub(super) colliders: (ColliderHandle, ColliderHandle),
-    pub(super) bodies: (Option<RigidBodyHandle>, Option<RigidBodyHandle>),
+pub(crate) struct ContactHit {
+    pub(crate) colliders: (ColliderHandle, ColliderHandle),
+    pub(crate) bodies: (Option<RigidBodyHandle>, Option<RigidBodyHandle>),
     /// Σ contact force magnitudes × dt, N·s.
-    pub(super) impulse: f32,
+    pub(crate) impulse: f32,
     /// Σ contact impulses as a vector, acting on collider 2 (N·s).
-    pub(super) impulse_on_2: Vec3,
+    pub(crate) impulse_on_2: Vec3,
     /// Whether each collider's body is fixed (its share of the impulse was absorbed).
-    pub(super) fixed: (bool, bool),
+    pub(crate) fixed: (bool, bool),
     /// Whether each collider's body is dynamic.
-    pub(super) dynamic: (bool, bool),
-    pub(super) point: Vec3,
-    pub(super) normal: Vec3,
+    pub(crate) dynamic: (bool, bool),
+    /// Deepest contact point, world, m (where the damage event is centred).
+    pub(crate) point: Vec3,
+    /// Centroid of all the pair's contact points, world, m (where the
+    /// impact impulse acts: below the centre of mass for a flat landing).
+    pub(crate) centroid: Vec3,
+    pub(crate) normal: Vec3,
 }
 
 impl ContactHit {
     /// A total order independent of the solver's callback order.
-    pub(super) fn key(&self) -> (u32, u32, u32, u32) {
+    pub(crate) fn key(&self) -> (u32, u32, u32, u32) {
         let (a, b) = (
             self.colliders.0.into_raw_parts(),
             self.colliders.1.into_raw_parts(),
@@ -99,6 +103,25 @@ impl PreStepVelocities {
                     .resize(i + 1, (0, 0, Vec3::ZERO, Vec3::ZERO, Vec3::ZERO));
             }
             self.slots[i] = (g, self.stamp, b.linvel(), b.angvel(), b.center_of_mass());
+        }
+    }
+
+    /// How far `body`'s centre of mass moved over the step (m); zero for a
+    /// body not captured.
+    pub(super) fn displacement(
+        &self,
+        bodies: &RigidBodySet,
+        body: Option<RigidBodyHandle>,
+    ) -> Vec3 {
+        let Some(h) = body else {
+            return Vec3::ZERO;
+        };
+        let (i, g) = h.into_raw_parts();
+        match (self.slots.get(i as usize), bodies.get(h)) {
+            (Some(&(sg, st, _, _, c)), Some(b)) if sg == g && st == self.stamp => {
+                b.center_of_mass() - c
+            }
+            _ => Vec3::ZERO,
         }
     }
 
@@ -197,6 +220,14 @@ impl EventHandler for ContactCollector {
             ),
             None => (c1.position().translation, Vec3::ZERO),
         };
+        let (mut sum, mut count) = (Vec3::ZERO, 0u32);
+        for m in pair.manifolds() {
+            for p in &m.points {
+                sum += c1.position().transform_point(p.local_p1);
+                count += 1;
+            }
+        }
+        let centroid = if count > 0 { sum / count as f32 } else { point };
         let body = |c: &Collider| c.parent().and_then(|h| bodies.get(h));
         let hit = ContactHit {
             colliders: (pair.collider1, pair.collider2),
@@ -212,6 +243,7 @@ impl EventHandler for ContactCollector {
                 body(c2).is_some_and(|b| b.is_dynamic()),
             ),
             point,
+            centroid,
             normal,
         };
         if let Ok(mut hits) = self.hits.lock() {

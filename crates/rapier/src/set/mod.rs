@@ -39,6 +39,7 @@ use std::sync::Arc;
 
 pub mod attachments;
 pub mod contact;
+mod episode;
 mod impulses;
 pub(crate) mod registry;
 pub mod settings;
@@ -129,6 +130,10 @@ pub struct DestructionSet {
     pub(crate) next_event: u64,
     /// Reused buffer for the contact hits of one step.
     hits: Vec<contact::ContactHit>,
+    /// Open contact episodes (see [`crate::impact`]).
+    pub(crate) episodes: episode::Episodes,
+    /// Reused buffer for the episodes that ended in one step.
+    ended: Vec<episode::Episode>,
     /// Reused buffer for the kinematic hits of one step.
     kinematic_hits: Vec<contact::KinematicHit>,
     /// Reused buffer for the instances committed in one step.
@@ -164,6 +169,8 @@ impl DestructionSet {
             next_event: 0,
             hits: Vec::new(),
             kinematic_hits: Vec::new(),
+            episodes: episode::Episodes::new(),
+            ended: Vec::new(),
             committing: Vec::new(),
             sleep_queue: VecDeque::new(),
             shapes: BTreeMap::new(),

@@ -41,6 +41,7 @@ struct SetSnapshot {
     step_index: u64,
     next_event: u64,
     sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
+    episodes: Vec<((u32, u32, u32, u32), super::episode::Episode)>,
 }
 
 /// Why a snapshot could not be restored. Nothing is created on error.
@@ -108,6 +109,7 @@ impl DestructionSet {
             step_index: self.step_index,
             next_event: self.next_event,
             sleep_queue: self.sleep_queue.iter().copied().collect(),
+            episodes: self.episodes.iter().map(|(k, e)| (*k, *e)).collect(),
         };
         postcard::to_stdvec(&snap).map_err(|e| SetSnapshotError::Encode(e.to_string()))
     }
@@ -182,6 +184,7 @@ impl DestructionSet {
         set.next_event = snap.next_event;
         set.sleep_queue = snap.sleep_queue.into_iter().collect::<VecDeque<_>>();
         set.live = set.slots.iter().filter(|s| s.entry.is_some()).count();
+        set.episodes = snap.episodes.into_iter().collect();
         set.shapes = shapes;
         Ok(set)
     }

@@ -127,27 +127,23 @@ impl DestructionSet {
             };
             std::mem::swap(&mut *queued, &mut self.hits);
         }
-        if self.hits.is_empty() {
+        if self.hits.is_empty() && self.episodes.is_empty() {
             return;
         }
         // Callbacks arrive in solver order; sort by a total key for determinism.
         self.hits.sort_unstable_by_key(|h| h.key());
-        let mut hits = std::mem::take(&mut self.hits);
-        for hit in &hits {
-            let tags = (
-                self.registry.collider(hit.colliders.0),
-                self.registry.collider(hit.colliders.1),
-            );
-            let chunk = (
-                tags.0
-                    .and_then(|t| t.authoritative_chunk().map(|c| (t.instance(), c))),
-                tags.1
-                    .and_then(|t| t.authoritative_chunk().map(|c| (t.instance(), c))),
-            );
-            if chunk.0.is_none() && chunk.1.is_none() {
-                continue;
-            }
-            if !hit.point.is_finite() {
+        let open_speed = self.settings.impact.min_approach_speed;
+        let continue_speed = open_speed * crate::impact::CONTINUE_FRACTION;
+        for hit in &self.hits {
+            let chunk0 = self
+                .registry
+                .collider(hit.colliders.0)
+                .is_some_and(|t| t.authoritative_chunk().is_some());
+            let chunk1 = self
+                .registry
+                .collider(hit.colliders.1)
+                .is_some_and(|t| t.authoritative_chunk().is_some());
+            if !(chunk0 || chunk1) || !hit.point.is_finite() {
                 continue;
             }
             let v1 = self
@@ -156,71 +152,123 @@ impl DestructionSet {
             let v2 = self
                 .pre_step
                 .point_velocity(&physics.bodies, hit.bodies.1, hit.point);
-            let approach = (v1 - v2).dot(hit.normal).abs();
-            let damage = self.settings.impact.damage(hit.impulse, approach);
-            if damage <= 0.0 {
-                continue;
+            // Approaching: the normal (collider 1 → 2) relative velocity closes the gap.
+            let approach = (v1 - v2).dot(hit.normal).max(0.0);
+            let impact_speed = || {
+                // The pair kept accelerating (gravity) over the part of the step
+                // before it touched: v² = v₀² + 2·a·s, with s the relative
+                // travel along the normal during the step (O(1) per impact).
+                let accel = |b: Option<RigidBodyHandle>| {
+                    b.and_then(|h| physics.bodies.get(h))
+                        .filter(|b| b.is_dynamic())
+                        .map_or(Vec3::ZERO, |b| physics.gravity * b.gravity_scale())
+                };
+                let a = (accel(hit.bodies.0) - accel(hit.bodies.1)).dot(hit.normal);
+                let s = (self.pre_step.displacement(&physics.bodies, hit.bodies.0)
+                    - self.pre_step.displacement(&physics.bodies, hit.bodies.1))
+                .dot(hit.normal);
+                if a > 0.0 && s > 0.0 {
+                    (approach * approach + 2.0 * a * s).sqrt()
+                } else {
+                    approach
+                }
+            };
+            super::episode::accumulate(
+                &mut self.episodes,
+                hit,
+                approach,
+                self.step_index,
+                (open_speed, continue_speed),
+                || super::episode::impact_impulse(physics, hit, impact_speed()),
+            );
+        }
+        self.hits.clear();
+        let mut ended = std::mem::take(&mut self.ended);
+        ended.clear();
+        super::episode::take_ended(&mut self.episodes, self.step_index, &mut ended);
+        for ep in &ended {
+            self.admit_episode(ep, report);
+        }
+        self.ended = ended;
+    }
+
+    /// Turns an ended contact episode into damage on each instance it
+    /// touched (one event per instance) and, for a game body hitting a fixed
+    /// chunk, the absorbed impulse handed to what breaks free.
+    fn admit_episode(&mut self, ep: &super::episode::Episode, report: &mut SetStepReport) {
+        let hit = &ep.first;
+        let damage = self.settings.impact.damage(ep.impact, ep.approach);
+        if damage <= 0.0 {
+            return;
+        }
+        let tags = (
+            self.registry.collider(hit.colliders.0),
+            self.registry.collider(hit.colliders.1),
+        );
+        let chunk = (
+            tags.0
+                .and_then(|t| t.authoritative_chunk().map(|c| (t.instance(), c))),
+            tags.1
+                .and_then(|t| t.authoritative_chunk().map(|c| (t.instance(), c))),
+        );
+        let sides = [
+            (
+                chunk.0,
+                hit.fixed.0,
+                tags.1.is_none() && hit.dynamic.1,
+                -ep.impulse_on_2,
+            ),
+            (
+                chunk.1,
+                hit.fixed.1,
+                tags.0.is_none() && hit.dynamic.0,
+                ep.impulse_on_2,
+            ),
+        ];
+        for (k, &(side, fixed, hit_by_game_body, impulse)) in sides.iter().enumerate() {
+            let Some((inst, c)) = side else { continue };
+            if k == 1 && chunk.0.is_some_and(|(i0, _)| i0 == inst) {
+                continue; // one event per instance and episode
             }
-            let sides = [
-                (
-                    chunk.0,
-                    hit.fixed.0,
-                    tags.1.is_none() && hit.dynamic.1,
-                    -hit.impulse_on_2,
-                ),
-                (
-                    chunk.1,
-                    hit.fixed.1,
-                    tags.0.is_none() && hit.dynamic.0,
-                    hit.impulse_on_2,
-                ),
-            ];
-            for (k, &(side, fixed, hit_by_game_body, impulse)) in sides.iter().enumerate() {
-                let Some((inst, c)) = side else { continue };
-                if k == 1 && chunk.0.is_some_and(|(i0, _)| i0 == inst) {
-                    continue; // one event per instance and contact
-                }
-                let event = RadialDamage {
-                    id: EventId(CONTACT_EVENT_BIT | self.next_event),
-                    point: hit.point,
-                    radius: self.settings.impact.radius,
-                    damage,
-                    impulse: None,
-                };
-                self.next_event += 1;
-                let transfer = self.settings.impact.impulse_transfer;
-                let Ok(entry) = self.entry_mut(inst) else {
-                    continue;
-                };
-                match entry.instance.admit(event) {
-                    Ok(_) => {
-                        // A game body (a thrown ball, a vehicle) hitting a fixed
-                        // chunk: the wall absorbed its impulse, handed to what breaks free.
-                        let j = impulse * transfer;
-                        if fixed
-                            && hit_by_game_body
-                            && j.is_finite()
-                            && j != Vec3::ZERO
-                            && approach.is_finite()
-                        {
-                            entry.transfers.insert(
-                                event.id,
-                                super::impulses::Transfer {
-                                    chunk: smithereens_core::ChunkIndex(c),
-                                    impulse: j,
-                                    max_speed: approach,
-                                },
-                            );
-                        }
-                        report.instances.entry(inst).or_default().events.push(event);
-                        self.mark_dirty(inst);
+            let event = RadialDamage {
+                id: EventId(CONTACT_EVENT_BIT | self.next_event),
+                point: hit.point,
+                radius: self.settings.impact.radius,
+                damage,
+                impulse: None,
+            };
+            self.next_event += 1;
+            let transfer = self.settings.impact.impulse_transfer;
+            let approach = ep.approach;
+            let Ok(entry) = self.entry_mut(inst) else {
+                continue;
+            };
+            match entry.instance.admit(event) {
+                Ok(_) => {
+                    // A game body (a thrown ball, a vehicle) hitting a fixed
+                    // chunk: the wall absorbed its impulse, handed to what breaks free.
+                    let j = impulse * transfer;
+                    if fixed
+                        && hit_by_game_body
+                        && j.is_finite()
+                        && j != Vec3::ZERO
+                        && approach.is_finite()
+                    {
+                        entry.transfers.insert(
+                            event.id,
+                            super::impulses::Transfer {
+                                chunk: smithereens_core::ChunkIndex(c),
+                                impulse: j,
+                                max_speed: approach,
+                            },
+                        );
                     }
-                    Err(DamageError::QueueFull { .. }) | Err(_) => report.rejected_contacts += 1,
+                    report.instances.entry(inst).or_default().events.push(event);
+                    self.mark_dirty(inst);
                 }
+                Err(DamageError::QueueFull { .. }) | Err(_) => report.rejected_contacts += 1,
             }
         }
-        hits.clear();
-        self.hits = hits;
     }
 
     /// Kinematic bodies that started touching fixed chunks (see
