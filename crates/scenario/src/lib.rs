@@ -11,7 +11,7 @@
 //! assert_eq!(file.name, "wall");
 //! ```
 //!
-//! Built-ins: `wall`, `tower`, `bridge` (the files in `scenarios/`).
+//! Built-ins: `wall`, `tower`, `bridge`, `town` (the files in `scenarios/`).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -19,15 +19,19 @@ mod build;
 mod error;
 mod file;
 
-pub use build::{BuiltScenario, build};
+pub use build::{BuiltScenario, DEFAULT_BODY_DENSITY, build};
 pub use error::ScenarioFileError;
-pub use file::{AssetSource, BoxSpec, ExplosionSpec, ProjectileSpec, ScenarioFile, Supports};
+pub use file::{
+    AssetSource, BodyKind, BodyShape, BodySpec, BoxSpec, ExplosionSpec, ImpactSpec, MAX_INSTANCES,
+    MAX_STEPS, MeshSpec, ProjectileSpec, ScenarioFile, Supports,
+};
 
 /// The built-in scenarios, by name.
-pub const BUILTINS: [(&str, &str); 3] = [
+pub const BUILTINS: [(&str, &str); 4] = [
     ("wall", include_str!("../../../scenarios/wall.toml")),
     ("tower", include_str!("../../../scenarios/tower.toml")),
     ("bridge", include_str!("../../../scenarios/bridge.toml")),
+    ("town", include_str!("../../../scenarios/town.toml")),
 ];
 
 /// The TOML text of a built-in scenario.

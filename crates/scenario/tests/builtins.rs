@@ -48,7 +48,7 @@ fn every_builtin_runs_600_steps_within_the_safe_bounds() {
 fn the_bridge_is_held_at_both_ends_until_the_blast_cuts_it() {
     let file = ScenarioFile::parse(builtin("bridge").unwrap()).unwrap();
     let built = build(&file, Path::new("."), &mut |_| {}).unwrap();
-    let desc = &built.scenario.asset.desc;
+    let desc = &built.scenario.instances[0].asset.desc;
     let xs: Vec<f32> = desc
         .chunks
         .iter()
