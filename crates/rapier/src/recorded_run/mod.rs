@@ -20,8 +20,8 @@
 //! // A 2 × 2 × 1 grid of 0.5 m cubes resting on y = 0, bottom row supported.
 //! let desc = smithereens_core::fixtures::grid_desc(2, 2, 1, 0.5, 1000.0, 1000.0);
 //! let meshes = vec![smithereens_core::ChunkMesh::default(); desc.chunks.len()];
-//! let file = Arc::new(AssetFile { name: "beam".into(), desc, meshes });
-//! let mut scripted = ScriptedRun::new("two beams", WorldSettings::default(), 30);
+//! let file = Arc::new(AssetFile { name: "grid".into(), desc, meshes, ..Default::default() });
+//! let mut scripted = ScriptedRun::new("two grids", WorldSettings::default(), 30);
 //! for x in [0.0, 3.0] {
 //!     scripted.instances.push(RunInstance::new(
 //!         file.clone(),
