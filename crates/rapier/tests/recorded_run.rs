@@ -12,7 +12,9 @@ use smithereens_rapier::recorded_run::{
     PlainBodyDesc, PlainMass, RunBodyKind, RunError, RunInstance, RunShape, ScheduledExplosion,
     ScheduledProjectile, ScriptedRun, run,
 };
-use smithereens_rapier::{BackendError, DestructionWorld, Explosion, ProjectileDesc, WorldSettings};
+use smithereens_rapier::{
+    BackendError, DestructionWorld, Explosion, ProjectileDesc, WorldSettings,
+};
 use std::sync::Arc;
 
 /// An `nx × ny × 1` grid of 0.5 m cubes (bottom row supported when `supported`),
@@ -83,7 +85,10 @@ fn three_instances_flatten_into_one_record_with_global_chunk_and_bond_indices() 
     s.instances.push(RunInstance::new(a.clone(), at(3.0, 0.0)));
     let (record, summary) = run(&s, &mut |_, _| {}).unwrap();
     assert_eq!(summary.instances, 3);
-    assert_eq!(summary.assets, 2, "the two instances of `a` share one asset");
+    assert_eq!(
+        summary.assets, 2,
+        "the two instances of `a` share one asset"
+    );
     assert_eq!(summary.chunks, 16);
     assert_eq!(record.chunks.len(), 16);
     assert_eq!(summary.bonds, 18);
@@ -99,13 +104,29 @@ fn three_instances_flatten_into_one_record_with_global_chunk_and_bond_indices() 
     // Every chunk has exactly one body on every frame; the third instance
     // sits 3 m to the right of the first, chunk for chunk.
     assert_eq!(RunRecord::from_json(&record.to_json()).unwrap(), record);
-    let body_of = |c: u32| record.bodies.iter().find(|b| b.chunks.contains(&c)).unwrap();
+    let body_of = |c: u32| {
+        record
+            .bodies
+            .iter()
+            .find(|b| b.chunks.contains(&c))
+            .unwrap()
+    };
     let p0 = pose_from_array(&body_of(0).poses[0]);
     let p2 = pose_from_array(&body_of(10).poses[0]);
-    let d = p2.transform_point(record.chunks[10].centroid) - p0.transform_point(record.chunks[0].centroid);
+    let d = p2.transform_point(record.chunks[10].centroid)
+        - p0.transform_point(record.chunks[0].centroid);
     assert!((d - Vec3::new(6.0, 0.0, 0.0)).length() < 1e-5, "{d}");
-    assert_eq!(record.bodies.len(), 3, "one fixed body per supported instance");
-    assert!(record.bodies.iter().all(|b| b.supported && b.poses.len() == 21));
+    assert_eq!(
+        record.bodies.len(),
+        3,
+        "one fixed body per supported instance"
+    );
+    assert!(
+        record
+            .bodies
+            .iter()
+            .all(|b| b.supported && b.poses.len() == 21)
+    );
     assert_eq!(summary.bonds_broken, 0);
     assert_eq!(summary.instances_broken, 0);
     assert!(summary.lowest_chunk_y_ever > -0.01);
@@ -119,8 +140,10 @@ fn a_kinematic_pusher_keeps_its_velocity_and_breaks_a_free_standing_grid() {
     settings.impact.radius = 0.6;
     let mut s = ScriptedRun::new("push", settings, 90);
     // Bonds of 10 du (40 du/m² × 0.25 m²).
-    s.instances
-        .push(RunInstance::new(grid_of_strength(2, 4, false, 40.0), at(0.0, 0.0)));
+    s.instances.push(RunInstance::new(
+        grid_of_strength(2, 4, false, 40.0),
+        at(0.0, 0.0),
+    ));
     s.bodies
         .push(pusher(Vec3::new(6.0, 0.0, 0.0), Vec3::new(-2.0, 0.6, 0.25)));
     s.bodies.push(PlainBodyDesc {
@@ -140,8 +163,15 @@ fn a_kinematic_pusher_keeps_its_velocity_and_breaks_a_free_standing_grid() {
     assert!((end[0] - 7.0).abs() < 1e-3, "pusher ends at x = {}", end[0]);
     assert_eq!(end[1], 0.6);
     let ball = &record.plain_bodies[1];
-    assert!(ball.poses.iter().all(|p| *p == ball.poses[0]), "a fixed body never moves");
-    assert!(summary.bonds_broken > 0, "the pusher broke no bond: {summary:?} {:?}", record.events);
+    assert!(
+        ball.poses.iter().all(|p| *p == ball.poses[0]),
+        "a fixed body never moves"
+    );
+    assert!(
+        summary.bonds_broken > 0,
+        "the pusher broke no bond: {summary:?} {:?}",
+        record.events
+    );
     assert_eq!(summary.instances_broken, 1);
     assert!(summary.dynamic_bodies >= 2);
     assert_eq!(summary.non_finite_steps, 0);
@@ -179,7 +209,11 @@ fn an_explosion_damages_only_the_instance_it_names() {
     assert_eq!(summary.instances_broken, 1);
     // Instance 1's bonds are 12..24.
     assert!(!record.breaks.is_empty());
-    assert!(record.breaks.iter().all(|b| (12..24).contains(&b.bond)), "{:?}", record.breaks);
+    assert!(
+        record.breaks.iter().all(|b| (12..24).contains(&b.bond)),
+        "{:?}",
+        record.breaks
+    );
     // The blast first (admitted before step 2, so recorded on the frame
     // that step makes: 3); contacts of the pieces it freed follow.
     assert_eq!(record.events[0].frame, 3);

@@ -377,10 +377,20 @@ fn validate_source(field: &str, a: &AssetSource) -> Result<(), ScenarioFileError
         for (k, s) in b.size.iter().enumerate() {
             positive(&format!("{field}.box.size[{k}]"), *s)?;
         }
-        fracture(format!("{field}.box"), b.chunks, b.density, b.strength_per_area)?;
+        fracture(
+            format!("{field}.box"),
+            b.chunks,
+            b.density,
+            b.strength_per_area,
+        )?;
     }
     if let Some(m) = &a.mesh {
-        fracture(format!("{field}.mesh"), m.chunks, m.density, m.strength_per_area)?;
+        fracture(
+            format!("{field}.mesh"),
+            m.chunks,
+            m.density,
+            m.strength_per_area,
+        )?;
     }
     if a.supports == Supports::Asset && a.file.is_none() {
         return Err(invalid(
@@ -518,15 +528,12 @@ impl ScenarioFile {
     /// Every instance source with its field path: the single `asset`, or
     /// `instances[k]` in order.
     pub fn instance_sources(&self) -> impl Iterator<Item = (String, &AssetSource)> + '_ {
-        self.asset
-            .iter()
-            .map(|a| ("asset".to_string(), a))
-            .chain(
-                self.instances
-                    .iter()
-                    .enumerate()
-                    .map(|(k, a)| (format!("instances[{k}]"), a)),
-            )
+        self.asset.iter().map(|a| ("asset".to_string(), a)).chain(
+            self.instances
+                .iter()
+                .enumerate()
+                .map(|(k, a)| (format!("instances[{k}]"), a)),
+        )
     }
 
     /// The file as TOML text (comments are not kept).

@@ -13,8 +13,9 @@ use std::time::Instant;
 const ROW: usize = 15;
 
 fn town() -> smithereens_scenario::BuiltScenario {
-    let file = ScenarioFile::parse(builtin("town").unwrap()).unwrap();
-    build(&file, Path::new("."), &mut |_| {}).unwrap()
+    let file =
+        ScenarioFile::parse(builtin("town").expect("town is a built-in")).expect("town parses");
+    build(&file, Path::new("."), &mut |_| {}).expect("town builds")
 }
 
 #[test]
@@ -80,7 +81,10 @@ fn the_pusher_alone_breaks_at_least_10_instances_and_nothing_sinks() {
         summary.max_speed,
         seconds
     );
-    assert_eq!(summary.instances_broken, broken.iter().filter(|&&b| b).count());
+    assert_eq!(
+        summary.instances_broken,
+        broken.iter().filter(|&&b| b).count()
+    );
     assert!(row_broken >= 10, "the pusher broke {row_broken} instances");
     assert_eq!(summary.non_finite_steps, 0);
     assert!(
@@ -93,7 +97,11 @@ fn the_pusher_alone_breaks_at_least_10_instances_and_nothing_sinks() {
     assert_eq!(pusher.poses.len(), record.frame_count as usize);
     let end = pusher.poses.last().unwrap();
     let expected = -10.0 + 8.0 * s.steps as f32 * s.settings.timestep;
-    assert!((end[0] - expected).abs() < 0.01, "pusher at x = {}, not {expected}", end[0]);
+    assert!(
+        (end[0] - expected).abs() < 0.01,
+        "pusher at x = {}, not {expected}",
+        end[0]
+    );
     assert!(end[0] > 21.9, "the pusher went through the whole row");
 }
 
@@ -125,9 +133,17 @@ fn the_whole_town_runs_the_same_twice_and_breaks_more_than_the_pusher_alone() {
     assert_eq!(a.frame_count, s.steps + 1);
     assert_eq!(sa.instances, 37);
     assert_eq!(sa.assets, 5);
-    assert!(sa.instances_broken >= 12, "{} instances broken", sa.instances_broken);
+    assert!(
+        sa.instances_broken >= 12,
+        "{} instances broken",
+        sa.instances_broken
+    );
     assert_eq!(sa.non_finite_steps, 0);
-    assert!(sa.lowest_chunk_y_ever >= -0.05, "lowest {}", sa.lowest_chunk_y_ever);
+    assert!(
+        sa.lowest_chunk_y_ever >= -0.05,
+        "lowest {}",
+        sa.lowest_chunk_y_ever
+    );
     // The record reads back, and every chunk has exactly one body each frame.
     let back = smithereens_core::record::RunRecord::from_json(&a.to_json()).unwrap();
     assert_eq!(back, a);

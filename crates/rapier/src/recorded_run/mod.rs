@@ -264,7 +264,12 @@ pub fn run(
                 a
             }
         };
-        let h = set.spawn(&mut physics, asset.clone(), inst.placement, inst.desc.clone())?;
+        let h = set.spawn(
+            &mut physics,
+            asset.clone(),
+            inst.placement,
+            inst.desc.clone(),
+        )?;
         rec.add_instance(h, &asset, &inst.asset);
         handles.push(h);
     }

@@ -76,11 +76,13 @@ impl Recorder {
                 }),
         );
         let bond_offset = self.record.bonds.len() as u32;
-        self.record.bonds.extend(asset.bonds().iter().map(|b| RunBond {
-            chunk0: run_chunk[b.chunk0.0 as usize],
-            chunk1: b.chunk1.map(|c| run_chunk[c.0 as usize]),
-            centroid: b.centroid,
-        }));
+        self.record
+            .bonds
+            .extend(asset.bonds().iter().map(|b| RunBond {
+                chunk0: run_chunk[b.chunk0.0 as usize],
+                chunk1: b.chunk1.map(|c| run_chunk[c.0 as usize]),
+                centroid: b.centroid,
+            }));
         self.index_of.insert(handle, self.instances.len());
         self.instances.push(RecordedInstance {
             handle,
@@ -132,12 +134,15 @@ impl Recorder {
             }
         }
         for (k, &rb) in self.projectiles.iter().enumerate() {
-            if let (Some(b), Some(p)) = (physics.bodies.get(rb), self.record.projectiles.get_mut(k)) {
+            if let (Some(b), Some(p)) = (physics.bodies.get(rb), self.record.projectiles.get_mut(k))
+            {
                 p.poses.push(pose_to_array(&from_rapier(b.position())));
             }
         }
         for (k, &rb) in self.plain.iter().enumerate() {
-            if let (Some(b), Some(p)) = (physics.bodies.get(rb), self.record.plain_bodies.get_mut(k)) {
+            if let (Some(b), Some(p)) =
+                (physics.bodies.get(rb), self.record.plain_bodies.get_mut(k))
+            {
                 p.poses.push(pose_to_array(&from_rapier(b.position())));
             }
         }
