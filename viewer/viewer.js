@@ -25,6 +25,8 @@ const RUN_FORMAT_VERSION = 1;
 const EVENT_FRAMES = 12;
 const CUT_TONE = new THREE.Color('#f6ead8');
 const COLOURS = { intact: 0x5ad17a, broken: 0xff5b4b, support: 0x4aa3ff, event: 0xf0a040, projectile: 0x444b55 };
+/// Plain bodies (pushers, blocks, balls) by kind.
+const PLAIN_COLOURS = { dynamic: 0x8a93a0, kinematic: 0xd9a441, fixed: 0x6b7280 };
 
 // ---------------------------------------------------------------------------
 // Reading and checking a run file
@@ -82,6 +84,17 @@ function parseRun(text, source) {
   });
   run.projectiles.forEach((p, i) => {
     if (!p || !isNum(p.radius) || !Number.isInteger(p.first_frame) || !Array.isArray(p.poses) || !p.poses.every((q) => isVec(q, 7))) bad(`projectile ${i} is malformed`);
+  });
+  // Plain bodies arrived with multi-instance runs; older files have none.
+  if (run.plain_bodies === undefined || run.plain_bodies === null) run.plain_bodies = [];
+  if (!Array.isArray(run.plain_bodies)) bad('"plain_bodies" is not a list');
+  run.plain_bodies.forEach((p, i) => {
+    const s = p && p.shape;
+    const okShape = s && ((s.type === 'box' && isVec(s.half_extents, 3) && s.half_extents.every((v) => v > 0)) || (s.type === 'ball' && isNum(s.radius) && s.radius > 0));
+    if (!okShape) bad(`plain body ${i} has a malformed shape`);
+    if (!['dynamic', 'kinematic', 'fixed'].includes(p.kind)) bad(`plain body ${i} has an unknown kind`);
+    if (!Number.isInteger(p.first_frame) || p.first_frame < 0 || !Array.isArray(p.poses) || !p.poses.every((q) => isVec(q, 7))) bad(`plain body ${i} has malformed poses`);
+    if (p.first_frame + p.poses.length > frames) bad(`plain body ${i} has poses past the last frame`);
   });
   run.events.forEach((e, i) => {
     if (!e || !Number.isInteger(e.frame) || !isVec(e.point, 3) || !isNum(e.radius) || !isNum(e.damage)) bad(`event ${i} is malformed`);
@@ -192,6 +205,7 @@ class Viewer {
     this.buildSupports();
     this.buildEvents();
     this.buildProjectiles();
+    this.buildPlainBodies();
 
     this.camera = new THREE.PerspectiveCamera(45, 1, size * 0.01, size * 100);
     this.camera.position.copy(centre).add(new THREE.Vector3(-0.75, 0.45, 1.0).normalize().multiplyScalar(size * 1.35));
@@ -308,6 +322,24 @@ class Viewer {
     });
   }
 
+  /** Plain bodies: a box or a ball each, shown with the projectiles. */
+  buildPlainBodies() {
+    this.plainMeshes = this.run.plain_bodies.map((p) => {
+      const s = p.shape;
+      const geometry = s.type === 'box'
+        ? new THREE.BoxGeometry(2 * s.half_extents[0], 2 * s.half_extents[1], 2 * s.half_extents[2])
+        : new THREE.SphereGeometry(s.radius, 24, 16);
+      const material = new THREE.MeshStandardMaterial({ color: PLAIN_COLOURS[p.kind], roughness: 0.5, metalness: 0.3 });
+      const mesh = new THREE.Mesh(geometry, material);
+      mesh.castShadow = true;
+      mesh.receiveShadow = true;
+      mesh.userData.kind = 'plain';
+      mesh.visible = false;
+      this.scene.add(mesh);
+      return mesh;
+    });
+  }
+
   /** Pose of `chunk`'s owning body on `frame`. */
   chunkPose(frame, chunk) {
     const body = this.run.bodies[this.table.owner[frame * this.run.chunks.length + chunk]];
@@ -406,6 +438,13 @@ class Viewer {
     run.projectiles.forEach((p, i) => {
       const k = f - p.first_frame;
       const mesh = this.projectileMeshes[i];
+      mesh.visible = this.show.projectiles && k >= 0 && k < p.poses.length;
+      if (mesh.visible) setPose(mesh, p.poses[k]);
+    });
+
+    run.plain_bodies.forEach((p, i) => {
+      const k = f - p.first_frame;
+      const mesh = this.plainMeshes[i];
       mesh.visible = this.show.projectiles && k >= 0 && k < p.poses.length;
       if (mesh.visible) setPose(mesh, p.poses[k]);
     });
@@ -599,6 +638,8 @@ function open(text, source) {
 
 /** Chunk mesh world matrices on the current frame (for tests). */
 api.chunkMatrices = () => (viewer ? viewer.chunkMeshes.map((m) => (m.updateMatrixWorld(), Array.from(m.matrixWorld.elements))) : []);
+/** World matrices of the plain bodies on the current frame (for tests). */
+api.plainMatrices = () => (viewer ? viewer.plainMeshes.map((m) => (m.updateMatrixWorld(), Array.from(m.matrixWorld.elements))) : []);
 /** Scene object counts by kind (for tests). */
 api.counts = () => {
   const counts = { meshes: 0 };

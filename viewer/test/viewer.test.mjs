@@ -39,6 +39,8 @@ let staticUrl;
 let work;
 let run;
 let runText;
+let town;
+let townText;
 
 /** Starts `smithereens view` on a free port and resolves with its address. */
 function startView(runPath) {
@@ -101,14 +103,14 @@ const state = (page) => page.evaluate(() => ({ state: window.smithereensViewer.s
 const nextFrames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 
 /** Translation of chunk `c`'s owning body on `frame`, from the run file itself. */
-function expectedTranslation(frame, c) {
-  const body = run.bodies.find((b) => b.chunks.includes(c) && frame >= b.first_frame && frame < b.first_frame + b.poses.length);
+function expectedTranslation(frame, c, r = run) {
+  const body = r.bodies.find((b) => b.chunks.includes(c) && frame >= b.first_frame && frame < b.first_frame + b.poses.length);
   return body.poses[frame - body.first_frame].slice(0, 3);
 }
 
-function assertTranslationsMatch(matrices, frame) {
+function assertTranslationsMatch(matrices, frame, r = run) {
   matrices.forEach((m, c) => {
-    const [x, y, z] = expectedTranslation(frame, c);
+    const [x, y, z] = expectedTranslation(frame, c, r);
     const d = Math.hypot(m[12] - x, m[13] - y, m[14] - z);
     assert.ok(d < 1e-5, `chunk ${c} on frame ${frame} is ${d} m from its body's pose`);
   });
@@ -119,10 +121,15 @@ before(async () => {
   execFileSync(bin, ['demo', '--out', work], { stdio: ['ignore', 'ignore', 'inherit'] });
   runText = readFileSync(join(work, 'demo.run.json'), 'utf8');
   run = JSON.parse(runText);
+  // A multi-instance run with a plain body: the built-in town, 90 steps.
+  execFileSync(bin, ['simulate', 'town', '--steps', '90', '-o', join(work, 'town.run.json')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  townText = readFileSync(join(work, 'town.run.json'), 'utf8');
+  town = JSON.parse(townText);
   ({ child: viewProcess, url: viewUrl } = await startView(join(work, 'demo.run.json')));
   staticServer = await startStatic({
     '/truncated.json': runText.slice(0, Math.floor(runText.length / 2)),
     '/foreign.json': JSON.stringify({ format: 'some-other-tool', version: 3, frames: [] }),
+    '/town.json': townText,
   });
   staticUrl = `http://127.0.0.1:${staticServer.address().port}/`;
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
@@ -211,6 +218,31 @@ test('opening a broken file from the page shows a visible message', async () => 
   await page.locator('#open-file').setInputFiles({ name: 'cut.run.json', mimeType: 'application/json', buffer: Buffer.from(runText.slice(0, 5000)) });
   await page.locator('#error').waitFor({ state: 'visible' });
   assert.match(await page.locator('#error').textContent(), /cut\.run\.json is not valid JSON/);
+  await page.close();
+});
+
+test('a multi-instance run shows every instance and draws the pusher at its recorded poses', async () => {
+  const { page, errors } = await openPage(`${staticUrl}index.html?run=town.json`);
+  assert.deepEqual(await state(page), { state: 'ready', error: null });
+  assert.equal(town.plain_bodies.length, 1);
+  assert.equal(town.plain_bodies[0].kind, 'kinematic');
+  assert.ok(town.chunks.length > 600, `town has ${town.chunks.length} chunks`);
+  const counts = await page.evaluate(() => window.smithereensViewer.counts());
+  assert.equal(counts.chunk, town.chunks.length, 'one mesh per chunk of every instance');
+  assert.equal(counts.plain, 1, 'one mesh for the pusher');
+  assertTranslationsMatch(await page.evaluate(() => window.smithereensViewer.chunkMatrices()), 0, town);
+  for (const frame of [0, 60]) {
+    await page.locator('#scrub').fill(String(frame));
+    await nextFrames(page);
+    const [m] = await page.evaluate(() => window.smithereensViewer.plainMatrices());
+    const p = town.plain_bodies[0].poses[frame];
+    assert.ok(Math.hypot(m[12] - p[0], m[13] - p[1], m[14] - p[2]) < 1e-5, `pusher on frame ${frame}`);
+    assertTranslationsMatch(await page.evaluate(() => window.smithereensViewer.chunkMatrices()), frame, town);
+  }
+  // 60 steps of 1/120 s at 8 m/s: 4 m down the street from x = -10.
+  const [m] = await page.evaluate(() => window.smithereensViewer.plainMatrices());
+  assert.ok(Math.abs(m[12] - -6) < 1e-3, `pusher at x = ${m[12]}`);
+  assert.deepEqual(errors, []);
   await page.close();
 });
 

@@ -125,19 +125,17 @@ pub fn demo_scenario(asset: AssetFile, options: &DemoOptions) -> Result<Scripted
             },
         })
         .collect();
-    Ok(ScriptedRun {
-        name: asset.name.clone(),
+    let mut settings = WorldSettings::default();
+    settings.impact.radius = options.impact_radius;
+    let mut scenario = ScriptedRun::single(
+        asset.name.clone(),
         asset,
         placement,
-        settings: {
-            let mut s = WorldSettings::default();
-            s.impact.radius = options.impact_radius;
-            s
-        },
-        projectiles,
-        explosions: Vec::new(),
-        steps: options.steps,
-    })
+        settings,
+        options.steps,
+    );
+    scenario.projectiles = projectiles;
+    Ok(scenario)
 }
 
 fn world_bounds(

@@ -8,6 +8,11 @@ use std::fmt::Write;
 /// The run summary as an aligned two-column table.
 pub fn summary_table(s: &RunSummary) -> String {
     let rows: Vec<(&str, String)> = vec![
+        (
+            "instances (assets)",
+            format!("{} ({})", s.instances, s.assets),
+        ),
+        ("instances broken", s.instances_broken.to_string()),
         ("chunks", s.chunks.to_string()),
         ("bonds", s.bonds.to_string()),
         ("damage events", s.events.to_string()),

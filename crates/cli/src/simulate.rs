@@ -33,7 +33,7 @@ pub struct ScenarioSource {
 }
 
 impl ScenarioSource {
-    /// Resolves `name_or_path`: a built-in name (`wall`, `tower`, `bridge`)
+    /// Resolves `name_or_path`: a built-in name (`wall`, `tower`, `bridge`, `town`)
     /// or the path of a TOML file.
     ///
     /// # Errors

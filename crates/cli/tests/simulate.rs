@@ -114,3 +114,18 @@ fn the_cli_replay_verify_exits_non_zero_on_divergence() {
     assert_eq!(truncated.status.code(), Some(1));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_multi_instance_run_replays_with_identical_hashes() {
+    let source = ScenarioSource::resolve("town").unwrap();
+    let (record, summary) = simulate(&source, Some(120), &mut |_, _| {}).unwrap();
+    assert_eq!(summary.instances, 37);
+    assert_eq!(record.frame_count, 121);
+    assert_eq!(record.plain_bodies.len(), 1);
+    assert!(summary.instances_broken > 0);
+    let back = RunRecord::from_json(&record.to_json()).unwrap();
+    assert_eq!(
+        replay(&back, &mut |_, _| {}).unwrap().first_divergence,
+        None
+    );
+}

@@ -81,6 +81,48 @@ pub struct RunProjectile {
     pub poses: Vec<PoseArray>,
 }
 
+/// The shape of a plain (non-destructible) body, in its own frame.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum RunShape {
+    /// A box centred on the body's origin.
+    Box {
+        /// Half extents along the body's x, y, z axes, m.
+        half_extents: Vec3,
+    },
+    /// A sphere centred on the body's origin.
+    Ball {
+        /// Radius, m.
+        radius: f32,
+    },
+}
+
+/// How a plain body moves.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RunBodyKind {
+    /// Moved by forces and contacts.
+    Dynamic,
+    /// Moved by its velocity only; pushes dynamic bodies, never pushed.
+    Kinematic,
+    /// Never moves.
+    Fixed,
+}
+
+/// A plain rigid body (not destructible: a pusher, a ball, a block) and its
+/// world pose on each frame it existed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunPlainBody {
+    /// Collision shape, body frame.
+    pub shape: RunShape,
+    /// How it moves.
+    pub kind: RunBodyKind,
+    /// First frame on which it exists.
+    pub first_frame: u32,
+    /// World pose per frame from `first_frame` (the body's origin is the shape's centre).
+    pub poses: Vec<PoseArray>,
+}
+
 /// A damage event as admitted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunEvent {
@@ -128,6 +170,10 @@ pub struct RunRecord {
     pub bodies: Vec<RunBody>,
     /// Projectiles.
     pub projectiles: Vec<RunProjectile>,
+    /// Plain (non-destructible) bodies other than projectiles, in creation
+    /// order. Absent in runs written before multi-instance runs (read as empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub plain_bodies: Vec<RunPlainBody>,
     /// Damage events in admission order.
     pub events: Vec<RunEvent>,
     /// Broken bonds in commit order.
@@ -184,6 +230,7 @@ impl RunRecord {
             bonds: vec![],
             bodies: vec![],
             projectiles: vec![],
+            plain_bodies: vec![],
             events: vec![],
             breaks: vec![],
             frame_hashes: vec![],
@@ -240,6 +287,20 @@ impl RunRecord {
             }
             if b.first_frame as u64 + b.poses.len() as u64 > self.frame_count as u64 {
                 return bad(format!("body {} has poses past the last frame", b.id));
+            }
+        }
+        for (k, p) in self.plain_bodies.iter().enumerate() {
+            if p.first_frame as u64 + p.poses.len() as u64 > self.frame_count as u64 {
+                return bad(format!("plain body {k} has poses past the last frame"));
+            }
+            let ok = match p.shape {
+                RunShape::Box { half_extents } => {
+                    half_extents.is_finite() && half_extents.cmpgt(Vec3::ZERO).all()
+                }
+                RunShape::Ball { radius } => radius.is_finite() && radius > 0.0,
+            };
+            if !ok {
+                return bad(format!("plain body {k} has a shape without volume"));
             }
         }
         if let Some(br) = self

@@ -1,20 +1,23 @@
 //! Scenario file → runnable [`ScriptedRun`].
 
 use crate::error::ScenarioFileError;
-use crate::file::{ScenarioFile, Supports};
+use crate::file::{AssetSource, BodyKind, BodyShape, BodySpec, ScenarioFile, Supports};
 use glam::{DVec3, EulerRot, Quat, Vec3};
 use smithereens_authoring::{
     BondRule, FractureSettings, Progress, SupportRule, fracture_voronoi, load_mesh,
     mesh_from_triangles,
 };
+use smithereens_core::instance::InstanceId;
 use smithereens_core::{AssetFile, EventId, Pose};
 use smithereens_rapier::recorded_run::{
-    ScheduledExplosion, ScheduledProjectile, ScriptedRun, stand_on_ground,
+    PlainBodyDesc, PlainMass, RunBodyKind, RunInstance, RunShape, ScheduledExplosion,
+    ScheduledProjectile, ScriptedRun, stand_on_ground,
 };
 use smithereens_rapier::{Explosion, ProjectileDesc, WorldSettings};
 use std::path::Path;
+use std::sync::Arc;
 
-/// A scenario ready to run, with the asset it fractured or loaded.
+/// A scenario ready to run, with the assets it fractured or loaded.
 #[derive(Clone, Debug)]
 pub struct BuiltScenario {
     /// The runtime scenario.
@@ -24,11 +27,21 @@ pub struct BuiltScenario {
 /// Distance within which a chunk counts as touching a support plane, m.
 const SUPPORT_TOLERANCE: f32 = 0.01;
 
-/// Builds the asset (fracturing a box or mesh, or reading an asset file
-/// relative to `base_dir`), applies the support rule and placement, and
-/// schedules projectiles and explosions at `floor(time / timestep)`.
-/// Explosion `k` gets event id `k` (contact damage uses ids with the top bit
-/// set, so the two never collide).
+/// One distinct asset of a scenario: its source, support rule and result.
+struct Fractured<'a> {
+    source: &'a AssetSource,
+    file: Arc<AssetFile>,
+    asset: smithereens_core::Asset,
+}
+
+/// Builds the assets (fracturing a box or mesh, or reading an asset file
+/// relative to `base_dir`), applies each instance's support rule and
+/// placement, places the plain bodies, and schedules projectiles and
+/// explosions at `floor(time / timestep)`. Instances with the same source
+/// (same box, mesh or file, same seed and fracture settings) and support
+/// rule share one fractured asset (one `Arc<AssetFile>`): fracture once,
+/// place many. Instance `k` gets id `k`; explosion `k` gets event id `k`
+/// (contact damage uses ids with the top bit set, so the two never collide).
 ///
 /// # Errors
 /// Any [`ScenarioFileError`].
@@ -38,61 +51,41 @@ pub fn build(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<BuiltScenario, ScenarioFileError> {
     file.validate()?;
-    let a = &file.asset;
-    let mut asset = if let Some(b) = &a.box_ {
-        let mesh = box_mesh(b.size)?;
-        let settings = FractureSettings {
-            chunk_count: b.chunks,
-            seed: b.seed,
-            density: b.density,
-            strength_per_area: b.strength_per_area,
-            support: SupportRule::None,
-            cut_noise: None,
-            bonds: BondRule::Detect,
+    let mut fractured: Vec<Fractured<'_>> = Vec::new();
+    let mut instances = Vec::new();
+    for (k, (_, a)) in file.instance_sources().enumerate() {
+        let shared = fractured.iter().position(|f| same_asset(f.source, a));
+        let index = match shared {
+            Some(i) => i,
+            None => {
+                let mut asset = load_asset(a, base_dir, progress)?;
+                asset.name = file.name.clone();
+                apply_supports(&mut asset, a.supports);
+                let validated = asset.validate()?;
+                fractured.push(Fractured {
+                    source: a,
+                    file: Arc::new(asset),
+                    asset: validated,
+                });
+                fractured.len() - 1
+            }
         };
-        fracture_voronoi(&mesh, &settings, progress)?
-    } else if let Some(m) = &a.mesh {
-        let mesh = load_mesh(&base_dir.join(&m.path))?;
-        let settings = FractureSettings {
-            chunk_count: m.chunks,
-            seed: m.seed,
-            density: m.density,
-            strength_per_area: m.strength_per_area,
-            support: SupportRule::None,
-            cut_noise: None,
-            bonds: BondRule::Detect,
+        let f = &fractured[index];
+        let base = if a.stand_on_ground {
+            stand_on_ground(&f.asset, file.ground_y)
+        } else {
+            Pose::IDENTITY
         };
-        fracture_voronoi(&mesh, &settings, progress)?
-    } else if let Some(f) = &a.file {
-        let path = base_dir.join(f);
-        let bytes = std::fs::read(&path).map_err(|source| ScenarioFileError::Io {
-            path: path.clone(),
-            source,
-        })?;
-        AssetFile::from_bytes(&bytes)?
-    } else {
-        return Err(ScenarioFileError::Invalid {
-            field: "asset".into(),
-            problem: "needs exactly one of box, mesh, file".into(),
-        });
-    };
-    asset.name = file.name.clone();
-    apply_supports(&mut asset, a.supports);
-    let validated = asset.validate()?;
+        let user = Pose {
+            rotation: rotation(a.rotation_deg),
+            translation: Vec3::from_array(a.translation),
+        };
+        let mut instance = RunInstance::new(f.file.clone(), user.mul(&base));
+        instance.desc.id = InstanceId(k as u64);
+        instances.push(instance);
+    }
 
     let ground_y = file.ground.then_some(file.ground_y);
-    let base = if a.stand_on_ground {
-        stand_on_ground(&validated, file.ground_y)
-    } else {
-        Pose::IDENTITY
-    };
-    let [rx, ry, rz] = a.rotation_deg.map(f32::to_radians);
-    let user = Pose {
-        rotation: Quat::from_euler(EulerRot::XYZ, rx, ry, rz),
-        translation: Vec3::from_array(a.translation),
-    };
-    let placement = user.mul(&base);
-
     let mut settings = WorldSettings {
         timestep: file.timestep,
         gravity: Vec3::from_array(file.gravity),
@@ -115,6 +108,12 @@ pub fn build(
             problem: e.to_string(),
         })?;
 
+    let bodies = file
+        .bodies
+        .iter()
+        .enumerate()
+        .map(|(k, b)| plain_body(k, b))
+        .collect::<Result<Vec<_>, _>>()?;
     let step_of = |t: f32| (t / file.timestep).floor() as u32;
     let projectiles = file
         .projectiles
@@ -135,6 +134,7 @@ pub fn build(
         .enumerate()
         .map(|(k, e)| ScheduledExplosion {
             step: step_of(e.time),
+            instance: e.instance,
             explosion: Explosion {
                 id: EventId(k as u64),
                 point: Vec3::from_array(e.point),
@@ -144,18 +144,95 @@ pub fn build(
             },
         })
         .collect();
-    Ok(BuiltScenario {
-        scenario: ScriptedRun {
-            name: file.name.clone(),
-            asset,
-            placement,
-            settings,
-            projectiles,
-            explosions,
-            steps: file.steps(),
+    let mut scenario = ScriptedRun::new(file.name.clone(), settings, file.steps());
+    scenario.instances = instances;
+    scenario.bodies = bodies;
+    scenario.projectiles = projectiles;
+    scenario.explosions = explosions;
+    Ok(BuiltScenario { scenario })
+}
+
+/// Whether two instance sources make the same asset (placement aside).
+fn same_asset(a: &AssetSource, b: &AssetSource) -> bool {
+    a.box_ == b.box_ && a.mesh == b.mesh && a.file == b.file && a.supports == b.supports
+}
+
+/// Fractures the box or mesh of `a`, or reads its asset file.
+fn load_asset(
+    a: &AssetSource,
+    base_dir: &Path,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<AssetFile, ScenarioFileError> {
+    let voronoi = |chunks, seed, density, strength_per_area| FractureSettings {
+        chunk_count: chunks,
+        seed,
+        density,
+        strength_per_area,
+        support: SupportRule::None,
+        cut_noise: None,
+        bonds: BondRule::Detect,
+    };
+    if let Some(b) = &a.box_ {
+        let mesh = box_mesh(b.size)?;
+        let settings = voronoi(b.chunks, b.seed, b.density, b.strength_per_area);
+        Ok(fracture_voronoi(&mesh, &settings, progress)?)
+    } else if let Some(m) = &a.mesh {
+        let mesh = load_mesh(&base_dir.join(&m.path))?;
+        let settings = voronoi(m.chunks, m.seed, m.density, m.strength_per_area);
+        Ok(fracture_voronoi(&mesh, &settings, progress)?)
+    } else if let Some(f) = &a.file {
+        let path = base_dir.join(f);
+        let bytes = std::fs::read(&path).map_err(|source| ScenarioFileError::Io {
+            path: path.clone(),
+            source,
+        })?;
+        Ok(AssetFile::from_bytes(&bytes)?)
+    } else {
+        Err(ScenarioFileError::Invalid {
+            field: "asset".into(),
+            problem: "needs exactly one of box, mesh, file".into(),
+        })
+    }
+}
+
+/// XYZ Euler angles in degrees as a rotation.
+fn rotation(deg: [f32; 3]) -> Quat {
+    let [rx, ry, rz] = deg.map(f32::to_radians);
+    Quat::from_euler(EulerRot::XYZ, rx, ry, rz)
+}
+
+/// A checked plain body (`k` is its index, for error paths).
+fn plain_body(k: usize, b: &BodySpec) -> Result<PlainBodyDesc, ScenarioFileError> {
+    let shape = match b.body_shape(k)? {
+        BodyShape::Box(size) => RunShape::Box {
+            half_extents: Vec3::from_array(size) * 0.5,
         },
+        BodyShape::Ball(radius) => RunShape::Ball { radius },
+    };
+    let kind = match b.body_kind(k)? {
+        BodyKind::Dynamic => RunBodyKind::Dynamic,
+        BodyKind::Kinematic => RunBodyKind::Kinematic,
+        BodyKind::Fixed => RunBodyKind::Fixed,
+    };
+    let mass = match (b.mass, b.density) {
+        (Some(m), _) => PlainMass::Mass(m),
+        (None, Some(d)) => PlainMass::Density(d),
+        (None, None) => PlainMass::Density(DEFAULT_BODY_DENSITY),
+    };
+    Ok(PlainBodyDesc {
+        shape,
+        kind,
+        pose: Pose {
+            rotation: rotation(b.rotation_deg),
+            translation: Vec3::from_array(b.position),
+        },
+        velocity: Vec3::from_array(b.velocity),
+        mass,
     })
 }
+
+/// Density of a plain body that gives neither mass nor density, kg/m³ (water).
+pub const DEFAULT_BODY_DENSITY: f32 = 1000.0;
 
 /// A closed box mesh centred on the origin with the given full extents.
 fn box_mesh(size: [f32; 3]) -> Result<smithereens_authoring::TriMesh, ScenarioFileError> {

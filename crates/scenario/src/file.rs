@@ -72,7 +72,9 @@ pub enum Supports {
     Asset,
 }
 
-/// Where the asset comes from.
+/// One destructible instance: where its asset comes from (exactly one of
+/// `box`, `mesh`, `file`), its support rule and its placement. The single
+/// `[asset]` table and each `[[instances]]` entry have this form.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AssetSource {
@@ -116,12 +118,126 @@ pub struct ProjectileSpec {
     pub mass: f32,
 }
 
+/// A plain (non-destructible) rigid body: a box or a ball.
+///
+/// `kind` and `shape` are read as text and checked by
+/// [`ScenarioFile::validate`], so a bad value is reported with its field
+/// path (`bodies[2].kind`), like every other bad value.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BodySpec {
+    /// `"box"` (needs `size`) or `"ball"` (needs `radius`).
+    pub shape: String,
+    /// Box full extents x, y, z, m (each > 0), in the body's frame.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<[f32; 3]>,
+    /// Ball radius, m (> 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub radius: Option<f32>,
+    /// `"dynamic"` (default), `"kinematic"` (moves at `velocity` for the
+    /// whole run, pushes dynamic bodies, is never pushed; Rapier gives it no
+    /// contacts with fixed bodies, so it passes through supported chunks) or
+    /// `"fixed"`.
+    #[serde(default = "dynamic")]
+    pub kind: String,
+    /// Centre, world, m.
+    pub position: [f32; 3],
+    /// Initial linear velocity, m/s (must be zero for a fixed body).
+    #[serde(default = "zero3")]
+    pub velocity: [f32; 3],
+    /// Rotation as XYZ Euler angles, degrees.
+    #[serde(default = "zero3")]
+    pub rotation_deg: [f32; 3],
+    /// Mass, kg (> 0). Give `mass` or `density`, not both; neither means
+    /// a density of 1000 kg/m³.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mass: Option<f32>,
+    /// Density, kg/m³ (> 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub density: Option<f32>,
+}
+
+fn dynamic() -> String {
+    "dynamic".into()
+}
+
+/// The shape of a [`BodySpec`], checked.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum BodyShape {
+    /// A box of these full extents, m.
+    Box([f32; 3]),
+    /// A ball of this radius, m.
+    Ball(f32),
+}
+
+/// How a [`BodySpec`] moves, checked.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum BodyKind {
+    /// Moved by forces and contacts.
+    Dynamic,
+    /// Moved by its velocity only.
+    Kinematic,
+    /// Never moves.
+    Fixed,
+}
+
+impl BodySpec {
+    /// The checked kind. `k` is the body's index, for the error's field path.
+    ///
+    /// # Errors
+    /// [`ScenarioFileError::Invalid`] naming `bodies[k].kind`.
+    pub fn body_kind(&self, k: usize) -> Result<BodyKind, ScenarioFileError> {
+        match self.kind.as_str() {
+            "dynamic" => Ok(BodyKind::Dynamic),
+            "kinematic" => Ok(BodyKind::Kinematic),
+            "fixed" => Ok(BodyKind::Fixed),
+            other => Err(invalid(
+                format!("bodies[{k}].kind"),
+                format!("must be \"dynamic\", \"kinematic\" or \"fixed\" (got {other:?})"),
+            )),
+        }
+    }
+
+    /// The checked shape. `k` is the body's index, for the error's field path.
+    ///
+    /// # Errors
+    /// [`ScenarioFileError::Invalid`] naming `bodies[k].shape`, `.size[i]`
+    /// or `.radius`.
+    pub fn body_shape(&self, k: usize) -> Result<BodyShape, ScenarioFileError> {
+        let f = |n: &str| format!("bodies[{k}].{n}");
+        match (self.shape.as_str(), self.size, self.radius) {
+            ("box", Some(size), None) => {
+                for (i, s) in size.iter().enumerate() {
+                    positive(&f(&format!("size[{i}]")), *s)?;
+                }
+                Ok(BodyShape::Box(size))
+            }
+            ("ball", None, Some(r)) => {
+                positive(&f("radius"), r)?;
+                Ok(BodyShape::Ball(r))
+            }
+            ("box", _, Some(_)) => Err(invalid(f("radius"), "is for a ball, not a box")),
+            ("box", None, _) => Err(invalid(f("size"), "is required for a box")),
+            ("ball", Some(_), _) => Err(invalid(f("size"), "is for a box, not a ball")),
+            ("ball", _, None) => Err(invalid(f("radius"), "is required for a ball")),
+            (other, _, _) => Err(invalid(
+                f("shape"),
+                format!("must be \"box\" or \"ball\" (got {other:?})"),
+            )),
+        }
+    }
+}
+
 /// An explosion.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExplosionSpec {
     /// Trigger time, s.
     pub time: f32,
+    /// Index of the instance it damages (0 for the single `[asset]`; the
+    /// position in `[[instances]]` otherwise).
+    #[serde(default)]
+    pub instance: u32,
     /// Centre, m.
     pub point: [f32; 3],
     /// Radius, m.
@@ -167,8 +283,18 @@ pub struct ScenarioFile {
     /// Whether there is a ground plane.
     #[serde(default = "yes")]
     pub ground: bool,
-    /// The asset.
-    pub asset: AssetSource,
+    /// The single asset (the one-instance form). Give either this or
+    /// `instances`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub asset: Option<AssetSource>,
+    /// Destructible instances (the many-instance form), in spawn order.
+    /// Instances with the same source (same box, mesh or file and seed) and
+    /// support rule share one fractured asset.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub instances: Vec<AssetSource>,
+    /// Plain rigid bodies, placed after the instances.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bodies: Vec<BodySpec>,
     /// Projectiles.
     #[serde(default)]
     pub projectiles: Vec<ProjectileSpec>,
@@ -183,6 +309,9 @@ pub struct ScenarioFile {
 /// Most fixed steps a scenario may run (10 min at 1 kHz), so no file can make
 /// `simulate` or `replay` run for hours.
 pub const MAX_STEPS: u32 = 600_000;
+
+/// Most instances, and most plain bodies, a scenario may hold.
+pub const MAX_INSTANCES: usize = 4096;
 
 fn timestep() -> f32 {
     1.0 / 60.0
@@ -218,6 +347,60 @@ fn positive(field: &str, v: f32) -> Result<(), ScenarioFileError> {
             format!("must be positive and finite (got {v})"),
         ))
     }
+}
+
+/// Checks one instance source; `field` is its path (`asset`, `instances[3]`).
+fn validate_source(field: &str, a: &AssetSource) -> Result<(), ScenarioFileError> {
+    let sources = a.box_.is_some() as u8 + a.mesh.is_some() as u8 + a.file.is_some() as u8;
+    if sources != 1 {
+        return Err(invalid(field, "needs exactly one of box, mesh, file"));
+    }
+    let fracture = |f: String, chunks: u32, density: f64, strength: f64| {
+        if chunks == 0 {
+            return Err(invalid(format!("{f}.chunks"), "must be at least 1"));
+        }
+        if !(density.is_finite() && density > 0.0) {
+            return Err(invalid(
+                format!("{f}.density"),
+                format!("must be positive and finite (got {density})"),
+            ));
+        }
+        if !(strength.is_finite() && strength > 0.0) {
+            return Err(invalid(
+                format!("{f}.strength_per_area"),
+                format!("must be positive and finite (got {strength})"),
+            ));
+        }
+        Ok(())
+    };
+    if let Some(b) = &a.box_ {
+        for (k, s) in b.size.iter().enumerate() {
+            positive(&format!("{field}.box.size[{k}]"), *s)?;
+        }
+        fracture(
+            format!("{field}.box"),
+            b.chunks,
+            b.density,
+            b.strength_per_area,
+        )?;
+    }
+    if let Some(m) = &a.mesh {
+        fracture(
+            format!("{field}.mesh"),
+            m.chunks,
+            m.density,
+            m.strength_per_area,
+        )?;
+    }
+    if a.supports == Supports::Asset && a.file.is_none() {
+        return Err(invalid(
+            format!("{field}.supports"),
+            "\"asset\" needs an asset file",
+        ));
+    }
+    finite(&format!("{field}.translation"), &a.translation)?;
+    finite(&format!("{field}.rotation_deg"), &a.rotation_deg)?;
+    Ok(())
 }
 
 impl ScenarioFile {
@@ -257,21 +440,56 @@ impl ScenarioFile {
         }
         finite("gravity", &self.gravity)?;
         finite("ground_y", &[self.ground_y])?;
-        let a = &self.asset;
-        let sources = a.box_.is_some() as u8 + a.mesh.is_some() as u8 + a.file.is_some() as u8;
-        if sources != 1 {
-            return Err(invalid("asset", "needs exactly one of box, mesh, file"));
+        match (&self.asset, self.instances.is_empty()) {
+            (Some(_), false) => {
+                return Err(invalid(
+                    "instances",
+                    "cannot be given together with [asset] (use one form)",
+                ));
+            }
+            (None, true) => {
+                return Err(invalid(
+                    "asset",
+                    "is missing: give an [asset] table or at least one [[instances]]",
+                ));
+            }
+            _ => {}
         }
-        if let Some(b) = &a.box_ {
-            for (k, s) in b.size.iter().enumerate() {
-                positive(&format!("asset.box.size[{k}]"), *s)?;
+        if self.instances.len() > MAX_INSTANCES {
+            return Err(invalid(
+                "instances",
+                format!("must hold at most {MAX_INSTANCES} entries"),
+            ));
+        }
+        for (field, a) in self.instance_sources() {
+            validate_source(&field, a)?;
+        }
+        if self.bodies.len() > MAX_INSTANCES {
+            return Err(invalid(
+                "bodies",
+                format!("must hold at most {MAX_INSTANCES} entries"),
+            ));
+        }
+        for (k, b) in self.bodies.iter().enumerate() {
+            let f = |n: &str| format!("bodies[{k}].{n}");
+            b.body_shape(k)?;
+            let kind = b.body_kind(k)?;
+            finite(&f("position"), &b.position)?;
+            finite(&f("velocity"), &b.velocity)?;
+            finite(&f("rotation_deg"), &b.rotation_deg)?;
+            if kind == BodyKind::Fixed && b.velocity != [0.0; 3] {
+                return Err(invalid(f("velocity"), "must be zero for a fixed body"));
+            }
+            match (b.mass, b.density) {
+                (Some(_), Some(_)) => {
+                    return Err(invalid(f("mass"), "give mass or density, not both"));
+                }
+                (Some(m), None) => positive(&f("mass"), m)?,
+                (None, Some(d)) => positive(&f("density"), d)?,
+                (None, None) => {}
             }
         }
-        if a.supports == Supports::Asset && a.file.is_none() {
-            return Err(invalid("asset.supports", "\"asset\" needs an asset file"));
-        }
-        finite("asset.translation", &a.translation)?;
-        finite("asset.rotation_deg", &a.rotation_deg)?;
+        let count = self.instance_sources().count();
         for (k, p) in self.projectiles.iter().enumerate() {
             let f = |n: &str| format!("projectiles[{k}].{n}");
             finite(&f("time"), &[p.time])?;
@@ -290,6 +508,12 @@ impl ScenarioFile {
                 return Err(invalid(f("time"), "must be ≥ 0"));
             }
             finite(&f("point"), &e.point)?;
+            if e.instance as usize >= count {
+                return Err(invalid(
+                    f("instance"),
+                    format!("is {} but there are {count} instances", e.instance),
+                ));
+            }
             positive(&f("radius"), e.radius)?;
             if !(e.damage.is_finite() && e.damage >= 0.0) {
                 return Err(invalid(f("damage"), "must be ≥ 0 and finite"));
@@ -299,6 +523,17 @@ impl ScenarioFile {
             }
         }
         Ok(())
+    }
+
+    /// Every instance source with its field path: the single `asset`, or
+    /// `instances[k]` in order.
+    pub fn instance_sources(&self) -> impl Iterator<Item = (String, &AssetSource)> + '_ {
+        self.asset.iter().map(|a| ("asset".to_string(), a)).chain(
+            self.instances
+                .iter()
+                .enumerate()
+                .map(|(k, a)| (format!("instances[{k}]"), a)),
+        )
     }
 
     /// The file as TOML text (comments are not kept).

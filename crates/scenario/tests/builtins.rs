@@ -51,7 +51,7 @@ fn every_builtin_runs_600_steps_within_the_safe_bounds() {
 fn the_bridge_is_held_at_both_ends_until_the_blast_cuts_it() {
     let file = ScenarioFile::parse(builtin("bridge").unwrap()).unwrap();
     let built = build(&file, Path::new("."), &mut |_| {}).unwrap();
-    let desc = &built.scenario.asset.desc;
+    let desc = &built.scenario.instances[0].asset.desc;
     let xs: Vec<f32> = desc
         .chunks
         .iter()
@@ -123,4 +123,232 @@ fn a_scenario_file_round_trips_through_toml() {
         let file = ScenarioFile::parse(text).unwrap();
         assert_eq!(ScenarioFile::parse(&file.to_toml().unwrap()).unwrap(), file);
     }
+}
+
+/// A two-instance file with one body, for the schema tests below.
+const MANY: &str = r#"
+name = "many"
+duration = 0.5
+
+[[instances]]
+supports = "ground"
+translation = [-2.0, 0.0, 0.0]
+[instances.box]
+size = [1.0, 1.0, 1.0]
+chunks = 8
+seed = 4
+
+[[instances]]
+supports = "none"
+translation = [2.0, 0.0, 0.0]
+rotation_deg = [0.0, 30.0, 0.0]
+[instances.box]
+size = [1.0, 1.0, 1.0]
+chunks = 8
+seed = 4
+
+[[instances]]
+supports = "ground"
+translation = [0.0, 0.0, 3.0]
+[instances.box]
+size = [1.0, 1.0, 1.0]
+chunks = 8
+seed = 5
+
+[[bodies]]
+shape = "box"
+size = [1.0, 1.0, 2.0]
+kind = "kinematic"
+position = [-6.0, 0.5, 0.0]
+velocity = [5.0, 0.0, 0.0]
+
+[[bodies]]
+shape = "ball"
+radius = 0.25
+position = [0.0, 3.0, 0.0]
+mass = 20.0
+
+[[explosions]]
+time = 0.1
+instance = 2
+point = [0.0, 0.5, 3.0]
+radius = 1.0
+damage = 5000.0
+"#;
+
+fn invalid_field(text: &str) -> String {
+    match ScenarioFile::parse(text) {
+        Err(ScenarioFileError::Invalid { field, .. }) => field,
+        other => panic!("expected an invalid field, got {other:?}"),
+    }
+}
+
+#[test]
+fn instances_of_one_source_share_one_fractured_asset_and_are_placed_apart() {
+    let file = ScenarioFile::parse(MANY).unwrap();
+    assert_eq!(file.instance_sources().count(), 3);
+    let built = build(&file, Path::new("."), &mut |_| {}).unwrap();
+    let s = &built.scenario;
+    assert_eq!(s.instances.len(), 3);
+    // Instances 0 and 1 have the same box and seed but differ in supports
+    // (ground vs none), so they do not share; instance 2 has another seed.
+    assert!(!std::sync::Arc::ptr_eq(
+        &s.instances[0].asset,
+        &s.instances[1].asset
+    ));
+    assert!(!std::sync::Arc::ptr_eq(
+        &s.instances[0].asset,
+        &s.instances[2].asset
+    ));
+    let supports = |k: usize| {
+        s.instances[k]
+            .asset
+            .desc
+            .chunks
+            .iter()
+            .filter(|c| c.support)
+            .count()
+    };
+    assert!(supports(0) > 0);
+    assert_eq!(supports(1), 0);
+    assert_eq!(s.instances[1].placement.translation.x, 2.0);
+    assert_eq!(s.instances[2].desc.id.0, 2);
+    assert_eq!(s.bodies.len(), 2);
+    assert_eq!(
+        s.bodies[1].mass,
+        smithereens_rapier::recorded_run::PlainMass::Mass(20.0)
+    );
+    assert_eq!(
+        s.bodies[0].mass,
+        smithereens_rapier::recorded_run::PlainMass::Density(
+            smithereens_scenario::DEFAULT_BODY_DENSITY
+        )
+    );
+    assert_eq!(s.explosions[0].instance, 2);
+    let (record, summary) = run(s, &mut |_, _| {}).unwrap();
+    assert_eq!(summary.instances, 3);
+    assert_eq!(summary.assets, 3);
+    assert_eq!(record.plain_bodies.len(), 2);
+    assert!(summary.instances_broken >= 1, "the blast breaks instance 2");
+
+    // Two instances with the same source and supports do share.
+    let same = MANY.replace("supports = \"none\"", "supports = \"ground\"");
+    let built = build(
+        &ScenarioFile::parse(&same).unwrap(),
+        Path::new("."),
+        &mut |_| {},
+    )
+    .unwrap();
+    let i = &built.scenario.instances;
+    assert!(std::sync::Arc::ptr_eq(&i[0].asset, &i[1].asset));
+    let (_, summary) = run(&built.scenario, &mut |_, _| {}).unwrap();
+    assert_eq!(summary.assets, 2);
+}
+
+#[test]
+fn bad_instances_and_bodies_get_typed_errors_naming_the_field() {
+    assert!(ScenarioFile::parse(MANY).is_ok());
+    let wall = builtin("wall").unwrap();
+    // Both forms, or neither.
+    let both =
+        format!("{wall}\n[[instances]]\n[instances.box]\nsize = [1.0, 1.0, 1.0]\nchunks = 4\n");
+    assert_eq!(invalid_field(&both), "instances");
+    let neither = "name = \"x\"\nduration = 1.0\n";
+    assert_eq!(invalid_field(neither), "asset");
+    // Bad values, each named by its path.
+    let cases = [
+        (
+            "size = [1.0, 1.0, 2.0]",
+            "size = [1.0, -1.0, 2.0]",
+            "bodies[0].size[1]",
+        ),
+        ("radius = 0.25", "radius = nan", "bodies[1].radius"),
+        (
+            "kind = \"kinematic\"",
+            "kind = \"hovering\"",
+            "bodies[0].kind",
+        ),
+        ("shape = \"ball\"", "shape = \"cone\"", "bodies[1].shape"),
+        ("mass = 20.0", "mass = -20.0", "bodies[1].mass"),
+        (
+            "mass = 20.0",
+            "mass = 20.0\ndensity = 100.0",
+            "bodies[1].mass",
+        ),
+        (
+            "shape = \"ball\"\nradius = 0.25",
+            "shape = \"ball\"",
+            "bodies[1].radius",
+        ),
+        (
+            "shape = \"ball\"\nradius = 0.25",
+            "shape = \"box\"\nradius = 0.25",
+            "bodies[1].radius",
+        ),
+        (
+            "position = [0.0, 3.0, 0.0]",
+            "position = [0.0, inf, 0.0]",
+            "bodies[1].position",
+        ),
+        (
+            "kind = \"kinematic\"",
+            "kind = \"fixed\"",
+            "bodies[0].velocity",
+        ),
+        ("instance = 2", "instance = 3", "explosions[0].instance"),
+        (
+            "translation = [2.0, 0.0, 0.0]",
+            "translation = [nan, 0.0, 0.0]",
+            "instances[1].translation",
+        ),
+        (
+            "rotation_deg = [0.0, 30.0, 0.0]",
+            "rotation_deg = [0.0, inf, 0.0]",
+            "instances[1].rotation_deg",
+        ),
+        (
+            "seed = 5",
+            "seed = 5\ndensity = -1.0",
+            "instances[2].box.density",
+        ),
+        (
+            "chunks = 8\nseed = 5",
+            "chunks = 0\nseed = 5",
+            "instances[2].box.chunks",
+        ),
+    ];
+    for (from, to, field) in cases {
+        assert!(MANY.contains(from), "{from}");
+        let text = MANY.replacen(from, to, 1);
+        let text = if field.starts_with("bodies[1]") || field.starts_with("instances[2]") {
+            // Replace the later occurrence when the text repeats.
+            let at = MANY.rfind(from).unwrap();
+            format!("{}{}{}", &MANY[..at], to, &MANY[at + from.len()..])
+        } else {
+            text
+        };
+        assert_eq!(invalid_field(&text), field, "{to}");
+    }
+    let size_negative_instance =
+        MANY.replacen("size = [1.0, 1.0, 1.0]", "size = [1.0, 0.0, 1.0]", 1);
+    assert_eq!(
+        invalid_field(&size_negative_instance),
+        "instances[0].box.size[1]"
+    );
+    // Unknown keys in the new tables are schema errors.
+    for (from, to) in [
+        ("kind = \"kinematic\"", "kind = \"kinematic\"\nspin = 3.0"),
+        (
+            "supports = \"none\"",
+            "supports = \"none\"\ncolour = \"red\"",
+        ),
+    ] {
+        assert!(matches!(
+            ScenarioFile::parse(&MANY.replacen(from, to, 1)),
+            Err(ScenarioFileError::Toml(_))
+        ));
+    }
+    // Round trip of the many-instance form.
+    let file = ScenarioFile::parse(MANY).unwrap();
+    assert_eq!(ScenarioFile::parse(&file.to_toml().unwrap()).unwrap(), file);
 }

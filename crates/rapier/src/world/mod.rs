@@ -140,35 +140,13 @@ impl DestructionWorld {
     /// [`BackendError::BadSetting`] for a non-finite position/velocity or a
     /// non-positive radius or mass. Nothing is added on error.
     pub fn spawn_projectile(&mut self, p: ProjectileDesc) -> Result<u32, BackendError> {
-        let bad = |name, value, reason| {
-            Err(BackendError::BadSetting {
-                name,
-                value,
-                reason,
-            })
-        };
-        if !(p.radius.is_finite() && p.radius > 0.0) {
-            return bad("projectile radius", p.radius, "finite and > 0");
-        }
-        if !(p.mass.is_finite() && p.mass > 0.0) {
-            return bad("projectile mass", p.mass, "finite and > 0");
-        }
-        if !p.position.is_finite() || !p.velocity.is_finite() {
-            return bad("projectile position/velocity", f32::NAN, "finite");
-        }
         let index = self.projectiles.len() as u32;
-        let body = self.physics.insert_body(
-            RigidBodyBuilder::dynamic()
-                .translation(p.position)
-                .linvel(p.velocity)
-                .ccd_enabled(true),
-        );
-        let volume = 4.0 / 3.0 * std::f32::consts::PI * p.radius.powi(3);
-        let collider = ColliderBuilder::ball(p.radius)
-            .density(p.mass / volume)
-            .friction(self.settings.friction)
-            .restitution(self.settings.restitution);
-        self.physics.insert_collider(collider, Some(body));
+        let body = insert_projectile(
+            &mut self.physics,
+            &p,
+            self.settings.friction,
+            self.settings.restitution,
+        )?;
         self.projectiles.push(body);
         Ok(index)
     }
@@ -331,6 +309,51 @@ pub fn insert_ground(physics: &mut PhysicsWorld, y: f32, friction: f32) -> Rigid
         Some(ground),
     );
     ground
+}
+
+/// Inserts a projectile: a dynamic, CCD-enabled solid sphere of `p.mass`
+/// kg and `p.radius` m at `p.position` moving at `p.velocity`, with the
+/// given friction and restitution. To a [`DestructionSet`] it is a plain
+/// game body.
+///
+/// # Errors
+/// [`BackendError::BadSetting`] for a non-finite position/velocity or a
+/// non-positive radius or mass. Nothing is added on error.
+pub fn insert_projectile(
+    physics: &mut PhysicsWorld,
+    p: &ProjectileDesc,
+    friction: f32,
+    restitution: f32,
+) -> Result<RigidBodyHandle, BackendError> {
+    let bad = |name, value, reason| {
+        Err(BackendError::BadSetting {
+            name,
+            value,
+            reason,
+        })
+    };
+    if !(p.radius.is_finite() && p.radius > 0.0) {
+        return bad("projectile radius", p.radius, "finite and > 0");
+    }
+    if !(p.mass.is_finite() && p.mass > 0.0) {
+        return bad("projectile mass", p.mass, "finite and > 0");
+    }
+    if !p.position.is_finite() || !p.velocity.is_finite() {
+        return bad("projectile position/velocity", f32::NAN, "finite");
+    }
+    let body = physics.insert_body(
+        RigidBodyBuilder::dynamic()
+            .translation(p.position)
+            .linvel(p.velocity)
+            .ccd_enabled(true),
+    );
+    let volume = 4.0 / 3.0 * std::f32::consts::PI * p.radius.powi(3);
+    let collider = ColliderBuilder::ball(p.radius)
+        .density(p.mass / volume)
+        .friction(friction)
+        .restitution(restitution);
+    physics.insert_collider(collider, Some(body));
+    Ok(body)
 }
 
 /// Safety readings of a world: the fastest dynamic body, bodies with a

@@ -1,0 +1,437 @@
+//! Scripted runs: any number of destructible instances and plain bodies
+//! on one ground in a Rapier world the run owns, projectiles launched and
+//! explosions triggered at given steps, a fixed number of steps, everything
+//! recorded into one [`RunRecord`] plus a [`RunSummary`] of counts and
+//! timings.
+//!
+//! The run steps a [`DestructionSet`] beside its [`PhysicsWorld`] exactly
+//! as a game does (`before_step`, Rapier step with the set's events,
+//! `after_step`). The ground is inserted first, then the instances in
+//! order, then the plain bodies. Instances whose [`RunInstance::asset`] is
+//! the same `Arc` are validated once and share one [`Asset`] (and so one
+//! set of collider shapes): fracture once, place many.
+//!
+//! ```
+//! use smithereens_core::{AssetFile, Pose};
+//! use smithereens_rapier::recorded_run::{RunInstance, ScriptedRun, run};
+//! use smithereens_rapier::WorldSettings;
+//! use std::sync::Arc;
+//!
+//! // A 2 × 2 × 1 grid of 0.5 m cubes resting on y = 0, bottom row supported.
+//! let desc = smithereens_core::fixtures::grid_desc(2, 2, 1, 0.5, 1000.0, 1000.0);
+//! let meshes = vec![smithereens_core::ChunkMesh::default(); desc.chunks.len()];
+//! let file = Arc::new(AssetFile { name: "grid".into(), desc, meshes, ..Default::default() });
+//! let mut scripted = ScriptedRun::new("two grids", WorldSettings::default(), 30);
+//! for x in [0.0, 3.0] {
+//!     scripted.instances.push(RunInstance::new(
+//!         file.clone(),
+//!         Pose::from_translation(smithereens_core::glam::Vec3::new(x, 0.0, 0.0)),
+//!     ));
+//! }
+//! let (record, summary) = run(&scripted, &mut |_, _| {}).unwrap();
+//! assert_eq!(summary.instances, 2);
+//! assert_eq!(summary.assets, 1);
+//! assert_eq!(record.frame_count, 31);
+//! ```
+
+use crate::error::BackendError;
+use crate::set::{DestructionSet, InstanceHandle, ProjectileDesc, SetAdmitError};
+use crate::world::{
+    StepError, WorldSettings, health_check, insert_ground, insert_projectile, lowest_chunk_point,
+    new_physics_world,
+};
+use smithereens_core::instance::InstanceDesc;
+use smithereens_core::record::{
+    RunBreak, RunEvent, RunPlainBody, RunProjectile, RunRecord, pose_to_array,
+};
+use smithereens_core::{Asset, AssetFile, Pose};
+use std::sync::Arc;
+use std::time::Instant;
+
+mod bodies;
+mod recorder;
+
+pub use bodies::{PlainBodyDesc, PlainMass, RunBodyKind, RunShape, insert_plain_body};
+use recorder::Recorder;
+
+/// A projectile launched at the start of a given step.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScheduledProjectile {
+    /// Step index (0-based) before which it is spawned.
+    pub step: u32,
+    /// The projectile.
+    pub projectile: ProjectileDesc,
+}
+
+/// An explosion triggered at the start of a given step on one instance.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScheduledExplosion {
+    /// Step index (0-based) before which it is admitted.
+    pub step: u32,
+    /// Index into [`ScriptedRun::instances`] of the instance it damages.
+    #[serde(default)]
+    pub instance: u32,
+    /// The explosion.
+    pub explosion: crate::set::Explosion,
+}
+
+/// One destructible instance of a run.
+#[derive(Clone, Debug)]
+pub struct RunInstance {
+    /// The fractured asset with its render meshes (one per chunk). Give
+    /// several instances the same `Arc` to share one validated asset.
+    pub asset: Arc<AssetFile>,
+    /// Asset → world placement.
+    pub placement: Pose,
+    /// Identity, budget and lifecycle; its `placement` is replaced by
+    /// [`Self::placement`].
+    pub desc: InstanceDesc,
+}
+
+impl RunInstance {
+    /// An instance with the default [`InstanceDesc`].
+    pub fn new(asset: Arc<AssetFile>, placement: Pose) -> Self {
+        Self {
+            asset,
+            placement,
+            desc: InstanceDesc::default(),
+        }
+    }
+}
+
+/// A complete scripted run: instances and plain bodies placed on one ground,
+/// projectiles and explosions at given steps.
+#[derive(Clone, Debug)]
+pub struct ScriptedRun {
+    /// Name recorded in the run.
+    pub name: String,
+    /// Destructible instances, in spawn order.
+    pub instances: Vec<RunInstance>,
+    /// Plain (non-destructible) bodies, inserted after the instances.
+    pub bodies: Vec<PlainBodyDesc>,
+    /// World settings (the ground plane is `settings.ground_y`).
+    pub settings: WorldSettings,
+    /// Projectiles in launch order.
+    pub projectiles: Vec<ScheduledProjectile>,
+    /// Explosions in trigger order.
+    pub explosions: Vec<ScheduledExplosion>,
+    /// Number of fixed steps to simulate.
+    pub steps: u32,
+}
+
+impl ScriptedRun {
+    /// A run with nothing in it yet.
+    pub fn new(name: impl Into<String>, settings: WorldSettings, steps: u32) -> Self {
+        Self {
+            name: name.into(),
+            instances: Vec::new(),
+            bodies: Vec::new(),
+            settings,
+            projectiles: Vec::new(),
+            explosions: Vec::new(),
+            steps,
+        }
+    }
+
+    /// A run of one instance of `asset` at `placement` (the one-asset form
+    /// the demo uses).
+    pub fn single(
+        name: impl Into<String>,
+        asset: AssetFile,
+        placement: Pose,
+        settings: WorldSettings,
+        steps: u32,
+    ) -> Self {
+        let mut run = Self::new(name, settings, steps);
+        run.instances
+            .push(RunInstance::new(Arc::new(asset), placement));
+        run
+    }
+}
+
+/// Counts and timings of a run, summed over all instances.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct RunSummary {
+    /// Destructible instances.
+    pub instances: usize,
+    /// Distinct assets the instances share (fracture once, place many).
+    pub assets: usize,
+    /// Instances with at least one broken bond at the end.
+    pub instances_broken: usize,
+    /// Simulated (support-level) chunks of all instances.
+    pub chunks: usize,
+    /// Bonds of all instances.
+    pub bonds: usize,
+    /// Damage events admitted.
+    pub events: usize,
+    /// Bonds broken by the end.
+    pub bonds_broken: usize,
+    /// Clusters (islands) at the end.
+    pub islands: usize,
+    /// Dynamic cluster bodies at the end.
+    pub dynamic_bodies: usize,
+    /// Cluster bodies created over the run (initial + split products).
+    pub bodies_created: usize,
+    /// Simulated time, s.
+    pub simulated_seconds: f64,
+    /// Median wall time per step, s.
+    pub step_median_seconds: f64,
+    /// Worst wall time per step, s.
+    pub step_worst_seconds: f64,
+    /// Worst destruction (damage + commit) time in one step, s.
+    pub destruction_worst_seconds: f64,
+    /// Lowest point of any chunk collider at the end, m (world y).
+    pub lowest_chunk_y: f32,
+    /// Lowest point of any chunk collider over the whole run, m (world y).
+    pub lowest_chunk_y_ever: f32,
+    /// Highest linear speed of any dynamic body on any step, m/s.
+    pub max_speed: f32,
+    /// Steps after which some body had a non-finite pose or velocity.
+    pub non_finite_steps: u32,
+    /// State hash after the last step.
+    pub final_hash: u64,
+}
+
+/// Why a run failed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum RunError {
+    /// The asset file is invalid.
+    #[error("asset")]
+    Asset(#[from] smithereens_core::AssetFileError),
+    /// The world could not be built, or a projectile or plain body is invalid.
+    #[error("world")]
+    Backend(#[from] BackendError),
+    /// A step failed.
+    #[error("step")]
+    Step(#[from] StepError),
+    /// A scripted explosion was rejected.
+    #[error("explosion")]
+    Explosion(#[from] smithereens_core::DamageError),
+    /// A scripted explosion names an instance the run does not have.
+    #[error("explosion {explosion} names instance {instance}, but the run has {count} instances")]
+    ExplosionTarget {
+        /// Index in [`ScriptedRun::explosions`].
+        explosion: usize,
+        /// The instance index it names.
+        instance: u32,
+        /// Instances in the run.
+        count: usize,
+    },
+}
+
+/// Runs a scripted run. `progress(step, total)` is called after every step.
+///
+/// # Errors
+/// [`RunError`] for an invalid asset, bad settings, projectile or plain
+/// body, an explosion naming a missing instance, or a failed commit.
+pub fn run(
+    scenario: &ScriptedRun,
+    progress: &mut dyn FnMut(u32, u32),
+) -> Result<(RunRecord, RunSummary), RunError> {
+    let settings = &scenario.settings;
+    settings.validate()?;
+    for (k, e) in scenario.explosions.iter().enumerate() {
+        if e.instance as usize >= scenario.instances.len() {
+            return Err(RunError::ExplosionTarget {
+                explosion: k,
+                instance: e.instance,
+                count: scenario.instances.len(),
+            });
+        }
+    }
+    for b in &scenario.bodies {
+        b.validate()?;
+    }
+    let mut physics = new_physics_world(settings);
+    let mut set = DestructionSet::new(settings.destruction())?;
+    let mut record = RunRecord::new(scenario.name.clone(), settings.timestep);
+    record.ground_y = settings.ground_y;
+    let mut rec = Recorder::new(record);
+    // The ground first: inserted after the chunks, it let bridge chunks sink 18 cm.
+    if let Some(y) = settings.ground_y {
+        insert_ground(&mut physics, y, settings.friction);
+    }
+    // Validate each distinct asset file once; instances of it share the Arc<Asset>.
+    let mut assets: Vec<(&Arc<AssetFile>, Arc<Asset>)> = Vec::new();
+    let mut handles: Vec<InstanceHandle> = Vec::with_capacity(scenario.instances.len());
+    for inst in &scenario.instances {
+        let asset = match assets.iter().find(|(f, _)| Arc::ptr_eq(f, &inst.asset)) {
+            Some((_, a)) => a.clone(),
+            None => {
+                let a = Arc::new(inst.asset.validate()?);
+                assets.push((&inst.asset, a.clone()));
+                a
+            }
+        };
+        let h = set.spawn(
+            &mut physics,
+            asset.clone(),
+            inst.placement,
+            inst.desc.clone(),
+        )?;
+        rec.add_instance(h, &asset, &inst.asset);
+        handles.push(h);
+    }
+    for b in &scenario.bodies {
+        let rb = insert_plain_body(&mut physics, b, settings.friction, settings.restitution)?;
+        rec.add_plain(
+            rb,
+            RunPlainBody {
+                shape: b.shape,
+                kind: b.kind,
+                first_frame: 0,
+                poses: Vec::new(),
+            },
+        );
+    }
+    rec.capture(&set, &physics);
+
+    let mut step_times = Vec::with_capacity(scenario.steps as usize);
+    let mut destruction_worst = 0.0f64;
+    let mut events = 0usize;
+    let mut launches: Vec<&ScheduledProjectile> = scenario.projectiles.iter().collect();
+    launches.sort_by_key(|p| p.step);
+    let mut next_launch = 0;
+    let mut max_speed = 0.0f32;
+    let mut lowest_ever = f32::INFINITY;
+    let mut non_finite_steps = 0u32;
+    let mut blasts: Vec<&ScheduledExplosion> = scenario.explosions.iter().collect();
+    blasts.sort_by_key(|e| e.step);
+    let mut next_blast = 0;
+    for step in 0..scenario.steps {
+        while let Some(p) = launches.get(next_launch).filter(|p| p.step <= step) {
+            let rb = insert_projectile(
+                &mut physics,
+                &p.projectile,
+                settings.friction,
+                settings.restitution,
+            )?;
+            rec.projectiles.push(rb);
+            // The projectile's pose at spawn time stands for the frame before its first step.
+            rec.record.projectiles.push(RunProjectile {
+                radius: p.projectile.radius,
+                first_frame: rec.frame.saturating_sub(1),
+                poses: vec![pose_to_array(&Pose::from_translation(
+                    p.projectile.position,
+                ))],
+            });
+            next_launch += 1;
+        }
+        while let Some(e) = blasts.get(next_blast).filter(|e| e.step <= step) {
+            let x = e.explosion;
+            set.explode(handles[e.instance as usize], x)
+                .map_err(|err| match err {
+                    SetAdmitError::Damage(d) => RunError::Explosion(d),
+                    SetAdmitError::Instance(b) => RunError::Backend(b),
+                })?;
+            events += 1;
+            rec.record.events.push(RunEvent {
+                frame: rec.frame,
+                id: x.id.0,
+                point: x.point,
+                radius: x.radius,
+                damage: x.damage,
+            });
+            next_blast += 1;
+        }
+        let t = Instant::now();
+        set.before_step(&physics);
+        physics.step_with_events(&(), set.events());
+        let mut report = set.after_step(&mut physics);
+        step_times.push(t.elapsed().as_secs_f64());
+        if let Some((_, e)) = report.failed.pop() {
+            return Err(StepError::Commit(e).into());
+        }
+        destruction_worst = destruction_worst.max(report.destruction_seconds);
+        let health = health_check(&physics, &set);
+        max_speed = max_speed.max(health.max_speed);
+        lowest_ever = lowest_ever.min(health.lowest_chunk_y);
+        non_finite_steps += u32::from(health.non_finite_bodies > 0);
+        // Report entries come in handle order; record them in spawn order.
+        let mut reports: Vec<(usize, &crate::InstanceReport)> = report
+            .instances
+            .iter()
+            .filter_map(|(h, r)| rec.index_of.get(h).map(|&k| (k, r)))
+            .collect();
+        reports.sort_by_key(|&(k, _)| k);
+        for (k, r) in reports {
+            for e in &r.events {
+                events += 1;
+                rec.record.events.push(RunEvent {
+                    frame: rec.frame,
+                    id: e.id.0,
+                    point: e.point,
+                    radius: e.radius,
+                    damage: e.damage,
+                });
+            }
+            let offset = rec.instances[k].bond_offset;
+            for b in &r.broken {
+                rec.record.breaks.push(RunBreak {
+                    frame: rec.frame,
+                    bond: offset + b.0,
+                });
+            }
+        }
+        rec.capture(&set, &physics);
+        progress(step + 1, scenario.steps);
+    }
+    let mut sorted = step_times.clone();
+    sorted.sort_by(f64::total_cmp);
+    let mut summary = RunSummary {
+        instances: handles.len(),
+        assets: assets.len(),
+        instances_broken: 0,
+        chunks: rec.record.chunks.len(),
+        bonds: rec.record.bonds.len(),
+        events,
+        bonds_broken: 0,
+        islands: 0,
+        dynamic_bodies: 0,
+        bodies_created: rec.record.bodies.len(),
+        simulated_seconds: scenario.steps as f64 * settings.timestep as f64,
+        step_median_seconds: sorted.get(sorted.len() / 2).copied().unwrap_or(0.0),
+        step_worst_seconds: sorted.last().copied().unwrap_or(0.0),
+        destruction_worst_seconds: destruction_worst,
+        lowest_chunk_y: lowest_chunk_point(&physics, &set).unwrap_or(0.0),
+        lowest_chunk_y_ever: if lowest_ever.is_finite() {
+            lowest_ever
+        } else {
+            0.0
+        },
+        max_speed,
+        non_finite_steps,
+        final_hash: rec.state_hash(&set, &physics),
+    };
+    for &h in &handles {
+        if let (Ok(i), Ok(bodies)) = (set.instance(h), set.cluster_bodies(h)) {
+            summary.bonds_broken += i.broken_count();
+            summary.instances_broken += usize::from(i.broken_count() > 0);
+            summary.islands += i.cluster_count();
+            summary.dynamic_bodies += bodies
+                .values()
+                .filter(|&&rb| physics.bodies.get(rb).is_some_and(|b| b.is_dynamic()))
+                .count();
+        }
+    }
+    Ok((rec.record, summary))
+}
+
+/// Placement that stands an asset on the plane y = `ground_y`: its lowest
+/// chunk-hull point touches the plane, centred over the origin in x and z.
+pub fn stand_on_ground(asset: &Asset, ground_y: f32) -> Pose {
+    let mut lo = glam::Vec3::splat(f32::INFINITY);
+    let mut hi = glam::Vec3::splat(f32::NEG_INFINITY);
+    for c in asset.chunks().iter() {
+        for p in c.hulls.iter().flat_map(|h| &h.points) {
+            lo = lo.min(*p);
+            hi = hi.max(*p);
+        }
+    }
+    if !lo.is_finite() || !hi.is_finite() {
+        return Pose::IDENTITY;
+    }
+    let centre = (lo + hi) * 0.5;
+    Pose::from_translation(glam::Vec3::new(-centre.x, ground_y - lo.y, -centre.z))
+}

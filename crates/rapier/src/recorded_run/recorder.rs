@@ -1,0 +1,167 @@
+//! [`Recorder`]: flattens every instance of a run into one [`RunRecord`].
+//!
+//! Instances are recorded in spawn order. Each one's support-level chunks
+//! are appended to `record.chunks` (so run chunk indices are global across
+//! instances) and its bonds to `record.bonds` with those global chunk
+//! indices; a cluster body is recorded with its instance's asset → world
+//! pose, so each chunk's asset-space mesh is drawn at `pose · vertex` as
+//! for a one-instance run.
+
+use crate::convert::from_rapier;
+use crate::set::{DestructionSet, InstanceHandle, hash_body};
+use rapier3d::prelude::*;
+use smithereens_core::record::{
+    RunBody, RunBond, RunChunk, RunPlainBody, RunRecord, pose_to_array,
+};
+use smithereens_core::{Asset, AssetFile, ClusterHandle};
+use std::collections::BTreeMap;
+
+/// One recorded instance.
+pub(super) struct RecordedInstance {
+    /// Its handle in the run's set.
+    pub(super) handle: InstanceHandle,
+    /// Asset chunk index → run chunk index (`u32::MAX`: not recorded).
+    pub(super) run_chunk: Vec<u32>,
+    /// Index in `record.bonds` of the instance's bond 0.
+    pub(super) bond_offset: u32,
+}
+
+/// Records a run frame by frame.
+pub(super) struct Recorder {
+    pub(super) record: RunRecord,
+    /// Instances in spawn order.
+    pub(super) instances: Vec<RecordedInstance>,
+    /// Handle → index in `instances`.
+    pub(super) index_of: BTreeMap<InstanceHandle, usize>,
+    /// (instance, cluster) → index in `record.bodies`.
+    body_of: BTreeMap<(InstanceHandle, ClusterHandle), usize>,
+    /// Projectile bodies, in launch order (`record.projectiles` order).
+    pub(super) projectiles: Vec<RigidBodyHandle>,
+    /// Plain bodies (`record.plain_bodies` order).
+    pub(super) plain: Vec<RigidBodyHandle>,
+    /// Frames captured so far.
+    pub(super) frame: u32,
+}
+
+impl Recorder {
+    pub(super) fn new(record: RunRecord) -> Self {
+        Self {
+            record,
+            instances: Vec::new(),
+            index_of: BTreeMap::new(),
+            body_of: BTreeMap::new(),
+            projectiles: Vec::new(),
+            plain: Vec::new(),
+            frame: 0,
+        }
+    }
+
+    /// Appends a spawned instance's support-level chunks and its bonds.
+    pub(super) fn add_instance(&mut self, handle: InstanceHandle, asset: &Asset, file: &AssetFile) {
+        let offset = self.record.chunks.len() as u32;
+        let mut run_chunk = vec![u32::MAX; asset.chunk_count()];
+        for (k, c) in asset.support_level_chunks().enumerate() {
+            run_chunk[c.0 as usize] = offset + k as u32;
+        }
+        self.record.chunks.extend(
+            asset
+                .chunks()
+                .iter()
+                .zip(&file.meshes)
+                .filter(|(c, _)| c.support_level)
+                .map(|(c, m)| RunChunk {
+                    centroid: c.centroid,
+                    support: c.support,
+                    mesh: m.clone(),
+                }),
+        );
+        let bond_offset = self.record.bonds.len() as u32;
+        self.record
+            .bonds
+            .extend(asset.bonds().iter().map(|b| RunBond {
+                chunk0: run_chunk[b.chunk0.0 as usize],
+                chunk1: b.chunk1.map(|c| run_chunk[c.0 as usize]),
+                centroid: b.centroid,
+            }));
+        self.index_of.insert(handle, self.instances.len());
+        self.instances.push(RecordedInstance {
+            handle,
+            run_chunk,
+            bond_offset,
+        });
+    }
+
+    /// Adds a plain body that exists from the current frame on.
+    pub(super) fn add_plain(&mut self, body: RigidBodyHandle, mut record: RunPlainBody) {
+        record.first_frame = self.frame;
+        self.record.plain_bodies.push(record);
+        self.plain.push(body);
+    }
+
+    /// Records the current state as the next frame: every cluster body's
+    /// asset → world pose, every projectile's and plain body's pose, and
+    /// the state hash.
+    pub(super) fn capture(&mut self, set: &DestructionSet, physics: &PhysicsWorld) {
+        let frame = self.frame;
+        for inst in &self.instances {
+            let h = inst.handle;
+            let (Ok(bodies), Ok(instance)) = (set.cluster_bodies(h), set.instance(h)) else {
+                continue;
+            };
+            for &c in bodies.keys() {
+                let Some(pose) = set.cluster_asset_pose(physics, h, c) else {
+                    continue;
+                };
+                let idx = *self.body_of.entry((h, c)).or_insert_with(|| {
+                    let cluster = instance.cluster(c);
+                    self.record.bodies.push(RunBody {
+                        id: self.record.bodies.len() as u32,
+                        chunks: cluster
+                            .map(|cl| {
+                                cl.nodes
+                                    .iter()
+                                    .map(|n| inst.run_chunk[n.0 as usize])
+                                    .collect()
+                            })
+                            .unwrap_or_default(),
+                        supported: cluster.is_some_and(|cl| cl.supported),
+                        first_frame: frame,
+                        poses: Vec::new(),
+                    });
+                    self.record.bodies.len() - 1
+                });
+                self.record.bodies[idx].poses.push(pose_to_array(&pose));
+            }
+        }
+        for (k, &rb) in self.projectiles.iter().enumerate() {
+            if let (Some(b), Some(p)) = (physics.bodies.get(rb), self.record.projectiles.get_mut(k))
+            {
+                p.poses.push(pose_to_array(&from_rapier(b.position())));
+            }
+        }
+        for (k, &rb) in self.plain.iter().enumerate() {
+            if let (Some(b), Some(p)) =
+                (physics.bodies.get(rb), self.record.plain_bodies.get_mut(k))
+            {
+                p.poses.push(pose_to_array(&from_rapier(b.position())));
+            }
+        }
+        self.record.frame_hashes.push(self.state_hash(set, physics));
+        self.frame += 1;
+        self.record.frame_count = self.frame;
+    }
+
+    /// FNV-1a hash of the set's state, then every projectile's and plain
+    /// body's pose and velocity bits, in creation order. For a run without
+    /// plain bodies this is exactly [`crate::DestructionWorld::state_hash`].
+    pub(super) fn state_hash(&self, set: &DestructionSet, physics: &PhysicsWorld) -> u64 {
+        let mut h = smithereens_core::hash::StateHasher::new();
+        h.write_u64(set.state_hash(physics));
+        for &rb in self.projectiles.iter().chain(&self.plain) {
+            if let Some(b) = physics.bodies.get(rb) {
+                hash_body(&mut h, b);
+            }
+        }
+        h.finish()
+    }
+}
