@@ -30,8 +30,9 @@ pub use error::BackendError;
 pub use impact::ImpactDamage;
 pub use set::{
     Attachments, BothEvents, CONTACT_EVENT_BIT, ColliderTag, CollisionGroups, DestructionSet,
-    DestructionSettings, Explosion, InstanceHandle, InstanceReport, ProjectileDesc, Quarantined,
-    RecyclePolicy, SetAdmitError, SetSnapshotError, SetStepReport,
+    DestructionSettings, Explosion, InstanceHandle, InstanceReport, MAX_PROJECTILE_MASS,
+    MAX_PROJECTILE_SPEED, ProjectileDesc, Quarantined, RecyclePolicy, SetAdmitError,
+    SetSnapshotError, SetStepReport,
 };
 pub use stepping::{BacklogPolicy, FixedStepper, FramePlan, StepperSettings, TimeLedger};
 pub use world::{

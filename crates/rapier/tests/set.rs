@@ -452,3 +452,38 @@ fn a_kinematic_pusher_breaks_a_fixed_wall_it_drives_into() {
     }
     assert_eq!(set.instance(h).unwrap().broken_count(), 0);
 }
+
+#[test]
+fn projectiles_beyond_the_physical_limits_are_refused_and_add_nothing() {
+    use smithereens_rapier::{MAX_PROJECTILE_MASS, MAX_PROJECTILE_SPEED, ProjectileDesc};
+    let mut physics = game_world();
+    let n = physics.bodies.len();
+    let ok = ProjectileDesc {
+        position: Vec3::ZERO,
+        velocity: Vec3::X,
+        radius: 0.3,
+        mass: 450.0,
+    };
+    for p in [
+        ProjectileDesc { mass: 1.0e9, ..ok },
+        ProjectileDesc {
+            mass: MAX_PROJECTILE_MASS * 1.01,
+            ..ok
+        },
+        ProjectileDesc {
+            velocity: Vec3::X * (MAX_PROJECTILE_SPEED + 1.0),
+            ..ok
+        },
+        ProjectileDesc {
+            mass: f32::NAN,
+            ..ok
+        },
+    ] {
+        assert!(matches!(
+            smithereens_rapier::world::insert_projectile(&mut physics, &p, 0.7, 0.1),
+            Err(BackendError::BadSetting { .. })
+        ));
+    }
+    assert_eq!(physics.bodies.len(), n);
+    assert!(smithereens_rapier::world::insert_projectile(&mut physics, &ok, 0.7, 0.1).is_ok());
+}

@@ -500,6 +500,13 @@ impl ScenarioFile {
             finite(&f("velocity"), &p.velocity)?;
             positive(&f("radius"), p.radius)?;
             positive(&f("mass"), p.mass)?;
+            if p.mass > smithereens_rapier::MAX_PROJECTILE_MASS {
+                return Err(invalid(f("mass"), "must be ≤ 1e6 kg (1,000 t)"));
+            }
+            let speed = p.velocity.iter().map(|v| v * v).sum::<f32>().sqrt();
+            if speed > smithereens_rapier::MAX_PROJECTILE_SPEED {
+                return Err(invalid(f("velocity"), "speed must be ≤ 2000 m/s"));
+            }
         }
         for (k, e) in self.explosions.iter().enumerate() {
             let f = |n: &str| format!("explosions[{k}].{n}");

@@ -352,3 +352,22 @@ fn bad_instances_and_bodies_get_typed_errors_naming_the_field() {
     let file = ScenarioFile::parse(MANY).unwrap();
     assert_eq!(ScenarioFile::parse(&file.to_toml().unwrap()).unwrap(), file);
 }
+
+#[test]
+fn projectiles_beyond_the_physical_limits_are_typed_errors() {
+    let wall = builtin("wall").unwrap();
+    // The wall's ball is 450 kg at 24 m/s; 1e9 kg or 5 km/s is refused by name.
+    let heavy = wall.replace("mass = 450.0", "mass = 1.0e9");
+    assert_eq!(invalid_field(&heavy), "projectiles[0].mass");
+    let fast = wall.replace(
+        "velocity = [0.0, 0.0, 24.0]",
+        "velocity = [0.0, 0.0, 5000.0]",
+    );
+    assert_eq!(invalid_field(&fast), "projectiles[0].velocity");
+    // 1,000 t at 2 km/s is still accepted.
+    let limit = wall.replace("mass = 450.0", "mass = 1.0e6").replace(
+        "velocity = [0.0, 0.0, 24.0]",
+        "velocity = [0.0, 0.0, 2000.0]",
+    );
+    assert!(ScenarioFile::parse(&limit).is_ok());
+}

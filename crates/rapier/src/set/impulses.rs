@@ -35,16 +35,23 @@ pub struct Explosion {
     pub impulse: f32,
 }
 
+/// Heaviest projectile accepted, kg (1,000 t). Rapier's solver loses
+/// contacts between bodies whose masses differ by many orders of magnitude
+/// (a 1e25 kg ball passed through a wall with no contact at all).
+pub const MAX_PROJECTILE_MASS: f32 = 1.0e6;
+/// Fastest projectile accepted, m/s (above a tank round's muzzle velocity).
+pub const MAX_PROJECTILE_SPEED: f32 = 2000.0;
+
 /// A projectile to launch: a solid sphere with continuous collision detection.
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ProjectileDesc {
     /// Start position, world, m.
     pub position: Vec3,
-    /// Start velocity, m/s.
+    /// Start velocity, m/s (speed ≤ [`MAX_PROJECTILE_SPEED`]).
     pub velocity: Vec3,
     /// Radius, m (> 0).
     pub radius: f32,
-    /// Mass, kg (> 0).
+    /// Mass, kg (> 0, ≤ [`MAX_PROJECTILE_MASS`]).
     pub mass: f32,
 }
 

@@ -50,7 +50,7 @@ pub mod tag;
 
 pub use attachments::Attachments;
 pub use contact::{BothEvents, ContactCollector};
-pub use impulses::{Explosion, ProjectileDesc};
+pub use impulses::{Explosion, MAX_PROJECTILE_MASS, MAX_PROJECTILE_SPEED, ProjectileDesc};
 pub use settings::{CollisionGroups, DestructionSettings, RecyclePolicy, SerialGroups};
 pub use snapshot::SetSnapshotError;
 pub use step::{InstanceReport, Quarantined, SetStepReport};

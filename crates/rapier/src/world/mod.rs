@@ -317,8 +317,10 @@ pub fn insert_ground(physics: &mut PhysicsWorld, y: f32, friction: f32) -> Rigid
 /// game body.
 ///
 /// # Errors
-/// [`BackendError::BadSetting`] for a non-finite position/velocity or a
-/// non-positive radius or mass. Nothing is added on error.
+/// [`BackendError::BadSetting`] for a non-finite position/velocity, a
+/// non-positive radius or mass, a mass above
+/// [`crate::set::MAX_PROJECTILE_MASS`] or a speed above
+/// [`crate::set::MAX_PROJECTILE_SPEED`]. Nothing is added on error.
 pub fn insert_projectile(
     physics: &mut PhysicsWorld,
     p: &ProjectileDesc,
@@ -340,6 +342,16 @@ pub fn insert_projectile(
     }
     if !p.position.is_finite() || !p.velocity.is_finite() {
         return bad("projectile position/velocity", f32::NAN, "finite");
+    }
+    if p.mass > crate::set::MAX_PROJECTILE_MASS {
+        return bad("projectile mass", p.mass, "≤ 1e6 kg (MAX_PROJECTILE_MASS)");
+    }
+    if p.velocity.length() > crate::set::MAX_PROJECTILE_SPEED {
+        return bad(
+            "projectile speed",
+            p.velocity.length(),
+            "≤ 2000 m/s (MAX_PROJECTILE_SPEED)",
+        );
     }
     let body = physics.insert_body(
         RigidBodyBuilder::dynamic()
