@@ -603,7 +603,25 @@ function updatePanels() {
   api.stats = s;
 }
 
-function open(text, source) {
+/**
+ * Where a run opens: `?frame=N` or `?t=SECONDS` (paused there), otherwise
+ * 0.2 s before the first broken bond, playing, so the page opens on the
+ * action; `?play=0` keeps it paused. Runs without a break open at frame 0.
+ */
+function startOf(table, params) {
+  const run = table.run;
+  const last = run.frame_count - 1;
+  const clamp = (f) => Math.max(0, Math.min(last, f));
+  const frame = params.get('frame');
+  if (frame !== null && Number.isFinite(Number(frame))) return { frame: clamp(Math.round(Number(frame))), play: params.get('play') === '1' };
+  const t = params.get('t');
+  if (t !== null && Number.isFinite(Number(t))) return { frame: clamp(Math.round(Number(t) / run.timestep)), play: params.get('play') === '1' };
+  const firstBreak = run.breaks.reduce((m, b) => Math.min(m, b.frame), Infinity);
+  if (!Number.isFinite(firstBreak)) return { frame: 0, play: false };
+  return { frame: clamp(firstBreak - Math.round(0.2 / run.timestep)), play: params.get('play') !== '0' };
+}
+
+function open(text, source, params = new URLSearchParams()) {
   let table;
   try {
     table = parseRun(text, source);
@@ -631,8 +649,11 @@ function open(text, source) {
     viewer.show[key] = $(id).checked;
   }
   viewer.setColourBy($('colour-by').value);
+  const start = startOf(table, params);
   setPlaying(false);
-  showFrame(0);
+  showFrame(start.frame);
+  if (start.play) setPlaying(true);
+  api.start = start;
   Object.assign(api, { state: 'ready', error: null, source, frameCount: table.run.frame_count, chunkCount: table.run.chunks.length });
 }
 
@@ -723,8 +744,9 @@ function wireControls() {
 
 async function loadInitialRun() {
   const inline = $('run-data');
-  if (inline) return open(inline.textContent, 'embedded run');
-  const url = new URLSearchParams(location.search).get('run') || 'run.json';
+  const params = new URLSearchParams(location.search);
+  if (inline) return open(inline.textContent, 'embedded run', params);
+  const url = params.get('run') || 'run.json';
   let response;
   try {
     response = await fetch(url, { cache: 'no-store' });
@@ -733,7 +755,7 @@ async function loadInitialRun() {
     return showError('Cannot load the run', `${url}: ${e.message}.${hint}`);
   }
   if (!response.ok) return showError('Cannot load the run', `${url}: HTTP ${response.status} ${response.statusText}`);
-  return open(await response.text(), url);
+  return open(await response.text(), url, params);
 }
 
 window.addEventListener('error', (e) => { if (e.error) showError('The viewer failed', String(e.error.stack || e.message)); });

@@ -143,7 +143,7 @@ after(async () => {
 });
 
 test('the served viewer shows every chunk and scrubbing to the last frame moves them to the recorded poses', async () => {
-  const { page, errors } = await openPage(viewUrl);
+  const { page, errors } = await openPage(`${viewUrl}?frame=0`);
   assert.deepEqual(await state(page), { state: 'ready', error: null });
   assert.equal(await page.evaluate(() => window.smithereensViewer.renderNow()), true, 'WebGL context');
 
@@ -170,17 +170,10 @@ test('the served viewer shows every chunk and scrubbing to the last frame moves 
   const broken = new Set(run.breaks.map((b) => b.bond)).size;
   assert.equal(await page.locator('#stat-broken').textContent(), `${broken} / ${run.bonds.length}`);
 
-  // The picture for the README: bonds on, half a second after the last
-  // projectile is launched, when its pieces are in flight.
-  await page.locator('#show-intact').check();
-  await page.locator('#show-broken').check();
-  const launch = Math.max(0, ...run.projectiles.map((p) => p.first_frame));
-  await page.locator('#scrub').fill(String(Math.min(last, launch + Math.round(0.5 / run.timestep))));
-  await nextFrames(page);
-  mkdirSync(dirname(screenshotPath), { recursive: true });
-  await page.screenshot({ path: screenshotPath });
 
   // Play runs forward by itself.
+  await page.locator('#scrub').fill('0');
+  await nextFrames(page);
   const before = await page.evaluate(() => window.smithereensViewer.frame);
   await page.locator('#play').click();
   await page.waitForFunction((f) => window.smithereensViewer.frame > f, before, { timeout: 10000 });
@@ -188,6 +181,38 @@ test('the served viewer shows every chunk and scrubbing to the last frame moves 
 
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('the viewer opens on the action: 0.2 s before the first break, playing; ?t= and ?frame= open paused there', async () => {
+  const firstBreak = Math.min(...run.breaks.map((b) => b.frame));
+  const start = Math.max(0, firstBreak - Math.round(0.2 / run.timestep));
+  const { page, errors } = await openPage(viewUrl);
+  assert.deepEqual(await page.evaluate(() => window.smithereensViewer.start), { frame: start, play: true }, `first break on frame ${firstBreak}`);
+  const opened = await page.evaluate(() => window.smithereensViewer.frame);
+  assert.ok(opened >= start, `on frame ${opened}`);
+  await page.waitForFunction((f) => window.smithereensViewer.frame > f, opened, { timeout: 10000 });
+  await page.close();
+
+  const t = 1.0;
+  const atT = await openPage(`${viewUrl}?t=${t}`);
+  await nextFrames(atT.page);
+  assert.equal(await atT.page.evaluate(() => window.smithereensViewer.frame), Math.round(t / run.timestep));
+  await nextFrames(atT.page);
+  assert.equal(await atT.page.evaluate(() => window.smithereensViewer.frame), Math.round(t / run.timestep), 'paused');
+  await atT.page.close();
+
+  // The picture for the README, from the same page: bonds on, half a
+  // second after the first break, when the pieces are in flight.
+  const shot = Math.min(run.frame_count - 1, firstBreak + Math.round(0.5 / run.timestep));
+  const atFrame = await openPage(`${viewUrl}?frame=${shot}`);
+  assert.equal(await atFrame.page.evaluate(() => window.smithereensViewer.frame), shot);
+  await atFrame.page.locator('#show-intact').check();
+  await atFrame.page.locator('#show-broken').check();
+  await nextFrames(atFrame.page);
+  mkdirSync(dirname(screenshotPath), { recursive: true });
+  await atFrame.page.screenshot({ path: screenshotPath });
+  assert.deepEqual([...errors, ...atT.errors, ...atFrame.errors], []);
+  await atFrame.page.close();
 });
 
 test('the page smithereens demo writes opens from disk without a server', async () => {
@@ -222,7 +247,7 @@ test('opening a broken file from the page shows a visible message', async () => 
 });
 
 test('a multi-instance run shows every instance and draws the pusher at its recorded poses', async () => {
-  const { page, errors } = await openPage(`${staticUrl}index.html?run=town.json`);
+  const { page, errors } = await openPage(`${staticUrl}index.html?run=town.json&frame=0`);
   assert.deepEqual(await state(page), { state: 'ready', error: null });
   assert.equal(town.plain_bodies.length, 1);
   assert.equal(town.plain_bodies[0].kind, 'kinematic');
