@@ -34,8 +34,11 @@ pub use set::{
     MAX_PROJECTILE_SPEED, ProjectileDesc, Quarantined, RecyclePolicy, SetAdmitError,
     SetSnapshotError, SetStepReport,
 };
+/// The engine-agnostic core (assets, instances, damage events, poses), re-exported
+/// so a game needs one dependency to spawn instances.
+pub use smithereens_core as core;
 pub use stepping::{BacklogPolicy, FixedStepper, FramePlan, StepperSettings, TimeLedger};
 pub use world::{
     DestructionWorld, HealthCheck, StepError, StepReport, WorldSettings, WorldSnapshotError,
-    new_physics_world,
+    insert_ground, new_physics_world,
 };

@@ -44,7 +44,7 @@ mod impulses;
 pub(crate) mod registry;
 pub mod settings;
 mod sleep;
-mod snapshot;
+pub(crate) mod snapshot;
 mod step;
 pub mod tag;
 

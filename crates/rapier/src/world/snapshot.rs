@@ -9,7 +9,7 @@ use rapier3d::prelude::*;
 use smithereens_core::Asset;
 use std::sync::Arc;
 
-const WORLD_SNAPSHOT_FORMAT: u32 = 3;
+const WORLD_SNAPSHOT_FORMAT: u32 = 4;
 
 #[derive(serde::Serialize, serde::Deserialize)]
 struct WorldSnapshot {
@@ -43,10 +43,10 @@ pub enum WorldSnapshotError {
     #[error("world snapshot format {0} is not supported")]
     Format(u32),
     /// The destruction state does not fit the asset or the physics state.
-    #[error("destruction set")]
+    #[error("destruction set: {0}")]
     Set(#[from] SetSnapshotError),
     /// Settings are invalid.
-    #[error("world")]
+    #[error("world: {0}")]
     Backend(#[from] BackendError),
     /// The physics state does not match the destruction state.
     #[error("world snapshot is inconsistent: {0}")]
@@ -70,6 +70,7 @@ impl DestructionWorld {
             settings: &self.settings,
         };
         postcard::to_stdvec(&snap)
+            .map(crate::set::snapshot::seal)
             .map_err(|e| WorldSnapshotError::Set(SetSnapshotError::Encode(e.to_string())))
     }
 
@@ -80,8 +81,15 @@ impl DestructionWorld {
     /// [`WorldSnapshotError`] for bad bytes, another asset, or a physics state
     /// that does not match the destruction state.
     pub fn restore(asset: Arc<Asset>, bytes: &[u8]) -> Result<Self, WorldSnapshotError> {
+        let body = crate::set::snapshot::unseal(bytes).map_err(|e| match e {
+            SetSnapshotError::Decode(m) => WorldSnapshotError::Decode(m),
+            other => WorldSnapshotError::Set(other),
+        })?;
         let snap: WorldSnapshot =
-            postcard::from_bytes(bytes).map_err(|e| WorldSnapshotError::Decode(e.to_string()))?;
+            crate::set::snapshot::decode_exact(body).map_err(|e| match e {
+                SetSnapshotError::Decode(m) => WorldSnapshotError::Decode(m),
+                other => WorldSnapshotError::Set(other),
+            })?;
         if snap.format != WORLD_SNAPSHOT_FORMAT {
             return Err(WorldSnapshotError::Format(snap.format));
         }
