@@ -5,7 +5,7 @@ use crate::convert::{motion_of, to_rapier};
 use crate::error::BackendError;
 use crate::set::attachments::{Attachments, BodyTraits};
 use crate::set::registry::{BodyOwner, Registry};
-use crate::set::{ColliderTag, DestructionSettings, InstanceHandle};
+use crate::set::{ColliderTag, DestructionSettings, ExtraMass, InstanceHandle};
 use glam::{Quat, Vec3};
 use rapier3d::prelude::*;
 use smithereens_core::budget::{ProxyDesc, Representation};
@@ -93,6 +93,8 @@ pub struct BodySpec<'a> {
     pub representation: Representation,
     /// The budget's proxies (for [`Representation::Proxy`]).
     pub proxies: &'a [ProxyDesc],
+    /// The game's extra masses by chunk (see [`crate::set::ExtraMass`]).
+    pub extra: &'a BTreeMap<ChunkIndex, ExtraMass>,
 }
 
 /// The rigid body of a cluster (not inserted): fixed when supported,
@@ -103,15 +105,29 @@ pub fn body_builder(spec: &BodySpec<'_>) -> RigidBodyBuilder {
     if spec.supported {
         return RigidBodyBuilder::fixed();
     }
-    let mp = MassProperties::with_principal_inertia_frame(
+    RigidBodyBuilder::dynamic()
+        .additional_mass_properties(body_mass_properties(spec))
+        .ccd_enabled(false)
+}
+
+/// Mass properties of a dynamic cluster body in its own frame (origin at the
+/// cluster's centre of mass, asset axes): the cluster's (DESIGN §3.5) plus
+/// the game's extra point masses on its chunks, each at its asset-space
+/// centre relative to the cluster's centre of mass (parallel-axis terms by
+/// parry's `MassProperties` sum).
+pub fn body_mass_properties(spec: &BodySpec<'_>) -> MassProperties {
+    let mut mp = MassProperties::with_principal_inertia_frame(
         Vec3::ZERO,
         spec.mass.mass,
         spec.principal.moments,
         spec.principal.frame,
     );
-    RigidBodyBuilder::dynamic()
-        .additional_mass_properties(mp)
-        .ccd_enabled(false)
+    for (chunk, e) in spec.extra {
+        if e.mass > 0.0 && spec.nodes.binary_search(chunk).is_ok() {
+            mp += MassProperties::new(e.center - spec.mass.center, e.mass, Vec3::ZERO);
+        }
+    }
+    mp
 }
 
 /// Local pose of chunk `n`'s collider in the body of a cluster with centre of
@@ -353,6 +369,8 @@ pub struct RapierCommit<'a> {
     pub proxies: &'a [ProxyDesc],
     /// Game joints and colliders moved by the commit (old → new handles).
     pub moved: &'a mut Attachments,
+    /// The game's extra masses by chunk.
+    pub extra: &'a BTreeMap<ChunkIndex, ExtraMass>,
 }
 
 impl CommitBackend for RapierCommit<'_> {
@@ -378,6 +396,7 @@ impl CommitBackend for RapierCommit<'_> {
                     principal: &p.principal,
                     representation: p.representation,
                     proxies: self.proxies,
+                    extra: self.extra,
                 };
                 parts.push(build_body(self.shapes, asset, &spec, &self.cx)?);
             }

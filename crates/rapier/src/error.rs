@@ -28,6 +28,9 @@ pub enum BackendError {
     /// A failure injected by a test hook.
     #[error("injected {0} failure")]
     Injected(&'static str),
+    /// The chunk is out of range or not simulated by the instance.
+    #[error("chunk {0} is not simulated by this instance")]
+    UnknownChunk(ChunkIndex),
     /// The instance handle names no live instance (unknown or despawned).
     #[error("{0} does not exist (stale or unknown handle)")]
     StaleInstance(crate::set::InstanceHandle),

@@ -30,7 +30,7 @@ pub use error::BackendError;
 pub use impact::ImpactDamage;
 pub use set::{
     Attachments, BothEvents, CONTACT_EVENT_BIT, ColliderTag, CollisionGroups, DestructionSet,
-    DestructionSettings, Explosion, InstanceHandle, InstanceReport, MAX_PROJECTILE_MASS,
+    DestructionSettings, Explosion, ExtraMass, InstanceHandle, InstanceReport, MAX_PROJECTILE_MASS,
     MAX_PROJECTILE_SPEED, ProjectileDesc, Quarantined, RecyclePolicy, SetAdmitError,
     SetSnapshotError, SetStepReport,
 };

@@ -248,3 +248,78 @@ fn a_game_sensor_follows_its_chunk_and_never_adds_mass() {
         assert!((physics.bodies[p].mass() - 1.0).abs() < 1e-5);
     }
 }
+
+#[test]
+fn the_games_extra_mass_follows_its_chunk_through_a_split() {
+    use smithereens_rapier::{BackendError, ExtraMass};
+    let mut physics = new_physics_world(&WorldSettings::default());
+    physics.gravity = Vec3::ZERO;
+    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
+    let asset = Arc::new(chain(2, &[(0, 1)], &[]).unwrap());
+    let h = set
+        .spawn(&mut physics, asset, Pose::IDENTITY, InstanceDesc::default())
+        .unwrap();
+    // 0.5 kg of cargo on chunk 1 (centred at x = 1).
+    let cargo = ExtraMass {
+        mass: 0.5,
+        center: Vec3::new(1.0, 0.0, 0.0),
+    };
+    set.set_extra_mass(&mut physics, h, smithereens_core::ChunkIndex(1), cargo)
+        .unwrap();
+    let rb = only_body(&set, h);
+    let b = &physics.bodies[rb];
+    assert!((b.mass() - 2.5).abs() < 1e-5, "{} kg", b.mass());
+    // Centre of mass (0·1 + 1·1 + 1·0.5) / 2.5 = 0.6 m.
+    assert!(
+        (b.center_of_mass() - Vec3::new(0.6, 0.0, 0.0)).length() < 1e-5,
+        "{}",
+        b.center_of_mass()
+    );
+    physics.bodies[rb].set_linvel(Vec3::new(1.0, 0.0, 0.0), true);
+    step(&mut set, &mut physics);
+    set.admit(
+        h,
+        cut(
+            1,
+            Vec3::new(0.5 + physics.bodies[rb].translation().x - 0.5, 0.0, 0.0),
+        ),
+    )
+    .unwrap();
+    let r = step(&mut set, &mut physics);
+    assert_eq!(r.instance(h).created.len(), 2);
+    let m0 = physics.bodies[body_of_chunk(&set, h, 0)].mass();
+    let m1 = physics.bodies[body_of_chunk(&set, h, 1)].mass();
+    assert!(
+        (m0 - 1.0).abs() < 1e-5 && (m1 - 1.5).abs() < 1e-5,
+        "{m0} kg, {m1} kg"
+    );
+    let p: Vec3 = set
+        .cluster_bodies(h)
+        .unwrap()
+        .values()
+        .map(|&b| physics.bodies[b].mass() * physics.bodies[b].linvel())
+        .sum();
+    assert!(
+        (p - Vec3::new(2.5, 0.0, 0.0)).length() < 1e-4,
+        "momentum {p}"
+    );
+    // Bad input changes nothing.
+    let bad = ExtraMass {
+        mass: f32::NAN,
+        ..cargo
+    };
+    assert!(matches!(
+        set.set_extra_mass(&mut physics, h, smithereens_core::ChunkIndex(1), bad),
+        Err(BackendError::BadSetting { .. })
+    ));
+    assert!(matches!(
+        set.set_extra_mass(&mut physics, h, smithereens_core::ChunkIndex(99), cargo),
+        Err(BackendError::UnknownChunk(_))
+    ));
+    assert!((physics.bodies[body_of_chunk(&set, h, 1)].mass() - 1.5).abs() < 1e-5);
+    // Removing it.
+    let none = ExtraMass { mass: 0.0, ..cargo };
+    set.set_extra_mass(&mut physics, h, smithereens_core::ChunkIndex(1), none)
+        .unwrap();
+    assert!((physics.bodies[body_of_chunk(&set, h, 1)].mass() - 1.0).abs() < 1e-5);
+}

@@ -103,6 +103,22 @@ pub(crate) struct Entry {
     pub(crate) failures: u32,
     /// Test hook: the next `n` commits fail in prepare.
     pub(crate) fail_prepare: u32,
+    /// The game's extra masses by chunk.
+    pub(crate) extra: BTreeMap<smithereens_core::ChunkIndex, ExtraMass>,
+}
+
+/// Mass the game adds to a chunk (a rider, cargo, a mounted gun): a point
+/// mass of `mass` kg at `center` (asset space, m). It follows the chunk
+/// through every split: each body's mass properties are its cluster's plus
+/// the extra masses of its chunks (see [`DestructionSet::set_extra_mass`]).
+/// This is the one way to add mass to a library body: the density of game
+/// colliders attached to it is set to 0.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ExtraMass {
+    /// Mass, kg (finite, ≥ 0; 0 removes it).
+    pub mass: f32,
+    /// Where it sits, asset space, m.
+    pub center: glam::Vec3,
 }
 
 #[derive(Default)]
@@ -210,6 +226,7 @@ impl DestructionSet {
             dt: physics.integration_parameters.dt,
         };
         let mut built = Vec::with_capacity(instance.cluster_count());
+        let no_extra = BTreeMap::new();
         for (h, c) in instance.clusters() {
             let spec = BodySpec {
                 nodes: &c.nodes,
@@ -218,6 +235,7 @@ impl DestructionSet {
                 principal: &c.principal,
                 representation: c.representation,
                 proxies: &instance.budget().proxies,
+                extra: &no_extra,
             };
             let (body, colliders) =
                 crate::backend::build_body(&shapes, instance.asset(), &spec, &cx)?;
@@ -247,6 +265,7 @@ impl DestructionSet {
             recycling: Vec::new(),
             failures: 0,
             fail_prepare: 0,
+            extra: BTreeMap::new(),
         };
         Ok(self.occupy(entry))
     }
@@ -509,6 +528,69 @@ impl DestructionSet {
             self.mark_dirty(h);
         }
         Ok(count)
+    }
+
+    /// Adds (or, with `mass = 0`, removes) the game's extra mass on a chunk
+    /// of an instance ([`ExtraMass`]); the body holding the chunk gets its
+    /// new mass properties at once. Replaces an earlier extra mass of the chunk.
+    ///
+    /// # Errors
+    /// [`BackendError::StaleInstance`]; [`BackendError::BadSetting`] for a
+    /// mass that is negative or not finite, or a non-finite centre;
+    /// [`BackendError::UnknownChunk`] for a chunk the instance does not
+    /// simulate. Nothing changes on error.
+    pub fn set_extra_mass(
+        &mut self,
+        physics: &mut PhysicsWorld,
+        h: InstanceHandle,
+        chunk: smithereens_core::ChunkIndex,
+        extra: ExtraMass,
+    ) -> Result<(), BackendError> {
+        if !(extra.mass.is_finite() && extra.mass >= 0.0) {
+            return Err(BackendError::BadSetting {
+                name: "extra mass",
+                value: extra.mass,
+                reason: "finite and ≥ 0 kg",
+            });
+        }
+        if !extra.center.is_finite() {
+            return Err(BackendError::BadSetting {
+                name: "extra mass centre",
+                value: f32::NAN,
+                reason: "finite",
+            });
+        }
+        let e = self.entry_mut(h)?;
+        let cluster = e
+            .instance
+            .cluster_of(chunk)
+            .ok_or(BackendError::UnknownChunk(chunk))?;
+        if extra.mass > 0.0 {
+            e.extra.insert(chunk, extra);
+        } else {
+            e.extra.remove(&chunk);
+        }
+        let (Some(c), Some(&rb)) = (e.instance.cluster(cluster), e.bodies.get(&cluster)) else {
+            return Ok(());
+        };
+        if c.supported {
+            return Ok(());
+        }
+        let spec = BodySpec {
+            nodes: &c.nodes,
+            supported: c.supported,
+            mass: &c.mass,
+            principal: &c.principal,
+            representation: c.representation,
+            proxies: &e.instance.budget().proxies,
+            extra: &e.extra,
+        };
+        let mp = crate::backend::body_mass_properties(&spec);
+        if let Some(body) = physics.bodies.get_mut(rb) {
+            body.set_additional_mass_properties(mp, true);
+        }
+        crate::backend::refresh_mass(physics, rb);
+        Ok(())
     }
 
     /// Test hook: the next `n` commits of `h` fail in `prepare`.

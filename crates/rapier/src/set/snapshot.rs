@@ -67,6 +67,7 @@ struct EntrySnapshot {
     blasts: BTreeMap<EventId, (Explosion, bool)>,
     recycling: Vec<smithereens_core::RecycleTicket>,
     failures: u32,
+    extra: BTreeMap<smithereens_core::ChunkIndex, super::ExtraMass>,
 }
 
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -134,6 +135,7 @@ impl DestructionSet {
                         blasts: e.blasts.clone(),
                         recycling: e.recycling.clone(),
                         failures: e.failures,
+                        extra: e.extra.clone(),
                     }),
                 )
             })
@@ -212,6 +214,7 @@ impl DestructionSet {
                         recycling: e.recycling,
                         failures: e.failures,
                         fail_prepare: 0,
+                        extra: e.extra,
                     })
                 }
             };

@@ -367,6 +367,7 @@ impl DestructionSet {
                     fail_prepare: &mut entry.fail_prepare,
                     proxies: &proxies,
                     moved: &mut report.moved,
+                    extra: &entry.extra,
                 };
                 entry.instance.commit(&mut backend)
             };
