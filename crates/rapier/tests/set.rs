@@ -370,6 +370,11 @@ fn bad_spawns_are_typed_errors_that_add_nothing() {
         set.spawn(&mut physics, wall(), nan, InstanceDesc::default()),
         Err(BackendError::Instance(_))
     ));
+    let far = Pose::from_translation(Vec3::new(1.0e30, 0.0, 0.0));
+    assert!(matches!(
+        set.spawn(&mut physics, wall(), far, InstanceDesc::default()),
+        Err(BackendError::BadSetting { .. })
+    ));
     // A chunk whose hull is flat (4 coplanar points).
     let mut desc = grid_desc(2, 1, 1, 1.0, 1.0, 10.0);
     desc.chunks[1].hulls[0].points = vec![Vec3::ONE; 4];

@@ -60,6 +60,10 @@ pub use tag::ColliderTag;
 /// ids for scripted damage and explosions should leave it clear.
 pub const CONTACT_EVENT_BIT: u64 = 1 << 63;
 
+/// Farthest placement from the world origin accepted by
+/// [`DestructionSet::spawn`], m. f32 positions there resolve 6 cm.
+pub const MAX_PLACEMENT_DISTANCE: f32 = 1.0e6;
+
 /// A generational handle of an instance in a [`DestructionSet`]. A handle
 /// of a despawned instance stays stale forever (its slot's generation moved on).
 #[derive(
@@ -202,6 +206,8 @@ impl DestructionSet {
     /// # Errors
     /// [`BackendError::DegenerateHull`] for a chunk whose hull has no volume,
     /// [`BackendError::Instance`] for a non-finite pose or a bad budget,
+    /// [`BackendError::BadSetting`] for a pose farther than
+    /// [`MAX_PLACEMENT_DISTANCE`] from the origin,
     /// [`BackendError::BadProxy`] for a proxy without volume. Nothing is
     /// added to `physics` or the set on error.
     pub fn spawn(
@@ -211,13 +217,20 @@ impl DestructionSet {
         pose: Pose,
         desc: InstanceDesc,
     ) -> Result<InstanceHandle, BackendError> {
+        if pose.translation.length() > MAX_PLACEMENT_DISTANCE {
+            return Err(BackendError::BadSetting {
+                name: "placement translation",
+                value: pose.translation.length(),
+                reason: "within 1e6 m of the origin (f32 positions lose millimetres beyond)",
+            });
+        }
         let desc = InstanceDesc {
             placement: pose,
             ..desc
         };
+        let instance = Instance::with_desc(asset.clone(), desc)
+            .map_err(|e| BackendError::Instance(e.to_string()))?;
         let shapes = self.shapes_for(&asset)?;
-        let instance =
-            Instance::with_desc(asset, desc).map_err(|e| BackendError::Instance(e.to_string()))?;
         // Build every body before inserting any, so a failure adds nothing.
         let handle = self.peek_handle();
         let cx = ColliderContext {
