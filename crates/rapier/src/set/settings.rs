@@ -84,6 +84,8 @@ pub struct DestructionSettings {
     /// Restitution of chunk colliders.
     pub restitution: f32,
     /// Rounding radius of chunk colliders, m (see [`crate::backend::ChunkShapes`]); 0 for sharp hulls.
+    /// Each hull uses at most a quarter of its smallest centre-to-vertex
+    /// distance, so a small chunk is never shrunk away.
     pub collider_border: f32,
     /// Collision groups of the library's colliders.
     pub groups: CollisionGroups,
