@@ -504,6 +504,7 @@ impl Asset {
                 strength: b.strength,
             });
         }
+        check_duplicate_bonds(&bonds)?;
         let graph = SupportGraph::build(n, &bonds);
         let fingerprint = fingerprint(&chunks, &bonds, desc.support_depth);
         Ok(Self {
@@ -629,6 +630,49 @@ fn fingerprint(
 }
 
 /// Checks that `inertia` is finite, symmetric and positive definite.
+/// Rejects two bonds over the same face of the same pair (see
+/// [`AssetError::DuplicateBond`]). O(B log B): bonds are grouped by their
+/// unordered pair, and only bonds of one pair are compared.
+fn check_duplicate_bonds(bonds: &IndexVec<BondIndex, Bond>) -> Result<(), AssetError> {
+    // (low end, high end or u32::MAX for the world, bond), normal oriented low → high.
+    let key = |b: &Bond| match b.chunk1 {
+        Some(c1) if c1 < b.chunk0 => (c1.0, b.chunk0.0, -b.normal),
+        Some(c1) => (b.chunk0.0, c1.0, b.normal),
+        None => (b.chunk0.0, u32::MAX, b.normal),
+    };
+    let mut order: Vec<(u32, u32, u32)> = bonds
+        .iter_enumerated()
+        .map(|(i, b)| {
+            let (a, c, _) = key(b);
+            (a, c, i.0)
+        })
+        .collect();
+    order.sort_unstable();
+    for group in order.chunk_by(|x, y| (x.0, x.1) == (y.0, y.1)) {
+        for (k, &(_, _, i)) in group.iter().enumerate() {
+            for &(_, _, j) in &group[k + 1..] {
+                let (bi, bj) = (&bonds[BondIndex(i)], &bonds[BondIndex(j)]);
+                let (ni, nj) = (key(bi).2, key(bj).2);
+                if (ni - nj).length() <= 1e-3 && bi.centroid.distance(bj.centroid) <= 1e-4 {
+                    let (first, second) = (BondIndex(i.min(j)), BondIndex(i.max(j)));
+                    let (low, high, _) = key(bi);
+                    return Err(AssetError::DuplicateBond {
+                        first,
+                        second,
+                        chunk0: ChunkIndex(low),
+                        other: if high == u32::MAX {
+                            "the world".into()
+                        } else {
+                            format!("chunk {high}")
+                        },
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 fn validate_inertia(inertia: Mat3) -> Result<(), String> {
     let cols = inertia.to_cols_array();
     if cols.iter().any(|v| !v.is_finite()) {

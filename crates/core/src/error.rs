@@ -110,6 +110,21 @@ pub enum AssetError {
         /// The chunk.
         chunk: ChunkIndex,
     },
+    /// Two bonds join the same pair over the same face (same chunks, same
+    /// oriented normal within 1e-3, centroids within 1e-4 m): a duplicate
+    /// would take two shares of every radial budget. Remove one, or merge
+    /// them into one bond with the summed area.
+    #[error("bonds {first} and {second} both join chunk {chunk0} to {other} over the same face")]
+    DuplicateBond {
+        /// The earlier bond.
+        first: BondIndex,
+        /// The later bond.
+        second: BondIndex,
+        /// The lower chunk of the pair.
+        chunk0: ChunkIndex,
+        /// The other end: a chunk, or "the world".
+        other: String,
+    },
     /// Bond centroid has NaN or infinity.
     #[error("bond {0} has a non-finite centroid")]
     NonFiniteBondCentroid(BondIndex),

@@ -53,7 +53,9 @@ fn arb_asset() -> impl Strategy<Value = (AssetDesc, Vec<f32>)> {
                     } else {
                         BondEnd::Chunk(b)
                     },
-                    centroid: Vec3::ZERO,
+                    // A pair may repeat (a multigraph), but each bond is its
+                    // own face: duplicates of one face are invalid assets.
+                    centroid: Vec3::new(0.0, 0.0, health.len() as f32 * 0.01),
                     normal: Vec3::Y,
                     area: 1.0,
                     strength: 1.0,
