@@ -147,8 +147,6 @@ pub struct ColliderContext<'a> {
     pub settings: &'a DestructionSettings,
     /// The instance the colliders belong to.
     pub instance: InstanceHandle,
-    /// The physics time step, s (turns the impulse threshold into Rapier's force threshold).
-    pub dt: f32,
 }
 
 impl ColliderContext<'_> {
@@ -157,7 +155,6 @@ impl ColliderContext<'_> {
     /// an impact's later, weaker steps belong to its episode
     /// ([`crate::impact`]). Sleeping islands report nothing.
     fn force_threshold(&self) -> f32 {
-        let _ = self.dt;
         0.0
     }
 }

@@ -236,7 +236,6 @@ impl DestructionSet {
         let cx = ColliderContext {
             settings: &self.settings,
             instance: handle,
-            dt: physics.integration_parameters.dt,
         };
         let mut built = Vec::with_capacity(instance.cluster_count());
         let no_extra = BTreeMap::new();

@@ -341,7 +341,6 @@ impl DestructionSet {
         let mut committing = std::mem::take(&mut self.committing);
         committing.clear();
         committing.extend_from_slice(&self.dirty);
-        let dt = physics.integration_parameters.dt;
         for &h in &committing {
             let settings = self.settings;
             let Some(entry) = self
@@ -362,7 +361,6 @@ impl DestructionSet {
                     cx: ColliderContext {
                         settings: &settings,
                         instance: h,
-                        dt,
                     },
                     fail_prepare: &mut entry.fail_prepare,
                     proxies: &proxies,
