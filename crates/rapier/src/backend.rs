@@ -16,6 +16,11 @@ use smithereens_core::{
 };
 use std::collections::BTreeMap;
 
+/// Smallest volume a chunk hull may enclose, as a fraction of the cube on
+/// its bounding-box diagonal (a 1 m hull must enclose 1 cm³; a cube encloses
+/// 0.19 of that cube): below it the hull is flat or a point.
+pub const MIN_HULL_VOLUME_FRACTION: f32 = 1e-6;
+
 /// One collision shape per chunk, built once: the chunk's hulls (points
 /// relative to the chunk centroid) as a convex shape or a compound of them.
 ///
@@ -34,13 +39,21 @@ impl ChunkShapes {
     /// Builds every chunk's shape.
     ///
     /// # Errors
-    /// [`BackendError::DegenerateHull`] when a hull has no volume.
+    /// [`BackendError::DegenerateHull`] when a hull has no volume: its sharp
+    /// convex hull encloses less than [`MIN_HULL_VOLUME_FRACTION`] of the
+    /// cube on its bounding-box diagonal (four coplanar points, or points
+    /// within 1e-20 m, once passed here as a flat, rounded plate).
     pub fn build(asset: &Asset, border: f32) -> Result<Self, BackendError> {
         let mut shapes = Vec::with_capacity(asset.chunk_count());
         for (i, chunk) in asset.chunks().iter_enumerated() {
             let mut parts = Vec::new();
             for hull in &chunk.hulls {
                 let local: Vec<Vec3> = hull.points.iter().map(|p| *p - chunk.centroid).collect();
+                let sharp_volume =
+                    SharedShape::convex_hull(&local).map_or(0.0, |s| s.mass_properties(1.0).mass());
+                if !(sharp_volume > MIN_HULL_VOLUME_FRACTION * chunk.volume) {
+                    return Err(BackendError::DegenerateHull(i));
+                }
                 let nearest = local
                     .iter()
                     .map(|p| p.length())

@@ -377,12 +377,28 @@ fn bad_spawns_are_typed_errors_that_add_nothing() {
     ));
     // A chunk whose hull is flat (4 coplanar points).
     let mut desc = grid_desc(2, 1, 1, 1.0, 1.0, 10.0);
-    desc.chunks[1].hulls[0].points = vec![Vec3::ONE; 4];
-    let flat = Arc::new(Asset::new(&desc).unwrap());
-    assert!(matches!(
-        set.spawn(&mut physics, flat, Pose::IDENTITY, InstanceDesc::default()),
-        Err(BackendError::DegenerateHull(_))
-    ));
+    for points in [
+        vec![Vec3::ONE; 4],
+        // Four coplanar points (once accepted as a flat, rounded plate).
+        vec![Vec3::ZERO, Vec3::X, Vec3::Y, Vec3::new(1.0, 1.0, 0.0)],
+        // Four points within 1e-20 m.
+        vec![
+            Vec3::ONE,
+            Vec3::ONE + Vec3::X * 1e-20,
+            Vec3::ONE + Vec3::Y * 1e-20,
+            Vec3::ONE + Vec3::Z * 1e-20,
+        ],
+    ] {
+        desc.chunks[1].hulls[0].points = points.clone();
+        let flat = Arc::new(Asset::new(&desc).unwrap());
+        assert!(
+            matches!(
+                set.spawn(&mut physics, flat, Pose::IDENTITY, InstanceDesc::default()),
+                Err(BackendError::DegenerateHull(c)) if c == smithereens_core::ChunkIndex(1)
+            ),
+            "{points:?}"
+        );
+    }
     assert_eq!((physics.bodies.len(), physics.colliders.len()), (b0, c0));
     assert!(set.is_empty());
     assert!(
