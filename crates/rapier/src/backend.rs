@@ -162,14 +162,23 @@ pub struct ColliderContext<'a> {
     pub instance: InstanceHandle,
 }
 
-impl ColliderContext<'_> {
-    /// Rapier's contact-force threshold (N) for authoritative colliders: 0,
-    /// every contact with a force in an awake island is reported, because
-    /// an impact's later, weaker steps belong to its episode
-    /// ([`crate::impact`]). Sleeping islands report nothing.
-    fn force_threshold(&self) -> f32 {
-        0.0
-    }
+/// Rapier's contact-force threshold (N) for authoritative colliders: 0,
+/// every contact with a force in an awake island is reported, because an
+/// impact's later, weaker steps belong to its episode ([`crate::impact`]).
+/// Sleeping islands report nothing.
+pub const AUTHORITATIVE_FORCE_THRESHOLD: f32 = 0.0;
+
+/// Finishes a collider with authoritative collision (a chunk or a proxy
+/// piece): the chunk groups, kinematic ↔ fixed pairs, contact-force and
+/// collision events, and its tag.
+fn authoritative(builder: ColliderBuilder, tag: ColliderTag, s: &DestructionSettings) -> Collider {
+    builder
+        .collision_groups(s.groups.chunks.to_rapier())
+        .active_collision_types(AUTHORITATIVE_COLLISION_TYPES)
+        .active_events(AUTHORITATIVE_EVENTS)
+        .contact_force_event_threshold(AUTHORITATIVE_FORCE_THRESHOLD)
+        .user_data(tag.encode(s.tag_mark))
+        .build()
 }
 
 /// Contact pairs computed for authoritative chunk colliders: Rapier's
@@ -220,14 +229,7 @@ fn chunk_collider(
             instance: cx.instance,
             chunk: n.0,
         };
-        let c = builder
-            .collision_groups(s.groups.chunks.to_rapier())
-            .active_collision_types(AUTHORITATIVE_COLLISION_TYPES)
-            .active_events(AUTHORITATIVE_EVENTS)
-            .contact_force_event_threshold(cx.force_threshold())
-            .user_data(tag.encode(s.tag_mark))
-            .build();
-        (c, tag)
+        (authoritative(builder, tag, s), tag)
     }
 }
 
@@ -254,17 +256,11 @@ fn proxy_colliders(
         .map(|hull| {
             let local: Vec<Vec3> = hull.points.iter().map(|p| *p - spec.mass.center).collect();
             let shape = SharedShape::convex_hull(&local).ok_or(BackendError::BadProxy(id.0))?;
-            let c = ColliderBuilder::new(shape)
+            let builder = ColliderBuilder::new(shape)
                 .density(0.0)
                 .friction(s.friction)
-                .restitution(s.restitution)
-                .collision_groups(s.groups.chunks.to_rapier())
-                .active_collision_types(AUTHORITATIVE_COLLISION_TYPES)
-                .active_events(AUTHORITATIVE_EVENTS)
-                .contact_force_event_threshold(cx.force_threshold())
-                .user_data(tag.encode(s.tag_mark))
-                .build();
-            Ok((c, tag))
+                .restitution(s.restitution);
+            Ok((authoritative(builder, tag, s), tag))
         })
         .collect()
 }

@@ -187,8 +187,9 @@ fn body_settings_made_by_the_game_carry_over_to_every_piece() {
     assert!((vz - 0.5).abs() < 0.01, "{vz}");
 }
 
-#[test]
-fn a_game_sensor_follows_its_chunk_and_never_adds_mass() {
+/// Two 1 kg unit cubes bonded along x (centres x = 0 and 1), no support,
+/// in a world without gravity.
+fn weightless_pair() -> (PhysicsWorld, DestructionSet, InstanceHandle) {
     let mut physics = new_physics_world(&WorldSettings::default());
     physics.gravity = Vec3::ZERO;
     let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
@@ -196,6 +197,21 @@ fn a_game_sensor_follows_its_chunk_and_never_adds_mass() {
     let h = set
         .spawn(&mut physics, asset, Pose::IDENTITY, InstanceDesc::default())
         .unwrap();
+    (physics, set, h)
+}
+
+/// Σ m·v over an instance's bodies, kg·m/s (Rapier's masses).
+fn momentum(physics: &PhysicsWorld, set: &DestructionSet, h: InstanceHandle) -> Vec3 {
+    set.cluster_bodies(h)
+        .unwrap()
+        .values()
+        .map(|&b| physics.bodies[b].mass() * physics.bodies[b].linvel())
+        .sum()
+}
+
+#[test]
+fn a_game_sensor_follows_its_chunk_and_never_adds_mass() {
+    let (mut physics, mut set, h) = weightless_pair();
     let rb = only_body(&set, h);
     physics.bodies[rb].set_linvel(Vec3::new(1.0, 0.0, 0.0), true);
     // A sensor ball (r = 0.5, density 1: 0.52 kg) on chunk 1, whose centre is at x = 1.
@@ -210,14 +226,7 @@ fn a_game_sensor_follows_its_chunk_and_never_adds_mass() {
     step(&mut set, &mut physics);
     let b = &physics.bodies[rb];
     assert!((b.mass() - 2.0).abs() < 1e-5, "Rapier mass {} kg", b.mass());
-    let momentum = |physics: &PhysicsWorld, set: &DestructionSet| -> Vec3 {
-        set.cluster_bodies(h)
-            .unwrap()
-            .values()
-            .map(|&p| physics.bodies[p].mass() * physics.bodies[p].linvel())
-            .sum()
-    };
-    let before = momentum(&physics, &set);
+    let before = momentum(&physics, &set, h);
     assert!((before.x - 2.0).abs() < 1e-4);
     let x_sensor = physics.colliders[sensor].position().translation;
     set.admit(
@@ -230,7 +239,7 @@ fn a_game_sensor_follows_its_chunk_and_never_adds_mass() {
     .unwrap();
     let r = step(&mut set, &mut physics);
     assert_eq!(r.instance(h).created.len(), 2, "{r:?}");
-    let after = momentum(&physics, &set);
+    let after = momentum(&physics, &set, h);
     assert!((after - before).length() < 1e-4, "{before} → {after}");
     assert_eq!(r.moved.colliders.len(), 1);
     let (old, new) = r.moved.colliders[0];
@@ -252,13 +261,7 @@ fn a_game_sensor_follows_its_chunk_and_never_adds_mass() {
 #[test]
 fn the_games_extra_mass_follows_its_chunk_through_a_split() {
     use smithereens_rapier::{BackendError, ExtraMass};
-    let mut physics = new_physics_world(&WorldSettings::default());
-    physics.gravity = Vec3::ZERO;
-    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
-    let asset = Arc::new(chain(2, &[(0, 1)], &[]).unwrap());
-    let h = set
-        .spawn(&mut physics, asset, Pose::IDENTITY, InstanceDesc::default())
-        .unwrap();
+    let (mut physics, mut set, h) = weightless_pair();
     // 0.5 kg of cargo on chunk 1 (centred at x = 1).
     let cargo = ExtraMass {
         mass: 0.5,
@@ -293,12 +296,7 @@ fn the_games_extra_mass_follows_its_chunk_through_a_split() {
         (m0 - 1.0).abs() < 1e-5 && (m1 - 1.5).abs() < 1e-5,
         "{m0} kg, {m1} kg"
     );
-    let p: Vec3 = set
-        .cluster_bodies(h)
-        .unwrap()
-        .values()
-        .map(|&b| physics.bodies[b].mass() * physics.bodies[b].linvel())
-        .sum();
+    let p = momentum(&physics, &set, h);
     assert!(
         (p - Vec3::new(2.5, 0.0, 0.0)).length() < 1e-4,
         "momentum {p}"

@@ -24,7 +24,7 @@ use rapier3d::prelude::*;
 use std::sync::Mutex;
 
 /// A contact reported during a step, before it becomes damage.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ContactHit {
     pub(crate) colliders: (ColliderHandle, ColliderHandle),
     pub(crate) bodies: (Option<RigidBodyHandle>, Option<RigidBodyHandle>),
@@ -44,14 +44,17 @@ pub(crate) struct ContactHit {
     pub(crate) normal: Vec3,
 }
 
+/// A collider pair as a total order independent of the solver's callback
+/// order (raw index and generation of each handle).
+pub(crate) fn pair_key(colliders: (ColliderHandle, ColliderHandle)) -> (u32, u32, u32, u32) {
+    let (a, b) = (colliders.0.into_raw_parts(), colliders.1.into_raw_parts());
+    (a.0, a.1, b.0, b.1)
+}
+
 impl ContactHit {
-    /// A total order independent of the solver's callback order.
+    /// The pair's [`pair_key`].
     pub(crate) fn key(&self) -> (u32, u32, u32, u32) {
-        let (a, b) = (
-            self.colliders.0.into_raw_parts(),
-            self.colliders.1.into_raw_parts(),
-        );
-        (a.0, a.1, b.0, b.1)
+        pair_key(self.colliders)
     }
 }
 
@@ -69,12 +72,9 @@ pub(super) struct KinematicHit {
 }
 
 impl KinematicHit {
+    /// The pair's [`pair_key`].
     pub(super) fn key(&self) -> (u32, u32, u32, u32) {
-        let (a, b) = (
-            self.colliders.0.into_raw_parts(),
-            self.colliders.1.into_raw_parts(),
-        );
-        (a.0, a.1, b.0, b.1)
+        pair_key(self.colliders)
     }
 }
 

@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Episode {
     /// The first step's hit (colliders, bodies, point, fixed/dynamic flags).
-    #[serde(with = "hit_serde")]
     pub(crate) first: ContactHit,
     /// Σ contact impulse magnitudes over the episode, N·s.
     pub(crate) impulse: f32,
@@ -132,41 +131,4 @@ pub(crate) fn take_ended(episodes: &mut Episodes, step: u64, ended: &mut Vec<Epi
             true
         }
     });
-}
-
-/// Serde for the first hit (Rapier handles are serialisable; glam too).
-mod hit_serde {
-    use super::ContactHit;
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub(super) fn serialize<S: Serializer>(h: &ContactHit, s: S) -> Result<S::Ok, S::Error> {
-        (
-            h.colliders,
-            h.bodies,
-            h.impulse,
-            h.impulse_on_2,
-            h.fixed,
-            h.dynamic,
-            h.point,
-            h.centroid,
-            h.normal,
-        )
-            .serialize(s)
-    }
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<ContactHit, D::Error> {
-        let (colliders, bodies, impulse, impulse_on_2, fixed, dynamic, point, centroid, normal) =
-            Deserialize::deserialize(d)?;
-        Ok(ContactHit {
-            colliders,
-            bodies,
-            impulse,
-            impulse_on_2,
-            fixed,
-            dynamic,
-            point,
-            centroid,
-            normal,
-        })
-    }
 }

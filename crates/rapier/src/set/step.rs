@@ -8,7 +8,7 @@ use crate::error::BackendError;
 use glam::Vec3;
 use rapier3d::prelude::*;
 use smithereens_core::{
-    BondIndex, ClusterHandle, CommitError, DamageError, EventId, PendingEvent, RadialDamage,
+    BondIndex, ClusterHandle, CommitError, EventId, PendingEvent, RadialDamage,
 };
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -230,43 +230,61 @@ impl DestructionSet {
             if k == 1 && chunk.0.is_some_and(|(i0, _)| i0 == inst) {
                 continue; // one event per instance and episode
             }
-            let event = RadialDamage {
-                id: EventId(CONTACT_EVENT_BIT | self.next_event),
-                point: hit.point,
-                radius: self.settings.impact.radius,
-                damage,
-                impulse: None,
-            };
-            self.next_event += 1;
-            let transfer = self.settings.impact.impulse_transfer;
-            let approach = ep.approach;
-            let Ok(entry) = self.entry_mut(inst) else {
+            let Some(id) = self.admit_contact_event(inst, hit.point, damage, report) else {
                 continue;
             };
-            match entry.instance.admit(event) {
-                Ok(_) => {
-                    // A game body (a thrown ball, a vehicle) hitting a fixed
-                    // chunk: the wall absorbed its impulse, handed to what breaks free.
-                    let j = impulse * transfer;
-                    if fixed
-                        && hit_by_game_body
-                        && j.is_finite()
-                        && j != Vec3::ZERO
-                        && approach.is_finite()
-                    {
-                        entry.transfers.insert(
-                            event.id,
-                            super::impulses::Transfer {
-                                chunk: smithereens_core::ChunkIndex(c),
-                                impulse: j,
-                                max_speed: approach,
-                            },
-                        );
-                    }
-                    report.instances.entry(inst).or_default().events.push(event);
-                    self.mark_dirty(inst);
-                }
-                Err(DamageError::QueueFull { .. }) | Err(_) => report.rejected_contacts += 1,
+            // A game body (a thrown ball, a vehicle) hitting a fixed chunk:
+            // the wall absorbed its impulse, handed to what breaks free.
+            let j = impulse * self.settings.impact.impulse_transfer;
+            let approach = ep.approach;
+            if fixed
+                && hit_by_game_body
+                && j.is_finite()
+                && j != Vec3::ZERO
+                && approach.is_finite()
+                && let Ok(entry) = self.entry_mut(inst)
+            {
+                entry.transfers.insert(
+                    id,
+                    super::impulses::Transfer {
+                        chunk: smithereens_core::ChunkIndex(c),
+                        impulse: j,
+                        max_speed: approach,
+                    },
+                );
+            }
+        }
+    }
+
+    /// Admits one contact damage event (radius from the impact settings) on
+    /// an instance: on success it is reported and the instance marked for
+    /// the commit; a refusal (full queue, …) is counted in
+    /// `rejected_contacts`. Returns the event id when admitted.
+    fn admit_contact_event(
+        &mut self,
+        inst: InstanceHandle,
+        point: Vec3,
+        damage: f32,
+        report: &mut SetStepReport,
+    ) -> Option<EventId> {
+        let event = RadialDamage {
+            id: EventId(CONTACT_EVENT_BIT | self.next_event),
+            point,
+            radius: self.settings.impact.radius,
+            damage,
+            impulse: None,
+        };
+        self.next_event += 1;
+        let entry = self.entry_mut(inst).ok()?;
+        match entry.instance.admit(event) {
+            Ok(_) => {
+                report.instances.entry(inst).or_default().events.push(event);
+                self.mark_dirty(inst);
+                Some(event.id)
+            }
+            Err(_) => {
+                report.rejected_contacts += 1;
+                None
             }
         }
     }
@@ -311,24 +329,7 @@ impl DestructionSet {
             if damage <= 0.0 || !hit.point.is_finite() {
                 continue;
             }
-            let event = RadialDamage {
-                id: EventId(CONTACT_EVENT_BIT | self.next_event),
-                point: hit.point,
-                radius: self.settings.impact.radius,
-                damage,
-                impulse: None,
-            };
-            self.next_event += 1;
-            let Ok(entry) = self.entry_mut(inst) else {
-                continue;
-            };
-            match entry.instance.admit(event) {
-                Ok(_) => {
-                    report.instances.entry(inst).or_default().events.push(event);
-                    self.mark_dirty(inst);
-                }
-                Err(_) => report.rejected_contacts += 1,
-            }
+            self.admit_contact_event(inst, hit.point, damage, report);
         }
         hits.clear();
         self.kinematic_hits = hits;
