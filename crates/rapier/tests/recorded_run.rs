@@ -205,6 +205,7 @@ fn an_explosion_damages_only_the_instance_it_names() {
             radius: 3.0,
             damage: 1e5,
             impulse: 0.0,
+            inner_radius: 0.0,
         },
     });
     let (record, summary) = run(&s, &mut |_, _| {}).unwrap();

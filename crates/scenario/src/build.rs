@@ -141,6 +141,7 @@ pub fn build(
                 radius: e.radius,
                 damage: e.damage,
                 impulse: e.impulse,
+                inner_radius: e.inner_radius,
             },
         })
         .collect();

@@ -240,9 +240,15 @@ pub struct ExplosionSpec {
     pub instance: u32,
     /// Centre, m.
     pub point: [f32; 3],
-    /// Radius, m.
+    /// Outer radius of damage and impulse, m.
     pub radius: f32,
-    /// Damage budget, du.
+    /// Inner radius of the damage falloff, m (default 0: linear from the
+    /// centre). Bonds this close take the full `damage`.
+    #[serde(default)]
+    pub inner_radius: f32,
+    /// Damage to each bond within `inner_radius`, du, falling linearly to
+    /// 0 at `radius` (per-bond falloff, not a budget shared by the bonds in
+    /// range; see `smithereens_rapier::Explosion`).
     pub damage: f32,
     /// Impulse at the centre, N·s.
     #[serde(default)]

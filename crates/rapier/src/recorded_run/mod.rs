@@ -332,6 +332,7 @@ pub fn run(
                 point: x.point,
                 radius: x.radius,
                 damage: x.damage,
+                inner_radius: Some(x.inner_radius),
             });
             next_blast += 1;
         }
@@ -364,6 +365,7 @@ pub fn run(
                     point: e.point,
                     radius: e.radius,
                     damage: e.damage,
+                    inner_radius: None,
                 });
             }
             let offset = rec.instances[k].bond_offset;

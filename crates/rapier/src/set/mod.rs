@@ -33,7 +33,7 @@ use crate::backend::{BodySpec, ChunkShapes, ColliderContext};
 use crate::error::BackendError;
 use rapier3d::prelude::*;
 use smithereens_core::instance::InstanceDesc;
-use smithereens_core::{Asset, ClusterHandle, EventId, Instance, Pose, RadialDamage};
+use smithereens_core::{Asset, ClusterHandle, EventId, Instance, Pose};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
@@ -396,8 +396,10 @@ impl DestructionSet {
         Ok(())
     }
 
-    /// Admits a damage event (explosion, scripted hit) on an instance for
-    /// the next safe point.
+    /// Admits a damage event on an instance for the next safe point: a
+    /// scripted hit ([`smithereens_core::RadialDamage`], renormalised budget) or a
+    /// [`smithereens_core::FalloffDamage`] (per-bond falloff; explosions with
+    /// an impulse go through [`Self::explode`]).
     ///
     /// # Errors
     /// [`SetAdmitError::Instance`] for a stale handle, otherwise any
@@ -405,7 +407,7 @@ impl DestructionSet {
     pub fn admit(
         &mut self,
         h: InstanceHandle,
-        event: RadialDamage,
+        event: impl Into<smithereens_core::DamageEvent>,
     ) -> Result<smithereens_core::Admission, SetAdmitError> {
         let e = self.entry_mut(h)?;
         let a = e.instance.admit(event)?;

@@ -14,7 +14,10 @@ use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-const SET_SNAPSHOT_FORMAT: u32 = 2;
+const SET_SNAPSHOT_FORMAT: u32 = 3;
+/// The format before falloff explosions: [`Explosion`] without an inner
+/// radius, instance snapshots with version-1 events. Still read.
+const LEGACY_EVENT_SET_FORMAT: u32 = 2;
 
 /// Appends an FNV-1a 64 checksum of `bytes` (little-endian): a flipped or
 /// truncated byte anywhere is then a typed error, never a Rapier world in an
@@ -172,8 +175,14 @@ impl DestructionSet {
         assets: &[Arc<Asset>],
         physics: &PhysicsWorld,
     ) -> Result<Self, SetSnapshotError> {
-        let snap: SetSnapshot = decode_exact(unseal(bytes)?)?;
-        if snap.format != SET_SNAPSHOT_FORMAT {
+        let body = unseal(bytes)?;
+        // `format` is the first field: a one-byte postcard varint for 2 and 3.
+        let snap: SetSnapshot = if body.first() == Some(&(LEGACY_EVENT_SET_FORMAT as u8)) {
+            smithereens_core::codec::with_legacy_event_layout(|| decode_exact(body))?
+        } else {
+            decode_exact(body)?
+        };
+        if snap.format != SET_SNAPSHOT_FORMAT && snap.format != LEGACY_EVENT_SET_FORMAT {
             return Err(SetSnapshotError::Format(snap.format));
         }
         snap.settings.validate()?;
