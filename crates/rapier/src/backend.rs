@@ -162,21 +162,14 @@ pub struct ColliderContext<'a> {
     pub instance: InstanceHandle,
 }
 
-/// Rapier's contact-force threshold (N) for authoritative colliders: 0,
-/// every contact with a force in an awake island is reported, because an
-/// impact's later, weaker steps belong to its episode ([`crate::impact`]).
-/// Sleeping islands report nothing.
-pub const AUTHORITATIVE_FORCE_THRESHOLD: f32 = 0.0;
-
 /// Finishes a collider with authoritative collision (a chunk or a proxy
-/// piece): the chunk groups, kinematic ↔ fixed pairs, contact-force and
-/// collision events, and its tag.
+/// piece): the chunk groups, kinematic ↔ fixed pairs, collision events,
+/// and its tag.
 fn authoritative(builder: ColliderBuilder, tag: ColliderTag, s: &DestructionSettings) -> Collider {
     builder
         .collision_groups(s.groups.chunks.to_rapier())
         .active_collision_types(AUTHORITATIVE_COLLISION_TYPES)
         .active_events(AUTHORITATIVE_EVENTS)
-        .contact_force_event_threshold(AUTHORITATIVE_FORCE_THRESHOLD)
         .user_data(tag.encode(s.tag_mark))
         .build()
 }
@@ -192,10 +185,12 @@ pub const AUTHORITATIVE_COLLISION_TYPES: ActiveCollisionTypes =
         .union(ActiveCollisionTypes::DYNAMIC_FIXED)
         .union(ActiveCollisionTypes::KINEMATIC_FIXED);
 
-/// Events raised by authoritative chunk colliders: contact forces (the
-/// impact model) and collision starts (kinematic hits on fixed chunks).
-pub const AUTHORITATIVE_EVENTS: ActiveEvents =
-    ActiveEvents::CONTACT_FORCE_EVENTS.union(ActiveEvents::COLLISION_EVENTS);
+/// Events raised by authoritative chunk colliders: collision starts only
+/// (they open the watch on a pair, see [`crate::set::contact`], and give
+/// kinematic hits on fixed chunks). No contact-force events: a resting
+/// pile would raise one per contact per step; impulses of watched pairs
+/// are read from the narrow phase instead.
+pub const AUTHORITATIVE_EVENTS: ActiveEvents = ActiveEvents::COLLISION_EVENTS;
 
 /// A collider ready to insert, with the tag the registry records for it.
 pub type TaggedCollider = (Collider, ColliderTag);

@@ -36,6 +36,7 @@ fn an_explosion_pushes_at_the_nearest_point_with_linear_and_angular_impulse() {
         .unwrap();
     // Blast 0.5 m above the top face of the end cube, radius 2 m, 3 N·s, no damage.
     set.explode(
+        &physics,
         h,
         Explosion {
             id: EventId(1),
@@ -75,6 +76,7 @@ fn a_huge_blast_is_capped_in_speed_and_spin() {
         .spawn(&mut physics, piece, Pose::IDENTITY, InstanceDesc::default())
         .unwrap();
     set.explode(
+        &physics,
         h,
         Explosion {
             id: EventId(1),

@@ -173,6 +173,7 @@ fn despawn_removes_every_body_and_collider_and_wakes_what_rested_on_them() {
     assert!(set.instance(h).is_err());
     assert!(matches!(
         set.admit(
+            &physics,
             h,
             RadialDamage {
                 id: EventId(1),
@@ -214,8 +215,10 @@ fn a_failing_commit_blocks_no_other_instance_and_is_quarantined_then_readmitted(
     let a = spawn(&mut set, &mut physics, &asset, 0.0);
     let b = spawn(&mut set, &mut physics, &asset, 4.0);
     set.inject_prepare_failures(a, 3).unwrap();
-    set.admit(a, blow(1, Vec3::new(0.75, 0.9, 0.125))).unwrap();
-    set.admit(b, blow(1, Vec3::new(4.75, 0.9, 0.125))).unwrap();
+    set.admit(&physics, a, blow(1, Vec3::new(0.75, 0.9, 0.125)))
+        .unwrap();
+    set.admit(&physics, b, blow(1, Vec3::new(4.75, 0.9, 0.125)))
+        .unwrap();
     let r = step(&mut set, &mut physics);
     assert_eq!(r.failed.len(), 1);
     assert_eq!(r.failed[0].0, a);
@@ -272,7 +275,8 @@ fn contacts_refused_by_a_full_queue_are_counted() {
         .unwrap();
     // One scripted event whose commit keeps failing holds the one-slot queue full.
     set.inject_prepare_failures(h, 1000).unwrap();
-    set.admit(h, blow(7, Vec3::new(0.75, 0.9, 0.125))).unwrap();
+    set.admit(&physics, h, blow(7, Vec3::new(0.75, 0.9, 0.125)))
+        .unwrap();
     ball(
         &mut physics,
         Vec3::new(0.75, 0.6, -1.0),

@@ -320,7 +320,7 @@ pub fn run(
         }
         while let Some(e) = blasts.get(next_blast).filter(|e| e.step <= step) {
             let x = e.explosion;
-            set.explode(handles[e.instance as usize], x)
+            set.explode(&physics, handles[e.instance as usize], x)
                 .map_err(|err| match err {
                     SetAdmitError::Damage(d) => RunError::Explosion(d),
                     SetAdmitError::Instance(b) => RunError::Backend(b),

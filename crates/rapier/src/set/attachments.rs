@@ -268,8 +268,9 @@ pub fn reattach(
 }
 
 /// Sets the density of every game collider on a library body to 0 (so
-/// Rapier's mass is the library's) and refreshes the body's mass. Called for
-/// awake library bodies whose collider count differs from the library's.
+/// Rapier's mass is the library's) and refreshes the body's mass. Called by
+/// the sleep sweep and before a commit for library bodies whose collider
+/// count differs from the library's.
 pub fn neutralize_foreign_mass(
     physics: &mut PhysicsWorld,
     registry: &Registry,

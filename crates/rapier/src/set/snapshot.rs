@@ -5,7 +5,7 @@
 
 use super::impulses::{Explosion, Transfer};
 use super::registry::Registry;
-use super::sleep::AwakeTracker;
+use super::sleep::SleepTracker;
 use super::{DestructionSet, DestructionSettings, Entry, InstanceHandle, Quarantined, Slot};
 use crate::backend::ChunkShapes;
 use crate::error::BackendError;
@@ -14,7 +14,7 @@ use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-const SET_SNAPSHOT_FORMAT: u32 = 2;
+const SET_SNAPSHOT_FORMAT: u32 = 3;
 
 /// Appends an FNV-1a 64 checksum of `bytes` (little-endian): a flipped or
 /// truncated byte anywhere is then a typed error, never a Rapier world in an
@@ -79,12 +79,13 @@ struct SetSnapshot {
     registry: Registry,
     dirty: Vec<InstanceHandle>,
     recycling: Vec<InstanceHandle>,
-    awake: AwakeTracker,
+    sleep: SleepTracker,
     quarantine: Vec<Quarantined>,
     step_index: u64,
     next_event: u64,
     sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
     episodes: Vec<((u32, u32, u32, u32), super::episode::Episode)>,
+    watch: super::contact::Watch,
 }
 
 /// Why a snapshot could not be restored. Nothing is created on error.
@@ -148,12 +149,13 @@ impl DestructionSet {
             registry: self.registry.clone(),
             dirty: self.dirty.clone(),
             recycling: self.recycling.clone(),
-            awake: self.awake.clone(),
+            sleep: self.sleep.clone(),
             quarantine: self.quarantine.clone(),
             step_index: self.step_index,
             next_event: self.next_event,
             sleep_queue: self.sleep_queue.iter().copied().collect(),
             episodes: self.episodes.iter().map(|(k, e)| (*k, *e)).collect(),
+            watch: self.watch.clone(),
         };
         postcard::to_stdvec(&snap)
             .map(seal)
@@ -215,6 +217,7 @@ impl DestructionSet {
                         failures: e.failures,
                         fail_prepare: 0,
                         extra: e.extra,
+                        synced_at: u64::MAX,
                     })
                 }
             };
@@ -224,13 +227,14 @@ impl DestructionSet {
         set.registry = snap.registry;
         set.dirty = snap.dirty;
         set.recycling = snap.recycling;
-        set.awake = snap.awake;
+        set.sleep = snap.sleep;
         set.quarantine = snap.quarantine;
         set.step_index = snap.step_index;
         set.next_event = snap.next_event;
         set.sleep_queue = snap.sleep_queue.into_iter().collect::<VecDeque<_>>();
         set.live = set.slots.iter().filter(|s| s.entry.is_some()).count();
         set.episodes = snap.episodes.into_iter().collect();
+        set.watch = snap.watch;
         set.shapes = shapes;
         Ok(set)
     }

@@ -159,7 +159,9 @@ impl DestructionWorld {
         &mut self,
         event: RadialDamage,
     ) -> Result<smithereens_core::Admission, smithereens_core::DamageError> {
-        self.set.admit(self.handle, event).map_err(damage_error)
+        self.set
+            .admit(&self.physics, self.handle, event)
+            .map_err(damage_error)
     }
 
     /// Admits an explosion (see [`DestructionSet::explode`]).
@@ -170,7 +172,9 @@ impl DestructionWorld {
         &mut self,
         blast: Explosion,
     ) -> Result<smithereens_core::Admission, smithereens_core::DamageError> {
-        self.set.explode(self.handle, blast).map_err(damage_error)
+        self.set
+            .explode(&self.physics, self.handle, blast)
+            .map_err(damage_error)
     }
 
     /// Test hook: the next `n` commits fail in `prepare` (nothing changes, the
