@@ -403,6 +403,41 @@ fn bad_spawns_are_typed_errors_that_add_nothing() {
             "{points:?}"
         );
     }
+    // Hulls that do not fit the chunk's mass properties: points shifted
+    // 0.3 m on a 0.5 m cube (the centroid 0.05 m outside), and a hull of
+    // half the declared volume. A 0.2 m shift (centroid still inside) passes.
+    let cube = grid_desc(2, 1, 1, 0.5, 1000.0, 10.0);
+    let shifted = |d: Vec3, scale: f32| {
+        let mut desc = cube.clone();
+        let c = desc.chunks[1].centroid;
+        for p in &mut desc.chunks[1].hulls[0].points {
+            *p = c + (*p - c) * scale + d;
+        }
+        Arc::new(Asset::new(&desc).unwrap())
+    };
+    for (asset, offset) in [
+        (shifted(Vec3::new(0.0, 0.3, 0.0), 1.0), 0.05),
+        (shifted(Vec3::ZERO, 0.5f32.cbrt()), 0.0),
+    ] {
+        match set.spawn(&mut physics, asset, Pose::IDENTITY, InstanceDesc::default()) {
+            Err(BackendError::HullMismatch {
+                chunk, offset: o, ..
+            }) => {
+                assert_eq!(chunk, smithereens_core::ChunkIndex(1));
+                assert!((o - offset).abs() < 1e-3, "{o}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let h = set
+        .spawn(
+            &mut physics,
+            shifted(Vec3::new(0.0, 0.2, 0.0), 1.0),
+            Pose::IDENTITY,
+            InstanceDesc::default(),
+        )
+        .unwrap();
+    set.despawn(&mut physics, h).unwrap();
     assert_eq!((physics.bodies.len(), physics.colliders.len()), (b0, c0));
     assert!(set.is_empty());
     assert!(
