@@ -142,6 +142,7 @@ impl DestructionSet {
         // Pairs that started touching a chunk join the watch, with the
         // velocities the narrow phase saw (before the solver).
         self.started.sort_unstable_by_key(|p| pair_key(p.colliders));
+        let sorted = self.watch.len();
         for p in &self.started {
             let chunk = |c| {
                 self.registry
@@ -158,10 +159,17 @@ impl DestructionSet {
                 states: p.states,
                 quiet: 0,
             };
-            match self.watch.binary_search_by_key(&key, |w| w.key) {
+            // Replace a pair already watched; append new ones and sort once
+            // below (inserting each in place was quadratic when a shattered
+            // wall's thousands of pieces touched down in one step).
+            match self.watch[..sorted].binary_search_by_key(&key, |w| w.key) {
                 Ok(i) => self.watch[i] = w,
-                Err(i) => self.watch.insert(i, w),
+                Err(_) => self.watch.push(w),
             }
+        }
+        if self.watch.len() > sorted {
+            self.watch.sort_by_key(|w| w.key);
+            self.watch.dedup_by_key(|w| w.key);
         }
         self.started.clear();
         if self.watch.is_empty() && self.episodes.is_empty() {
