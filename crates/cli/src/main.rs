@@ -627,7 +627,12 @@ fn run(cli: Cli) -> Result<()> {
                     output.display()
                 );
             }
-            let file = smithereens_scenario::ScenarioFile::parse(&source.text)?;
+            let mut file = smithereens_scenario::ScenarioFile::parse(&source.text)?;
+            if let Some(n) = steps.filter(|&n| (1..=smithereens_scenario::MAX_STEPS).contains(&n)) {
+                for removed in file.truncate(n)? {
+                    eprintln!("note: --steps {n} ends the run before {removed}; it is left out");
+                }
+            }
             let total = steps.unwrap_or(file.steps());
             let bar = progress::bar(total as u64, "simulate");
             let (record, summary) =
