@@ -97,6 +97,17 @@ impl fmt::Display for Sig<glam::Vec3> {
     }
 }
 
+/// A borrowed value displays as the value (for error attributes, whose
+/// fields are references).
+impl<T: Copy> fmt::Display for Sig<&T>
+where
+    Sig<T>: fmt::Display,
+{
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Sig(*self.0).fmt(f)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::sig;

@@ -180,9 +180,11 @@ pub struct RunSummary {
     pub step_worst_seconds: f64,
     /// Worst destruction (damage + commit) time in one step, s.
     pub destruction_worst_seconds: f64,
-    /// Lowest point of any chunk collider at the end, m (world y).
+    /// Lowest point of any chunk collider (its bounding box) on the last
+    /// frame, m (world y).
     pub lowest_chunk_y: f32,
-    /// Lowest point of any chunk collider over the whole run, m (world y).
+    /// Lowest point of any chunk collider (its bounding box) over every
+    /// recorded frame, the first included, m (world y).
     pub lowest_chunk_y_ever: f32,
     /// Highest linear speed of any dynamic body on any step, m/s.
     pub max_speed: f32,
@@ -341,7 +343,8 @@ pub fn run(
     launches.sort_by_key(|p| p.step);
     let mut next_launch = 0;
     let mut max_speed = 0.0f32;
-    let mut lowest_ever = f32::INFINITY;
+    // Frame 0 counts too: every recorded frame is in the minimum.
+    let mut lowest_ever = lowest_chunk_point(&physics, &set).unwrap_or(f32::INFINITY);
     let mut non_finite_steps = 0u32;
     let mut blasts: Vec<&ScheduledExplosion> = scenario.explosions.iter().collect();
     blasts.sort_by_key(|e| e.step);
