@@ -152,6 +152,26 @@ pub struct BodySpec<'a> {
     pub extra: &'a BTreeMap<ChunkIndex, ExtraMass>,
 }
 
+impl<'a> BodySpec<'a> {
+    /// The body of core cluster `c`, with the instance's proxies and the
+    /// game's extra masses.
+    pub fn of_cluster(
+        c: &'a smithereens_core::cluster::Cluster,
+        proxies: &'a [ProxyDesc],
+        extra: &'a BTreeMap<ChunkIndex, ExtraMass>,
+    ) -> Self {
+        Self {
+            nodes: &c.nodes,
+            supported: c.supported,
+            mass: &c.mass,
+            principal: &c.principal,
+            representation: c.representation,
+            proxies,
+            extra,
+        }
+    }
+}
+
 /// The rigid body of a cluster (not inserted): fixed when supported,
 /// otherwise dynamic with the explicit mass properties of DESIGN §3.5 — its
 /// origin is the centre of mass, its local inertia the principal moments in

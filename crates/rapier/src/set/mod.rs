@@ -247,15 +247,7 @@ impl DestructionSet {
         let mut built = Vec::with_capacity(instance.cluster_count());
         let no_extra = BTreeMap::new();
         for (h, c) in instance.clusters() {
-            let spec = BodySpec {
-                nodes: &c.nodes,
-                supported: c.supported,
-                mass: &c.mass,
-                principal: &c.principal,
-                representation: c.representation,
-                proxies: &instance.budget().proxies,
-                extra: &no_extra,
-            };
+            let spec = BodySpec::of_cluster(c, &instance.budget().proxies, &no_extra);
             let (body, colliders) =
                 crate::backend::build_body(&shapes, instance.asset(), &spec, &cx)?;
             built.push((
@@ -603,15 +595,7 @@ impl DestructionSet {
         if c.supported {
             return Ok(());
         }
-        let spec = BodySpec {
-            nodes: &c.nodes,
-            supported: c.supported,
-            mass: &c.mass,
-            principal: &c.principal,
-            representation: c.representation,
-            proxies: &e.instance.budget().proxies,
-            extra: &e.extra,
-        };
+        let spec = BodySpec::of_cluster(c, &e.instance.budget().proxies, &e.extra);
         let mp = crate::backend::body_mass_properties(&spec);
         if let Some(body) = physics.bodies.get_mut(rb) {
             body.set_additional_mass_properties(mp, true);

@@ -108,18 +108,7 @@ impl DestructionSet {
             return;
         };
         for &rb in e.bodies.values() {
-            let (Some(mut owner), Some(body)) = (self.registry.body(rb), physics.bodies.get(rb))
-            else {
-                continue;
-            };
-            if body.colliders().len() as u32 != owner.colliders {
-                super::attachments::neutralize_foreign_mass(physics, &self.registry, rb);
-                owner.colliders = physics
-                    .bodies
-                    .get(rb)
-                    .map_or(0, |b| b.colliders().len() as u32);
-                self.registry.insert_body(rb, owner);
-            }
+            super::attachments::neutralize_foreign_mass(physics, &mut self.registry, rb);
         }
     }
 
@@ -197,22 +186,12 @@ impl DestructionSet {
                 at = 0;
             }
             let rb = t.awake[at];
-            let owner = self.registry.body(rb);
+            // A collider the game attached must not change the library's mass.
+            let owner =
+                super::attachments::neutralize_foreign_mass(physics, &mut self.registry, rb);
             let body = physics.bodies.get(rb).filter(|b| b.is_dynamic());
             let (Some(mut owner), Some(body)) = (owner, body) else {
                 t.forget(at); // removed, or no longer ours
-                continue;
-            };
-            if body.colliders().len() as u32 != owner.colliders {
-                // The game attached a collider: it must not change the library's mass.
-                super::attachments::neutralize_foreign_mass(physics, &self.registry, rb);
-                owner.colliders = physics
-                    .bodies
-                    .get(rb)
-                    .map_or(0, |b| b.colliders().len() as u32);
-                self.registry.insert_body(rb, owner);
-            }
-            let Some(body) = physics.bodies.get(rb) else {
                 continue;
             };
             if body.is_sleeping() {
