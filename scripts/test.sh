@@ -7,6 +7,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# Tests write only under target/ and temporary folders: the work tree must
+# look the same afterwards (checked at the end).
+tree_before="$(git status --porcelain 2>/dev/null || true)"
+
 cargo test --workspace
 
 # The binary the browser test drives (already built by the tests above).
@@ -21,3 +25,10 @@ if [ ! -d viewer/node_modules/playwright-core ] || [ ! -d viewer/node_modules/th
   (cd viewer && npm ci --no-audit --no-fund)
 fi
 node --test viewer/test/
+
+tree_after="$(git status --porcelain 2>/dev/null || true)"
+if [ "$tree_before" != "$tree_after" ]; then
+  echo "the tests changed the work tree (they must write under target/ or a temporary folder):" >&2
+  diff <(echo "$tree_before") <(echo "$tree_after") >&2 || true
+  exit 1
+fi

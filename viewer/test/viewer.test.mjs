@@ -7,8 +7,10 @@
 // `smithereens view RUN --port 0`, and checks the page the way a person would
 // use it: meshes on screen, scrubbing by the slider, the page the demo writes
 // opened straight from disk, and visible messages for broken files. It saves
-// a screenshot of the viewer (default `docs/viewer.png`, shown in the README;
-// set VIEWER_SCREENSHOT to write elsewhere).
+// a screenshot of the viewer under the build folder (`<target>/viewer.png`;
+// set VIEWER_SCREENSHOT to write elsewhere), never into the work tree: the
+// README's `docs/viewer.png` is refreshed on purpose by
+// `scripts/readme-picture.sh`.
 //
 // Environment: SMITHEREENS_BIN (default `<repo>/target/debug/smithereens`,
 // or `$CARGO_TARGET_DIR/debug/smithereens`), CHROMIUM (default
@@ -26,8 +28,9 @@ import { chromium } from 'playwright-core';
 
 const viewerDir = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const repo = resolve(viewerDir, '..');
-const bin = process.env.SMITHEREENS_BIN || join(process.env.CARGO_TARGET_DIR ? resolve(repo, process.env.CARGO_TARGET_DIR) : join(repo, 'target'), 'debug', 'smithereens');
-const screenshotPath = process.env.VIEWER_SCREENSHOT || join(repo, 'docs', 'viewer.png');
+const targetDir = process.env.CARGO_TARGET_DIR ? resolve(repo, process.env.CARGO_TARGET_DIR) : join(repo, 'target');
+const bin = process.env.SMITHEREENS_BIN || join(targetDir, 'debug', 'smithereens');
+const screenshotPath = process.env.VIEWER_SCREENSHOT || join(targetDir, 'viewer.png');
 // The software WebGL path (SwiftShader), as verified in DEPENDENCIES.md.
 const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 

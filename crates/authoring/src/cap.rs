@@ -13,6 +13,7 @@
 use crate::piece::Plane;
 use crate::topology::unpaired_edges;
 use glam::DVec3;
+use smithereens_core::quantity::sig;
 use spade::{ConstrainedDelaunayTriangulation, Point2, Triangulation};
 use std::collections::VecDeque;
 
@@ -64,14 +65,15 @@ fn triangulate_cap_unguarded(
         let d = positions[id as usize] - plane.point;
         let p = Point2::new(flush(d.dot(u)), flush(d.dot(v)));
         let before = cdt.num_vertices();
-        let h = cdt
-            .insert(p)
-            .map_err(|e| format!("vertex {id} at {p:?}: {e:?}"))?;
+        let h = cdt.insert(p).map_err(|e| {
+            format!(
+                "a vertex at {}, {} m on the cut plane: {e:?}",
+                sig(p.x),
+                sig(p.y)
+            )
+        })?;
         if cdt.num_vertices() == before {
-            return Err(format!(
-                "boundary vertices {} and {id} project to the same point",
-                id_of[h.index()]
-            ));
+            return Err("two corners of the cut outline coincide".into());
         }
         debug_assert_eq!(h.index(), id_of.len());
         handle_of.push(h);
@@ -86,12 +88,10 @@ fn triangulate_cap_unguarded(
         let made = cdt.try_add_constraint(ha, hb);
         match made.len() {
             0 => {
-                return Err(format!(
-                    "boundary edge {a}→{b} crosses another boundary edge"
-                ));
+                return Err("the cut outline crosses itself".into());
             }
             1 => {}
-            _ => return Err(format!("a boundary vertex lies on boundary edge {a}→{b}")),
+            _ => return Err("the cut outline touches itself".into()),
         }
     }
     // Net number of segments a → b minus b → a, looked up by binary search.
@@ -158,9 +158,7 @@ fn triangulate_cap_unguarded(
             0 => {}
             1 => out.push(face.vertices().map(|vh| id_of[vh.fix().index()])),
             w => {
-                return Err(format!(
-                    "cross-section winding number {w} (self-intersecting surface?)"
-                ));
+                return Err(format!("the cut outline winds {w} times around a point"));
             }
         }
     }

@@ -4,6 +4,7 @@
 
 use glam::DVec3;
 use smithereens_core::AssetError;
+use smithereens_core::quantity::sig;
 use std::path::PathBuf;
 
 /// Why a mesh could not be loaded or accepted as a closed solid.
@@ -49,7 +50,7 @@ pub enum MeshError {
     #[error("mesh has no triangles")]
     Empty,
     /// A vertex coordinate is NaN or infinite.
-    #[error("vertex {index} has a non-finite position {position}")]
+    #[error("vertex {index} has a non-finite position {}", sig(.position))]
     NonFiniteVertex {
         /// Vertex index in the input before welding (for a file: in the
         /// loader's vertex order).
@@ -86,7 +87,7 @@ pub enum MeshError {
     #[error(
         "mesh is not a closed manifold solid: {open_edges} open (boundary) edge(s) and \
          {non_manifold_edges} non-manifold or inconsistently oriented edge(s); first \
-         problem edge near {example}"
+         problem edge near {} m", sig(.example)
     )]
     NotClosed {
         /// Undirected edges used by exactly one triangle.
@@ -98,8 +99,18 @@ pub enum MeshError {
         /// index), m, to help locate the problem.
         example: DVec3,
     },
+    /// The mesh is smaller than [`MIN_MESH_SIZE`](crate::MIN_MESH_SIZE) or
+    /// larger than [`MAX_MESH_SIZE`](crate::MAX_MESH_SIZE) across.
+    #[error(
+        "mesh is {} m across; meshes from {} m to {} m are accepted (is it in metres? scale it in your modelling tool)",
+        sig(.size), sig(crate::MIN_MESH_SIZE), sig(crate::MAX_MESH_SIZE)
+    )]
+    OutOfScale {
+        /// Largest side of its bounding box, m.
+        size: f64,
+    },
     /// The closed surface encloses no volume (flat or degenerate).
-    #[error("mesh encloses no volume ({volume} m³)")]
+    #[error("mesh encloses no volume (signed volume {} m³: flat, or wound inside-out)", sig(.volume))]
     ZeroVolume {
         /// Signed volume, m³.
         volume: f64,
@@ -127,26 +138,27 @@ pub enum FractureError {
     },
     /// Density (kg/m³) is not positive, finite and at most
     /// [`MAX_DENSITY`](crate::settings::MAX_DENSITY).
-    #[error("density must be positive and at most 1e6 kg/m³, got {value:?} kg/m³")]
+    #[error("density must be positive and at most 1e6 kg/m³, got {} kg/m³", sig(.value))]
     InvalidDensity {
         /// The offending value.
         value: f64,
     },
     /// Bond strength per area (du/m²) is not positive and finite.
-    #[error("strength_per_area must be positive and finite, got {value:?} du/m²")]
+    #[error("strength_per_area must be positive and finite, got {} du/m²", sig(.value))]
     InvalidStrength {
         /// The offending value.
         value: f64,
     },
     /// Support tolerance (m) is not positive and finite.
-    #[error("support tolerance must be positive and finite, got {value:?} m")]
+    #[error("support tolerance must be positive and finite, got {} m", sig(.value))]
     InvalidSupportTolerance {
         /// The offending value.
         value: f64,
     },
     /// Support plane with a non-finite point or a zero / non-finite normal.
     #[error(
-        "support plane is invalid: point {point}, normal {normal} (need a finite point and a non-zero finite normal)"
+        "support plane is invalid: point {}, normal {} (need a finite point and a non-zero finite normal)",
+        sig(.point), sig(.normal)
     )]
     InvalidSupportPlane {
         /// Plane point, m.
@@ -155,7 +167,7 @@ pub enum FractureError {
         normal: DVec3,
     },
     /// A [`CutNoise`](crate::CutNoise) parameter is out of range.
-    #[error("cut noise {parameter} is {value:?}; expected {expected}")]
+    #[error("cut noise {parameter} is {}; expected {expected}", sig(.value))]
     InvalidCutNoise {
         /// Field name: `amplitude`, `frequency`, `octaves` or `resolution`.
         parameter: &'static str,
@@ -181,7 +193,12 @@ pub enum FractureError {
     },
     /// A cut face could not be triangulated watertight (degenerate or
     /// self-intersecting cross-section).
-    #[error("cannot cap the cut of cell {cell} by the plane toward site {neighbour}: {reason}")]
+    #[error(
+        "cannot close the cut between chunks {cell} and {neighbour} with a flat face ({reason}); \
+         the surface most likely crosses itself near this cut (closed holes can do that). \
+         Try another seed (it moves the cuts), a convex-hull fallback instead of closing holes, \
+         or repair the mesh in a modelling tool"
+    )]
     Cap {
         /// Voronoi cell (site index) being cut.
         cell: u32,
@@ -207,7 +224,7 @@ pub enum FractureError {
     /// No chunk survived (every cell was empty or degenerate).
     #[error(
         "fracture produced no chunks: every piece was empty, below the volume floor or degenerate \
-         (is the mesh in metres, and not vanishingly small?)"
+         (a very thin mesh, or more chunks than it can hold: try fewer)"
     )]
     NoChunks,
     /// The produced asset failed core validation (a bug in this crate; please report).

@@ -73,7 +73,10 @@ pub use hierarchy::{Refinement, fracture_hierarchy};
 pub use hole::{ClosedHole, MAX_TRIANGULATED_LOOP};
 pub use import::{load_mesh, load_mesh_with, parse_obj};
 pub use mass_properties::MassProperties;
-pub use mesh::{BOX_TRIANGLES, TriMesh, box_corners, box_mesh, mesh_from_triangles};
+pub use mesh::{
+    BOX_TRIANGLES, MAX_MESH_SIZE, MIN_MESH_SIZE, TriMesh, box_corners, box_mesh,
+    mesh_from_triangles,
+};
 pub use pattern::{
     BrickSettings, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings, fracture, fracture_with_report,
 };

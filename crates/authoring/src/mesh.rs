@@ -137,6 +137,27 @@ pub(crate) fn checked_weld(
     Ok((unique, welded_of))
 }
 
+/// Smallest accepted mesh size (largest bounding-box side), m: 0.1 mm.
+/// Below it the fracture's volume floor and welding tolerances, sized for
+/// objects in metres, leave nothing.
+pub const MIN_MESH_SIZE: f64 = 1e-4;
+
+/// Largest accepted mesh size (largest bounding-box side), m: 100 km. The
+/// runtime works in `f32` metres, where positions 100 km from the origin
+/// still resolve to about a centimetre.
+pub const MAX_MESH_SIZE: f64 = 1e5;
+
+/// The mesh's size (largest bounding-box side), checked against
+/// [`MIN_MESH_SIZE`] and [`MAX_MESH_SIZE`].
+fn check_size(lo: DVec3, hi: DVec3) -> Result<f64, MeshError> {
+    let size = (hi - lo).max_element();
+    if (MIN_MESH_SIZE..=MAX_MESH_SIZE).contains(&size) {
+        Ok(size)
+    } else {
+        Err(MeshError::OutOfScale { size })
+    }
+}
+
 /// Builds a [`TriMesh`] from raw triangles: welds vertices with bit-identical
 /// positions (`-0.0` and `0.0` count as equal), drops triangles that become
 /// degenerate (a repeated vertex) and unused vertices, checks that the
@@ -148,7 +169,8 @@ pub(crate) fn checked_weld(
 /// [`MeshError::Empty`], [`MeshError::NonFiniteVertex`],
 /// [`MeshError::IndexOutOfRange`], [`MeshError::TooLarge`],
 /// [`MeshError::NotClosed`] (with the counts of open and non-manifold edges),
-/// [`MeshError::ZeroVolume`].
+/// [`MeshError::OutOfScale`] (size outside [`MIN_MESH_SIZE`] ..=
+/// [`MAX_MESH_SIZE`]), [`MeshError::ZeroVolume`].
 ///
 /// # Example
 /// ```
@@ -191,7 +213,7 @@ pub fn mesh_from_triangles(
     mesh.check_closed()?;
     let volume = mesh.volume();
     let (lo, hi) = mesh.bounds();
-    let scale = (hi - lo).max_element();
+    let scale = check_size(lo, hi)?;
     let encloses_volume = volume.abs() > 1e-12 * scale * scale * scale;
     if !encloses_volume {
         return Err(MeshError::ZeroVolume { volume });
@@ -250,7 +272,7 @@ impl TriMesh {
         self.check_closed()?;
         let volume = self.volume();
         let (lo, hi) = self.bounds();
-        let scale = (hi - lo).max_element();
+        let scale = check_size(lo, hi)?;
         let encloses_volume = volume > 1e-12 * scale * scale * scale;
         if !encloses_volume {
             return Err(MeshError::ZeroVolume { volume });

@@ -103,7 +103,8 @@ pub fn demo_mesh(
 }
 
 /// Builds the demo scenario from a fractured asset: stood on y = 0, three
-/// projectiles fired along +X at the upper half, 1 s apart.
+/// projectiles fired along +X at the upper half, 1 s apart (those that
+/// fall within `options.steps`).
 pub fn demo_scenario(asset: AssetFile, options: &DemoOptions) -> Result<ScriptedRun, DemoError> {
     let validated = asset
         .validate()
@@ -115,6 +116,9 @@ pub fn demo_scenario(asset: AssetFile, options: &DemoOptions) -> Result<Scripted
     let projectiles = targets
         .iter()
         .enumerate()
+        // A shortened demo fires only the shots that fall inside it (a
+        // projectile after the end is an error for `run`).
+        .filter(|&(k, _)| (k as u32 * 60) < options.steps)
         .map(|(k, &(fy, fz))| ScheduledProjectile {
             step: k as u32 * 60,
             projectile: ProjectileDesc {
@@ -159,12 +163,23 @@ fn world_bounds(
 /// Runs the whole demo. `on_fracture` and `on_step` report progress.
 ///
 /// # Errors
-/// [`DemoError`] from loading, fracture or simulation.
+/// [`DemoError`] from loading, fracture or simulation;
+/// [`DemoError::Scenario`] with
+/// [`RunError::TooManySteps`](smithereens_rapier::recorded_run::RunError::TooManySteps)
+/// before any work when `steps` exceeds
+/// [`MAX_RUN_STEPS`](smithereens_core::record::MAX_RUN_STEPS).
 pub fn run_demo(
     options: &DemoOptions,
     on_fracture: &mut dyn FnMut(Progress),
     on_step: &mut dyn FnMut(u32, u32),
 ) -> Result<DemoOutput, DemoError> {
+    // The cap `run` enforces, checked before the fracture's minutes of work.
+    if options.steps > smithereens_core::record::MAX_RUN_STEPS {
+        return Err(smithereens_rapier::recorded_run::RunError::TooManySteps {
+            steps: options.steps,
+        }
+        .into());
+    }
     let (mesh, repair) = demo_mesh(options.mesh.as_deref(), options.open_fallback)?;
     let settings = FractureSettings {
         chunk_count: options.chunks,

@@ -42,6 +42,27 @@ pub enum ExportError {
     /// The run's time step is not a positive finite number.
     #[error("the run's time step {0} s is not positive and finite")]
     BadTimestep(f32),
+    /// A body names a chunk the run does not have.
+    #[error("body {body} names chunk {chunk}, but the run has {count} chunks")]
+    ChunkIndex {
+        /// Index in the run's bodies.
+        body: u32,
+        /// The chunk it names.
+        chunk: u32,
+        /// Chunks in the run.
+        count: usize,
+    },
+    /// The run declares more frames than a run may hold.
+    #[error("the run declares {0} frames; a run holds at most {max}", max = smithereens_core::record::MAX_RUN_FRAMES)]
+    TooManyFrames(u32),
+    /// The animation would not fit in one GLB file.
+    #[error("the glTF file would hold {bytes} bytes of binary data, more than the {max} bytes a GLB file may hold{hint}", max = MAX_GLB_BIN_BYTES, hint = match every_needed { Some(n) => format!("; key every {n}th frame or more (--every {n})"), None => String::new() })]
+    TooLarge {
+        /// Estimated size of the binary chunk, bytes.
+        bytes: u64,
+        /// The smallest `every` that fits, when one does.
+        every_needed: Option<u32>,
+    },
     /// On some frame, a chunk belongs to no body or to more than one.
     #[error("chunk {chunk} belongs to {owners} bodies on frame {frame}; exactly one is required")]
     Ownership {
@@ -78,47 +99,191 @@ pub enum ExportError {
     Gltf(String),
 }
 
-/// Which body owns each chunk on each frame, and the poses that follow.
+/// Which body owns each chunk, swept forward frame by frame.
 ///
-/// `pose(frame, chunk)` is the owning body's asset → world pose.
-struct ChunkPoses<'a> {
+/// A body owns its chunks on frames `first_frame .. first_frame +
+/// poses.len()`, so ownership only changes where a body starts or ends.
+/// The sweep keeps one owner per chunk and applies those changes in frame
+/// order: memory grows with chunks and bodies, never with `frame_count`
+/// (a file's `frame_count` alone must not decide how much is allocated).
+struct OwnerSweep<'a> {
     run: &'a RunRecord,
-    /// `owner[frame * chunk_count + chunk]` = index into `run.bodies`.
+    /// `(frame, starts, body)`, sorted; at one frame, ends come before starts.
+    changes: Vec<(u32, bool, u32)>,
+    /// Next entry of `changes` to apply.
+    next: usize,
+    /// Per chunk: the last body that took it (meaningful when `count` is 1).
     owner: Vec<u32>,
+    /// Per chunk: how many bodies own it now.
+    count: Vec<u32>,
+    /// Chunks whose `count` is not 1.
+    wrong: usize,
 }
 
-impl<'a> ChunkPoses<'a> {
+impl<'a> OwnerSweep<'a> {
+    /// The sweep before frame 0 (no body applied yet). Bodies without poses
+    /// own nothing and are left out.
     fn new(run: &'a RunRecord) -> Result<Self, ExportError> {
-        let n = run.chunks.len();
-        let frames = run.frame_count as usize;
-        let mut owner = vec![u32::MAX; n * frames];
-        let mut owners = vec![0u32; n * frames];
+        let mut changes = Vec::with_capacity(2 * run.bodies.len());
         for (b, body) in run.bodies.iter().enumerate() {
-            for k in 0..body.poses.len() {
-                // `RunRecord::from_json` guarantees first_frame + poses.len() <= frame_count.
-                let frame = body.first_frame as usize + k;
-                for &c in &body.chunks {
-                    let slot = frame * n + c as usize;
-                    owner[slot] = b as u32;
-                    owners[slot] += 1;
+            if let Some(&c) = body
+                .chunks
+                .iter()
+                .find(|&&c| c as usize >= run.chunks.len())
+            {
+                return Err(ExportError::ChunkIndex {
+                    body: b as u32,
+                    chunk: c,
+                    count: run.chunks.len(),
+                });
+            }
+            if body.poses.is_empty() {
+                continue;
+            }
+            let end = body.first_frame as u64 + body.poses.len() as u64;
+            changes.push((body.first_frame, true, b as u32));
+            // A body that outlives the run never ends inside it.
+            if let Ok(end) = u32::try_from(end) {
+                changes.push((end, false, b as u32));
+            }
+        }
+        changes.sort_unstable();
+        let n = run.chunks.len();
+        Ok(Self {
+            run,
+            changes,
+            next: 0,
+            owner: vec![u32::MAX; n],
+            count: vec![0; n],
+            wrong: n,
+        })
+    }
+
+    /// Applies every start and end up to and including `frame`.
+    fn advance_to(&mut self, frame: u32) {
+        while let Some(&(f, starts, b)) = self.changes.get(self.next) {
+            if f > frame {
+                break;
+            }
+            self.next += 1;
+            for &c in &self.run.bodies[b as usize].chunks {
+                let c = c as usize;
+                let was_right = self.count[c] == 1;
+                if starts {
+                    self.count[c] += 1;
+                    self.owner[c] = b;
+                } else {
+                    self.count[c] = self.count[c].saturating_sub(1);
+                    if self.count[c] == 1 {
+                        // The remaining owner is whichever alive body holds it.
+                        self.owner[c] = self.alive_owner(c, frame).unwrap_or(u32::MAX);
+                    }
+                }
+                match (was_right, self.count[c] == 1) {
+                    (true, false) => self.wrong += 1,
+                    (false, true) => self.wrong -= 1,
+                    _ => {}
                 }
             }
         }
-        if let Some(slot) = owners.iter().position(|&o| o != 1) {
-            return Err(ExportError::Ownership {
-                chunk: (slot % n) as u32,
-                frame: (slot / n) as u32,
-                owners: owners[slot],
-            });
-        }
-        Ok(Self { run, owner })
     }
 
+    /// An alive body on `frame` that holds chunk `c` (only called when the
+    /// chunk has become singly owned after an overlap, which a valid run
+    /// never has).
+    fn alive_owner(&self, c: usize, frame: u32) -> Option<u32> {
+        self.run.bodies.iter().enumerate().find_map(|(b, body)| {
+            let alive = body.first_frame <= frame
+                && (frame as u64) < body.first_frame as u64 + body.poses.len() as u64;
+            (alive && body.chunks.contains(&(c as u32))).then_some(b as u32)
+        })
+    }
+
+    /// Checks that every chunk has exactly one owner on every frame below
+    /// `frame_count`, visiting only the frames where ownership changes.
+    fn check(mut self) -> Result<(), ExportError> {
+        let frame_count = self.run.frame_count;
+        let mut frame = 0;
+        loop {
+            self.advance_to(frame);
+            if self.wrong > 0 {
+                let chunk = self.count.iter().position(|&o| o != 1).unwrap_or(0);
+                return Err(ExportError::Ownership {
+                    chunk: chunk as u32,
+                    frame,
+                    owners: self.count.get(chunk).copied().unwrap_or(0),
+                });
+            }
+            match self.changes.get(self.next) {
+                Some(&(f, _, _)) if f < frame_count => frame = f,
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// Chunk `chunk`'s pose on the frame last advanced to: its owner's
+    /// asset → world pose. Only after [`Self::check`] passed on the same run.
     fn pose(&self, frame: u32, chunk: usize) -> PoseArray {
-        let n = self.run.chunks.len();
-        let body = &self.run.bodies[self.owner[frame as usize * n + chunk] as usize];
+        let body = &self.run.bodies[self.owner[chunk] as usize];
         body.poses[(frame - body.first_frame) as usize]
     }
+}
+
+/// Most bytes of binary data (meshes and animation keys) a GLB written by
+/// [`export_glb`] may hold: 2 GiB − 1. The GLB format stores lengths as
+/// 32-bit numbers, and many importers (browsers among them) index buffers
+/// with signed 32-bit offsets, so larger files would not open anyway.
+pub const MAX_GLB_BIN_BYTES: u64 = i32::MAX as u64;
+
+/// How many frames [`sampled_frames`] returns, without building the list:
+/// `ceil((frame_count − 1) / every) + 1`, non-increasing in `every`.
+fn sampled_count(frame_count: u32, every: u32) -> u64 {
+    if frame_count == 0 {
+        return 0;
+    }
+    (frame_count as u64 - 1).div_ceil(every.max(1) as u64) + 1
+}
+
+/// Refuses a run whose GLB would exceed [`MAX_GLB_BIN_BYTES`] of binary
+/// data, naming the smallest `every` that fits, computed from counts alone
+/// before anything is allocated.
+fn check_glb_size(run: &RunRecord, every: u32) -> Result<(), ExportError> {
+    let pad = |b: u64| b.div_ceil(4) * 4;
+    let meshes: u64 = run
+        .chunks
+        .iter()
+        .map(|c| {
+            let m = &c.mesh;
+            pad(m.positions.len() as u64 * 12)
+                + pad(m.exterior.len() as u64 * 12)
+                + pad(m.interior.len() as u64 * 12)
+        })
+        .sum();
+    // Times, then per chunk a translation (12 bytes) and a rotation (16 bytes) per key.
+    let per_key = 4 + run.chunks.len() as u64 * 28;
+    let bytes_for = |e: u32| meshes.saturating_add(sampled_count(run.frame_count, e) * per_key);
+    let bytes = bytes_for(every);
+    if bytes <= MAX_GLB_BIN_BYTES {
+        return Ok(());
+    }
+    // Keying fewer frames shrinks the animation, never the meshes; the size
+    // only falls as `every` grows, so bisect for the smallest that fits.
+    let (mut lo, mut hi) = (every.max(1), run.frame_count.max(1));
+    let every_needed = (bytes_for(hi) <= MAX_GLB_BIN_BYTES).then(|| {
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if bytes_for(mid) <= MAX_GLB_BIN_BYTES {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        hi
+    });
+    Err(ExportError::TooLarge {
+        bytes,
+        every_needed,
+    })
 }
 
 /// The frames that [`export_glb`] samples: `0, every, 2·every, …` and always
@@ -443,8 +608,10 @@ fn rotation(pose: &PoseArray, prev: Option<[f32; 4]>) -> [f32; 4] {
 }
 
 /// Checks what the viewer and the exporter rely on beyond the file format:
-/// frames and a positive timestep, every chunk owned by exactly one body on
-/// every frame, mesh indices in range, finite poses.
+/// frames (at most [`MAX_RUN_FRAMES`](smithereens_core::record::MAX_RUN_FRAMES))
+/// and a positive timestep, every chunk owned by exactly one body on every
+/// frame, mesh indices in range, finite poses. Memory grows with the
+/// chunks and bodies present, not with the declared frame count.
 ///
 /// # Errors
 /// The first [`ExportError`] found.
@@ -452,10 +619,13 @@ pub fn validate_run(run: &RunRecord) -> Result<(), ExportError> {
     if run.frame_count == 0 {
         return Err(ExportError::NoFrames);
     }
+    if run.frame_count > smithereens_core::record::MAX_RUN_FRAMES {
+        return Err(ExportError::TooManyFrames(run.frame_count));
+    }
     if !(run.timestep.is_finite() && run.timestep > 0.0) {
         return Err(ExportError::BadTimestep(run.timestep));
     }
-    ChunkPoses::new(run)?;
+    OwnerSweep::new(run)?.check()?;
     for body in &run.bodies {
         for (k, p) in body.poses.iter().enumerate() {
             check_finite(|| format!("body {} pose {k}", body.id), p)?;
@@ -484,8 +654,10 @@ pub fn validate_run(run: &RunRecord) -> Result<(), ExportError> {
 /// Each node's static transform is its frame-0 pose.
 ///
 /// # Errors
-/// [`ExportError`] for an interval of 0, a run without frames or with a bad
-/// time step, a chunk owned by zero or several bodies on some frame, a mesh
+/// [`ExportError`] for an interval of 0, a run without frames, with more
+/// than [`MAX_RUN_FRAMES`](smithereens_core::record::MAX_RUN_FRAMES) or with
+/// a bad time step, a file larger than [`MAX_GLB_BIN_BYTES`]
+/// ([`ExportError::TooLarge`] names the `every` that fits), a chunk owned by zero or several bodies on some frame, a mesh
 /// index out of range, or a non-finite vertex or pose.
 ///
 /// # Example
@@ -513,7 +685,9 @@ pub fn export_glb(run: &RunRecord, options: &ExportOptions) -> Result<Vec<u8>, E
         return Err(ExportError::ZeroInterval);
     }
     validate_run(run)?;
-    let poses = ChunkPoses::new(run)?;
+    check_glb_size(run, options.every)?;
+    let mut poses = OwnerSweep::new(run)?;
+    poses.advance_to(0);
 
     let Document {
         mut root,
@@ -559,22 +733,24 @@ pub fn export_glb(run: &RunRecord, options: &ExportOptions) -> Result<Vec<u8>, E
         T::Scalar,
         Some((vec![t0], vec![t1])),
     );
+    // One sweep over the sampled frames fills every chunk's keys.
+    let n = run.chunks.len();
+    let mut translations: Vec<Vec<f32>> = vec![Vec::with_capacity(frames.len() * 3); n];
+    let mut rotations: Vec<Vec<f32>> = vec![Vec::with_capacity(frames.len() * 4); n];
+    let mut prev: Vec<Option<[f32; 4]>> = vec![None; n];
+    for &f in &frames {
+        poses.advance_to(f);
+        for i in 0..n {
+            let p = poses.pose(f, i);
+            translations[i].extend_from_slice(&p[..3]);
+            let q = rotation(&p, prev[i]);
+            prev[i] = Some(q);
+            rotations[i].extend_from_slice(&q);
+        }
+    }
     let mut channels = vec![];
     let mut samplers = vec![];
-    for (i, &node) in nodes.iter().enumerate() {
-        let translations: Vec<f32> = frames
-            .iter()
-            .flat_map(|&f| poses.pose(f, i)[..3].to_vec())
-            .collect();
-        let mut prev = None;
-        let rotations: Vec<f32> = frames
-            .iter()
-            .flat_map(|&f| {
-                let q = rotation(&poses.pose(f, i), prev);
-                prev = Some(q);
-                q
-            })
-            .collect();
+    for ((&node, translations), rotations) in nodes.iter().zip(translations).zip(rotations) {
         for (data, type_, path) in [
             (
                 translations,

@@ -456,8 +456,8 @@ fn run(cli: Cli) -> Result<()> {
                 open_fallback: open_mesh.fallback(),
                 ..DemoOptions::default()
             };
-            let fracture_bar = progress::bar(chunks as u64, "fracture");
-            let sim_bar = progress::bar(steps as u64, "simulate");
+            let mut fracture_bar = progress::bar(chunks as u64, "fracture");
+            let mut sim_bar = progress::bar(steps as u64, "simulate");
             let output = run_demo(
                 &options,
                 &mut |p| fracture_bar.set_position(p.done as u64),
@@ -537,7 +537,7 @@ fn run(cli: Cli) -> Result<()> {
                 ..FractureSettings::default()
             };
             let pattern = pattern.to_pattern(&m, chunks)?;
-            let bar = progress::bar(0, "fracture");
+            let mut bar = progress::bar(0, "fracture");
             let mut on_progress = |p: smithereens_authoring::Progress| {
                 bar.set_length(p.total as u64);
                 bar.set_position(p.done as u64);
@@ -627,9 +627,14 @@ fn run(cli: Cli) -> Result<()> {
                     output.display()
                 );
             }
-            let file = smithereens_scenario::ScenarioFile::parse(&source.text)?;
+            let mut file = smithereens_scenario::ScenarioFile::parse(&source.text)?;
+            if let Some(n) = steps.filter(|&n| (1..=smithereens_scenario::MAX_STEPS).contains(&n)) {
+                for removed in file.truncate(n)? {
+                    eprintln!("note: --steps {n} ends the run before {removed}; it is left out");
+                }
+            }
             let total = steps.unwrap_or(file.steps());
-            let bar = progress::bar(total as u64, "simulate");
+            let mut bar = progress::bar(total as u64, "simulate");
             let (record, summary) =
                 simulate(&source, steps, &mut |s, _| bar.set_position(s as u64))?;
             bar.finish_and_clear();
@@ -644,7 +649,7 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Replay { run, verify } => {
             let (_, record) = read_run(&run)?;
-            let bar = progress::bar(record.frame_count.saturating_sub(1) as u64, "replay");
+            let mut bar = progress::bar(record.frame_count.saturating_sub(1) as u64, "replay");
             let result = replay(&record, &mut |s, _| bar.set_position(s as u64))
                 .with_context(|| format!("replaying {}", run.display()))?;
             bar.finish_and_clear();

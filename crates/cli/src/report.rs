@@ -33,7 +33,16 @@ pub fn summary_table(s: &RunSummary) -> String {
             "destruction time (worst step)",
             format!("{:.3} ms", s.destruction_worst_seconds * 1e3),
         ),
-        ("lowest chunk point", format!("{:.3} m", s.lowest_chunk_y)),
+        // Both named for what they measure: chunks dip into the ground on
+        // landing and are pushed out, so the end alone hides the dip.
+        (
+            "lowest chunk point (any frame)",
+            format!("{:.3} m", s.lowest_chunk_y_ever),
+        ),
+        (
+            "lowest chunk point (last frame)",
+            format!("{:.3} m", s.lowest_chunk_y),
+        ),
         ("final state hash", format!("{:016x}", s.final_hash)),
     ];
     table(&rows)
@@ -61,7 +70,7 @@ fn table(rows: &[(&str, String)]) -> String {
 }
 
 /// The source mesh volume (m³) that the authoring tool records in the
-/// provenance (`"source mesh: … volume <v> m3"`), if present.
+/// provenance (`"source mesh: … volume <v> m3"`; `m³` is read too), if present.
 fn source_volume(provenance: &str) -> Option<f64> {
     let source = &provenance[provenance.find("source mesh:")?..];
     let at = source.find("volume ")?;
@@ -87,13 +96,28 @@ pub const WEAK_BOND_FRACTION: f64 = 1e-3;
 /// At most this many chunk indices are listed per warning.
 const LISTED: usize = 8;
 
+/// `text` with the ASCII unit spellings the authoring tool keeps in the
+/// provenance (`m3`, `m2`, to keep asset bytes stable) written as people
+/// read them (`m³`, `m²`), so user text says m³ everywhere.
+fn readable_units(text: &str) -> String {
+    text.split(' ')
+        .map(|word| match word {
+            "m3" => "m³".to_string(),
+            "m3;" => "m³;".to_string(),
+            w => w.replace("/m3", "/m³").replace("/m2", "/m²"),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// The `slivers:` counts the authoring tool records in the provenance:
 /// `(merged, dropped, dropped volume m³)`.
 fn recorded_slivers(provenance: &str) -> Option<(u64, u64, f64)> {
     let rest = &provenance[provenance.rfind("slivers: ")? + 9..];
     let (merged, rest) = rest.split_once(" merged into a neighbour, ")?;
     let (dropped, rest) = rest.split_once(" dropped (")?;
-    let (volume, _) = rest.split_once(" m3")?;
+    // The tool writes " m3"; " m³" is read too.
+    let (volume, _) = rest.split_once(" m³").or_else(|| rest.split_once(" m3"))?;
     Some((
         merged.parse().ok()?,
         dropped.parse().ok()?,
@@ -368,7 +392,7 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
     }
     let mut out = table(&rows);
     out.push_str("provenance:\n");
-    out.push_str(&wrap(&file.provenance, 76, "  "));
+    out.push_str(&wrap(&readable_units(&file.provenance), 76, "  "));
     let warnings = warnings(file, asset);
     if warnings.is_empty() {
         out.push_str("Warnings: none\n");
@@ -446,6 +470,12 @@ mod tests {
                  source mesh: 8 vertices, 12 triangles, volume 1.0 m3; \
                  slivers: 2 merged into a neighbour, 1 dropped (3.5e-10 m3 dropped)";
         assert_eq!(recorded_slivers(p), Some((2, 1, 3.5e-10)));
+        // Assets written since issue 16 say m³.
+        assert_eq!(
+            recorded_slivers(&p.replace("m3", "m³")),
+            Some((2, 1, 3.5e-10))
+        );
+        assert_eq!(source_volume(&p.replace("m3", "m³")), Some(1.0));
         assert_eq!(recorded_slivers("hand-made asset"), None);
         // The source volume is still found before the sliver suffix.
         assert_eq!(source_volume(p), Some(1.0));

@@ -16,6 +16,12 @@ pub enum SimulateError {
     /// The simulation failed.
     #[error("simulation")]
     Run(#[from] smithereens_rapier::recorded_run::RunError),
+    /// `--steps` is 0 or more than a run may hold.
+    #[error("--steps {steps} is out of range: a run takes 1 to {max} steps", max = smithereens_scenario::MAX_STEPS)]
+    Steps {
+        /// The override given.
+        steps: u32,
+    },
     /// The run has no embedded scenario.
     #[error(
         "this run carries no scenario (only runs written by `smithereens simulate` can be replayed)"
@@ -68,20 +74,28 @@ impl ScenarioSource {
     }
 }
 
-/// Runs a scenario; `steps` overrides its duration. The record embeds the
-/// scenario text (with the override applied) so it can be replayed.
+/// Runs a scenario; `steps` overrides its duration
+/// ([`ScenarioFile::truncate`]: projectiles and explosions after the new end
+/// are left out). The record embeds the scenario text (with the override
+/// applied) so it can be replayed.
 ///
 /// # Errors
-/// [`SimulateError`].
+/// [`SimulateError::Steps`] for an override of 0 or more than
+/// [`MAX_STEPS`](smithereens_scenario::MAX_STEPS); any other
+/// [`SimulateError`] from reading, building or running the scenario.
 pub fn simulate(
     source: &ScenarioSource,
     steps: Option<u32>,
     progress: &mut dyn FnMut(u32, u32),
 ) -> Result<(RunRecord, RunSummary), SimulateError> {
+    if let Some(n) = steps.filter(|&n| n == 0 || n > smithereens_scenario::MAX_STEPS) {
+        return Err(SimulateError::Steps { steps: n });
+    }
     let mut file = ScenarioFile::parse(&source.text)?;
     if let Some(n) = steps {
-        file.duration = n as f32 * file.timestep;
-        file.validate()?;
+        // Launches after the new end are left out of the file as run (and
+        // so of its replay); the command line says which.
+        file.truncate(n)?;
     }
     let built = build(&file, &source.dir, &mut |_| {})?;
     let (mut record, summary) = run(&built.scenario, progress)?;

@@ -39,6 +39,7 @@ pub mod island;
 pub mod lifecycle;
 pub mod mass;
 pub mod pose;
+pub mod quantity;
 pub mod record;
 pub mod recovery;
 pub mod replay;

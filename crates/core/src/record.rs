@@ -15,6 +15,16 @@ pub const RUN_FORMAT: &str = "smithereens-run";
 /// The run format version this build writes and reads.
 pub const RUN_FORMAT_VERSION: u32 = 1;
 
+/// Most fixed steps a recorded run may hold (10 min at 1 kHz, 2 h 47 min at
+/// 60 Hz): a run of `n` steps has `n + 1` frames. Runs are simulated and
+/// recorded whole in memory, and every reader allocates per frame, so both
+/// the simulation (`smithereens demo`, `simulate`) and the run-file reader
+/// refuse anything longer before allocating.
+pub const MAX_RUN_STEPS: u32 = 600_000;
+
+/// Most frames a run file may declare: [`MAX_RUN_STEPS`] + 1.
+pub const MAX_RUN_FRAMES: u32 = MAX_RUN_STEPS + 1;
+
 /// A pose as `[tx, ty, tz, qx, qy, qz, qw]` (m, unit quaternion).
 pub type PoseArray = [f32; 7];
 
@@ -163,7 +173,8 @@ pub struct RunRecord {
     pub name: String,
     /// Fixed time step, s.
     pub timestep: f32,
-    /// Number of recorded frames (frame 0 is the initial state).
+    /// Number of recorded frames (frame 0 is the initial state); at most
+    /// [`MAX_RUN_FRAMES`], and equal to `frame_hashes.len()`.
     pub frame_count: u32,
     /// Ground plane height (world y, m), if any.
     pub ground_y: Option<f32>,
@@ -216,6 +227,23 @@ pub enum RunError {
         /// Supported.
         supported: u32,
     },
+    /// The declared `frame_count` disagrees with the frames the file holds
+    /// (one state hash per frame).
+    #[error(
+        "run file declares {declared} frames but holds {present} (one state hash per frame); it was cut short or edited"
+    )]
+    FrameCount {
+        /// `frame_count` in the file.
+        declared: u32,
+        /// Frames present: the length of `frame_hashes`.
+        present: usize,
+    },
+    /// More frames than any run may hold.
+    #[error("run file declares {declared} frames; a run holds at most {max} ({steps} steps)", max = MAX_RUN_FRAMES, steps = MAX_RUN_STEPS)]
+    TooManyFrames {
+        /// `frame_count` in the file.
+        declared: u32,
+    },
     /// Inconsistent content.
     #[error("run file is inconsistent: {0}")]
     Inconsistent(String),
@@ -252,8 +280,15 @@ impl RunRecord {
 
     /// Parses and checks a run file.
     ///
+    /// Every count and frame number in the file is checked against the data
+    /// the file actually holds (`frame_count` against `frame_hashes`, poses,
+    /// events and breaks against `frame_count`) and against
+    /// [`MAX_RUN_FRAMES`], so a reader can size per-frame tables from
+    /// `frame_count` without allocating for frames that are not there.
+    ///
     /// # Errors
-    /// [`RunError`] for non-JSON, a foreign format, another version, or
+    /// [`RunError`] for non-JSON, a foreign format, another version,
+    /// [`RunError::TooManyFrames`], [`RunError::FrameCount`], or
     /// indices/frames out of range.
     pub fn from_json(bytes: &[u8]) -> Result<Self, RunError> {
         #[derive(Deserialize)]
@@ -279,8 +314,20 @@ impl RunRecord {
     }
 
     fn check(&self) -> Result<(), RunError> {
+        if self.frame_count > MAX_RUN_FRAMES {
+            return Err(RunError::TooManyFrames {
+                declared: self.frame_count,
+            });
+        }
+        if self.frame_hashes.len() != self.frame_count as usize {
+            return Err(RunError::FrameCount {
+                declared: self.frame_count,
+                present: self.frame_hashes.len(),
+            });
+        }
         let n = self.chunks.len() as u32;
         let bad = |s: String| Err(RunError::Inconsistent(s));
+        let past_end = |first: u32, len: usize| first as u64 + len as u64 > self.frame_count as u64;
         for (k, b) in self.bonds.iter().enumerate() {
             if b.chunk0 >= n || b.chunk1.is_some_and(|c| c >= n) {
                 return bad(format!("bond {k} names a chunk out of range"));
@@ -290,12 +337,12 @@ impl RunRecord {
             if b.chunks.iter().any(|&c| c >= n) {
                 return bad(format!("body {} names a chunk out of range", b.id));
             }
-            if b.first_frame as u64 + b.poses.len() as u64 > self.frame_count as u64 {
+            if past_end(b.first_frame, b.poses.len()) {
                 return bad(format!("body {} has poses past the last frame", b.id));
             }
         }
         for (k, p) in self.plain_bodies.iter().enumerate() {
-            if p.first_frame as u64 + p.poses.len() as u64 > self.frame_count as u64 {
+            if past_end(p.first_frame, p.poses.len()) {
                 return bad(format!("plain body {k} has poses past the last frame"));
             }
             let ok = match p.shape {
@@ -308,12 +355,29 @@ impl RunRecord {
                 return bad(format!("plain body {k} has a shape without volume"));
             }
         }
+        for (k, p) in self.projectiles.iter().enumerate() {
+            if past_end(p.first_frame, p.poses.len()) {
+                return bad(format!("projectile {k} has poses past the last frame"));
+            }
+        }
+        if let Some(e) = self.events.iter().find(|e| e.frame >= self.frame_count) {
+            return bad(format!(
+                "damage event {} is on frame {}, past the last frame",
+                e.id, e.frame
+            ));
+        }
         if let Some(br) = self
             .breaks
             .iter()
             .find(|br| br.bond as usize >= self.bonds.len())
         {
             return bad(format!("break of bond {} out of range", br.bond));
+        }
+        if let Some(br) = self.breaks.iter().find(|br| br.frame >= self.frame_count) {
+            return bad(format!(
+                "break of bond {} is on frame {}, past the last frame",
+                br.bond, br.frame
+            ));
         }
         Ok(())
     }

@@ -35,6 +35,20 @@ pub struct ChunkShapes {
     shapes: Vec<Option<SharedShape>>,
 }
 
+/// How far outside its hulls a chunk's declared centroid may lie, as a
+/// fraction of the cube root of the hull volume (0.01, for rounding). The
+/// centroid of any piece of material lies inside the convex hull of that
+/// material, so a centroid outside every hull means the hulls and the mass
+/// properties describe different things (e.g. hull points shifted 0.3 m on
+/// a 0.5 m cube: the body would rest with its centre of mass outside its
+/// shape, under the ground).
+pub const HULL_CENTROID_TOLERANCE: f32 = 0.01;
+
+/// Largest declared volume of a chunk as a multiple of the volume its
+/// (sharp, possibly overlapping) hulls enclose: the material cannot exceed
+/// its convex envelopes by more than rounding.
+pub const HULL_VOLUME_TOLERANCE: f32 = 1.05;
+
 impl ChunkShapes {
     /// Builds every chunk's shape.
     ///
@@ -42,17 +56,32 @@ impl ChunkShapes {
     /// [`BackendError::DegenerateHull`] when a hull has no volume: its sharp
     /// convex hull encloses less than [`MIN_HULL_VOLUME_FRACTION`] of the
     /// cube on its bounding-box diagonal (four coplanar points, or points
-    /// within 1e-20 m, once passed here as a flat, rounded plate).
+    /// within 1e-20 m, once passed here as a flat, rounded plate);
+    /// [`BackendError::HullMismatch`] when a chunk's hulls do not fit its
+    /// declared mass properties (its centroid lies outside every hull by
+    /// more than [`HULL_CENTROID_TOLERANCE`] × ∛(hull volume), or the chunk
+    /// declares more than
+    /// [`HULL_VOLUME_TOLERANCE`] × the volume its hulls enclose): such a
+    /// body would rest with its centre of mass outside its shape.
     pub fn build(asset: &Asset, border: f32) -> Result<Self, BackendError> {
         let mut shapes = Vec::with_capacity(asset.chunk_count());
         for (i, chunk) in asset.chunks().iter_enumerated() {
             let mut parts = Vec::new();
+            let (mut hull_volume, mut centroid_gap) = (0.0f32, f32::INFINITY);
             for hull in &chunk.hulls {
                 let local: Vec<Vec3> = hull.points.iter().map(|p| *p - chunk.centroid).collect();
-                let sharp_volume =
-                    SharedShape::convex_hull(&local).map_or(0.0, |s| s.mass_properties(1.0).mass());
+                let sharp = SharedShape::convex_hull(&local);
+                let sharp_volume = sharp
+                    .as_ref()
+                    .map_or(0.0, |s| s.mass_properties(1.0).mass());
                 if !(sharp_volume > MIN_HULL_VOLUME_FRACTION * chunk.volume) {
                     return Err(BackendError::DegenerateHull(i));
+                }
+                if let Some(s) = &sharp {
+                    hull_volume += sharp_volume;
+                    // The centroid (local origin) must lie in the material's convex envelope.
+                    centroid_gap =
+                        centroid_gap.min(s.as_ref().distance_to_local_point(Vec3::ZERO, true));
                 }
                 let nearest = local
                     .iter()
@@ -71,6 +100,19 @@ impl ChunkShapes {
                 };
                 let shape = shape.ok_or(BackendError::DegenerateHull(i))?;
                 parts.push(shape);
+            }
+            if hull_volume > 0.0 {
+                let offset = centroid_gap;
+                let limit = HULL_CENTROID_TOLERANCE * hull_volume.cbrt();
+                if !(offset <= limit && chunk.volume <= HULL_VOLUME_TOLERANCE * hull_volume) {
+                    return Err(BackendError::HullMismatch {
+                        chunk: i,
+                        offset,
+                        limit,
+                        hull_volume,
+                        volume: chunk.volume,
+                    });
+                }
             }
             shapes.push(match parts.len() {
                 0 => None,
@@ -108,6 +150,26 @@ pub struct BodySpec<'a> {
     pub proxies: &'a [ProxyDesc],
     /// The game's extra masses by chunk (see [`crate::set::ExtraMass`]).
     pub extra: &'a BTreeMap<ChunkIndex, ExtraMass>,
+}
+
+impl<'a> BodySpec<'a> {
+    /// The body of core cluster `c`, with the instance's proxies and the
+    /// game's extra masses.
+    pub fn of_cluster(
+        c: &'a smithereens_core::cluster::Cluster,
+        proxies: &'a [ProxyDesc],
+        extra: &'a BTreeMap<ChunkIndex, ExtraMass>,
+    ) -> Self {
+        Self {
+            nodes: &c.nodes,
+            supported: c.supported,
+            mass: &c.mass,
+            principal: &c.principal,
+            representation: c.representation,
+            proxies,
+            extra,
+        }
+    }
 }
 
 /// The rigid body of a cluster (not inserted): fixed when supported,
@@ -162,21 +224,14 @@ pub struct ColliderContext<'a> {
     pub instance: InstanceHandle,
 }
 
-/// Rapier's contact-force threshold (N) for authoritative colliders: 0,
-/// every contact with a force in an awake island is reported, because an
-/// impact's later, weaker steps belong to its episode ([`crate::impact`]).
-/// Sleeping islands report nothing.
-pub const AUTHORITATIVE_FORCE_THRESHOLD: f32 = 0.0;
-
 /// Finishes a collider with authoritative collision (a chunk or a proxy
-/// piece): the chunk groups, kinematic ↔ fixed pairs, contact-force and
-/// collision events, and its tag.
+/// piece): the chunk groups, kinematic ↔ fixed pairs, collision events,
+/// and its tag.
 fn authoritative(builder: ColliderBuilder, tag: ColliderTag, s: &DestructionSettings) -> Collider {
     builder
         .collision_groups(s.groups.chunks.to_rapier())
         .active_collision_types(AUTHORITATIVE_COLLISION_TYPES)
         .active_events(AUTHORITATIVE_EVENTS)
-        .contact_force_event_threshold(AUTHORITATIVE_FORCE_THRESHOLD)
         .user_data(tag.encode(s.tag_mark))
         .build()
 }
@@ -192,10 +247,12 @@ pub const AUTHORITATIVE_COLLISION_TYPES: ActiveCollisionTypes =
         .union(ActiveCollisionTypes::DYNAMIC_FIXED)
         .union(ActiveCollisionTypes::KINEMATIC_FIXED);
 
-/// Events raised by authoritative chunk colliders: contact forces (the
-/// impact model) and collision starts (kinematic hits on fixed chunks).
-pub const AUTHORITATIVE_EVENTS: ActiveEvents =
-    ActiveEvents::CONTACT_FORCE_EVENTS.union(ActiveEvents::COLLISION_EVENTS);
+/// Events raised by authoritative chunk colliders: collision starts only
+/// (they open the watch on a pair, see [`crate::set::contact`], and give
+/// kinematic hits on fixed chunks). No contact-force events: a resting
+/// pile would raise one per contact per step; impulses of watched pairs
+/// are read from the narrow phase instead.
+pub const AUTHORITATIVE_EVENTS: ActiveEvents = ActiveEvents::COLLISION_EVENTS;
 
 /// A collider ready to insert, with the tag the registry records for it.
 pub type TaggedCollider = (Collider, ColliderTag);

@@ -9,6 +9,25 @@ pub enum BackendError {
     /// A chunk's hull points do not span a volume (fewer than 4 non-coplanar points).
     #[error("chunk {0} has no usable convex hull (needs 4+ non-coplanar points)")]
     DegenerateHull(ChunkIndex),
+    /// A chunk's hulls do not fit its declared mass properties: its
+    /// centroid lies `offset` m outside every hull (more than `limit` m, see
+    /// `backend::HULL_CENTROID_TOLERANCE`), or they enclose less volume
+    /// than the chunk declares.
+    #[error(
+        "chunk {chunk}'s hulls do not match its mass properties: its centroid is {offset:.3} m outside its hulls (limit {limit:.3} m), hull volume {hull_volume:.4} m³ for a declared {volume:.4} m³"
+    )]
+    HullMismatch {
+        /// The chunk.
+        chunk: ChunkIndex,
+        /// Distance from the declared centroid to the nearest hull, m.
+        offset: f32,
+        /// Largest distance accepted, m.
+        limit: f32,
+        /// Volume enclosed by the chunk's (sharp) hulls, m³.
+        hull_volume: f32,
+        /// The chunk's declared volume, m³.
+        volume: f32,
+    },
     /// A cluster has no body in the world (stale or foreign handle).
     #[error("cluster {0} has no body in this world")]
     MissingBody(ClusterHandle),

@@ -8,8 +8,8 @@
 //! consecutive steps while the pair still reports impulse and still
 //! approached at the start of the step (≥ [`CONTINUE_FRACTION`] ×
 //! `min_approach_speed`). Its impulse `J` (N·s) is the sum of the pair's
-//! contact impulses over those steps — Rapier reports a force `F` per step,
-//! `J_step = F · Δt`. When the episode ends (the first step without an
+//! contact impulses over those steps, read from Rapier's narrow phase after
+//! each step (see [`crate::set::contact`]). When the episode ends (the first step without an
 //! approaching impulse), it becomes one damage event:
 //!
 //! `D = damage_per_impulse · (J − threshold)` du, at the first contact

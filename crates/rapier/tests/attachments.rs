@@ -104,7 +104,8 @@ fn a_joint_moves_to_the_piece_holding_its_anchor_chunk() {
     for _ in 0..10 {
         step(&mut set, &mut physics);
     }
-    set.admit(h, cut(1, Vec3::new(0.0, -2.5, 0.0))).unwrap();
+    set.admit(&physics, h, cut(1, Vec3::new(0.0, -2.5, 0.0)))
+        .unwrap();
     let r = step(&mut set, &mut physics);
     assert_eq!(r.instance(h).broken.len(), 1);
     assert_eq!(
@@ -161,7 +162,8 @@ fn body_settings_made_by_the_game_carry_over_to_every_piece() {
         b.enable_ccd(true);
         b.user_data = 77;
     }
-    set.admit(h, cut(1, Vec3::new(1.5, 0.0, 0.0))).unwrap();
+    set.admit(&physics, h, cut(1, Vec3::new(1.5, 0.0, 0.0)))
+        .unwrap();
     let r = step(&mut set, &mut physics);
     assert_eq!(r.instance(h).created.len(), 2);
     for &p in set.cluster_bodies(h).unwrap().values() {
@@ -230,6 +232,7 @@ fn a_game_sensor_follows_its_chunk_and_never_adds_mass() {
     assert!((before.x - 2.0).abs() < 1e-4);
     let x_sensor = physics.colliders[sensor].position().translation;
     set.admit(
+        &physics,
         h,
         cut(
             1,
@@ -281,6 +284,7 @@ fn the_games_extra_mass_follows_its_chunk_through_a_split() {
     physics.bodies[rb].set_linvel(Vec3::new(1.0, 0.0, 0.0), true);
     step(&mut set, &mut physics);
     set.admit(
+        &physics,
         h,
         cut(
             1,

@@ -36,6 +36,7 @@ fn an_explosion_pushes_at_the_nearest_point_with_linear_and_angular_impulse() {
         .unwrap();
     // Blast 0.5 m above the top face of the end cube, radius 2 m, 3 N·s, no damage.
     set.explode(
+        &physics,
         h,
         Explosion {
             id: EventId(1),
@@ -76,6 +77,7 @@ fn a_huge_blast_is_capped_in_speed_and_spin() {
         .spawn(&mut physics, piece, Pose::IDENTITY, InstanceDesc::default())
         .unwrap();
     set.explode(
+        &physics,
         h,
         Explosion {
             id: EventId(1),
@@ -165,13 +167,13 @@ fn an_explosion_damages_each_bond_by_falloff_and_rejects_inverted_radii() {
         ..blast
     };
     assert!(matches!(
-        set.explode(h, inverted),
+        set.explode(&physics, h, inverted),
         Err(smithereens_rapier::SetAdmitError::Damage(
             smithereens_core::DamageError::BadFalloffRadii { .. }
         ))
     ));
     assert!(set.instance(h).unwrap().pending().is_empty());
-    set.explode(h, blast).unwrap();
+    set.explode(&physics, h, blast).unwrap();
     step(&mut set, &mut physics);
     // 8 du inside 1 m; 8 · (2 − 1.5)/(2 − 1) = 4 du at 1.5 m: not shared out.
     assert_eq!(set.instance(h).unwrap().health(), &[2.0, 6.0]);

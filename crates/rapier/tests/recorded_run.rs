@@ -309,3 +309,81 @@ fn bad_plain_bodies_are_typed_errors_before_anything_runs() {
         }
     }
 }
+
+/// Issue 16: a projectile or explosion scheduled at or after the last step
+/// would never happen; it used to be dropped silently.
+#[test]
+fn launches_and_blasts_after_the_end_of_the_run_are_typed_errors() {
+    let projectile = ProjectileDesc {
+        position: Vec3::new(1.0, 1.25, -2.0),
+        velocity: Vec3::new(0.0, 0.0, 25.0),
+        radius: 0.2,
+        mass: 200.0,
+    };
+    let mut s = ScriptedRun::single(
+        "late",
+        (*grid(2, 2, true)).clone(),
+        at(0.0, 0.0),
+        WorldSettings::default(),
+        10,
+    );
+    s.projectiles.push(ScheduledProjectile {
+        step: 9,
+        projectile,
+    });
+    assert!(run(&s, &mut |_, _| {}).is_ok(), "step 9 of 10 is the last");
+    s.projectiles.push(ScheduledProjectile {
+        step: 10,
+        projectile,
+    });
+    assert_eq!(
+        run(&s, &mut |_, _| {}).unwrap_err(),
+        RunError::ProjectileAfterEnd {
+            projectile: 1,
+            step: 10,
+            steps: 10
+        }
+    );
+    s.projectiles.pop();
+    s.explosions.push(ScheduledExplosion {
+        step: 12,
+        instance: 0,
+        explosion: Explosion {
+            id: EventId(0),
+            point: Vec3::ZERO,
+            radius: 1.0,
+            damage: 1.0,
+            impulse: 0.0,
+            inner_radius: 0.0,
+        },
+    });
+    assert_eq!(
+        run(&s, &mut |_, _| {}).unwrap_err(),
+        RunError::ExplosionAfterEnd {
+            explosion: 0,
+            step: 12,
+            steps: 10
+        }
+    );
+}
+
+/// Issue 16: a step count above the documented cap is refused before
+/// anything is allocated (4e9 steps used to abort on a 32 GB allocation).
+#[test]
+fn a_run_longer_than_the_cap_is_refused_before_it_starts() {
+    let steps = smithereens_core::record::MAX_RUN_STEPS + 1;
+    let mut progressed = false;
+    let s = ScriptedRun::new("long", WorldSettings::default(), steps);
+    assert_eq!(
+        run(&s, &mut |_, _| progressed = true).unwrap_err(),
+        RunError::TooManySteps { steps }
+    );
+    assert!(!progressed);
+    let s = ScriptedRun::new("longer", WorldSettings::default(), 4_000_000_000);
+    assert_eq!(
+        run(&s, &mut |_, _| {}).unwrap_err(),
+        RunError::TooManySteps {
+            steps: 4_000_000_000
+        }
+    );
+}

@@ -173,6 +173,7 @@ fn despawn_removes_every_body_and_collider_and_wakes_what_rested_on_them() {
     assert!(set.instance(h).is_err());
     assert!(matches!(
         set.admit(
+            &physics,
             h,
             RadialDamage {
                 id: EventId(1),
@@ -214,8 +215,10 @@ fn a_failing_commit_blocks_no_other_instance_and_is_quarantined_then_readmitted(
     let a = spawn(&mut set, &mut physics, &asset, 0.0);
     let b = spawn(&mut set, &mut physics, &asset, 4.0);
     set.inject_prepare_failures(a, 3).unwrap();
-    set.admit(a, blow(1, Vec3::new(0.75, 0.9, 0.125))).unwrap();
-    set.admit(b, blow(1, Vec3::new(4.75, 0.9, 0.125))).unwrap();
+    set.admit(&physics, a, blow(1, Vec3::new(0.75, 0.9, 0.125)))
+        .unwrap();
+    set.admit(&physics, b, blow(1, Vec3::new(4.75, 0.9, 0.125)))
+        .unwrap();
     let r = step(&mut set, &mut physics);
     assert_eq!(r.failed.len(), 1);
     assert_eq!(r.failed[0].0, a);
@@ -272,7 +275,8 @@ fn contacts_refused_by_a_full_queue_are_counted() {
         .unwrap();
     // One scripted event whose commit keeps failing holds the one-slot queue full.
     set.inject_prepare_failures(h, 1000).unwrap();
-    set.admit(h, blow(7, Vec3::new(0.75, 0.9, 0.125))).unwrap();
+    set.admit(&physics, h, blow(7, Vec3::new(0.75, 0.9, 0.125)))
+        .unwrap();
     ball(
         &mut physics,
         Vec3::new(0.75, 0.6, -1.0),
@@ -399,6 +403,41 @@ fn bad_spawns_are_typed_errors_that_add_nothing() {
             "{points:?}"
         );
     }
+    // Hulls that do not fit the chunk's mass properties: points shifted
+    // 0.3 m on a 0.5 m cube (the centroid 0.05 m outside), and a hull of
+    // half the declared volume. A 0.2 m shift (centroid still inside) passes.
+    let cube = grid_desc(2, 1, 1, 0.5, 1000.0, 10.0);
+    let shifted = |d: Vec3, scale: f32| {
+        let mut desc = cube.clone();
+        let c = desc.chunks[1].centroid;
+        for p in &mut desc.chunks[1].hulls[0].points {
+            *p = c + (*p - c) * scale + d;
+        }
+        Arc::new(Asset::new(&desc).unwrap())
+    };
+    for (asset, offset) in [
+        (shifted(Vec3::new(0.0, 0.3, 0.0), 1.0), 0.05),
+        (shifted(Vec3::ZERO, 0.5f32.cbrt()), 0.0),
+    ] {
+        match set.spawn(&mut physics, asset, Pose::IDENTITY, InstanceDesc::default()) {
+            Err(BackendError::HullMismatch {
+                chunk, offset: o, ..
+            }) => {
+                assert_eq!(chunk, smithereens_core::ChunkIndex(1));
+                assert!((o - offset).abs() < 1e-3, "{o}");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
+    let h = set
+        .spawn(
+            &mut physics,
+            shifted(Vec3::new(0.0, 0.2, 0.0), 1.0),
+            Pose::IDENTITY,
+            InstanceDesc::default(),
+        )
+        .unwrap();
+    set.despawn(&mut physics, h).unwrap();
     assert_eq!((physics.bodies.len(), physics.colliders.len()), (b0, c0));
     assert!(set.is_empty());
     assert!(

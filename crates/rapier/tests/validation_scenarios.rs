@@ -138,6 +138,9 @@ fn a_fast_small_projectile_does_not_tunnel_through_a_thin_wall() {
             )
         })
         .collect();
+    // Its declared volume must match its hull (2 × 2 × 0.02 m).
+    chunk.volume = 0.08;
+    chunk.mass = 80.0;
     let asset = Arc::new(
         Asset::new(&AssetDesc {
             chunks: vec![chunk],

@@ -2,6 +2,7 @@
 
 use crate::error::ScenarioFileError;
 use serde::{Deserialize, Serialize};
+use smithereens_core::quantity::sig;
 
 /// A box to fracture: extents in metres, centred on the origin.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -313,8 +314,9 @@ pub struct ScenarioFile {
 }
 
 /// Most fixed steps a scenario may run (10 min at 1 kHz), so no file can make
-/// `simulate` or `replay` run for hours.
-pub const MAX_STEPS: u32 = 600_000;
+/// `simulate` or `replay` run for hours: the cap of every recorded run,
+/// [`smithereens_core::record::MAX_RUN_STEPS`].
+pub const MAX_STEPS: u32 = smithereens_core::record::MAX_RUN_STEPS;
 
 /// Most instances, and most plain bodies, a scenario may hold.
 pub const MAX_INSTANCES: usize = 4096;
@@ -502,6 +504,7 @@ impl ScenarioFile {
             if p.time < 0.0 {
                 return Err(invalid(f("time"), "must be ≥ 0"));
             }
+            self.check_before_end(&f("time"), p.time)?;
             finite(&f("position"), &p.position)?;
             finite(&f("velocity"), &p.velocity)?;
             positive(&f("radius"), p.radius)?;
@@ -520,6 +523,7 @@ impl ScenarioFile {
             if e.time < 0.0 {
                 return Err(invalid(f("time"), "must be ≥ 0"));
             }
+            self.check_before_end(&f("time"), e.time)?;
             finite(&f("point"), &e.point)?;
             if e.instance as usize >= count {
                 return Err(invalid(
@@ -536,6 +540,60 @@ impl ScenarioFile {
             }
         }
         Ok(())
+    }
+
+    /// A launch or trigger at `time` happens before the run's last step
+    /// (`floor(time / timestep) < steps()`), so it takes effect.
+    fn check_before_end(&self, field: &str, time: f32) -> Result<(), ScenarioFileError> {
+        if (time / self.timestep).floor() as u64 >= self.steps() as u64 {
+            return Err(invalid(
+                field,
+                format!(
+                    "{} s is at or after the end of the run ({} s, {} steps); make it earlier or the duration longer",
+                    sig(time),
+                    sig(self.steps() as f32 * self.timestep),
+                    self.steps()
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Shortens (or lengthens) the run to `steps` fixed steps, as
+    /// `smithereens simulate --steps` does: the duration becomes `steps ×
+    /// timestep`, and projectiles and explosions that would fall at or after
+    /// the new end are removed. Returns what was removed, as
+    /// `"projectiles[k] at T s"` (indices as in the file before), so the
+    /// caller can say so; the file is then validated.
+    ///
+    /// # Errors
+    /// [`ScenarioFileError::Invalid`] when the new duration is out of range.
+    pub fn truncate(&mut self, steps: u32) -> Result<Vec<String>, ScenarioFileError> {
+        self.duration = steps as f32 * self.timestep;
+        let end = self.steps() as u64;
+        let fits = |time: f32, timestep: f32| ((time / timestep).floor() as u64) < end;
+        let mut removed = Vec::new();
+        let timestep = self.timestep;
+        let mut k = 0;
+        self.projectiles.retain(|p| {
+            let keep = fits(p.time, timestep);
+            if !keep {
+                removed.push(format!("projectiles[{k}] at {} s", sig(p.time)));
+            }
+            k += 1;
+            keep
+        });
+        let mut k = 0;
+        self.explosions.retain(|e| {
+            let keep = fits(e.time, timestep);
+            if !keep {
+                removed.push(format!("explosions[{k}] at {} s", sig(e.time)));
+            }
+            k += 1;
+            keep
+        });
+        self.validate()?;
+        Ok(removed)
     }
 
     /// Every instance source with its field path: the single `asset`, or

@@ -74,6 +74,7 @@ fn the_bridge_is_held_at_both_ends_until_the_blast_cuts_it() {
     );
     let mut short = built.scenario.clone();
     short.steps = 20; // the blast is at 0.5 s = step 30: nothing falls before it
+    short.explosions.clear(); // (a blast after the end is an error)
     let (_, before) = run(&short, &mut |_, _| {}).unwrap();
     assert_eq!(before.dynamic_bodies, 0);
     assert_eq!(before.bonds_broken, 0);
@@ -370,4 +371,48 @@ fn projectiles_beyond_the_physical_limits_are_typed_errors() {
         "velocity = [0.0, 0.0, 2000.0]",
     );
     assert!(ScenarioFile::parse(&limit).is_ok());
+}
+
+/// Issue 16: a projectile or explosion at or after the end of the run
+/// would never happen; it used to be accepted silently.
+#[test]
+fn launches_at_or_after_the_end_of_the_run_are_typed_errors_naming_the_field() {
+    let wall = builtin("wall").unwrap();
+    assert!(wall.contains("duration = 4.0") && wall.contains("time = 0.0"));
+    // (4.0 s itself rounds down to the last step, 239, in f32.)
+    for late in ["time = 4.02", "time = 9.5"] {
+        let text = wall.replace("time = 0.0", late);
+        match ScenarioFile::parse(&text) {
+            Err(ScenarioFileError::Invalid { field, problem }) => {
+                assert_eq!(field, "projectiles[0].time");
+                assert!(
+                    problem.contains("after the end of the run (4 s"),
+                    "{problem}"
+                );
+            }
+            other => panic!("{late}: {other:?}"),
+        }
+    }
+    // The last step starts at 4 s − 1/60 s.
+    assert!(ScenarioFile::parse(&wall.replace("time = 0.0", "time = 3.98")).is_ok());
+    let tower = builtin("tower").unwrap();
+    assert!(tower.contains("time = 2.0"));
+    assert_eq!(
+        invalid_field(&tower.replace("duration = 5.0", "duration = 1.0")),
+        "explosions[0].time"
+    );
+}
+
+#[test]
+fn shortening_a_run_leaves_out_the_launches_after_its_new_end_and_says_which() {
+    let mut tower = ScenarioFile::parse(builtin("tower").unwrap()).unwrap();
+    let removed = tower.truncate(60).unwrap();
+    assert_eq!(removed, vec!["explosions[0] at 2 s".to_string()]);
+    assert_eq!(tower.steps(), 60);
+    assert!(tower.explosions.is_empty());
+    assert_eq!(tower.projectiles.len(), 1);
+    assert!(matches!(
+        tower.truncate(0),
+        Err(ScenarioFileError::Invalid { .. })
+    ));
 }

@@ -180,9 +180,11 @@ pub struct RunSummary {
     pub step_worst_seconds: f64,
     /// Worst destruction (damage + commit) time in one step, s.
     pub destruction_worst_seconds: f64,
-    /// Lowest point of any chunk collider at the end, m (world y).
+    /// Lowest point of any chunk collider (its bounding box) on the last
+    /// frame, m (world y).
     pub lowest_chunk_y: f32,
-    /// Lowest point of any chunk collider over the whole run, m (world y).
+    /// Lowest point of any chunk collider (its bounding box) over every
+    /// recorded frame, the first included, m (world y).
     pub lowest_chunk_y_ever: f32,
     /// Highest linear speed of any dynamic body on any step, m/s.
     pub max_speed: f32,
@@ -208,6 +210,32 @@ pub enum RunError {
     /// A scripted explosion was rejected.
     #[error("explosion")]
     Explosion(#[from] smithereens_core::DamageError),
+    /// The run asks for more steps than a recorded run may hold.
+    #[error("{steps} steps asked for; a recorded run holds at most {max} steps", max = smithereens_core::record::MAX_RUN_STEPS)]
+    TooManySteps {
+        /// [`ScriptedRun::steps`].
+        steps: u32,
+    },
+    /// A projectile is launched at or after the run's last step, so it would never fly.
+    #[error("projectile {projectile} is launched before step {step}, but the run has only {steps} steps (0 to {last}); launch it earlier or run longer", last = steps.saturating_sub(1))]
+    ProjectileAfterEnd {
+        /// Index in [`ScriptedRun::projectiles`].
+        projectile: usize,
+        /// Its launch step.
+        step: u32,
+        /// [`ScriptedRun::steps`].
+        steps: u32,
+    },
+    /// An explosion is triggered at or after the run's last step, so it would never happen.
+    #[error("explosion {explosion} is triggered before step {step}, but the run has only {steps} steps (0 to {last}); trigger it earlier or run longer", last = steps.saturating_sub(1))]
+    ExplosionAfterEnd {
+        /// Index in [`ScriptedRun::explosions`].
+        explosion: usize,
+        /// Its trigger step.
+        step: u32,
+        /// [`ScriptedRun::steps`].
+        steps: u32,
+    },
     /// A scripted explosion names an instance the run does not have.
     #[error("explosion {explosion} names instance {instance}, but the run has {count} instances")]
     ExplosionTarget {
@@ -224,13 +252,34 @@ pub enum RunError {
 ///
 /// # Errors
 /// [`RunError`] for an invalid asset, bad settings, projectile or plain
-/// body, an explosion naming a missing instance, or a failed commit.
+/// body, more than [`smithereens_core::record::MAX_RUN_STEPS`] steps, a
+/// projectile or explosion scheduled at or after the last step, an
+/// explosion naming a missing instance, or a failed commit. Everything
+/// but a failed commit is found before anything is simulated.
 pub fn run(
     scenario: &ScriptedRun,
     progress: &mut dyn FnMut(u32, u32),
 ) -> Result<(RunRecord, RunSummary), RunError> {
     let settings = &scenario.settings;
     settings.validate()?;
+    let steps = scenario.steps;
+    if steps > smithereens_core::record::MAX_RUN_STEPS {
+        return Err(RunError::TooManySteps { steps });
+    }
+    if let Some((k, p)) = (scenario.projectiles.iter().enumerate()).find(|(_, p)| p.step >= steps) {
+        return Err(RunError::ProjectileAfterEnd {
+            projectile: k,
+            step: p.step,
+            steps,
+        });
+    }
+    if let Some((k, e)) = (scenario.explosions.iter().enumerate()).find(|(_, e)| e.step >= steps) {
+        return Err(RunError::ExplosionAfterEnd {
+            explosion: k,
+            step: e.step,
+            steps,
+        });
+    }
     for (k, e) in scenario.explosions.iter().enumerate() {
         if e.instance as usize >= scenario.instances.len() {
             return Err(RunError::ExplosionTarget {
@@ -294,7 +343,8 @@ pub fn run(
     launches.sort_by_key(|p| p.step);
     let mut next_launch = 0;
     let mut max_speed = 0.0f32;
-    let mut lowest_ever = f32::INFINITY;
+    // Frame 0 counts too: every recorded frame is in the minimum.
+    let mut lowest_ever = lowest_chunk_point(&physics, &set).unwrap_or(f32::INFINITY);
     let mut non_finite_steps = 0u32;
     let mut blasts: Vec<&ScheduledExplosion> = scenario.explosions.iter().collect();
     blasts.sort_by_key(|e| e.step);
@@ -320,7 +370,7 @@ pub fn run(
         }
         while let Some(e) = blasts.get(next_blast).filter(|e| e.step <= step) {
             let x = e.explosion;
-            set.explode(handles[e.instance as usize], x)
+            set.explode(&physics, handles[e.instance as usize], x)
                 .map_err(|err| match err {
                     SetAdmitError::Damage(d) => RunError::Explosion(d),
                     SetAdmitError::Instance(b) => RunError::Backend(b),

@@ -267,17 +267,24 @@ pub fn reattach(
     }
 }
 
-/// Sets the density of every game collider on a library body to 0 (so
-/// Rapier's mass is the library's) and refreshes the body's mass. Called for
-/// awake library bodies whose collider count differs from the library's.
+/// When the game attached colliders to library body `rb` since the
+/// library last counted them, sets their density to 0 (so Rapier's mass
+/// stays the library's), refreshes the body's mass and records the new
+/// count. Called by the sleep sweep and before a commit. Returns the body's
+/// owner record as it is now (`None` for a body that is not the library's).
 pub fn neutralize_foreign_mass(
     physics: &mut PhysicsWorld,
-    registry: &Registry,
+    registry: &mut Registry,
     rb: RigidBodyHandle,
-) {
-    let Some(body) = physics.bodies.get(rb) else {
-        return;
-    };
+) -> Option<super::registry::BodyOwner> {
+    let mut owner = registry.body(rb)?;
+    let body = physics.bodies.get(rb)?;
+    let count = body.colliders().len() as u32;
+    if count == owner.colliders {
+        return Some(owner);
+    }
+    owner.colliders = count;
+    registry.insert_body(rb, owner);
     let mut changed = false;
     for &ch in body.colliders() {
         if registry.collider(ch).is_some() {
@@ -293,4 +300,5 @@ pub fn neutralize_foreign_mass(
     if changed {
         crate::backend::refresh_mass(physics, rb);
     }
+    Some(owner)
 }

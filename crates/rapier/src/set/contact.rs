@@ -1,20 +1,34 @@
-//! Contact hits reported during the game's step, the pre-step velocities
-//! that give their approach speeds, and how the library's event handler
-//! sits beside the game's own.
+//! Contacts with chunks, the pre-step velocities that give their approach
+//! speeds, and how the library's event handler sits beside the game's own.
 //!
-//! Contacts are read from Rapier's contact-force events
-//! ([`EventHandler::handle_contact_force_event`]): Rapier raises them only
-//! for pairs in the solver whose summed force passes the collider's
-//! threshold, so sleeping piles and resting debris cost nothing.
+//! **Which contacts are read.** A pair of colliders, at least one of them
+//! a library chunk, is *watched* from the step it starts touching (Rapier's
+//! `CollisionEvent::Started`, raised by the narrow phase before the solver,
+//! when the bodies still have their pre-step velocities, which the handler
+//! records) for as long as it keeps approaching, and then for
+//! [`QUIET_STEPS`] more steps. At the safe point the library reads each
+//! watched pair's contact impulses from the narrow phase. Pairs that have
+//! been resting against each other for longer (debris on the ground, a
+//! pile) are not watched and cost nothing, however many; chunk colliders
+//! raise no contact-force events. The one case this leaves out, a pair that
+//! has rested in contact for several steps and is then driven into itself
+//! at the opening speed without ever separating, is not an impact Rapier
+//! resolves as one either (its solver keeps the pair at rest).
+//!
+//! **Pre-step velocities.** For a pair that started this step they are the
+//! ones recorded by the handler. For a pair watched from an earlier step
+//! they are the velocities at the end of the last step, refreshed by
+//! [`super::DestructionSet::before_step`] (O(watched pairs)) if the game
+//! changed velocities between its steps.
 //!
 //! A kinematic body touching a *fixed* chunk is never solved by Rapier (both
-//! sides have infinite mass), so it raises no force. Chunk colliders enable
+//! sides have infinite mass), so it gives no impulse. Chunk colliders enable
 //! kinematic ↔ fixed pairs and collision events; when such a pair *starts*
 //! touching, the hit is taken as the impulse that would bring the touched
 //! chunk to the kinematic body's approach speed, `J = m_chunk · v_n` (N·s),
 //! through the same [`crate::ImpactDamage`] mapping. A kinematic body
 //! pressing on without a new contact does no further damage; once a chunk
-//! breaks free it is dynamic and the ordinary force path takes over.
+//! breaks free it is dynamic and the ordinary path takes over.
 //!
 //! The handler only enqueues; nothing mutates the world until
 //! [`super::DestructionSet::after_step`].
@@ -22,6 +36,7 @@
 use glam::Vec3;
 use rapier3d::prelude::*;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// A contact reported during a step, before it becomes damage.
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -78,79 +93,156 @@ impl KinematicHit {
     }
 }
 
-/// Velocities of the awake dynamic bodies just before the step, indexed by
-/// body slot. Captured by [`super::DestructionSet::before_step`] in
-/// O(awake bodies); a body not captured (asleep, fixed, kinematic) is
-/// measured at its current velocity.
-#[derive(Default)]
-pub(super) struct PreStepVelocities {
-    /// Per body slot: (generation, stamp, linvel, angvel, centre of mass).
-    slots: Vec<(u32, u64, Vec3, Vec3, Vec3)>,
-    stamp: u64,
+/// Steps a watched pair stays watched after it last approached.
+pub(crate) const QUIET_STEPS: u8 = 3;
+
+/// A dynamic body's motion at the start of a step.
+#[derive(Copy, Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct BodyState {
+    /// Linear velocity of the centre of mass, m/s.
+    pub(crate) linvel: Vec3,
+    /// Angular velocity, rad/s.
+    pub(crate) angvel: Vec3,
+    /// Centre of mass, world, m.
+    pub(crate) com: Vec3,
 }
 
-impl PreStepVelocities {
-    pub(super) fn capture(&mut self, islands: &IslandManager, bodies: &RigidBodySet) {
-        self.stamp += 1;
-        for h in islands.active_bodies() {
-            let Some(b) = bodies.get(h).filter(|b| b.is_dynamic()) else {
-                continue;
-            };
-            let (i, g) = h.into_raw_parts();
-            let i = i as usize;
-            if self.slots.len() <= i {
-                self.slots
-                    .resize(i + 1, (0, 0, Vec3::ZERO, Vec3::ZERO, Vec3::ZERO));
-            }
-            self.slots[i] = (g, self.stamp, b.linvel(), b.angvel(), b.center_of_mass());
-        }
-    }
-
-    /// How far `body`'s centre of mass moved over the step (m); zero for a
-    /// body not captured.
-    pub(super) fn displacement(
-        &self,
-        bodies: &RigidBodySet,
-        body: Option<RigidBodyHandle>,
-    ) -> Vec3 {
-        let Some(h) = body else {
-            return Vec3::ZERO;
-        };
-        let (i, g) = h.into_raw_parts();
-        match (self.slots.get(i as usize), bodies.get(h)) {
-            (Some(&(sg, st, _, _, c)), Some(b)) if sg == g && st == self.stamp => {
-                b.center_of_mass() - c
-            }
-            _ => Vec3::ZERO,
-        }
-    }
-
-    /// Velocity of the material point `p` of `body` before the step (m/s);
-    /// the current velocity for a body not captured, zero for no body.
-    pub(super) fn point_velocity(
-        &self,
-        bodies: &RigidBodySet,
-        body: Option<RigidBodyHandle>,
-        p: Vec3,
-    ) -> Vec3 {
-        let Some(h) = body else {
-            return Vec3::ZERO;
-        };
-        let (i, g) = h.into_raw_parts();
-        match self.slots.get(i as usize) {
-            Some(&(sg, st, v, w, c)) if sg == g && st == self.stamp => v + w.cross(p - c),
-            _ => bodies.get(h).map_or(Vec3::ZERO, |b| b.velocity_at_point(p)),
-        }
+impl BodyState {
+    /// The state of `body` now; `None` unless it is dynamic (a fixed or
+    /// kinematic body is measured at its current velocity).
+    pub(crate) fn of(body: Option<&RigidBody>) -> Option<Self> {
+        body.filter(|b| b.is_dynamic()).map(|b| Self {
+            linvel: b.linvel(),
+            angvel: b.angvel(),
+            com: b.center_of_mass(),
+        })
     }
 }
 
-/// The library's contact-force event handler: pass it to
+/// A collider pair that started touching during the step, with its bodies'
+/// states as the narrow phase saw them (before the solver).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct StartedPair {
+    pub(crate) colliders: (ColliderHandle, ColliderHandle),
+    pub(crate) states: [Option<BodyState>; 2],
+}
+
+/// A watched pair (see the module docs).
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct WatchedPair {
+    pub(crate) key: (u32, u32, u32, u32),
+    pub(crate) colliders: (ColliderHandle, ColliderHandle),
+    /// Each side's body state at the start of the current step.
+    pub(crate) states: [Option<BodyState>; 2],
+    /// Consecutive steps without an approaching impulse.
+    pub(crate) quiet: u8,
+}
+
+/// Watched pairs, sorted by key (binary search, deterministic order).
+pub(crate) type Watch = Vec<WatchedPair>;
+
+/// Velocity of material point `p` of a body at the start of the step
+/// (m/s): from its recorded state, else its current velocity; zero for no body.
+pub(crate) fn point_velocity(
+    bodies: &RigidBodySet,
+    body: Option<RigidBodyHandle>,
+    state: Option<BodyState>,
+    p: Vec3,
+) -> Vec3 {
+    match state {
+        Some(s) => s.linvel + s.angvel.cross(p - s.com),
+        None => body
+            .and_then(|h| bodies.get(h))
+            .map_or(Vec3::ZERO, |b| b.velocity_at_point(p)),
+    }
+}
+
+/// How far a body's centre of mass moved over the step (m); zero without a state.
+pub(crate) fn displacement(
+    bodies: &RigidBodySet,
+    body: Option<RigidBodyHandle>,
+    state: Option<BodyState>,
+) -> Vec3 {
+    match (state, body.and_then(|h| bodies.get(h))) {
+        (Some(s), Some(b)) => b.center_of_mass() - s.com,
+        _ => Vec3::ZERO,
+    }
+}
+
+impl ContactHit {
+    /// The hit of `pair` this step, read from the narrow phase after the
+    /// step; `None` when the pair exchanged no impulse. The contact point
+    /// is the material point on the chunk side (collider 1 unless only
+    /// collider 2 is `chunk`), at its pose after the step.
+    pub(crate) fn from_pair(
+        bodies: &RigidBodySet,
+        colliders: &ColliderSet,
+        pair: &ContactPair,
+        chunk: (bool, bool),
+    ) -> Option<Self> {
+        let impulse = pair.total_impulse_magnitude();
+        if !(impulse > 0.0) {
+            return None;
+        }
+        let (c1, c2) = (
+            colliders.get(pair.collider1)?,
+            colliders.get(pair.collider2)?,
+        );
+        let second = chunk.1 && !chunk.0;
+        let world = |p1: Vec3, p2: Vec3| {
+            if second {
+                c2.position().transform_point(p2)
+            } else {
+                c1.position().transform_point(p1)
+            }
+        };
+        let (point, normal) = match pair.find_deepest_contact() {
+            Some((manifold, contact)) => (
+                world(contact.local_p1, contact.local_p2),
+                manifold.data.normal,
+            ),
+            None => (c1.position().translation, Vec3::ZERO),
+        };
+        let (mut sum, mut count) = (Vec3::ZERO, 0u32);
+        for m in pair.manifolds() {
+            for p in &m.points {
+                sum += world(p.local_p1, p.local_p2);
+                count += 1;
+            }
+        }
+        let centroid = if count > 0 { sum / count as f32 } else { point };
+        let body = |c: &Collider| c.parent().and_then(|h| bodies.get(h));
+        Some(Self {
+            colliders: (pair.collider1, pair.collider2),
+            bodies: (c1.parent(), c2.parent()),
+            impulse,
+            impulse_on_2: pair.total_impulse(),
+            fixed: (
+                body(c1).is_none_or(|b| b.is_fixed()),
+                body(c2).is_none_or(|b| b.is_fixed()),
+            ),
+            dynamic: (
+                body(c1).is_some_and(|b| b.is_dynamic()),
+                body(c2).is_some_and(|b| b.is_dynamic()),
+            ),
+            point,
+            centroid,
+            normal,
+        })
+    }
+}
+
+/// The library's event handler: pass it to
 /// `PhysicsWorld::step_with_events` (or, beside your own handler, pass
-/// [`BothEvents`]). Only enqueues.
+/// [`BothEvents`]). It reads collision-start events only, and only
+/// enqueues (O(contacts that started this step)).
 #[derive(Default)]
 pub struct ContactCollector {
-    pub(super) hits: Mutex<Vec<ContactHit>>,
+    pub(super) started: Mutex<Vec<StartedPair>>,
     pub(super) kinematic: Mutex<Vec<KinematicHit>>,
+    /// Set when anything was enqueued since the last safe point (lets a
+    /// quiet step skip both locks).
+    pub(super) any: AtomicBool,
 }
 
 impl EventHandler for ContactCollector {
@@ -175,6 +267,13 @@ impl EventHandler for ContactCollector {
             return;
         };
         let body = |c: &Collider| c.parent().and_then(|h| bodies.get(h));
+        self.any.store(true, Ordering::Release);
+        if let Ok(mut started) = self.started.lock() {
+            started.push(StartedPair {
+                colliders: (pair.collider1, pair.collider2),
+                states: [BodyState::of(body(c1)), BodyState::of(body(c2))],
+            });
+        }
         let (Some(b1), Some(b2)) = (body(c1), body(c2)) else {
             return;
         };
@@ -203,52 +302,13 @@ impl EventHandler for ContactCollector {
 
     fn handle_contact_force_event(
         &self,
-        dt: f32,
-        bodies: &RigidBodySet,
-        colliders: &ColliderSet,
-        pair: &ContactPair,
-        total_force_magnitude: f32,
+        _dt: f32,
+        _bodies: &RigidBodySet,
+        _colliders: &ColliderSet,
+        _pair: &ContactPair,
+        _total_force_magnitude: f32,
     ) {
-        let (Some(c1), Some(c2)) = (colliders.get(pair.collider1), colliders.get(pair.collider2))
-        else {
-            return;
-        };
-        let (point, normal) = match pair.find_deepest_contact() {
-            Some((manifold, contact)) => (
-                c1.position().transform_point(contact.local_p1),
-                manifold.data.normal,
-            ),
-            None => (c1.position().translation, Vec3::ZERO),
-        };
-        let (mut sum, mut count) = (Vec3::ZERO, 0u32);
-        for m in pair.manifolds() {
-            for p in &m.points {
-                sum += c1.position().transform_point(p.local_p1);
-                count += 1;
-            }
-        }
-        let centroid = if count > 0 { sum / count as f32 } else { point };
-        let body = |c: &Collider| c.parent().and_then(|h| bodies.get(h));
-        let hit = ContactHit {
-            colliders: (pair.collider1, pair.collider2),
-            bodies: (c1.parent(), c2.parent()),
-            impulse: total_force_magnitude * dt,
-            impulse_on_2: pair.total_impulse(),
-            fixed: (
-                body(c1).is_none_or(|b| b.is_fixed()),
-                body(c2).is_none_or(|b| b.is_fixed()),
-            ),
-            dynamic: (
-                body(c1).is_some_and(|b| b.is_dynamic()),
-                body(c2).is_some_and(|b| b.is_dynamic()),
-            ),
-            point,
-            centroid,
-            normal,
-        };
-        if let Ok(mut hits) = self.hits.lock() {
-            hits.push(hit);
-        }
+        // Chunk colliders raise none; impulses are read from the narrow phase.
     }
 
     fn handle_soft_body_tear_event(&self, _: &SoftBodySet, _: &SoftBodyTearEvent) {}

@@ -149,6 +149,7 @@ impl DestructionSet {
     /// changes on error.
     pub fn explode(
         &mut self,
+        physics: &PhysicsWorld,
         h: InstanceHandle,
         blast: Explosion,
     ) -> Result<smithereens_core::Admission, SetAdmitError> {
@@ -158,6 +159,8 @@ impl DestructionSet {
             ))
             .into());
         }
+        self.entry(h)?;
+        self.sync_motions(physics, h);
         let e = self.entry_mut(h)?;
         // The core checks the damage parameters; the impulse is ours to check.
         if let Some((existing, _)) = e.blasts.get(&blast.id)

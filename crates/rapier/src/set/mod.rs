@@ -9,7 +9,7 @@
 //! let mut set = DestructionSet::new(DestructionSettings::default())?;
 //! let wall = set.spawn(&mut physics, asset.clone(), pose, InstanceDesc::default())?;
 //! loop {
-//!     set.before_step(&physics);                    // pre-step velocities (awake bodies)
+//!     set.before_step(&physics);                    // pre-step velocities (watched contacts)
 //!     physics.step_with_events(&hooks, &BothEvents(&my_events, set.events()));
 //!     let report = set.after_step(&mut physics);    // the safe point: damage, commits, sleep
 //! }
@@ -17,17 +17,20 @@
 //!
 //! Split by concern: [`settings`], [`tag`] (the `user_data` encoding),
 //! `registry` (which handles are the library's), [`contact`] (the event
-//! handler and pre-step velocities), `step` (after-step: contacts → damage,
-//! one commit across instances, quarantine), `sleep` (awake tracking and
-//! recycling), `impulses` (explosions and absorbed impulses), [`attachments`]
+//! handler, watched pairs and pre-step velocities), `step` (after-step:
+//! contacts → damage, one commit across instances, quarantine), `sleep`
+//! (lazy motion sync, the sleep sweep and recycling), `impulses` (explosions and absorbed impulses), [`attachments`]
 //! (game joints and colliders across splits), `snapshot`.
 //!
 //! # Cost per step
-//! [`DestructionSet::before_step`] is O(awake dynamic bodies);
-//! [`DestructionSet::after_step`] is O(contact-force events + instances
-//! with pending events + awake library bodies + sleep transitions). Fixed,
-//! untouched instances and sleeping debris cost nothing, and a step where
-//! nothing breaks allocates nothing after warm-up.
+//! [`DestructionSet::before_step`] is O(watched pairs: contacts with chunks
+//! that started touching recently or are still approaching);
+//! [`DestructionSet::after_step`] is O(new contacts + watched pairs +
+//! bodies of the instances that admit or commit events +
+//! [`DestructionSettings::sleep_sweep`]). It never visits every awake body:
+//! fixed, untouched instances, resting and sleeping debris cost nothing,
+//! however many, and a step where nothing breaks allocates nothing after
+//! warm-up.
 
 use crate::backend::{BodySpec, ChunkShapes, ColliderContext};
 use crate::error::BackendError;
@@ -109,6 +112,9 @@ pub(crate) struct Entry {
     pub(crate) fail_prepare: u32,
     /// The game's extra masses by chunk.
     pub(crate) extra: BTreeMap<smithereens_core::ChunkIndex, ExtraMass>,
+    /// Set step index at which the cluster motions were last synced from
+    /// Rapier (`u64::MAX`: never); see [`DestructionSet::sync_motions`].
+    pub(crate) synced_at: u64,
 }
 
 /// Mass the game adds to a chunk (a rider, cargo, a mounted gun): a point
@@ -138,18 +144,19 @@ pub struct DestructionSet {
     pub(crate) free: Vec<u32>,
     pub(crate) registry: registry::Registry,
     pub(crate) collector: ContactCollector,
-    pre_step: contact::PreStepVelocities,
+    /// Collider pairs whose contacts are read at the safe point (see [`contact`]).
+    pub(crate) watch: contact::Watch,
     pub(crate) pre_step_taken: bool,
     /// Instances with pending events, waiting for the next safe point.
     pub(crate) dirty: Vec<InstanceHandle>,
     /// Instances with clusters withdrawn for recycling.
     pub(crate) recycling: Vec<InstanceHandle>,
-    pub(crate) awake: sleep::AwakeTracker,
+    pub(crate) sleep: sleep::SleepTracker,
     pub(crate) quarantine: Vec<Quarantined>,
     pub(crate) step_index: u64,
     pub(crate) next_event: u64,
-    /// Reused buffer for the contact hits of one step.
-    hits: Vec<contact::ContactHit>,
+    /// Reused buffer for the pairs that started touching in one step.
+    started: Vec<contact::StartedPair>,
     /// Open contact episodes (see [`crate::impact`]).
     pub(crate) episodes: episode::Episodes,
     /// Reused buffer for the episodes that ended in one step.
@@ -179,15 +186,15 @@ impl DestructionSet {
             free: Vec::new(),
             registry: registry::Registry::default(),
             collector: ContactCollector::default(),
-            pre_step: contact::PreStepVelocities::default(),
+            watch: contact::Watch::new(),
             pre_step_taken: false,
             dirty: Vec::new(),
             recycling: Vec::new(),
-            awake: sleep::AwakeTracker::default(),
+            sleep: sleep::SleepTracker::default(),
             quarantine: Vec::new(),
             step_index: 0,
             next_event: 0,
-            hits: Vec::new(),
+            started: Vec::new(),
             kinematic_hits: Vec::new(),
             episodes: episode::Episodes::new(),
             ended: Vec::new(),
@@ -240,15 +247,7 @@ impl DestructionSet {
         let mut built = Vec::with_capacity(instance.cluster_count());
         let no_extra = BTreeMap::new();
         for (h, c) in instance.clusters() {
-            let spec = BodySpec {
-                nodes: &c.nodes,
-                supported: c.supported,
-                mass: &c.mass,
-                principal: &c.principal,
-                representation: c.representation,
-                proxies: &instance.budget().proxies,
-                extra: &no_extra,
-            };
+            let spec = BodySpec::of_cluster(c, &instance.budget().proxies, &no_extra);
             let (body, colliders) =
                 crate::backend::build_body(&shapes, instance.asset(), &spec, &cx)?;
             built.push((
@@ -278,6 +277,7 @@ impl DestructionSet {
             failures: 0,
             fail_prepare: 0,
             extra: BTreeMap::new(),
+            synced_at: u64::MAX,
         };
         Ok(self.occupy(entry))
     }
@@ -399,16 +399,21 @@ impl DestructionSet {
     /// Admits a damage event on an instance for the next safe point: a
     /// scripted hit ([`smithereens_core::RadialDamage`], renormalised budget) or a
     /// [`smithereens_core::FalloffDamage`] (per-bond falloff; explosions with
-    /// an impulse go through [`Self::explode`]).
+    /// an impulse go through [`Self::explode`]), measured against where the
+    /// instance's pieces are now in `physics` (their motions are synced
+    /// first, O(bodies of the instance)).
     ///
     /// # Errors
     /// [`SetAdmitError::Instance`] for a stale handle, otherwise any
     /// [`smithereens_core::DamageError`]; nothing changes on error.
     pub fn admit(
         &mut self,
+        physics: &PhysicsWorld,
         h: InstanceHandle,
         event: impl Into<smithereens_core::DamageEvent>,
     ) -> Result<smithereens_core::Admission, SetAdmitError> {
+        self.entry(h)?;
+        self.sync_motions(physics, h);
         let e = self.entry_mut(h)?;
         let a = e.instance.admit(event)?;
         self.mark_dirty(h);
@@ -432,7 +437,9 @@ impl DestructionSet {
         &self.settings
     }
 
-    /// The destruction state of an instance.
+    /// The destruction state of an instance. Its cluster motions are synced
+    /// from Rapier lazily: call [`Self::sync_instances`] first to read
+    /// current poses and velocities.
     ///
     /// # Errors
     /// [`BackendError::StaleInstance`].
@@ -590,15 +597,7 @@ impl DestructionSet {
         if c.supported {
             return Ok(());
         }
-        let spec = BodySpec {
-            nodes: &c.nodes,
-            supported: c.supported,
-            mass: &c.mass,
-            principal: &c.principal,
-            representation: c.representation,
-            proxies: &e.instance.budget().proxies,
-            extra: &e.extra,
-        };
+        let spec = BodySpec::of_cluster(c, &e.instance.budget().proxies, &e.extra);
         let mp = crate::backend::body_mass_properties(&spec);
         if let Some(body) = physics.bodies.get_mut(rb) {
             body.set_additional_mass_properties(mp, true);
@@ -617,6 +616,13 @@ impl DestructionSet {
         self.entry_mut(h)?.fail_prepare = n;
         self.mark_dirty(h);
         Ok(())
+    }
+
+    /// Collider pairs whose contacts the library is reading (diagnostics;
+    /// see [`contact`]): pairs touching a chunk that started recently or are
+    /// still approaching. Resting contacts are not among them.
+    pub fn watched_contacts(&self) -> usize {
+        self.watch.len()
     }
 
     /// Steps taken (calls of [`Self::after_step`]).

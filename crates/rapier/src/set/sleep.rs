@@ -1,7 +1,17 @@
-//! Motion sync, sleep and two-phase debris recycling, driven by Rapier's own
-//! sleep decision: each step only the awake library bodies are visited
-//! (Rapier's active set), and a body that left it since the last step has
-//! fallen asleep. The core's per-instance sleep timers
+//! The sleep sweep and two-phase debris recycling.
+//!
+//! Nothing here visits every awake body per step. Motions are synced into
+//! the core lazily ([`DestructionSet::sync_motions`]: before an instance
+//! admits or commits, and when a body falls asleep), and Rapier's own sleep
+//! decision is read by a **sweep** of two round-robin windows of
+//! [`super::DestructionSettings::sleep_sweep`] bodies each per step: one
+//! over Rapier's active set (finds library bodies that woke up or are new)
+//! and one over the library bodies known to be awake (finds those that fell
+//! asleep, syncing their motion and starting the recycling clock; switches
+//! CCD by speed; keeps game colliders on library bodies massless). Cost per
+//! step O(min(awake bodies, 2 · sleep_sweep)), zero when nothing is awake;
+//! a change is noticed within ⌈awake bodies / sleep_sweep⌉ steps. The
+//! core's per-instance sleep timers
 //! ([`smithereens_core::Instance::advance_sleep`], O(clusters)) are not used.
 
 use super::{DestructionSet, InstanceHandle, SetStepReport};
@@ -10,119 +20,237 @@ use rapier3d::prelude::*;
 use smithereens_core::ClusterHandle;
 use smithereens_core::lifecycle::{LifecycleError, SleepState};
 
-/// The library bodies awake at the last step, and a per-body-slot stamp of
-/// the last step each was seen awake.
+/// The sleep sweep's state.
 #[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
-pub(crate) struct AwakeTracker {
-    pub(crate) awake: Vec<(RigidBodyHandle, InstanceHandle, ClusterHandle)>,
-    #[serde(skip)]
-    next: Vec<(RigidBodyHandle, InstanceHandle, ClusterHandle)>,
-    /// Awake library bodies carrying game colliders the library has not seen.
-    #[serde(skip)]
-    foreign: Vec<RigidBodyHandle>,
-    /// Awake library bodies whose CCD the library switches (on / off).
-    #[serde(skip)]
-    ccd: Vec<(RigidBodyHandle, bool)>,
-    pub(crate) seen: Vec<(u32, u64)>,
-    /// When each sleeping debris cluster fell asleep (step index).
+pub(crate) struct SleepTracker {
+    /// Library dynamic bodies last seen awake (deterministic order).
+    pub(crate) awake: Vec<RigidBodyHandle>,
+    /// Per body slot: (generation, position in `awake` or `u32::MAX`,
+    /// seen asleep).
+    pub(crate) seen: Vec<(u32, u32, bool)>,
+    /// Next position of the window over Rapier's active set.
+    pub(crate) active_cursor: u32,
+    /// Next position of the window over `awake`.
+    pub(crate) awake_cursor: u32,
+    /// When each sleeping debris cluster was seen asleep (step index).
     pub(crate) asleep_since: std::collections::BTreeMap<(InstanceHandle, ClusterHandle), u64>,
 }
 
-impl DestructionSet {
-    /// Syncs the motion of every awake library body into its instance, and
-    /// records the clusters that woke up or fell asleep since the last step.
-    pub(super) fn track_sleep(&mut self, physics: &mut PhysicsWorld) {
-        let step = self.step_index;
-        let mut tracker = std::mem::take(&mut self.awake);
-        tracker.next.clear();
-        tracker.foreign.clear();
-        tracker.ccd.clear();
-        let ccd_speed = self.settings.ccd_speed;
-        for rb in physics.islands.active_bodies() {
-            let Some(owner) = self.registry.body(rb) else {
-                continue;
-            };
-            let Some(body) = physics.bodies.get(rb).filter(|b| b.is_dynamic()) else {
-                continue;
-            };
-            let (i, g) = rb.into_raw_parts();
-            let i = i as usize;
-            if tracker.seen.len() <= i {
-                tracker.seen.resize(i + 1, (0, 0));
+impl SleepTracker {
+    fn slot(&mut self, rb: RigidBodyHandle) -> &mut (u32, u32, bool) {
+        let (i, g) = rb.into_raw_parts();
+        let i = i as usize;
+        if self.seen.len() <= i {
+            self.seen.resize(i + 1, (0, u32::MAX, false));
+        }
+        if self.seen[i].0 != g {
+            self.seen[i] = (g, u32::MAX, false);
+        }
+        &mut self.seen[i]
+    }
+
+    /// Sets the `awake` position recorded for `rb`, unless its slot has
+    /// been taken by a newer body since.
+    fn set_position(&mut self, rb: RigidBodyHandle, pos: u32) {
+        let (i, g) = rb.into_raw_parts();
+        if let Some(s) = self.seen.get_mut(i as usize)
+            && s.0 == g
+        {
+            s.1 = pos;
+        }
+    }
+
+    /// A tracker that knows `awake` (in this order) as awake and the
+    /// asleep debris clusters with the step each was seen asleep; the
+    /// windows start at the beginning (snapshots of format 2).
+    pub(crate) fn from_awake(
+        awake: Vec<RigidBodyHandle>,
+        asleep_since: std::collections::BTreeMap<(InstanceHandle, ClusterHandle), u64>,
+    ) -> Self {
+        let mut t = Self {
+            asleep_since,
+            ..Self::default()
+        };
+        for rb in awake {
+            if t.slot(rb).1 == u32::MAX {
+                let pos = t.awake.len() as u32;
+                t.awake.push(rb);
+                t.slot(rb).1 = pos;
             }
-            let was_awake = tracker.seen[i] == (g, step - 1);
-            tracker.seen[i] = (g, step);
-            tracker.next.push((rb, owner.instance, owner.cluster));
-            let foreign_added = body.colliders().len() as u32 != owner.colliders;
-            let motion = motion_of(body);
-            if let Ok(e) = self.entry_mut(owner.instance) {
-                // Bodies come from our own validated state; a non-finite pose is
-                // quarantined by Rapier and is then simply not synced.
-                let _ = e.instance.set_motion::<()>(owner.cluster, motion);
-                if !was_awake {
+        }
+        t
+    }
+
+    /// Removes `awake[pos]` (swap-remove, O(1)).
+    fn forget(&mut self, pos: usize) {
+        let rb = self.awake.swap_remove(pos);
+        self.set_position(rb, u32::MAX);
+        if let Some(&moved) = self.awake.get(pos) {
+            self.set_position(moved, pos as u32);
+        }
+    }
+}
+
+impl DestructionSet {
+    /// Writes the current pose and velocity of every dynamic body of
+    /// instance `h` into its core clusters. O(bodies of the instance); run
+    /// before the instance admits or commits, so events are measured
+    /// against where its pieces are now, at most once between two steps.
+    /// No-op for a stale handle.
+    pub(crate) fn sync_motions(&mut self, physics: &PhysicsWorld, h: InstanceHandle) {
+        let step = self.step_index;
+        let Ok(e) = self.entry_mut(h) else {
+            return;
+        };
+        if e.synced_at == step {
+            return; // nothing moved since: no Rapier step in between
+        }
+        e.synced_at = step;
+        for (&cluster, &rb) in &e.bodies {
+            if let Some(body) = physics.bodies.get(rb).filter(|b| b.is_dynamic()) {
+                // Bodies come from our own validated state; a non-finite pose
+                // is quarantined by Rapier and is then simply not synced.
+                let _ = e.instance.set_motion::<()>(cluster, motion_of(body));
+            }
+        }
+    }
+
+    /// Makes game colliders on instance `h`'s bodies massless (see
+    /// [`super::attachments::neutralize_foreign_mass`]) before a commit, so
+    /// the split conserves momentum even when the sweep has not reached
+    /// the body yet. O(bodies of the instance).
+    pub(crate) fn neutralize_attachments(&mut self, physics: &mut PhysicsWorld, h: InstanceHandle) {
+        let Some(e) = self
+            .slots
+            .get(h.index() as usize)
+            .filter(|s| s.generation == h.generation())
+            .and_then(|s| s.entry.as_ref())
+        else {
+            return;
+        };
+        for &rb in e.bodies.values() {
+            super::attachments::neutralize_foreign_mass(physics, &mut self.registry, rb);
+        }
+    }
+
+    /// Brings the cluster motions of every instance up to date with
+    /// `physics`. They are synced lazily (when an instance admits or
+    /// commits, and when a body falls asleep), so call this before reading
+    /// poses or velocities through [`Self::instance`]; live poses are also
+    /// always available from Rapier through [`Self::cluster_bodies`].
+    /// O(library bodies).
+    pub fn sync_instances(&mut self, physics: &PhysicsWorld) {
+        for i in 0..self.slots.len() {
+            let h = InstanceHandle::from_raw_parts(i as u32, self.slots[i].generation);
+            if self.slots[i].entry.is_some() {
+                self.synced_at_reset(h);
+                self.sync_motions(physics, h);
+            }
+        }
+    }
+
+    fn synced_at_reset(&mut self, h: InstanceHandle) {
+        if let Ok(e) = self.entry_mut(h) {
+            e.synced_at = u64::MAX;
+        }
+    }
+
+    /// One step of the sleep sweep (see the module docs).
+    pub(super) fn sweep(&mut self, physics: &mut PhysicsWorld) {
+        let step = self.step_index;
+        let k = self.settings.sleep_sweep as usize;
+        let mut t = std::mem::take(&mut self.sleep);
+        // Window 1: library bodies in Rapier's active set that woke up or are new.
+        let n_active = physics.islands.num_active_bodies();
+        if n_active > 0 {
+            let from = t.active_cursor as usize % n_active;
+            let visits = k.min(n_active);
+            let mut at = from;
+            for rb in physics
+                .islands
+                .active_bodies()
+                .skip(from)
+                .chain(physics.islands.active_bodies())
+                .take(visits)
+            {
+                at = (at + 1) % n_active;
+                let Some(owner) = self.registry.body(rb) else {
+                    continue;
+                };
+                let len = t.awake.len() as u32;
+                let slot = t.slot(rb);
+                if slot.1 != u32::MAX {
+                    continue; // known awake
+                }
+                let woke = slot.2;
+                slot.2 = false;
+                slot.1 = len;
+                t.awake.push(rb);
+                if woke {
+                    if let Ok(e) = self.entry_mut(owner.instance) {
+                        let _ = e
+                            .instance
+                            .set_sleep_state(owner.cluster, SleepState::default());
+                    }
+                    t.asleep_since.remove(&(owner.instance, owner.cluster));
+                }
+            }
+            t.active_cursor = at as u32;
+        }
+        // Window 2: known-awake bodies that fell asleep; CCD and game colliders.
+        let ccd_speed = self.settings.ccd_speed;
+        let mut visits = k.min(t.awake.len());
+        let mut at = t.awake_cursor as usize;
+        while visits > 0 && !t.awake.is_empty() {
+            visits -= 1;
+            if at >= t.awake.len() {
+                at = 0;
+            }
+            let rb = t.awake[at];
+            // A collider the game attached must not change the library's mass.
+            let owner =
+                super::attachments::neutralize_foreign_mass(physics, &mut self.registry, rb);
+            let body = physics.bodies.get(rb).filter(|b| b.is_dynamic());
+            let (Some(mut owner), Some(body)) = (owner, body) else {
+                t.forget(at); // removed, or no longer ours
+                continue;
+            };
+            if body.is_sleeping() {
+                let motion = motion_of(body);
+                t.forget(at);
+                t.slot(rb).2 = true;
+                if let Ok(e) = self.entry_mut(owner.instance) {
+                    let _ = e.instance.set_motion::<()>(owner.cluster, motion);
                     let _ = e
                         .instance
-                        .set_sleep_state(owner.cluster, SleepState::default());
-                    tracker
-                        .asleep_since
-                        .remove(&(owner.instance, owner.cluster));
+                        .set_sleep_state(owner.cluster, SleepState::Asleep);
+                    if self.settings.recycle.is_some() {
+                        t.asleep_since.insert((owner.instance, owner.cluster), step);
+                        self.sleep_queue
+                            .push_back((step, owner.instance, owner.cluster));
+                    }
                 }
+                continue;
             }
-            if foreign_added {
-                tracker.foreign.push(rb);
-            }
-            let speed = motion.velocity.linear.length();
-            if speed > ccd_speed && !body.is_ccd_enabled() {
-                tracker.ccd.push((rb, true));
+            let speed = body.linvel().length();
+            let ccd = if speed > ccd_speed && !body.is_ccd_enabled() {
+                Some(true)
             } else if owner.ccd_by_library && speed < 0.5 * ccd_speed {
-                tracker.ccd.push((rb, false));
-            }
-        }
-        for &(rb, on) in &tracker.ccd {
-            if let Some(b) = physics.bodies.get_mut(rb) {
-                b.enable_ccd(on);
-            }
-            if let Some(mut o) = self.registry.body(rb) {
-                o.ccd_by_library = on;
-                self.registry.insert_body(rb, o);
-            }
-        }
-        for &rb in &tracker.foreign {
-            // The game attached a collider: it must not change the library's mass.
-            super::attachments::neutralize_foreign_mass(physics, &self.registry, rb);
-            if let Some(mut o) = self.registry.body(rb) {
-                o.colliders = physics
-                    .bodies
-                    .get(rb)
-                    .map_or(0, |b| b.colliders().len() as u32);
-                self.registry.insert_body(rb, o);
-            }
-        }
-        for k in 0..tracker.awake.len() {
-            let (rb, inst, cluster) = tracker.awake[k];
-            let (i, g) = rb.into_raw_parts();
-            if tracker.seen.get(i as usize) == Some(&(g, step)) {
-                continue;
-            }
-            // Left the active set: asleep (or removed, or no longer ours).
-            let Some(body) = physics.bodies.get(rb) else {
-                continue;
+                Some(false)
+            } else {
+                None
             };
-            if self.registry.body(rb).is_none_or(|o| o.cluster != cluster) {
-                continue;
-            }
-            let motion = motion_of(body);
-            if let Ok(e) = self.entry_mut(inst) {
-                let _ = e.instance.set_motion::<()>(cluster, motion);
-                let _ = e.instance.set_sleep_state(cluster, SleepState::Asleep);
-                if self.settings.recycle.is_some() {
-                    tracker.asleep_since.insert((inst, cluster), step);
-                    self.sleep_queue.push_back((step, inst, cluster));
+            if let Some(on) = ccd {
+                if let Some(b) = physics.bodies.get_mut(rb) {
+                    b.enable_ccd(on);
                 }
+                owner.ccd_by_library = on;
+                self.registry.insert_body(rb, owner);
             }
+            at += 1;
         }
-        std::mem::swap(&mut tracker.awake, &mut tracker.next);
-        self.awake = tracker;
+        t.awake_cursor = at as u32;
+        self.sleep = t;
     }
 
     /// First half of recycling: sleeping debris past the policy's time gets
@@ -138,10 +266,10 @@ impl DestructionSet {
             }
             self.sleep_queue.pop_front();
             // A cluster that woke (and perhaps slept again) since has a newer entry.
-            if self.awake.asleep_since.get(&(inst, cluster)) != Some(&since) {
+            if self.sleep.asleep_since.get(&(inst, cluster)) != Some(&since) {
                 continue;
             }
-            self.awake.asleep_since.remove(&(inst, cluster));
+            self.sleep.asleep_since.remove(&(inst, cluster));
             let Ok(e) = self.entry_mut(inst) else {
                 continue;
             };

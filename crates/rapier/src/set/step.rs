@@ -2,6 +2,9 @@
 //! [`DestructionSet::after_step`] around the game's own Rapier step.
 
 use super::attachments::Attachments;
+use super::contact::{
+    ContactHit, QUIET_STEPS, WatchedPair, displacement, pair_key, point_velocity,
+};
 use super::{CONTACT_EVENT_BIT, DestructionSet, InstanceHandle};
 use crate::backend::{ColliderContext, RapierCommit};
 use crate::error::BackendError;
@@ -85,12 +88,15 @@ impl SetStepReport {
 
 impl DestructionSet {
     /// Call just before the game's Rapier step: records the velocities of
-    /// the awake dynamic bodies, from which the contacts reported by the
-    /// step get their approach speeds ([`crate::ImpactDamage`]'s gate).
-    /// Cost O(awake dynamic bodies); no allocation once the table has grown
-    /// to the highest body slot.
+    /// the bodies of the watched contact pairs (see [`super::contact`]),
+    /// from which their approach speeds are measured
+    /// ([`crate::ImpactDamage`]'s gate). Needed only when the game changes
+    /// velocities between its steps (otherwise the values recorded at the
+    /// last safe point stand). Cost O(watched pairs); no allocation.
     pub fn before_step(&mut self, physics: &PhysicsWorld) {
-        self.pre_step.capture(&physics.islands, &physics.bodies);
+        for w in &mut self.watch {
+            w.states = watched_states(&physics.bodies, &physics.colliders, w.colliders);
+        }
         self.pre_step_taken = true;
     }
 
@@ -109,10 +115,16 @@ impl DestructionSet {
         };
         self.step_index += 1;
         self.finish_recycling(physics, &mut report);
-        self.admit_contacts(physics, &mut report);
-        self.admit_kinematic_hits(&mut report);
+        let any = self
+            .collector
+            .any
+            .swap(false, std::sync::atomic::Ordering::Acquire);
+        self.admit_contacts(physics, any, &mut report);
+        if any {
+            self.admit_kinematic_hits(physics, &mut report);
+        }
         self.commit_all(physics, &mut report);
-        self.track_sleep(physics);
+        self.sweep(physics);
         self.withdraw_due(physics);
         self.pre_step_taken = false;
         report.instances.retain(|_, r| !r.is_empty());
@@ -120,38 +132,81 @@ impl DestructionSet {
         report
     }
 
-    fn admit_contacts(&mut self, physics: &PhysicsWorld, report: &mut SetStepReport) {
-        {
-            let Ok(mut queued) = self.collector.hits.lock() else {
+    fn admit_contacts(&mut self, physics: &PhysicsWorld, any: bool, report: &mut SetStepReport) {
+        if any {
+            let Ok(mut queued) = self.collector.started.lock() else {
                 return;
             };
-            std::mem::swap(&mut *queued, &mut self.hits);
+            std::mem::swap(&mut *queued, &mut self.started);
         }
-        if self.hits.is_empty() && self.episodes.is_empty() {
-            return;
-        }
-        // Callbacks arrive in solver order; sort by a total key for determinism.
-        self.hits.sort_unstable_by_key(|h| h.key());
-        let open_speed = self.settings.impact.min_approach_speed;
-        let continue_speed = open_speed * crate::impact::CONTINUE_FRACTION;
-        for hit in &self.hits {
-            let chunk0 = self
-                .registry
-                .collider(hit.colliders.0)
-                .is_some_and(|t| t.authoritative_chunk().is_some());
-            let chunk1 = self
-                .registry
-                .collider(hit.colliders.1)
-                .is_some_and(|t| t.authoritative_chunk().is_some());
-            if !(chunk0 || chunk1) || !hit.point.is_finite() {
+        // Pairs that started touching a chunk join the watch, with the
+        // velocities the narrow phase saw (before the solver).
+        self.started.sort_unstable_by_key(|p| pair_key(p.colliders));
+        let sorted = self.watch.len();
+        for p in &self.started {
+            let chunk = |c| {
+                self.registry
+                    .collider(c)
+                    .is_some_and(|t| t.authoritative_chunk().is_some())
+            };
+            if !(chunk(p.colliders.0) || chunk(p.colliders.1)) {
                 continue;
             }
-            let v1 = self
-                .pre_step
-                .point_velocity(&physics.bodies, hit.bodies.0, hit.point);
-            let v2 = self
-                .pre_step
-                .point_velocity(&physics.bodies, hit.bodies.1, hit.point);
+            let key = pair_key(p.colliders);
+            let w = WatchedPair {
+                key,
+                colliders: p.colliders,
+                states: p.states,
+                quiet: 0,
+            };
+            // Replace a pair already watched; append new ones and sort once
+            // below (inserting each in place was quadratic when a shattered
+            // wall's thousands of pieces touched down in one step).
+            match self.watch[..sorted].binary_search_by_key(&key, |w| w.key) {
+                Ok(i) => self.watch[i] = w,
+                Err(_) => self.watch.push(w),
+            }
+        }
+        if self.watch.len() > sorted {
+            self.watch.sort_by_key(|w| w.key);
+            self.watch.dedup_by_key(|w| w.key);
+        }
+        self.started.clear();
+        if self.watch.is_empty() && self.episodes.is_empty() {
+            return;
+        }
+        let open_speed = self.settings.impact.min_approach_speed;
+        let continue_speed = open_speed * crate::impact::CONTINUE_FRACTION;
+        for k in 0..self.watch.len() {
+            let w = self.watch[k];
+            let hit = physics
+                .narrow_phase
+                .contact_pair(w.colliders.0, w.colliders.1)
+                .and_then(|pair| {
+                    let chunk = |c| {
+                        self.registry
+                            .collider(c)
+                            .is_some_and(|t| t.authoritative_chunk().is_some())
+                    };
+                    ContactHit::from_pair(
+                        &physics.bodies,
+                        &physics.colliders,
+                        pair,
+                        (chunk(pair.collider1), chunk(pair.collider2)),
+                    )
+                });
+            let Some(hit) = hit.filter(|h| h.point.is_finite()) else {
+                self.watch[k].quiet = self.watch[k].quiet.saturating_add(1);
+                continue;
+            };
+            // The narrow phase keeps its own collider order; match the states to it.
+            let states = if hit.colliders == w.colliders {
+                w.states
+            } else {
+                [w.states[1], w.states[0]]
+            };
+            let v1 = point_velocity(&physics.bodies, hit.bodies.0, states[0], hit.point);
+            let v2 = point_velocity(&physics.bodies, hit.bodies.1, states[1], hit.point);
             // Approaching: the normal (collider 1 → 2) relative velocity closes the gap.
             let approach = (v1 - v2).dot(hit.normal).max(0.0);
             let impact_speed = || {
@@ -164,8 +219,8 @@ impl DestructionSet {
                         .map_or(Vec3::ZERO, |b| physics.gravity * b.gravity_scale())
                 };
                 let a = (accel(hit.bodies.0) - accel(hit.bodies.1)).dot(hit.normal);
-                let s = (self.pre_step.displacement(&physics.bodies, hit.bodies.0)
-                    - self.pre_step.displacement(&physics.bodies, hit.bodies.1))
+                let s = (displacement(&physics.bodies, hit.bodies.0, states[0])
+                    - displacement(&physics.bodies, hit.bodies.1, states[1]))
                 .dot(hit.normal);
                 if a > 0.0 && s > 0.0 {
                     (approach * approach + 2.0 * a * s).sqrt()
@@ -175,19 +230,37 @@ impl DestructionSet {
             };
             super::episode::accumulate(
                 &mut self.episodes,
-                hit,
+                &hit,
                 approach,
                 self.step_index,
                 (open_speed, continue_speed),
-                || super::episode::impact_impulse(physics, hit, impact_speed()),
+                || super::episode::impact_impulse(physics, &hit, impact_speed()),
             );
+            if approach >= continue_speed {
+                self.watch[k].quiet = 0;
+            } else {
+                self.watch[k].quiet = self.watch[k].quiet.saturating_add(1);
+            }
         }
-        self.hits.clear();
+        // Forget pairs that rest or separated (unless their episode is open);
+        // the others start the next step from the velocities they have now.
+        let episodes = &self.episodes;
+        self.watch.retain(|w| {
+            w.quiet <= QUIET_STEPS
+                && physics
+                    .narrow_phase
+                    .contact_pair(w.colliders.0, w.colliders.1)
+                    .is_some()
+                || episodes.contains_key(&w.key)
+        });
+        for w in &mut self.watch {
+            w.states = watched_states(&physics.bodies, &physics.colliders, w.colliders);
+        }
         let mut ended = std::mem::take(&mut self.ended);
         ended.clear();
         super::episode::take_ended(&mut self.episodes, self.step_index, &mut ended);
         for ep in &ended {
-            self.admit_episode(ep, report);
+            self.admit_episode(physics, ep, report);
         }
         self.ended = ended;
     }
@@ -195,7 +268,12 @@ impl DestructionSet {
     /// Turns an ended contact episode into damage on each instance it
     /// touched (one event per instance) and, for a game body hitting a fixed
     /// chunk, the absorbed impulse handed to what breaks free.
-    fn admit_episode(&mut self, ep: &super::episode::Episode, report: &mut SetStepReport) {
+    fn admit_episode(
+        &mut self,
+        physics: &PhysicsWorld,
+        ep: &super::episode::Episode,
+        report: &mut SetStepReport,
+    ) {
         let hit = &ep.first;
         let damage = self.settings.impact.damage(ep.impact, ep.approach);
         if damage <= 0.0 {
@@ -230,7 +308,8 @@ impl DestructionSet {
             if k == 1 && chunk.0.is_some_and(|(i0, _)| i0 == inst) {
                 continue; // one event per instance and episode
             }
-            let Some(id) = self.admit_contact_event(inst, hit.point, damage, report) else {
+            let Some(id) = self.admit_contact_event(physics, inst, hit.point, damage, report)
+            else {
                 continue;
             };
             // A game body (a thrown ball, a vehicle) hitting a fixed chunk:
@@ -262,6 +341,7 @@ impl DestructionSet {
     /// `rejected_contacts`. Returns the event id when admitted.
     fn admit_contact_event(
         &mut self,
+        physics: &PhysicsWorld,
         inst: InstanceHandle,
         point: Vec3,
         damage: f32,
@@ -275,6 +355,7 @@ impl DestructionSet {
             impulse: None,
         };
         self.next_event += 1;
+        self.sync_motions(physics, inst);
         let entry = self.entry_mut(inst).ok()?;
         match entry.instance.admit(event) {
             Ok(_) => {
@@ -291,7 +372,7 @@ impl DestructionSet {
 
     /// Kinematic bodies that started touching fixed chunks (see
     /// [`super::contact`]): `J = m_chunk · v_n` through the impact mapping.
-    fn admit_kinematic_hits(&mut self, report: &mut SetStepReport) {
+    fn admit_kinematic_hits(&mut self, physics: &PhysicsWorld, report: &mut SetStepReport) {
         {
             let Ok(mut queued) = self.collector.kinematic.lock() else {
                 return;
@@ -329,7 +410,7 @@ impl DestructionSet {
             if damage <= 0.0 || !hit.point.is_finite() {
                 continue;
             }
-            self.admit_contact_event(inst, hit.point, damage, report);
+            self.admit_contact_event(physics, inst, hit.point, damage, report);
         }
         hits.clear();
         self.kinematic_hits = hits;
@@ -343,6 +424,9 @@ impl DestructionSet {
         committing.clear();
         committing.extend_from_slice(&self.dirty);
         for &h in &committing {
+            // The commit hands the parent's motion on to its parts.
+            self.sync_motions(physics, h);
+            self.neutralize_attachments(physics, h);
             let settings = self.settings;
             let Some(entry) = self
                 .slots
@@ -445,4 +529,21 @@ fn error_chain(e: &dyn std::error::Error) -> String {
         source = inner.source();
     }
     s
+}
+
+/// The current states of the bodies of a collider pair (for the next step).
+fn watched_states(
+    bodies: &RigidBodySet,
+    colliders: &ColliderSet,
+    pair: (ColliderHandle, ColliderHandle),
+) -> [Option<super::contact::BodyState>; 2] {
+    let state = |c: ColliderHandle| {
+        super::contact::BodyState::of(
+            colliders
+                .get(c)
+                .and_then(|c| c.parent())
+                .and_then(|h| bodies.get(h)),
+        )
+    };
+    [state(pair.0), state(pair.1)]
 }

@@ -160,7 +160,9 @@ impl DestructionWorld {
         &mut self,
         event: impl Into<smithereens_core::DamageEvent>,
     ) -> Result<smithereens_core::Admission, smithereens_core::DamageError> {
-        self.set.admit(self.handle, event).map_err(damage_error)
+        self.set
+            .admit(&self.physics, self.handle, event)
+            .map_err(damage_error)
     }
 
     /// Admits an explosion (see [`DestructionSet::explode`]).
@@ -171,7 +173,9 @@ impl DestructionWorld {
         &mut self,
         blast: Explosion,
     ) -> Result<smithereens_core::Admission, smithereens_core::DamageError> {
-        self.set.explode(self.handle, blast).map_err(damage_error)
+        self.set
+            .explode(&self.physics, self.handle, blast)
+            .map_err(damage_error)
     }
 
     /// Test hook: the next `n` commits fail in `prepare` (nothing changes, the

@@ -3,9 +3,11 @@
 //! `*_with` helpers serialise both together, and restoring both resumes bit
 //! for bit (same [`DestructionSet::state_hash`] on every later step).
 
+mod legacy;
+
 use super::impulses::{Explosion, Transfer};
 use super::registry::Registry;
-use super::sleep::AwakeTracker;
+use super::sleep::SleepTracker;
 use super::{DestructionSet, DestructionSettings, Entry, InstanceHandle, Quarantined, Slot};
 use crate::backend::ChunkShapes;
 use crate::error::BackendError;
@@ -14,10 +16,10 @@ use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-const SET_SNAPSHOT_FORMAT: u32 = 3;
-/// The format before falloff explosions: [`Explosion`] without an inner
-/// radius, instance snapshots with version-1 events. Still read.
-const LEGACY_EVENT_SET_FORMAT: u32 = 2;
+/// Format 4: falloff explosions and the contact watch (format 3 was the
+/// contact watch with version-1 events, format 2 neither; both still read,
+/// see [`legacy`]).
+const SET_SNAPSHOT_FORMAT: u32 = 4;
 
 /// Appends an FNV-1a 64 checksum of `bytes` (little-endian): a flipped or
 /// truncated byte anywhere is then a typed error, never a Rapier world in an
@@ -82,12 +84,13 @@ struct SetSnapshot {
     registry: Registry,
     dirty: Vec<InstanceHandle>,
     recycling: Vec<InstanceHandle>,
-    awake: AwakeTracker,
+    sleep: SleepTracker,
     quarantine: Vec<Quarantined>,
     step_index: u64,
     next_event: u64,
     sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
     episodes: Vec<((u32, u32, u32, u32), super::episode::Episode)>,
+    watch: super::contact::Watch,
 }
 
 /// Why a snapshot could not be restored. Nothing is created on error.
@@ -151,12 +154,13 @@ impl DestructionSet {
             registry: self.registry.clone(),
             dirty: self.dirty.clone(),
             recycling: self.recycling.clone(),
-            awake: self.awake.clone(),
+            sleep: self.sleep.clone(),
             quarantine: self.quarantine.clone(),
             step_index: self.step_index,
             next_event: self.next_event,
             sleep_queue: self.sleep_queue.iter().copied().collect(),
             episodes: self.episodes.iter().map(|(k, e)| (*k, *e)).collect(),
+            watch: self.watch.clone(),
         };
         postcard::to_stdvec(&snap)
             .map(seal)
@@ -175,16 +179,7 @@ impl DestructionSet {
         assets: &[Arc<Asset>],
         physics: &PhysicsWorld,
     ) -> Result<Self, SetSnapshotError> {
-        let body = unseal(bytes)?;
-        // `format` is the first field: a one-byte postcard varint for 2 and 3.
-        let snap: SetSnapshot = if body.first() == Some(&(LEGACY_EVENT_SET_FORMAT as u8)) {
-            smithereens_core::codec::with_legacy_event_layout(|| decode_exact(body))?
-        } else {
-            decode_exact(body)?
-        };
-        if snap.format != SET_SNAPSHOT_FORMAT && snap.format != LEGACY_EVENT_SET_FORMAT {
-            return Err(SetSnapshotError::Format(snap.format));
-        }
+        let snap = legacy::decode(unseal(bytes)?)?;
         snap.settings.validate()?;
         let mut set = Self::new(snap.settings)?;
         let mut shapes: BTreeMap<u64, Arc<ChunkShapes>> = BTreeMap::new();
@@ -224,6 +219,7 @@ impl DestructionSet {
                         failures: e.failures,
                         fail_prepare: 0,
                         extra: e.extra,
+                        synced_at: u64::MAX,
                     })
                 }
             };
@@ -233,13 +229,14 @@ impl DestructionSet {
         set.registry = snap.registry;
         set.dirty = snap.dirty;
         set.recycling = snap.recycling;
-        set.awake = snap.awake;
+        set.sleep = snap.sleep;
         set.quarantine = snap.quarantine;
         set.step_index = snap.step_index;
         set.next_event = snap.next_event;
         set.sleep_queue = snap.sleep_queue.into_iter().collect::<VecDeque<_>>();
         set.live = set.slots.iter().filter(|s| s.entry.is_some()).count();
         set.episodes = snap.episodes.into_iter().collect();
+        set.watch = snap.watch;
         set.shapes = shapes;
         Ok(set)
     }

@@ -1,0 +1,123 @@
+//! Issue 16, item 9: what a new user reads. Progress shows when stderr is
+//! piped; messages give measured values with sensible digits and units in
+//! m³; a mesh far outside metre scale is told its size, not that it may be
+//! "vanishingly small" or "encloses no volume".
+#![allow(clippy::unwrap_used)] // a failed unwrap is a failed test
+
+use smithereens_authoring::{MeshError, mesh_from_triangles};
+use smithereens_core::glam::DVec3;
+use std::process::Command;
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("smithereens-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// An OBJ cube of side `side` m with a corner at the origin.
+fn cube_obj(side: f64) -> String {
+    let mut text = String::new();
+    for x in [0.0, side] {
+        for y in [0.0, side] {
+            for z in [0.0, side] {
+                text += &format!("v {x:e} {y:e} {z:e}\n");
+            }
+        }
+    }
+    for [a, b, c, d] in [
+        [1, 3, 4, 2],
+        [5, 6, 8, 7],
+        [1, 2, 6, 5],
+        [3, 7, 8, 4],
+        [1, 5, 7, 3],
+        [2, 4, 8, 6],
+    ] {
+        text += &format!("f {a} {b} {c}\nf {a} {c} {d}\n");
+    }
+    text
+}
+
+#[test]
+fn meshes_far_from_metre_scale_are_told_their_size() {
+    let dir = temp_dir("scale");
+    let exe = env!("CARGO_BIN_EXE_smithereens");
+    for (side, says) in [
+        (2e30, "mesh is 2e30 m across"),
+        (1e-20, "mesh is 1e-20 m across"),
+    ] {
+        let mesh = dir.join("cube.obj");
+        std::fs::write(&mesh, cube_obj(side)).unwrap();
+        let out = Command::new(exe)
+            .args(["fracture", "--chunks", "4", "-o"])
+            .arg(dir.join("cube.smasset"))
+            .arg(&mesh)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains(says), "{stderr}");
+        assert!(stderr.contains("is it in metres?"), "{stderr}");
+        assert!(
+            !stderr.contains("vanishingly") && !stderr.contains("no volume"),
+            "{stderr}"
+        );
+        assert!(!dir.join("cube.smasset").exists());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn mesh_errors_print_positions_and_volumes_with_four_significant_digits() {
+    // A cube whose top face is missing, near the origin: the open edge's
+    // midpoint has a coordinate of about 1e-15.
+    let e = 1.237562040387987e-15;
+    let p = vec![
+        DVec3::new(e, 0.0, 0.0),
+        DVec3::new(1.0, 0.0, 0.0),
+        DVec3::new(0.0, 1.0, 0.0),
+        DVec3::new(0.0, 0.0, 1.0),
+    ];
+    let err = mesh_from_triangles(p, vec![[0, 2, 1], [0, 1, 3], [1, 2, 3]]).unwrap_err();
+    assert!(matches!(err, MeshError::NotClosed { .. }), "{err:?}");
+    let text = err.to_string();
+    assert!(!text.contains("00000000"), "{text}");
+    assert!(text.ends_with(" m"), "{text}");
+    // Flat: zero volume, in m³.
+    let flat = MeshError::ZeroVolume { volume: 7.5e29 }.to_string();
+    assert!(flat.contains("7.5e29 m³"), "{flat}");
+}
+
+#[test]
+fn piped_progress_prints_plain_lines_on_stderr() {
+    let dir = temp_dir("progress");
+    let exe = env!("CARGO_BIN_EXE_smithereens");
+    let mesh = dir.join("cube.obj");
+    std::fs::write(&mesh, cube_obj(1.0)).unwrap();
+    // Output captured: stderr is a pipe, not a terminal.
+    let out = Command::new(exe)
+        .args(["fracture", "--chunks", "6", "-o"])
+        .arg(dir.join("cube.smasset"))
+        .arg(&mesh)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let lines: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("fracture: "))
+        .collect();
+    assert!(lines.len() >= 2, "a first and a last line: {stderr}");
+    assert!(lines.last().unwrap().contains("(100 %)"), "{stderr}");
+    // The provenance, shown by inspect, says m³.
+    let inspect = Command::new(exe)
+        .arg("inspect")
+        .arg(dir.join("cube.smasset"))
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&inspect.stdout);
+    assert!(
+        !stdout.contains(" m3") && !stdout.contains("du/m2"),
+        "{stdout}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
