@@ -150,6 +150,7 @@ pub fn build(
     scenario.bodies = bodies;
     scenario.projectiles = projectiles;
     scenario.explosions = explosions;
+    scenario.prediction_distance = file.prediction_distance;
     Ok(BuiltScenario { scenario })
 }
 

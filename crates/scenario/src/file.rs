@@ -311,6 +311,11 @@ pub struct ScenarioFile {
     /// Contact damage overrides.
     #[serde(default)]
     pub impact: ImpactSpec,
+    /// Rapier's contact prediction distance, m, in `(0, 1]`; omit for
+    /// Rapier's 0.002. Scenes of tumbling debris want a few centimetres
+    /// (see `ScriptedRun::prediction_distance`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prediction_distance: Option<f32>,
 }
 
 /// Most fixed steps a scenario may run (10 min at 1 kHz), so no file can make
@@ -448,6 +453,14 @@ impl ScenarioFile {
         }
         finite("gravity", &self.gravity)?;
         finite("ground_y", &[self.ground_y])?;
+        if let Some(d) = self.prediction_distance
+            && !(d.is_finite() && d > 0.0 && d <= 1.0)
+        {
+            return Err(invalid(
+                "prediction_distance",
+                format!("must be finite and in (0, 1] m (got {d})"),
+            ));
+        }
         match (&self.asset, self.instances.is_empty()) {
             (Some(_), false) => {
                 return Err(invalid(
