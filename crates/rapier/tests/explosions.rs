@@ -196,6 +196,39 @@ fn a_set_snapshot_of_format_2_with_a_pending_radial_blast_still_restores() {
     assert!((physics.bodies[rb].angvel().z + 0.9012682).abs() < 1e-4);
 }
 
+#[test]
+fn a_set_snapshot_of_format_3_with_a_pending_radial_blast_still_restores() {
+    // Written by main ab7e90c (see tests/data/legacy_set_format3.txt): the
+    // contact watch and sleep sweep of format 3, version-1 (radial) events.
+    let bytes = include_bytes!("data/legacy_set_format3.bin");
+    let rod = Arc::new(chain(3, &[(0, 1), (1, 2)], &[]).unwrap());
+    let (mut physics, mut set) = DestructionSet::restore_with(bytes, &[rod]).unwrap();
+    let h = set.instances().next().unwrap().0;
+    step(&mut set, &mut physics);
+    let inst = set.instance(h).unwrap();
+    assert_eq!(inst.health(), &[0.0, 7.444438]);
+    let v: Vec<(Vec3, Vec3)> = set
+        .cluster_bodies(h)
+        .unwrap()
+        .values()
+        .map(|&rb| (physics.bodies[rb].linvel(), physics.bodies[rb].angvel()))
+        .collect();
+    let expected = [
+        (Vec3::new(-1.8, -2.4, 0.0), Vec3::ZERO),
+        (
+            Vec3::new(1.3021133, 0.0, 0.0),
+            Vec3::new(0.0, 0.0, -1.250029),
+        ),
+    ];
+    assert_eq!(v.len(), 2);
+    for ((lin, ang), (el, ea)) in v.iter().zip(expected) {
+        assert!(
+            (*lin - el).length() < 1e-4 && (*ang - ea).length() < 1e-4,
+            "{lin} {ang}"
+        );
+    }
+}
+
 /// The fixture's run stepped Rapier and then `after_step` (no `before_step`).
 fn step_after_restore(set: &mut DestructionSet, physics: &mut PhysicsWorld) {
     physics.step_with_events(&(), set.events());
