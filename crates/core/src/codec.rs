@@ -5,10 +5,49 @@
 //! `payload length: u32` · `FNV-1a 64 of payload: u64` · `payload` (postcard).
 //! The same value always encodes to the same bytes. Decoding checks every
 //! field and never panics on malformed input.
+//!
+//! **Event layout versions.** Format version 1 of every frame that carries
+//! damage events (snapshots, commit records, replication messages, replay
+//! logs, journal entries) stored each event as a bare
+//! [`crate::RadialDamage`]; version 2 stores a [`crate::DamageEvent`]
+//! (point, impulse and a [`crate::DamageModel`], radial or falloff). Files
+//! and messages are written in version 2; [`decode_compat`] reads both,
+//! turning version-1 events into radial events, so a journal, a save or a
+//! replay log written before falloff damage existed loads unchanged.
 
 use crate::hash::fnv1a64;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use std::cell::Cell;
+
+/// Frame format version whose events are bare [`crate::RadialDamage`] values.
+pub const LEGACY_EVENT_VERSION: u16 = 1;
+
+thread_local! {
+    static LEGACY_EVENTS: Cell<bool> = const { Cell::new(false) };
+}
+
+/// True while [`with_legacy_event_layout`] runs on this thread: a
+/// [`crate::DamageEvent`] then deserialises from the version-1 layout (a
+/// bare [`crate::RadialDamage`]). Other crates' types that changed with the
+/// event layout (the Rapier crate's explosion) consult it too.
+pub fn legacy_event_layout() -> bool {
+    LEGACY_EVENTS.with(Cell::get)
+}
+
+/// Runs `f` (a deserialisation of data written with the version-1 event
+/// layout) with [`legacy_event_layout`] set, restoring the previous value
+/// afterwards, also if `f` unwinds.
+pub fn with_legacy_event_layout<R>(f: impl FnOnce() -> R) -> R {
+    struct Restore(bool);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            LEGACY_EVENTS.with(|c| c.set(self.0));
+        }
+    }
+    let _restore = Restore(LEGACY_EVENTS.with(|c| c.replace(true)));
+    f()
+}
 
 /// Bytes before the payload.
 pub const FRAME_HEADER_LEN: usize = 4 + 2 + 4 + 8;
@@ -85,6 +124,43 @@ pub fn decode<T: DeserializeOwned>(
     version: u16,
     bytes: &[u8],
 ) -> Result<T, FrameError> {
+    let (found, payload) = open(magic, bytes)?;
+    if found != version {
+        return Err(FrameError::Version {
+            found,
+            supported: version,
+        });
+    }
+    postcard::from_bytes(payload).map_err(|e| FrameError::Decode(e.to_string()))
+}
+
+/// [`decode`] for a frame that carries damage events: reads `version` and
+/// also [`LEGACY_EVENT_VERSION`] (whose events are bare radial events, see
+/// the module docs).
+///
+/// # Errors
+/// Any [`FrameError`]; [`FrameError::Version`] names `version` as supported.
+pub fn decode_compat<T: DeserializeOwned>(
+    magic: [u8; 4],
+    version: u16,
+    bytes: &[u8],
+) -> Result<T, FrameError> {
+    let (found, payload) = open(magic, bytes)?;
+    let decode = || postcard::from_bytes(payload).map_err(|e| FrameError::Decode(e.to_string()));
+    if found == version {
+        decode()
+    } else if found == LEGACY_EVENT_VERSION {
+        with_legacy_event_layout(decode)
+    } else {
+        Err(FrameError::Version {
+            found,
+            supported: version,
+        })
+    }
+}
+
+/// Checks magic, lengths and checksum; returns the format version and the payload.
+fn open(magic: [u8; 4], bytes: &[u8]) -> Result<(u16, &[u8]), FrameError> {
     if bytes.len() < FRAME_HEADER_LEN {
         return Err(FrameError::Truncated {
             len: bytes.len(),
@@ -100,12 +176,6 @@ pub fn decode<T: DeserializeOwned>(
         });
     }
     let v = u16::from_le_bytes([bytes[4], bytes[5]]);
-    if v != version {
-        return Err(FrameError::Version {
-            found: v,
-            supported: version,
-        });
-    }
     let len = u32::from_le_bytes([bytes[6], bytes[7], bytes[8], bytes[9]]) as usize;
     let mut sum = [0u8; 8];
     sum.copy_from_slice(&bytes[10..18]);
@@ -124,7 +194,7 @@ pub fn decode<T: DeserializeOwned>(
     if fnv1a64(payload) != sum {
         return Err(FrameError::Checksum);
     }
-    postcard::from_bytes(payload).map_err(|e| FrameError::Decode(e.to_string()))
+    Ok((v, payload))
 }
 
 #[cfg(test)]

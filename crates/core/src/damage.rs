@@ -1,14 +1,36 @@
-//! Radial damage: the exact distribution rule of DESIGN §3.3
-//! (destruction-system seed, "径向伤害分配").
+//! Damage events and the two rules that turn one into per-bond damage.
 //!
-//! For the intact bonds within radius `R` of the impact point, with frozen
-//! distances `dᵢ` and budget `D`:
+//! **Radial (renormalised budget)**: the exact distribution rule of DESIGN
+//! §3.3 (destruction-system seed, "径向伤害分配"). For the intact bonds
+//! within radius `R` of the impact point, with frozen distances `dᵢ` and
+//! budget `D`:
 //!
 //! `wᵢ = max(0, 1 − dᵢ/R)`, `Δhᵢ = D · wᵢ / Σⱼ wⱼ`, `hᵢ ← max(0, hᵢ − Δhᵢ)`.
 //!
 //! Only intact bonds inside `R` count in the denominator; with a zero
 //! denominator the event changes nothing. Damage beyond a bond's remaining
-//! health is dissipated, never re-spread, so `Σ applied ≤ D`.
+//! health is dissipated, never re-spread, so `Σ applied ≤ D`. The total is
+//! the point of this rule (scripted damage, contact impacts): it is shared
+//! out, so the more bonds in range the less each one takes.
+//!
+//! **Falloff (per bond)**: for explosions (issue 11, item 4). Each intact
+//! bond at frozen distance `dᵢ` takes, independently of every other bond,
+//!
+//! `Δhᵢ = damage · f(dᵢ)`, `hᵢ ← max(0, hᵢ − Δhᵢ)`, with
+//! `f(d) = 1` for `d ≤ r_in`, `(r_out − d)/(r_out − r_in)` for
+//! `r_in < d < r_out`, `0` for `d ≥ r_out`.
+//!
+//! This is the linear falloff profile of NVIDIA Blast's radial damage
+//! shaders (`NvBlastExtFalloffGraphShader` with `NvBlastExtRadialDamageDesc
+//! { damage, position, minRadius, maxRadius }`; the profile is
+//! `falloffProfile` in `sdk/extensions/shaders/source/NvBlastExtDamageShaders.cpp`):
+//! every bond gets `damage × profile(distance)`, so refining the fracture
+//! does not weaken the blast. The damage is **not** scaled by bond area: a
+//! bond's health is its strength, the du it takes to break it, and the
+//! asset decides how that strength relates to the interface area (the
+//! authoring tool writes `strength_per_area × area`). A bond breaks when
+//! `damage · f(d) ≥ h`, i.e. its fate depends on its distance and its
+//! strength only.
 
 use crate::error::DamageError;
 use crate::index::BondIndex;
@@ -49,11 +71,211 @@ impl RadialDamage {
     /// [`DamageError::BadRadius`], [`DamageError::BadDamage`],
     /// [`DamageError::NonFinitePoint`], [`DamageError::NonFiniteImpulse`].
     pub fn validate(&self) -> Result<(), DamageError> {
-        if !(self.radius.is_finite() && self.radius > 0.0) {
-            return Err(DamageError::BadRadius(self.radius));
+        self.event().validate()
+    }
+
+    /// True when both events carry bit-identical parameters (the id aside).
+    pub fn same_parameters(&self, other: &Self) -> bool {
+        self.event().same_parameters(&other.event())
+    }
+
+    /// This event as the [`DamageEvent`] admission takes.
+    pub fn event(&self) -> DamageEvent {
+        DamageEvent::from(*self)
+    }
+}
+
+impl From<RadialDamage> for DamageEvent {
+    fn from(e: RadialDamage) -> Self {
+        Self {
+            id: e.id,
+            point: e.point,
+            model: DamageModel::Radial {
+                radius: e.radius,
+                damage: e.damage,
+            },
+            impulse: e.impulse,
         }
-        if !(self.damage.is_finite() && self.damage >= 0.0) {
-            return Err(DamageError::BadDamage(self.damage));
+    }
+}
+
+/// An explosion's damage: per-bond linear falloff (see the module docs),
+/// world space.
+///
+/// ```
+/// use smithereens_core::{DamageEvent, EventId, FalloffDamage};
+/// use smithereens_core::glam::Vec3;
+/// let blast = FalloffDamage {
+///     id: EventId(1),
+///     point: Vec3::ZERO,
+///     inner_radius: 1.0,
+///     outer_radius: 2.0,
+///     damage: 300.0,
+///     impulse: None,
+/// };
+/// assert!(blast.validate().is_ok());
+/// // A bond 1.5 m away takes half of the damage.
+/// assert_eq!(blast.damage * smithereens_core::damage::falloff(1.5, 1.0, 2.0), 150.0);
+/// let event: DamageEvent = blast.into();
+/// assert_eq!(event.reach(), 2.0);
+/// ```
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct FalloffDamage {
+    /// Idempotency key: the same id is applied at most once.
+    pub id: EventId,
+    /// Centre, m, world space.
+    pub point: Vec3,
+    /// Inner radius `r_in`, m: bonds at this distance or closer take the
+    /// full `damage`. Finite, `0 ≤ r_in ≤ r_out`.
+    pub inner_radius: f32,
+    /// Outer radius `r_out`, m: bonds at this distance or farther take
+    /// nothing. Positive and finite.
+    pub outer_radius: f32,
+    /// Damage applied to each bond within `inner_radius`, du (not a budget:
+    /// every bond in range takes its own share `damage · f(d)`). Non-negative
+    /// and finite.
+    pub damage: f32,
+    /// Optional impulse J, N·s, applied once at `point` to the cluster that
+    /// holds the chunk nearest to `point` after the commit.
+    pub impulse: Option<Vec3>,
+}
+
+impl FalloffDamage {
+    /// Checks the parameter ranges.
+    ///
+    /// # Errors
+    /// [`DamageError::BadFalloffRadii`], [`DamageError::BadDamage`],
+    /// [`DamageError::NonFinitePoint`], [`DamageError::NonFiniteImpulse`].
+    pub fn validate(&self) -> Result<(), DamageError> {
+        self.event().validate()
+    }
+
+    /// This event as the [`DamageEvent`] admission takes.
+    pub fn event(&self) -> DamageEvent {
+        DamageEvent::from(*self)
+    }
+}
+
+impl From<FalloffDamage> for DamageEvent {
+    fn from(e: FalloffDamage) -> Self {
+        Self {
+            id: e.id,
+            point: e.point,
+            model: DamageModel::Falloff {
+                inner_radius: e.inner_radius,
+                outer_radius: e.outer_radius,
+                damage: e.damage,
+            },
+            impulse: e.impulse,
+        }
+    }
+}
+
+/// How an event's damage reaches the bonds around its point.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum DamageModel {
+    /// DESIGN §3.3: budget `damage` (du) shared out over the intact bonds
+    /// within `radius` (m) by the renormalised weights `1 − d/R`.
+    Radial {
+        /// R, m. Positive and finite.
+        radius: f32,
+        /// Budget D, du. Non-negative and finite.
+        damage: f32,
+    },
+    /// Per-bond linear falloff: each bond takes `damage · f(d)` (du), see
+    /// [`falloff`]. Used by explosions.
+    Falloff {
+        /// r_in, m. Finite, `0 ≤ r_in ≤ r_out`.
+        inner_radius: f32,
+        /// r_out, m. Positive and finite.
+        outer_radius: f32,
+        /// Damage at `d ≤ r_in`, du per bond. Non-negative and finite.
+        damage: f32,
+    },
+}
+
+/// A damage event as admitted, queued, applied, recorded and replicated:
+/// identity, point and impulse, plus the rule ([`DamageModel`]) that turns
+/// it into per-bond damage. Build one from a [`RadialDamage`] or a
+/// [`FalloffDamage`] (`.into()`).
+///
+/// Binary formats (postcard frames) written before this type existed hold
+/// a bare [`RadialDamage`] where an event is; [`crate::codec`] decodes
+/// those frames (format version 1) into [`DamageModel::Radial`] events.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+pub struct DamageEvent {
+    /// Idempotency key: the same id is applied at most once.
+    pub id: EventId,
+    /// Impact point or blast centre, m, world space.
+    pub point: Vec3,
+    /// The distribution rule and its parameters.
+    pub model: DamageModel,
+    /// Optional impulse J, N·s, applied once at `point` to the cluster that
+    /// holds the chunk nearest to `point` after the commit.
+    pub impulse: Option<Vec3>,
+}
+
+/// The serde shape of [`DamageEvent`] (derived), read unless a legacy frame is being decoded.
+#[derive(Deserialize)]
+#[serde(rename = "DamageEvent")]
+struct DamageEventRepr {
+    id: EventId,
+    point: Vec3,
+    model: DamageModel,
+    impulse: Option<Vec3>,
+}
+
+impl<'de> Deserialize<'de> for DamageEvent {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        if crate::codec::legacy_event_layout() {
+            return RadialDamage::deserialize(d).map(Self::from);
+        }
+        let r = DamageEventRepr::deserialize(d)?;
+        Ok(Self {
+            id: r.id,
+            point: r.point,
+            model: r.model,
+            impulse: r.impulse,
+        })
+    }
+}
+
+impl DamageEvent {
+    /// Checks the parameter ranges of the event's model.
+    ///
+    /// # Errors
+    /// [`DamageError::BadRadius`] (radial), [`DamageError::BadFalloffRadii`]
+    /// (falloff), [`DamageError::BadDamage`], [`DamageError::NonFinitePoint`],
+    /// [`DamageError::NonFiniteImpulse`].
+    pub fn validate(&self) -> Result<(), DamageError> {
+        let damage = match self.model {
+            DamageModel::Radial { radius, damage } => {
+                if !(radius.is_finite() && radius > 0.0) {
+                    return Err(DamageError::BadRadius(radius));
+                }
+                damage
+            }
+            DamageModel::Falloff {
+                inner_radius,
+                outer_radius,
+                damage,
+            } => {
+                if !(outer_radius.is_finite()
+                    && outer_radius > 0.0
+                    && inner_radius.is_finite()
+                    && inner_radius >= 0.0
+                    && inner_radius <= outer_radius)
+                {
+                    return Err(DamageError::BadFalloffRadii {
+                        inner: inner_radius,
+                        outer: outer_radius,
+                    });
+                }
+                damage
+            }
+        };
+        if !(damage.is_finite() && damage >= 0.0) {
+            return Err(DamageError::BadDamage(damage));
         }
         if !self.point.is_finite() {
             return Err(DamageError::NonFinitePoint(self.point));
@@ -66,18 +288,89 @@ impl RadialDamage {
         Ok(())
     }
 
-    /// True when both events carry bit-identical parameters (the id aside).
+    /// Distance (m) beyond which a bond takes nothing: `R` (radial) or `r_out` (falloff).
+    pub fn reach(&self) -> f32 {
+        match self.model {
+            DamageModel::Radial { radius, .. } => radius,
+            DamageModel::Falloff { outer_radius, .. } => outer_radius,
+        }
+    }
+
+    /// The event's damage parameter, du: the budget D (radial) or the
+    /// per-bond damage inside the inner radius (falloff).
+    pub fn damage(&self) -> f32 {
+        match self.model {
+            DamageModel::Radial { damage, .. } | DamageModel::Falloff { damage, .. } => damage,
+        }
+    }
+
+    /// The radial event this is, if it uses the radial model.
+    pub fn as_radial(&self) -> Option<RadialDamage> {
+        match self.model {
+            DamageModel::Radial { radius, damage } => Some(RadialDamage {
+                id: self.id,
+                point: self.point,
+                radius,
+                damage,
+                impulse: self.impulse,
+            }),
+            DamageModel::Falloff { .. } => None,
+        }
+    }
+
+    /// True when both events carry bit-identical parameters (the id aside),
+    /// model included.
     pub fn same_parameters(&self, other: &Self) -> bool {
         let bits = |e: &Self| {
             let j = e.impulse.map(|j| j.to_array().map(f32::to_bits));
-            (
-                e.point.to_array().map(f32::to_bits),
-                e.radius.to_bits(),
-                e.damage.to_bits(),
-                j,
-            )
+            let model = match e.model {
+                DamageModel::Radial { radius, damage } => {
+                    (0u8, [0, radius.to_bits(), damage.to_bits()])
+                }
+                DamageModel::Falloff {
+                    inner_radius,
+                    outer_radius,
+                    damage,
+                } => (
+                    1u8,
+                    [
+                        inner_radius.to_bits(),
+                        outer_radius.to_bits(),
+                        damage.to_bits(),
+                    ],
+                ),
+            };
+            (e.point.to_array().map(f32::to_bits), model, j)
         };
         bits(self) == bits(other)
+    }
+
+    /// Applies this event to `health` over its frozen `candidates` with the
+    /// event's model ([`apply_radial`] or [`apply_falloff`]). Returns the
+    /// damage removed from health, du.
+    pub fn apply(
+        &self,
+        health: &mut [f32],
+        candidates: &[DamageCandidate],
+        broken: &mut Vec<BondIndex>,
+    ) -> f32 {
+        match self.model {
+            DamageModel::Radial { radius, damage } => {
+                apply_radial(health, candidates, radius, damage, broken)
+            }
+            DamageModel::Falloff {
+                inner_radius,
+                outer_radius,
+                damage,
+            } => apply_falloff(
+                health,
+                candidates,
+                inner_radius,
+                outer_radius,
+                damage,
+                broken,
+            ),
+        }
     }
 }
 
@@ -129,6 +422,58 @@ pub fn apply_radial(
             continue;
         }
         let delta = damage * w / total;
+        let after = (*h - delta).max(0.0);
+        removed += *h - after;
+        *h = after;
+        if after == 0.0 {
+            broken.push(c.bond);
+        }
+    }
+    removed
+}
+
+/// The falloff profile `f(d)` for inner radius `inner` and outer radius
+/// `outer` (m): 1 for `d ≤ inner`, `(outer − d)/(outer − inner)` between,
+/// 0 for `d ≥ outer` (Blast's `falloffProfile`). With `inner == outer` it is
+/// a step: 1 up to the radius, 0 beyond. Always in `[0, 1]` and
+/// non-increasing in `d` for valid radii; NaN `d` gives 0.
+pub fn falloff(d: f32, inner: f32, outer: f32) -> f32 {
+    if d <= inner {
+        1.0
+    } else if d < outer {
+        ((outer - d) / (outer - inner)).clamp(0.0, 1.0)
+    } else {
+        0.0
+    }
+}
+
+/// Applies one falloff event to `health` (one entry per bond, du): each
+/// candidate bond still intact takes `damage · falloff(d, inner, outer)`,
+/// whatever the other candidates are. Newly broken bonds are appended to
+/// `broken` in candidate order. Returns the damage actually removed from
+/// health (each bond's share beyond its remaining health is dissipated).
+///
+/// Out-of-range bond indices are ignored (admission never produces them).
+pub fn apply_falloff(
+    health: &mut [f32],
+    candidates: &[DamageCandidate],
+    inner: f32,
+    outer: f32,
+    damage: f32,
+    broken: &mut Vec<BondIndex>,
+) -> f32 {
+    let mut removed = 0.0f32;
+    for c in candidates {
+        let Some(h) = health.get_mut(c.bond.0 as usize) else {
+            continue;
+        };
+        if *h <= 0.0 {
+            continue;
+        }
+        let delta = damage * falloff(c.distance, inner, outer);
+        if !(delta > 0.0) {
+            continue;
+        }
         let after = (*h - delta).max(0.0);
         removed += *h - after;
         *h = after;
@@ -260,5 +605,133 @@ mod tests {
         ));
         // D = 0 is allowed (a pure impulse event).
         assert!(RadialDamage { damage: 0.0, ..ok }.validate().is_ok());
+    }
+
+    fn blast() -> FalloffDamage {
+        FalloffDamage {
+            id: EventId(1),
+            point: Vec3::ZERO,
+            inner_radius: 1.0,
+            outer_radius: 2.0,
+            damage: 300.0,
+            impulse: None,
+        }
+    }
+
+    #[test]
+    fn falloff_is_one_inside_linear_between_and_zero_beyond() {
+        assert_eq!(falloff(0.0, 1.0, 2.0), 1.0);
+        assert_eq!(falloff(1.0, 1.0, 2.0), 1.0);
+        assert_eq!(falloff(1.5, 1.0, 2.0), 0.5);
+        assert_eq!(falloff(1.75, 1.0, 2.0), 0.25);
+        assert_eq!(falloff(2.0, 1.0, 2.0), 0.0);
+        assert_eq!(falloff(9.0, 1.0, 2.0), 0.0);
+        // inner == outer is a step; inner == 0 is linear from the centre.
+        assert_eq!(falloff(1.0, 1.0, 1.0), 1.0);
+        assert_eq!(falloff(1.0001, 1.0, 1.0), 0.0);
+        assert_eq!(falloff(0.5, 0.0, 2.0), 0.75);
+        assert_eq!(falloff(f32::NAN, 1.0, 2.0), 0.0);
+    }
+
+    #[test]
+    fn each_bond_takes_its_own_falloff_share_and_overflow_is_dissipated() {
+        let c = |b, d| DamageCandidate {
+            bond: BondIndex(b),
+            distance: d,
+        };
+        let mut h = [100.0f32, 250.0, 100.0, 100.0, 0.0];
+        let mut broken = Vec::new();
+        let cands = [c(0, 0.5), c(1, 0.9), c(2, 1.5), c(3, 2.5), c(4, 0.0)];
+        let removed = apply_falloff(&mut h, &cands, 1.0, 2.0, 300.0, &mut broken);
+        // 300 to bonds 0 and 1, 150 to bond 2, nothing beyond 2 m or to a broken bond.
+        assert_eq!(h, [0.0, 0.0, 0.0, 100.0, 0.0]);
+        assert_eq!(broken, vec![BondIndex(0), BondIndex(1), BondIndex(2)]);
+        assert_eq!(removed, 450.0);
+        // Alone, bond 2 takes the same 150 du: no sharing.
+        let mut alone = [200.0f32];
+        apply_falloff(&mut alone, &[c(0, 1.5)], 1.0, 2.0, 300.0, &mut broken);
+        assert_eq!(alone, [50.0]);
+    }
+
+    #[test]
+    fn falloff_validation_rejects_inverted_negative_and_non_finite_radii() {
+        let ok = blast();
+        assert!(ok.validate().is_ok());
+        assert!(
+            FalloffDamage {
+                inner_radius: 0.0,
+                ..ok
+            }
+            .validate()
+            .is_ok()
+        );
+        assert!(
+            FalloffDamage {
+                inner_radius: 2.0,
+                ..ok
+            }
+            .validate()
+            .is_ok()
+        );
+        for (inner, outer) in [
+            (3.0, 2.0),
+            (-0.5, 2.0),
+            (0.0, 0.0),
+            (f32::NAN, 2.0),
+            (1.0, f32::NAN),
+            (1.0, f32::INFINITY),
+            (0.0, -1.0),
+        ] {
+            assert!(
+                matches!(
+                    FalloffDamage {
+                        inner_radius: inner,
+                        outer_radius: outer,
+                        ..ok
+                    }
+                    .validate(),
+                    Err(DamageError::BadFalloffRadii { .. })
+                ),
+                "inner {inner}, outer {outer}"
+            );
+        }
+        assert_eq!(
+            FalloffDamage { damage: -1.0, ..ok }.validate(),
+            Err(DamageError::BadDamage(-1.0))
+        );
+        assert!(matches!(
+            FalloffDamage {
+                point: Vec3::new(0.0, f32::NAN, 0.0),
+                ..ok
+            }
+            .validate(),
+            Err(DamageError::NonFinitePoint(_))
+        ));
+        assert!(matches!(
+            FalloffDamage {
+                impulse: Some(Vec3::INFINITY),
+                ..ok
+            }
+            .validate(),
+            Err(DamageError::NonFiniteImpulse(_))
+        ));
+    }
+
+    #[test]
+    fn a_radial_and_a_falloff_event_never_have_the_same_parameters() {
+        let f = blast().event();
+        let r = RadialDamage {
+            id: EventId(1),
+            point: Vec3::ZERO,
+            radius: 2.0,
+            damage: 300.0,
+            impulse: None,
+        }
+        .event();
+        assert!(!f.same_parameters(&r));
+        assert!(f.same_parameters(&blast().event()));
+        assert_eq!(f.reach(), 2.0);
+        assert_eq!(r.as_radial().map(|e| e.radius), Some(2.0));
+        assert_eq!(f.as_radial(), None);
     }
 }

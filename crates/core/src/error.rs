@@ -190,9 +190,20 @@ pub enum DamageError {
     /// Radius not positive finite (R = 0 is not allowed by the radial rule).
     #[error("damage radius {0} m must be positive and finite")]
     BadRadius(f32),
-    /// Damage budget negative or not finite.
-    #[error("damage budget {0} du must be non-negative and finite")]
+    /// Damage budget (radial) or per-bond damage (falloff) negative or not finite.
+    #[error("damage {0} du must be non-negative and finite")]
     BadDamage(f32),
+    /// Falloff radii out of range: the outer radius must be positive and
+    /// finite, the inner radius finite with `0 ≤ inner ≤ outer`.
+    #[error(
+        "falloff radii inner {inner} m, outer {outer} m: need 0 ≤ inner ≤ outer, outer > 0, both finite"
+    )]
+    BadFalloffRadii {
+        /// Inner radius, m.
+        inner: f32,
+        /// Outer radius, m.
+        outer: f32,
+    },
     /// Impact point has NaN or infinity.
     #[error("impact point {0:?} is not finite")]
     NonFinitePoint(Vec3),

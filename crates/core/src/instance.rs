@@ -13,7 +13,7 @@ use crate::budget::{
 };
 use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet};
 use crate::commit::{CommitError, CommitPlan, PlannedEvent, PlannedImpulse, SplitPart, SplitPlan};
-use crate::damage::{DamageCandidate, EventId, RadialDamage, apply_radial};
+use crate::damage::{DamageCandidate, DamageEvent, EventId};
 use crate::error::DamageError;
 use crate::hash::StateHasher;
 use crate::index::{BondIndex, ChunkIndex};
@@ -79,12 +79,13 @@ pub enum InstanceError {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PendingEvent {
     /// The event as admitted.
-    pub event: RadialDamage,
+    pub event: DamageEvent,
     /// Admission order (stable processing order).
     pub admission_seq: u64,
     /// Topology version at admission.
     pub topology_version: u64,
-    /// Intact bonds within the radius at admission with frozen distances, by bond index.
+    /// Intact bonds within the event's reach (radius R or outer radius) at
+    /// admission with frozen distances, by bond index.
     pub candidates: Vec<DamageCandidate>,
     /// Chunk nearest to the impact point at admission (receives the impulse).
     pub impulse_chunk: Option<ChunkIndex>,
@@ -96,7 +97,7 @@ pub struct Receipt {
     /// The instance the event was applied to.
     pub instance: InstanceId,
     /// The event as applied.
-    pub event: RadialDamage,
+    pub event: DamageEvent,
     /// Commit sequence number of the commit that applied it.
     pub commit_seq: u64,
     /// Topology version published by that commit.
@@ -424,10 +425,12 @@ impl Instance {
         Ok(())
     }
 
-    /// Admits a radial damage event (DESIGN §3.3, §3.8): validates it, and
-    /// freezes the topology version, the candidate bonds within the radius
-    /// and their distances, measured from each bond centroid carried into its
-    /// cluster's current world frame. Clusters outside authoritative queries
+    /// Admits a damage event (DESIGN §3.3, §3.8) — a [`crate::RadialDamage`]
+    /// (renormalised budget) or a [`crate::FalloffDamage`] (per-bond
+    /// falloff, explosions), or a [`DamageEvent`] — validates it, and freezes
+    /// the topology version, the candidate bonds within its reach (`d < R`,
+    /// or `d < r_out`) and their distances, measured from each bond centroid
+    /// carried into its cluster's current world frame. Clusters outside authoritative queries
     /// (render-only debris, clusters withdrawn for recycling) are not measured.
     ///
     /// Idempotent by event id: the same id with the same parameters returns
@@ -439,7 +442,8 @@ impl Instance {
     /// Any [`DamageError`]: [`DamageError::ConflictingEvent`] for a reused id,
     /// [`DamageError::QueueFull`] when the pending queue is at capacity
     /// (back-pressure), parameter errors. A rejected event changes nothing.
-    pub fn admit(&mut self, event: RadialDamage) -> Result<Admission, DamageError> {
+    pub fn admit(&mut self, event: impl Into<DamageEvent>) -> Result<Admission, DamageError> {
+        let event: DamageEvent = event.into();
         event.validate()?;
         if let Some(answer) = self.existing_answer(&event)? {
             return Ok(answer);
@@ -464,6 +468,7 @@ impl Instance {
                 }
             }
         };
+        let reach = event.reach();
         let mut candidates = Vec::new();
         for (b, bond) in self.asset.bonds().iter_enumerated() {
             if self.health[b.0 as usize] <= 0.0 {
@@ -473,7 +478,7 @@ impl Instance {
                 continue;
             };
             let d = frame.transform_point(bond.centroid).distance(event.point);
-            if d < event.radius {
+            if d < reach {
                 candidates.push(DamageCandidate {
                     bond: b,
                     distance: d,
@@ -511,7 +516,7 @@ impl Instance {
     /// version, otherwise as [`Self::admit`]. Nothing changes on error.
     pub fn admit_at(
         &mut self,
-        event: RadialDamage,
+        event: impl Into<DamageEvent>,
         expected: u64,
     ) -> Result<Admission, DamageError> {
         if expected != self.topology_version {
@@ -596,7 +601,7 @@ impl Instance {
         Ok(())
     }
 
-    fn existing_answer(&self, event: &RadialDamage) -> Result<Option<Admission>, DamageError> {
+    fn existing_answer(&self, event: &DamageEvent) -> Result<Option<Admission>, DamageError> {
         if let Some(r) = self.applied.get(&event.id) {
             return if r.event.same_parameters(event) {
                 Ok(Some(Admission::Applied(r.clone())))
@@ -660,13 +665,7 @@ impl Instance {
         let mut all_broken = Vec::new();
         for p in &self.pending {
             let mut broken = Vec::new();
-            let removed = apply_radial(
-                &mut candidate,
-                &p.candidates,
-                p.event.radius,
-                p.event.damage,
-                &mut broken,
-            );
+            let removed = p.event.apply(&mut candidate, &p.candidates, &mut broken);
             broken.sort_unstable();
             all_broken.extend_from_slice(&broken);
             events.push(PlannedEvent {

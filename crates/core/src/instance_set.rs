@@ -1,7 +1,7 @@
 //! Several placed assets, addressed by [`InstanceId`]: admission is keyed by
 //! (instance, event id), so the same event id may be used on two instances.
 
-use crate::damage::RadialDamage;
+use crate::damage::DamageEvent;
 use crate::error::DamageError;
 use crate::instance::{Admission, Instance, InstanceId};
 use crate::recovery::{CommitRecord, RecordError, RecordOutcome};
@@ -67,7 +67,11 @@ impl InstanceSet {
     /// # Errors
     /// [`DamageError::UnknownInstance`] for an id not in the set; otherwise as
     /// [`Instance::admit`]. Nothing changes on error.
-    pub fn admit(&mut self, id: InstanceId, event: RadialDamage) -> Result<Admission, DamageError> {
+    pub fn admit(
+        &mut self,
+        id: InstanceId,
+        event: impl Into<DamageEvent>,
+    ) -> Result<Admission, DamageError> {
         self.instances
             .get_mut(&id)
             .ok_or(DamageError::UnknownInstance(id.0))?

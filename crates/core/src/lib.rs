@@ -1,8 +1,9 @@
 //! # smithereens-core
 //!
 //! The engine-agnostic destruction model of Smithereens: a validated
-//! [`Asset`] of chunks and bonds, per-instance bond health, radial damage with
-//! frozen geometry, support-aware island detection, cluster mass properties
+//! [`Asset`] of chunks and bonds, per-instance bond health, damage events with
+//! frozen geometry (renormalised radial budgets and per-bond explosion
+//! falloff, [`damage`]), support-aware island detection, cluster mass properties
 //! and velocity inheritance, and commit planning behind a backend trait
 //! ([`CommitBackend`]).
 //!
@@ -59,7 +60,7 @@ pub use commit::{
     CommitBackend, CommitError, CommitOutcome, CommitPlan, CommitStatus, HeadlessBackend,
     PlannedImpulse, SplitPart, SplitPlan, impulse_change, part_motion,
 };
-pub use damage::{EventId, RadialDamage};
+pub use damage::{DamageEvent, DamageModel, EventId, FalloffDamage, RadialDamage};
 pub use error::{AssetError, DamageError, MassError};
 pub use glam;
 pub use index::{BondIndex, ChunkIndex, IndexVec};

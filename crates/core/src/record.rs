@@ -142,10 +142,15 @@ pub struct RunEvent {
     pub id: u64,
     /// Impact point, world, m.
     pub point: Vec3,
-    /// Radius, m.
+    /// Radius, m: R of a radial event, the outer radius of an explosion.
     pub radius: f32,
-    /// Budget, du.
+    /// du: the budget of a radial event, the damage per bond within the
+    /// inner radius of an explosion.
     pub damage: f32,
+    /// Inner radius of an explosion's falloff, m; absent for radial events
+    /// (and in runs recorded before explosions used falloff damage).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub inner_radius: Option<f32>,
 }
 
 /// A bond that broke.

@@ -31,8 +31,9 @@ use std::sync::Arc;
 
 /// Magic of an encoded [`CommitRecord`].
 pub const RECORD_MAGIC: [u8; 4] = *b"SMCR";
-/// Format version of an encoded [`CommitRecord`].
-pub const RECORD_VERSION: u16 = 1;
+/// Format version of an encoded [`CommitRecord`]. Version 1 (events as bare radial
+/// events) is still read, see [`crate::codec`].
+pub const RECORD_VERSION: u16 = 2;
 
 /// The members of a created cluster.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -104,7 +105,7 @@ impl CommitRecord {
     /// # Errors
     /// [`FrameError`] for truncated, corrupt, foreign or undecodable bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, FrameError> {
-        codec::decode(RECORD_MAGIC, RECORD_VERSION, bytes)
+        codec::decode_compat(RECORD_MAGIC, RECORD_VERSION, bytes)
     }
 
     /// Bonds broken by this commit, ascending.

@@ -24,8 +24,9 @@ use std::sync::Arc;
 
 /// Magic of an encoded [`ReplayLog`].
 pub const REPLAY_MAGIC: [u8; 4] = *b"SMRL";
-/// Format version of an encoded [`ReplayLog`].
-pub const REPLAY_VERSION: u16 = 1;
+/// Format version of an encoded [`ReplayLog`]. Version 1 (events as bare radial
+/// events) is still read, see [`crate::codec`].
+pub const REPLAY_VERSION: u16 = 2;
 
 /// One recorded commit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -83,7 +84,7 @@ impl ReplayLog {
     /// # Errors
     /// [`FrameError`] for truncated, corrupt or foreign bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, FrameError> {
-        codec::decode(REPLAY_MAGIC, REPLAY_VERSION, bytes)
+        codec::decode_compat(REPLAY_MAGIC, REPLAY_VERSION, bytes)
     }
 }
 

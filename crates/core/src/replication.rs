@@ -24,8 +24,9 @@ use std::collections::BTreeMap;
 
 /// Magic of an encoded [`Message`].
 pub const MESSAGE_MAGIC: [u8; 4] = *b"SMRM";
-/// Format version of an encoded [`Message`].
-pub const MESSAGE_VERSION: u16 = 1;
+/// Format version of an encoded [`Message`]. Version 1 (events as bare radial
+/// events) is still read, see [`crate::codec`].
+pub const MESSAGE_VERSION: u16 = 2;
 
 /// A replication message.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -72,7 +73,8 @@ impl Message {
     /// # Errors
     /// [`ReplicationError::Malformed`] for truncated, corrupt or foreign bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, ReplicationError> {
-        codec::decode(MESSAGE_MAGIC, MESSAGE_VERSION, bytes).map_err(ReplicationError::Malformed)
+        codec::decode_compat(MESSAGE_MAGIC, MESSAGE_VERSION, bytes)
+            .map_err(ReplicationError::Malformed)
     }
 }
 

@@ -27,8 +27,9 @@ use std::sync::Arc;
 
 /// Magic of an encoded [`Snapshot`].
 pub const SNAPSHOT_MAGIC: [u8; 4] = *b"SMSN";
-/// Format version of an encoded [`Snapshot`].
-pub const SNAPSHOT_VERSION: u16 = 1;
+/// Format version of an encoded [`Snapshot`]. Version 1 (events as bare radial
+/// events) is still read, see [`crate::codec`].
+pub const SNAPSHOT_VERSION: u16 = 2;
 
 /// One cluster in a snapshot.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -125,7 +126,11 @@ impl Snapshot {
     /// # Errors
     /// [`SnapshotError::Frame`] for truncated, corrupt or foreign bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SnapshotError> {
-        Ok(codec::decode(SNAPSHOT_MAGIC, SNAPSHOT_VERSION, bytes)?)
+        Ok(codec::decode_compat(
+            SNAPSHOT_MAGIC,
+            SNAPSHOT_VERSION,
+            bytes,
+        )?)
     }
 }
 

@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
 
 use proptest::prelude::*;
-use smithereens_core::damage::{DamageCandidate, apply_radial};
+use smithereens_core::damage::{DamageCandidate, apply_falloff, apply_radial, falloff};
 use smithereens_core::fixtures::cube_chunk;
 use smithereens_core::glam::{Mat3, Quat, Vec3};
 use smithereens_core::island::find_islands;
@@ -141,6 +141,49 @@ proptest! {
         prop_assert!((actual - removed).abs() <= 1e-3 * (1.0 + damage));
         prop_assert!(h.iter().all(|&x| x >= 0.0));
         prop_assert!(broken.iter().all(|b| h[b.get() as usize] == 0.0 && healths[b.get() as usize] > 0.0));
+    }
+
+    #[test]
+    fn falloff_is_in_unit_range_non_increasing_one_inside_and_zero_beyond(
+        inner in 0.0f32..5.0,
+        width in 0.0f32..5.0,
+        d0 in 0.0f32..12.0,
+        step in 0.0f32..3.0,
+    ) {
+        let outer = (inner + width).max(1e-3);
+        let inner = inner.min(outer);
+        let (a, b) = (falloff(d0, inner, outer), falloff(d0 + step, inner, outer));
+        prop_assert!((0.0..=1.0).contains(&a));
+        prop_assert!(b <= a, "f({}) = {} < f({}) = {}", d0, a, d0 + step, b);
+        if d0 <= inner { prop_assert_eq!(a, 1.0); }
+        if d0 >= outer { prop_assert_eq!(a, 0.0); }
+    }
+
+    #[test]
+    fn falloff_damage_to_a_bond_does_not_depend_on_the_other_bonds(
+        healths in prop::collection::vec(0.0f32..400.0, 1..40),
+        dists in prop::collection::vec(0.0f32..3.0, 40),
+        keep in prop::collection::vec(any::<bool>(), 40),
+        inner in 0.0f32..1.5,
+        damage in 0.0f32..500.0,
+    ) {
+        let outer = inner + 1.0;
+        let cands: Vec<DamageCandidate> = (0..healths.len()).map(|i| DamageCandidate { bond: BondIndex(i as u32), distance: dists[i] }).collect();
+        let mut all = healths.clone();
+        let mut broken = vec![];
+        apply_falloff(&mut all, &cands, inner, outer, damage, &mut broken);
+        // The same event over any subset of the candidates: identical bits for the bonds kept.
+        let subset: Vec<DamageCandidate> = cands.iter().copied().filter(|c| keep[c.bond.get() as usize]).collect();
+        let mut part = healths.clone();
+        let mut broken_part = vec![];
+        apply_falloff(&mut part, &subset, inner, outer, damage, &mut broken_part);
+        for c in &subset {
+            let i = c.bond.get() as usize;
+            prop_assert_eq!(all[i].to_bits(), part[i].to_bits());
+            let expected = (healths[i] - damage * falloff(c.distance, inner, outer)).max(0.0);
+            prop_assert_eq!(all[i].to_bits(), expected.to_bits());
+        }
+        prop_assert!(broken.iter().all(|b| all[b.get() as usize] == 0.0 && healths[b.get() as usize] > 0.0));
     }
 
     #[test]

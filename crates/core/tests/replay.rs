@@ -122,7 +122,10 @@ fn a_tampered_log_diverges_at_the_tampered_commit() {
         .iter_mut()
         .find(|p| !p.candidates.is_empty())
         .unwrap();
-    p.event.damage = p.event.damage.next_up();
+    let DamageModel::Radial { damage, .. } = &mut p.event.model else {
+        panic!("the recorded run admits radial events");
+    };
+    *damage = damage.next_up();
     match replay(live.asset().clone(), &log) {
         Err(ReplayError::HashMismatch { commit_seq, .. }) => assert_eq!(commit_seq, seq),
         other => panic!("expected a hash mismatch at {seq}, got {other:?}"),

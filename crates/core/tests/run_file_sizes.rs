@@ -101,6 +101,7 @@ fn poses_events_and_breaks_past_the_last_frame_are_refused() {
         point: Vec3::ZERO,
         radius: 1.0,
         damage: 1.0,
+        inner_radius: None,
     });
     assert!(matches!(read(&run), Err(RunError::Inconsistent(m)) if m.contains("event 7")));
 

@@ -234,7 +234,10 @@ fn a_repeated_sequence_with_other_content_is_a_conflict() {
     let Some(r3) = r3 else {
         panic!("commit 3 has receipts in this run");
     };
-    r3.receipts[0].event.damage += 1.0;
+    let DamageModel::Radial { damage, .. } = &mut r3.receipts[0].event.model else {
+        panic!("the run admits radial events");
+    };
+    *damage += 1.0;
     let err = recover(at4.asset().clone(), &snap, &tampered).unwrap_err();
     assert_eq!(
         err,

@@ -46,8 +46,9 @@ const META_KEY: &str = "meta";
 const META_MAGIC: [u8; 4] = *b"SMJM";
 const RECEIPT_MAGIC: [u8; 4] = *b"SMJR";
 const PENDING_MAGIC: [u8; 4] = *b"SMJP";
-/// Journal format version this build writes and reads.
-pub const JOURNAL_VERSION: u16 = 1;
+/// Journal format version this build writes; it also reads version 1
+/// (events stored as bare radial events, see `smithereens_core::codec`).
+pub const JOURNAL_VERSION: u16 = 2;
 
 /// When a commit is durable.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
@@ -298,7 +299,7 @@ impl Journal {
                 .get(META_KEY)
                 .map_err(store)?
                 .ok_or_else(|| JournalError::Corrupt("no meta record".into()))?;
-            codec::decode::<Meta>(META_MAGIC, JOURNAL_VERSION, bytes.value())
+            codec::decode_compat::<Meta>(META_MAGIC, JOURNAL_VERSION, bytes.value())
                 .map_err(|e| corrupt("meta", e))
         })?;
         Ok(Self {
@@ -601,7 +602,7 @@ impl Journal {
             )));
         }
         let pending = read_all(&txn, PENDING, |b| {
-            codec::decode::<PendingEvent>(PENDING_MAGIC, JOURNAL_VERSION, b)
+            codec::decode_compat::<PendingEvent>(PENDING_MAGIC, JOURNAL_VERSION, b)
                 .map_err(|e| corrupt("pending event", e))
         })?;
         let mut pending: Vec<PendingEvent> = pending.into_values().collect();
@@ -618,7 +619,7 @@ impl Journal {
             })?;
         }
         let receipts = read_all(&txn, RECEIPTS, |b| {
-            codec::decode::<Receipt>(RECEIPT_MAGIC, JOURNAL_VERSION, b)
+            codec::decode_compat::<Receipt>(RECEIPT_MAGIC, JOURNAL_VERSION, b)
                 .map_err(|e| corrupt("receipt", e))
         })?;
         if receipts.len() != instance.receipts().count() {
@@ -692,7 +693,7 @@ impl Journal {
             )));
         }
         let receipts = read_all(&txn, RECEIPTS, |b| {
-            codec::decode::<Receipt>(RECEIPT_MAGIC, JOURNAL_VERSION, b)
+            codec::decode_compat::<Receipt>(RECEIPT_MAGIC, JOURNAL_VERSION, b)
                 .map_err(|e| corrupt("receipt", e))
         })?;
         for (id, r) in &receipts {
@@ -736,7 +737,7 @@ impl Journal {
             }
         }
         let pending = read_all(&txn, PENDING, |b| {
-            codec::decode::<PendingEvent>(PENDING_MAGIC, JOURNAL_VERSION, b)
+            codec::decode_compat::<PendingEvent>(PENDING_MAGIC, JOURNAL_VERSION, b)
                 .map_err(|e| corrupt("pending event", e))
         })?;
         if let Some(id) = pending.keys().find(|id| receipts.contains_key(id)) {

@@ -195,7 +195,7 @@ fn check_journal(path: &Path, reference: &mut Reference) -> u64 {
     for s in 1..=seq {
         let r = rec.instance.receipt(EventId(s)).unwrap();
         assert_eq!(r.commit_seq, s);
-        assert!(r.event.same_parameters(&event_for(s)));
+        assert!(r.event.same_parameters(&event_for(s).event()));
     }
     assert!(rec.instance.receipt(EventId(seq + 1)).is_none());
     // At most the next event is pending, with the geometry frozen at its admission.

@@ -55,6 +55,7 @@ pub fn bridge(nx: u32) -> DestructionWorld {
         radius: 0.5,
         damage: 1.0e6,
         impulse: 50.0,
+        inner_radius: 0.0,
     })
     .expect("blast");
     w

@@ -44,6 +44,7 @@ fn an_explosion_pushes_at_the_nearest_point_with_linear_and_angular_impulse() {
             radius: 2.0,
             damage: 0.0,
             impulse: 3.0,
+            inner_radius: 0.0,
         },
     )
     .unwrap();
@@ -84,6 +85,7 @@ fn a_huge_blast_is_capped_in_speed_and_spin() {
             radius: 3.0,
             damage: 0.0,
             impulse: 6000.0,
+            inner_radius: 0.0,
         },
     )
     .unwrap();
@@ -140,4 +142,95 @@ fn small_fast_debris_does_not_pass_through_a_thin_free_panel() {
     physics.bodies[rb].set_linvel(Vec3::new(0.5, 0.0, 0.0), true);
     step(&mut set, &mut physics);
     assert!(!physics.bodies[rb].is_ccd_enabled());
+}
+
+#[test]
+fn an_explosion_damages_each_bond_by_falloff_and_rejects_inverted_radii() {
+    let mut physics = weightless();
+    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
+    // Bonds 0–1 at x = 0.5 and 1–2 at x = 1.5 (10 du each); blast at x = 0.
+    let rod = Arc::new(chain(3, &[(0, 1), (1, 2)], &[]).unwrap());
+    let h = set
+        .spawn(&mut physics, rod, Pose::IDENTITY, InstanceDesc::default())
+        .unwrap();
+    let blast = Explosion {
+        id: EventId(1),
+        point: Vec3::ZERO,
+        radius: 2.0,
+        damage: 8.0,
+        impulse: 0.0,
+        inner_radius: 1.0,
+    };
+    let inverted = Explosion {
+        id: EventId(2),
+        inner_radius: 3.0,
+        ..blast
+    };
+    assert!(matches!(
+        set.explode(&physics, h, inverted),
+        Err(smithereens_rapier::SetAdmitError::Damage(
+            smithereens_core::DamageError::BadFalloffRadii { .. }
+        ))
+    ));
+    assert!(set.instance(h).unwrap().pending().is_empty());
+    set.explode(&physics, h, blast).unwrap();
+    step(&mut set, &mut physics);
+    // 8 du inside 1 m; 8 · (2 − 1.5)/(2 − 1) = 4 du at 1.5 m: not shared out.
+    assert_eq!(set.instance(h).unwrap().health(), &[2.0, 6.0]);
+}
+
+#[test]
+fn a_set_snapshot_of_format_2_with_a_pending_radial_blast_still_restores() {
+    // Written by main 6ee4171 (see tests/data/legacy_set_format2.txt): a
+    // weightless chain of three cubes with an explosion admitted, not yet
+    // committed; its damage is the old radial budget of 12 du.
+    let bytes = include_bytes!("data/legacy_set_format2.bin");
+    let rod = Arc::new(chain(3, &[(0, 1), (1, 2)], &[]).unwrap());
+    let (mut physics, mut set) = DestructionSet::restore_with(bytes, &[rod]).unwrap();
+    let h = set.instances().next().unwrap().0;
+    step_after_restore(&mut set, &mut physics);
+    let inst = set.instance(h).unwrap();
+    assert_eq!(inst.health(), &[7.806974, 0.19302654]);
+    let rb = *set.cluster_bodies(h).unwrap().values().next().unwrap();
+    assert!((physics.bodies[rb].linvel().y + 0.7510566).abs() < 1e-4);
+    assert!((physics.bodies[rb].angvel().z + 0.9012682).abs() < 1e-4);
+}
+
+#[test]
+fn a_set_snapshot_of_format_3_with_a_pending_radial_blast_still_restores() {
+    // Written by main ab7e90c (see tests/data/legacy_set_format3.txt): the
+    // contact watch and sleep sweep of format 3, version-1 (radial) events.
+    let bytes = include_bytes!("data/legacy_set_format3.bin");
+    let rod = Arc::new(chain(3, &[(0, 1), (1, 2)], &[]).unwrap());
+    let (mut physics, mut set) = DestructionSet::restore_with(bytes, &[rod]).unwrap();
+    let h = set.instances().next().unwrap().0;
+    step(&mut set, &mut physics);
+    let inst = set.instance(h).unwrap();
+    assert_eq!(inst.health(), &[0.0, 7.444438]);
+    let v: Vec<(Vec3, Vec3)> = set
+        .cluster_bodies(h)
+        .unwrap()
+        .values()
+        .map(|&rb| (physics.bodies[rb].linvel(), physics.bodies[rb].angvel()))
+        .collect();
+    let expected = [
+        (Vec3::new(-1.8, -2.4, 0.0), Vec3::ZERO),
+        (
+            Vec3::new(1.3021133, 0.0, 0.0),
+            Vec3::new(0.0, 0.0, -1.250029),
+        ),
+    ];
+    assert_eq!(v.len(), 2);
+    for ((lin, ang), (el, ea)) in v.iter().zip(expected) {
+        assert!(
+            (*lin - el).length() < 1e-4 && (*ang - ea).length() < 1e-4,
+            "{lin} {ang}"
+        );
+    }
+}
+
+/// The fixture's run stepped Rapier and then `after_step` (no `before_step`).
+fn step_after_restore(set: &mut DestructionSet, physics: &mut PhysicsWorld) {
+    physics.step_with_events(&(), set.events());
+    set.after_step(physics);
 }

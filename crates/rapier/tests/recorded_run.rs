@@ -205,6 +205,7 @@ fn an_explosion_damages_only_the_instance_it_names() {
             radius: 3.0,
             damage: 1e5,
             impulse: 0.0,
+            inner_radius: 0.0,
         },
     });
     let (record, summary) = run(&s, &mut |_, _| {}).unwrap();
@@ -353,6 +354,7 @@ fn launches_and_blasts_after_the_end_of_the_run_are_typed_errors() {
             radius: 1.0,
             damage: 1.0,
             impulse: 0.0,
+            inner_radius: 0.0,
         },
     });
     assert_eq!(
@@ -384,4 +386,35 @@ fn a_run_longer_than_the_cap_is_refused_before_it_starts() {
             steps: 4_000_000_000
         }
     );
+}
+
+/// A run's contact prediction distance must be finite and in (0, 1] m: a
+/// bad one is a typed error before anything runs; a good one reaches the
+/// Rapier world (a run with it differs from one without).
+#[test]
+fn a_bad_prediction_distance_is_a_typed_error_and_a_good_one_is_used() {
+    // A free grid dropped 0.2 m: it touches down within the 40 steps.
+    let mut s = ScriptedRun::new("predict", WorldSettings::default(), 40);
+    s.instances.push(RunInstance::new(
+        grid(3, 3, false),
+        Pose::from_translation(Vec3::new(0.0, 0.2, 0.0)),
+    ));
+    for bad in [f32::NAN, 0.0, -0.01, 1.5, f32::INFINITY] {
+        s.prediction_distance = Some(bad);
+        assert!(
+            matches!(
+                run(&s, &mut |_, _| {}),
+                Err(RunError::Backend(BackendError::BadSetting {
+                    name: "prediction_distance",
+                    ..
+                }))
+            ),
+            "{bad}"
+        );
+    }
+    s.prediction_distance = None;
+    let plain = run(&s, &mut |_, _| {}).unwrap();
+    s.prediction_distance = Some(0.05);
+    let predicted = run(&s, &mut |_, _| {}).unwrap();
+    assert_ne!(plain.0.frame_hashes, predicted.0.frame_hashes);
 }

@@ -45,6 +45,7 @@ fn blast() -> Explosion {
         radius: 1.0,
         damage: 1.0e5,
         impulse: 100.0,
+        inner_radius: 0.0,
     }
 }
 
@@ -77,6 +78,7 @@ fn an_explosion_impulse_enters_exactly_once_even_when_repeated() {
         world
             .explode(Explosion {
                 impulse: 5.0,
+                inner_radius: 0.0,
                 ..blast()
             })
             .is_err()

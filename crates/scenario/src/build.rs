@@ -141,6 +141,7 @@ pub fn build(
                 radius: e.radius,
                 damage: e.damage,
                 impulse: e.impulse,
+                inner_radius: e.inner_radius,
             },
         })
         .collect();
@@ -149,6 +150,7 @@ pub fn build(
     scenario.bodies = bodies;
     scenario.projectiles = projectiles;
     scenario.explosions = explosions;
+    scenario.prediction_distance = file.prediction_distance;
     Ok(BuiltScenario { scenario })
 }
 

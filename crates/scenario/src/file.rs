@@ -241,9 +241,15 @@ pub struct ExplosionSpec {
     pub instance: u32,
     /// Centre, m.
     pub point: [f32; 3],
-    /// Radius, m.
+    /// Outer radius of damage and impulse, m.
     pub radius: f32,
-    /// Damage budget, du.
+    /// Inner radius of the damage falloff, m (default 0: linear from the
+    /// centre). Bonds this close take the full `damage`.
+    #[serde(default)]
+    pub inner_radius: f32,
+    /// Damage to each bond within `inner_radius`, du, falling linearly to
+    /// 0 at `radius` (per-bond falloff, not a budget shared by the bonds in
+    /// range; see `smithereens_rapier::Explosion`).
     pub damage: f32,
     /// Impulse at the centre, N·s.
     #[serde(default)]
@@ -305,6 +311,11 @@ pub struct ScenarioFile {
     /// Contact damage overrides.
     #[serde(default)]
     pub impact: ImpactSpec,
+    /// Rapier's contact prediction distance, m, in `(0, 1]`; omit for
+    /// Rapier's 0.002. Scenes of tumbling debris want a few centimetres
+    /// (see `ScriptedRun::prediction_distance`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prediction_distance: Option<f32>,
 }
 
 /// Most fixed steps a scenario may run (10 min at 1 kHz), so no file can make
@@ -442,6 +453,14 @@ impl ScenarioFile {
         }
         finite("gravity", &self.gravity)?;
         finite("ground_y", &[self.ground_y])?;
+        if let Some(d) = self.prediction_distance
+            && !(d.is_finite() && d > 0.0 && d <= 1.0)
+        {
+            return Err(invalid(
+                "prediction_distance",
+                format!("must be finite and in (0, 1] m (got {d})"),
+            ));
+        }
         match (&self.asset, self.instances.is_empty()) {
             (Some(_), false) => {
                 return Err(invalid(

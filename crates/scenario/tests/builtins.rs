@@ -416,3 +416,19 @@ fn shortening_a_run_leaves_out_the_launches_after_its_new_end_and_says_which() {
         Err(ScenarioFileError::Invalid { .. })
     ));
 }
+
+/// The world's contact prediction distance is a scenario key: given, it
+/// reaches the run; NaN, zero, negative or over 1 m is an invalid field.
+#[test]
+fn the_prediction_distance_reaches_the_run_and_bad_values_are_refused() {
+    let with = |v: &str| format!("prediction_distance = {v}\n{MANY}");
+    let file = ScenarioFile::parse(&with("0.05")).unwrap();
+    let built = build(&file, Path::new("."), &mut |_| {}).unwrap();
+    assert_eq!(built.scenario.prediction_distance, Some(0.05));
+    let file = ScenarioFile::parse(MANY).unwrap();
+    let built = build(&file, Path::new("."), &mut |_| {}).unwrap();
+    assert_eq!(built.scenario.prediction_distance, None);
+    for bad in ["nan", "0.0", "-0.01", "1.5", "inf"] {
+        assert_eq!(invalid_field(&with(bad)), "prediction_distance", "{bad}");
+    }
+}

@@ -5,7 +5,7 @@
 use super::{DestructionSet, InstanceHandle, SetAdmitError};
 use glam::Vec3;
 use rapier3d::prelude::*;
-use smithereens_core::{ClusterHandle, EventId, RadialDamage};
+use smithereens_core::{ClusterHandle, EventId, FalloffDamage};
 use std::collections::BTreeMap;
 
 /// An impulse absorbed by a fixed chunk, handed to the cluster that owns the
@@ -17,22 +17,103 @@ pub(crate) struct Transfer {
     pub(crate) max_speed: f32,
 }
 
-/// An explosion: radial damage plus an outward impulse, keyed by its event id.
-#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+/// An explosion: per-bond falloff damage plus an outward impulse, keyed by
+/// its event id.
+///
+/// Damage follows [`smithereens_core::FalloffDamage`]: each intact bond at
+/// distance `d` (m) from `point` takes `damage · f(d)` du, with `f = 1` for
+/// `d ≤ inner_radius`, falling linearly to `0` at `radius` (NVIDIA Blast's
+/// falloff damage, `NvBlastExtFalloffGraphShader`). Unlike the renormalised
+/// radial event (a budget shared out over the bonds in range), a blast does
+/// not weaken when the fracture is finer (issue 11, item 4).
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Explosion {
     /// Idempotency key.
     pub id: EventId,
     /// Centre, world, m.
     pub point: Vec3,
-    /// Radius of damage and impulse, m (> 0).
+    /// Outer radius of damage and impulse, m (> 0): bonds and bodies this
+    /// far or farther take nothing.
     pub radius: f32,
-    /// Damage budget, du (≥ 0).
+    /// Damage to each bond within `inner_radius`, du (≥ 0); less beyond it,
+    /// none from `radius` on.
     pub damage: f32,
     /// Impulse at the centre, N·s, falling off linearly to zero at `radius`,
     /// applied to each dynamic cluster at its point nearest the centre,
     /// directed away from `point` (linear and angular; capped, see
     /// [`super::DestructionSettings::max_blast_speed`]).
     pub impulse: f32,
+    /// Inner radius of the damage falloff, m (`0 ≤ inner_radius ≤ radius`):
+    /// bonds this close take the full `damage`. Absent in files written
+    /// before falloff damage: read as 0 (linear from the centre).
+    #[serde(default)]
+    pub inner_radius: f32,
+}
+
+impl Explosion {
+    /// The damage event this explosion admits on an instance (no impulse:
+    /// the set applies the blast impulse itself, see [`DestructionSet::explode`]).
+    pub fn damage_event(&self) -> FalloffDamage {
+        FalloffDamage {
+            id: self.id,
+            point: self.point,
+            inner_radius: self.inner_radius,
+            outer_radius: self.radius,
+            damage: self.damage,
+            impulse: None,
+        }
+    }
+}
+
+/// The serde shape of [`Explosion`].
+#[derive(serde::Deserialize)]
+#[serde(rename = "Explosion")]
+struct ExplosionRepr {
+    id: EventId,
+    point: Vec3,
+    radius: f32,
+    damage: f32,
+    impulse: f32,
+    #[serde(default)]
+    inner_radius: f32,
+}
+
+/// An explosion as set snapshots of format 2 stored it (no inner radius;
+/// its damage was a radial budget, already frozen in the instance's
+/// pending event).
+#[derive(serde::Deserialize)]
+#[serde(rename = "Explosion")]
+struct LegacyExplosion {
+    id: EventId,
+    point: Vec3,
+    radius: f32,
+    damage: f32,
+    impulse: f32,
+}
+
+impl<'de> serde::Deserialize<'de> for Explosion {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        if smithereens_core::codec::legacy_event_layout() {
+            let e = LegacyExplosion::deserialize(d)?;
+            return Ok(Self {
+                id: e.id,
+                point: e.point,
+                radius: e.radius,
+                damage: e.damage,
+                impulse: e.impulse,
+                inner_radius: 0.0,
+            });
+        }
+        let e = ExplosionRepr::deserialize(d)?;
+        Ok(Self {
+            id: e.id,
+            point: e.point,
+            radius: e.radius,
+            damage: e.damage,
+            impulse: e.impulse,
+            inner_radius: e.inner_radius,
+        })
+    }
 }
 
 /// Heaviest projectile accepted, kg (1,000 t). Rapier's solver loses
@@ -56,15 +137,16 @@ pub struct ProjectileDesc {
 }
 
 impl DestructionSet {
-    /// Admits an explosion on an instance: radial damage now (applied at the
-    /// next safe point) and, once that commit succeeds, an outward impulse on
+    /// Admits an explosion on an instance: falloff damage now (see
+    /// [`Explosion`]; applied at the next safe point) and, once that commit succeeds, an outward impulse on
     /// every dynamic cluster of the instance with a point within `radius`. The impulse enters the dynamics exactly once per event id: a
     /// repeated id, or a commit that fails and is retried, never applies it twice.
     ///
     /// # Errors
-    /// [`SetAdmitError`]: a stale handle, or any damage error (bad radius,
-    /// damage, point or impulse, or an id reused with different
-    /// parameters); nothing changes on error.
+    /// [`SetAdmitError`]: a stale handle, or any damage error (bad radii
+    /// — [`smithereens_core::DamageError::BadFalloffRadii`] —, damage, point
+    /// or impulse, or an id reused with different parameters); nothing
+    /// changes on error.
     pub fn explode(
         &mut self,
         physics: &PhysicsWorld,
@@ -86,13 +168,7 @@ impl DestructionSet {
         {
             return Err(smithereens_core::DamageError::ConflictingEvent(blast.id.0).into());
         }
-        let admission = e.instance.admit(RadialDamage {
-            id: blast.id,
-            point: blast.point,
-            radius: blast.radius,
-            damage: blast.damage,
-            impulse: None,
-        })?;
+        let admission = e.instance.admit(blast.damage_event())?;
         e.blasts.entry(blast.id).or_insert((blast, false));
         self.mark_dirty(h);
         Ok(admission)

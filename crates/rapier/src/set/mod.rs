@@ -36,7 +36,7 @@ use crate::backend::{BodySpec, ChunkShapes, ColliderContext};
 use crate::error::BackendError;
 use rapier3d::prelude::*;
 use smithereens_core::instance::InstanceDesc;
-use smithereens_core::{Asset, ClusterHandle, EventId, Instance, Pose, RadialDamage};
+use smithereens_core::{Asset, ClusterHandle, EventId, Instance, Pose};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
@@ -396,10 +396,12 @@ impl DestructionSet {
         Ok(())
     }
 
-    /// Admits a damage event (explosion, scripted hit) on an instance for
-    /// the next safe point, measured against where the instance's pieces
-    /// are now in `physics` (their motions are synced first, O(bodies of
-    /// the instance)).
+    /// Admits a damage event on an instance for the next safe point: a
+    /// scripted hit ([`smithereens_core::RadialDamage`], renormalised budget) or a
+    /// [`smithereens_core::FalloffDamage`] (per-bond falloff; explosions with
+    /// an impulse go through [`Self::explode`]), measured against where the
+    /// instance's pieces are now in `physics` (their motions are synced
+    /// first, O(bodies of the instance)).
     ///
     /// # Errors
     /// [`SetAdmitError::Instance`] for a stale handle, otherwise any
@@ -408,7 +410,7 @@ impl DestructionSet {
         &mut self,
         physics: &PhysicsWorld,
         h: InstanceHandle,
-        event: RadialDamage,
+        event: impl Into<smithereens_core::DamageEvent>,
     ) -> Result<smithereens_core::Admission, SetAdmitError> {
         self.entry(h)?;
         self.sync_motions(physics, h);

@@ -60,6 +60,27 @@ impl SleepTracker {
         }
     }
 
+    /// A tracker that knows `awake` (in this order) as awake and the
+    /// asleep debris clusters with the step each was seen asleep; the
+    /// windows start at the beginning (snapshots of format 2).
+    pub(crate) fn from_awake(
+        awake: Vec<RigidBodyHandle>,
+        asleep_since: std::collections::BTreeMap<(InstanceHandle, ClusterHandle), u64>,
+    ) -> Self {
+        let mut t = Self {
+            asleep_since,
+            ..Self::default()
+        };
+        for rb in awake {
+            if t.slot(rb).1 == u32::MAX {
+                let pos = t.awake.len() as u32;
+                t.awake.push(rb);
+                t.slot(rb).1 = pos;
+            }
+        }
+        t
+    }
+
     /// Removes `awake[pos]` (swap-remove, O(1)).
     fn forget(&mut self, pos: usize) {
         let rb = self.awake.swap_remove(pos);

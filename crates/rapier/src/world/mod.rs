@@ -151,13 +151,14 @@ impl DestructionWorld {
         Ok(index)
     }
 
-    /// Admits an external damage event (explosion, scripted hit) for the next safe point.
+    /// Admits an external damage event (a [`RadialDamage`] scripted hit or
+    /// a [`smithereens_core::FalloffDamage`]) for the next safe point.
     ///
     /// # Errors
     /// Any [`smithereens_core::DamageError`]; nothing changes on error.
     pub fn admit(
         &mut self,
-        event: RadialDamage,
+        event: impl Into<smithereens_core::DamageEvent>,
     ) -> Result<smithereens_core::Admission, smithereens_core::DamageError> {
         self.set
             .admit(&self.physics, self.handle, event)

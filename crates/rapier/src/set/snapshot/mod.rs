@@ -3,6 +3,8 @@
 //! `*_with` helpers serialise both together, and restoring both resumes bit
 //! for bit (same [`DestructionSet::state_hash`] on every later step).
 
+mod legacy;
+
 use super::impulses::{Explosion, Transfer};
 use super::registry::Registry;
 use super::sleep::SleepTracker;
@@ -14,7 +16,10 @@ use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-const SET_SNAPSHOT_FORMAT: u32 = 3;
+/// Format 4: falloff explosions and the contact watch (format 3 was the
+/// contact watch with version-1 events, format 2 neither; both still read,
+/// see [`legacy`]).
+const SET_SNAPSHOT_FORMAT: u32 = 4;
 
 /// Appends an FNV-1a 64 checksum of `bytes` (little-endian): a flipped or
 /// truncated byte anywhere is then a typed error, never a Rapier world in an
@@ -174,10 +179,7 @@ impl DestructionSet {
         assets: &[Arc<Asset>],
         physics: &PhysicsWorld,
     ) -> Result<Self, SetSnapshotError> {
-        let snap: SetSnapshot = decode_exact(unseal(bytes)?)?;
-        if snap.format != SET_SNAPSHOT_FORMAT {
-            return Err(SetSnapshotError::Format(snap.format));
-        }
+        let snap = legacy::decode(unseal(bytes)?)?;
         snap.settings.validate()?;
         let mut set = Self::new(snap.settings)?;
         let mut shapes: BTreeMap<u64, Arc<ChunkShapes>> = BTreeMap::new();

@@ -1,0 +1,121 @@
+//! Set snapshots written by earlier versions, still read:
+//! - format 3: today's layout with version-1 damage events (radial only,
+//!   explosions without an inner radius);
+//! - format 2: also without the contact watch and the sleep sweep (its
+//!   settings have no `sleep_sweep`; its tracker listed awake bodies with
+//!   their owners).
+//!
+//! Each is decoded into today's [`SetSnapshot`]; what the old format did not
+//! have starts empty (no watched pairs) or at its default (`sleep_sweep`
+//! 128), and the sleep sweep rediscovers any body it does not list.
+
+use super::{SetSnapshot, SetSnapshotError, decode_exact};
+use crate::impact::ImpactDamage;
+use crate::set::settings::{CollisionGroups, RecyclePolicy};
+use crate::set::sleep::SleepTracker;
+use crate::set::{DestructionSettings, InstanceHandle, Quarantined};
+use rapier3d::prelude::RigidBodyHandle;
+use smithereens_core::ClusterHandle;
+use smithereens_core::codec::with_legacy_event_layout;
+use std::collections::BTreeMap;
+
+/// Decodes a set snapshot of format 2, 3 or today's (checksum already
+/// removed); `format` is the first field, a one-byte postcard varint.
+///
+/// # Errors
+/// [`SetSnapshotError::Decode`] for bytes that do not decode as their
+/// format; [`SetSnapshotError::Format`] for any other format.
+pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
+    let mut snap: SetSnapshot = match body.first() {
+        Some(2) => with_legacy_event_layout(|| decode_exact::<SetSnapshotV2>(body))?.upgrade(),
+        Some(3) => with_legacy_event_layout(|| decode_exact(body))?,
+        _ => decode_exact(body)?,
+    };
+    match snap.format {
+        2 | 3 => snap.format = super::SET_SNAPSHOT_FORMAT,
+        f if f == super::SET_SNAPSHOT_FORMAT => {}
+        f => return Err(SetSnapshotError::Format(f)),
+    }
+    Ok(snap)
+}
+
+/// [`DestructionSettings`] of format 2: no `sleep_sweep`.
+#[derive(serde::Deserialize)]
+struct SettingsV2 {
+    impact: ImpactDamage,
+    friction: f32,
+    restitution: f32,
+    collider_border: f32,
+    groups: CollisionGroups,
+    tag_mark: u32,
+    recycle: Option<RecyclePolicy>,
+    max_blast_speed: f32,
+    max_blast_spin: f32,
+    ccd_speed: f32,
+    quarantine_after: u32,
+}
+
+/// The sleep bookkeeping of format 2: bodies last seen awake with their
+/// owners, and per body slot (generation, step last seen).
+#[derive(serde::Deserialize)]
+struct AwakeTrackerV2 {
+    awake: Vec<(RigidBodyHandle, InstanceHandle, ClusterHandle)>,
+    #[allow(dead_code)] // read to stay in step with the bytes; rebuilt from `awake`
+    seen: Vec<(u32, u64)>,
+    asleep_since: BTreeMap<(InstanceHandle, ClusterHandle), u64>,
+}
+
+#[derive(serde::Deserialize)]
+struct SetSnapshotV2 {
+    format: u32,
+    settings: SettingsV2,
+    slots: Vec<(u32, Option<super::EntrySnapshot>)>,
+    free: Vec<u32>,
+    registry: crate::set::registry::Registry,
+    dirty: Vec<InstanceHandle>,
+    recycling: Vec<InstanceHandle>,
+    awake: AwakeTrackerV2,
+    quarantine: Vec<Quarantined>,
+    step_index: u64,
+    next_event: u64,
+    sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
+    episodes: Vec<((u32, u32, u32, u32), crate::set::episode::Episode)>,
+}
+
+impl SetSnapshotV2 {
+    fn upgrade(self) -> SetSnapshot {
+        let s = self.settings;
+        let settings = DestructionSettings {
+            impact: s.impact,
+            friction: s.friction,
+            restitution: s.restitution,
+            collider_border: s.collider_border,
+            groups: s.groups,
+            tag_mark: s.tag_mark,
+            recycle: s.recycle,
+            max_blast_speed: s.max_blast_speed,
+            max_blast_spin: s.max_blast_spin,
+            ccd_speed: s.ccd_speed,
+            quarantine_after: s.quarantine_after,
+            ..DestructionSettings::default()
+        };
+        let awake: Vec<RigidBodyHandle> = self.awake.awake.iter().map(|a| a.0).collect();
+        let sleep = SleepTracker::from_awake(awake, self.awake.asleep_since);
+        SetSnapshot {
+            format: self.format,
+            settings,
+            slots: self.slots,
+            free: self.free,
+            registry: self.registry,
+            dirty: self.dirty,
+            recycling: self.recycling,
+            sleep,
+            quarantine: self.quarantine,
+            step_index: self.step_index,
+            next_event: self.next_event,
+            sleep_queue: self.sleep_queue,
+            episodes: self.episodes,
+            watch: Vec::new(),
+        }
+    }
+}
