@@ -65,6 +65,7 @@ pub mod settings;
 pub mod sites;
 mod support;
 mod topology;
+mod union;
 pub mod voronoi;
 
 pub use assembly::{SHORT_EDGE_ULPS, SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
@@ -78,7 +79,8 @@ pub use mesh::{
     mesh_from_triangles,
 };
 pub use pattern::{
-    BrickSettings, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings, fracture, fracture_with_report,
+    BrickSettings, COINCIDENT_CUT_FRACTION, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings,
+    fracture, fracture_with_report,
 };
 pub use repair::{
     DEFAULT_MAX_HOLE_EDGES, OpenMeshFallback, RepairOptions, RepairReport, ZERO_AREA_FRACTION,
