@@ -193,8 +193,7 @@ struct PendingSliver {
 ///
 /// Degenerate pieces are handled in chunk order, one at a time:
 /// * a piece with volume below [`SLIVER_VOLUME_FRACTION`] of the mesh is
-///   dropped (rejected) with its bonds: too small to matter, and merging it
-///   would leave a second, touching surface in the neighbour's render mesh;
+///   dropped (rejected) with its bonds: too small to matter;
 /// * a piece that is thin (principal moment ratio below
 ///   [`SLIVER_INERTIA_RATIO`]) or whose convex hull cannot be built or is
 ///   flat is merged into the neighbour with the largest shared bond area

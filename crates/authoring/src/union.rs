@@ -88,9 +88,14 @@ pub(crate) fn union_surface(
             break;
         }
         let near = |i: u32| f.plane.distance(out.positions[i as usize]).abs() <= weld;
-        let (here, rest): (Vec<(u32, u32)>, Vec<(u32, u32)>) =
-            open.into_iter().partition(|&(x, y)| near(x) && near(y));
-        open = rest;
+        let mut here: Vec<(u32, u32)> = Vec::new();
+        open.retain(|&(x, y)| {
+            let on_plane = near(x) && near(y);
+            if on_plane {
+                here.push((x, y));
+            }
+            !on_plane
+        });
         if here.is_empty() {
             continue;
         }
