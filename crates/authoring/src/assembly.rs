@@ -90,11 +90,12 @@ pub(crate) fn finish_asset(
         None => (raw, String::new()),
     };
     let assembled = assemble_mapped(raw, raw_bonds, &params)?;
-    let (mut desc, meshes, slivers, events) = (
+    let (mut desc, meshes, slivers, events, unjoined) = (
         assembled.desc,
         assembled.meshes,
         assembled.slivers,
         assembled.events,
+        assembled.unjoined,
     );
     if settings.bonds == BondRule::Off {
         desc.bonds.clear();
@@ -113,6 +114,7 @@ pub(crate) fn finish_asset(
         raw_pieces: raw.len() as u32,
         chunks: file.desc.chunks.len() as u32,
         slivers: events,
+        unjoined,
         merged: slivers.merged,
         dropped: slivers.dropped,
         dropped_volume: slivers.dropped_volume,
@@ -224,6 +226,9 @@ pub(crate) struct Assembled {
     pub events: Vec<SliverEvent>,
     /// Final chunk of every raw piece, `usize::MAX` for a dropped one.
     pub chunk_of_raw: Vec<usize>,
+    /// Merged chunks whose members' surfaces could not be joined, with the
+    /// reason (see [`chunk_mesh`]).
+    pub unjoined: Vec<(ChunkIndex, String)>,
 }
 
 /// [`assemble_counted`], also returning which chunk each raw piece ended in.
@@ -349,6 +354,7 @@ pub(crate) fn assemble_mapped(
     let mut chunk_of_raw = vec![usize::MAX; n];
     let mut chunks = Vec::with_capacity(groups.len());
     let mut meshes = Vec::with_capacity(groups.len());
+    let mut unjoined = Vec::new();
     for (index, (g, members)) in groups.iter().enumerate() {
         for &m in members {
             chunk_of_raw[m] = index;
@@ -380,7 +386,11 @@ pub(crate) fn assemble_mapped(
             parent: None,
             depth: 0,
         });
-        meshes.push(chunk_mesh(raw, raw_bonds, members, params.weld));
+        let (mesh, unjoinable) = chunk_mesh(raw, raw_bonds, members, params.weld);
+        meshes.push(mesh);
+        if let Some(reason) = unjoinable {
+            unjoined.push((ChunkIndex(index as u32), reason));
+        }
     }
 
     // Final bonds: raw bonds summed per chunk pair.
@@ -460,6 +470,7 @@ pub(crate) fn assemble_mapped(
         slivers: stats,
         events,
         chunk_of_raw,
+        unjoined,
     })
 }
 
@@ -620,8 +631,14 @@ fn short_edge_representatives(piece: &Piece) -> Vec<u32> {
 /// their union ([`union_surface`], with the `raw_bonds` between members as
 /// the interfaces that cancel). Should the union fail (rims that do not
 /// meet), the members' own closed surfaces are kept side by side, which
-/// still encloses the right volume. Then [`add_piece`] in f32.
-fn chunk_mesh(raw: &[RawChunk], raw_bonds: &[RawBond], members: &[usize], weld: f64) -> ChunkMesh {
+/// still encloses the right volume, and the reason is returned (it goes to
+/// [`FractureReport::unjoined`]). Then [`add_piece`] in f32.
+fn chunk_mesh(
+    raw: &[RawChunk],
+    raw_bonds: &[RawBond],
+    members: &[usize],
+    weld: f64,
+) -> (ChunkMesh, Option<String>) {
     let mut mesh = ChunkMesh::default();
     if members.len() > 1 {
         let slot = |k: usize| members.binary_search(&k).ok();
@@ -640,15 +657,23 @@ fn chunk_mesh(raw: &[RawChunk], raw_bonds: &[RawBond], members: &[usize], weld: 
             })
             .collect();
         let pieces: Vec<&Piece> = members.iter().map(|&m| &raw[m].piece).collect();
-        if let Ok(union) = union_surface(&pieces, &interfaces, weld) {
-            add_piece(&mut mesh, &union);
-            return mesh;
+        match union_surface(&pieces, &interfaces, weld) {
+            Ok(union) => {
+                add_piece(&mut mesh, &union);
+                return (mesh, None);
+            }
+            Err(reason) => {
+                for piece in pieces {
+                    add_piece(&mut mesh, piece);
+                }
+                return (mesh, Some(reason));
+            }
         }
     }
     for &m in members {
         add_piece(&mut mesh, &raw[m].piece);
     }
-    mesh
+    (mesh, None)
 }
 
 /// Appends `piece` to `mesh` in f32, with edges shorter than

@@ -34,14 +34,17 @@ fn two_cuts(gap: f64) -> Pattern {
     }
 }
 
+/// The unit cube cut by `pattern`; every merged chunk's surface joined.
 fn cut_cube(pattern: &Pattern) -> (AssetFile, FractureReport) {
-    fracture_with_report(
+    let (file, report) = fracture_with_report(
         &unit_cube(),
         &FractureSettings::default(),
         pattern,
         &mut |_| {},
     )
-    .unwrap()
+    .unwrap();
+    assert!(report.unjoined.is_empty(), "{report:?}");
+    (file, report)
 }
 
 fn triangle_areas<'a>(
