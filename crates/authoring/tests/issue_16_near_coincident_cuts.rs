@@ -208,3 +208,55 @@ fn a_thin_corner_rod_merges_into_a_closed_slab_whose_only_cut_face_is_its_base()
         "the slab's cut faces must all be its base"
     );
 }
+
+#[test]
+fn near_coincident_and_crossing_cut_sweeps_give_closed_chunks_whose_cut_faces_are_their_bonds() {
+    // A second plane `gap` from x = 0.3 and tilted about z (crossing the
+    // first inside the cube when tilted), and a third plane across both:
+    // thin slabs, thin wedges, and slivers merged across a crossing cut.
+    let mut merged = 0;
+    for gap in [5e-5, 1.5e-4, 2e-4, 4e-4, 8e-4, 2e-3] {
+        for tilt in [0.0f64, 1e-3, 0.3] {
+            let pattern = Pattern::Planar {
+                planes: vec![
+                    CutPlane {
+                        point: DVec3::new(0.3, 0.0, 0.0),
+                        normal: DVec3::X,
+                    },
+                    CutPlane {
+                        point: DVec3::new(0.3 + gap, 0.5, 0.5),
+                        normal: DVec3::new(tilt.cos(), tilt.sin(), 0.0),
+                    },
+                    CutPlane {
+                        point: DVec3::new(0.0, 0.0, 0.6),
+                        normal: DVec3::Z,
+                    },
+                ],
+            };
+            let (file, report) = cut_cube(&pattern);
+            assert_eq!(report.dropped, 0, "gap {gap} tilt {tilt}: {report:?}");
+            merged += report.merged;
+            let areas = check_closed_chunks(&file);
+            // Nothing dropped: a chunk's cut faces are exactly its
+            // interfaces with the other chunks.
+            let mut bonded = vec![0.0f64; areas.len()];
+            for b in &file.desc.bonds {
+                let smithereens_core::BondEnd::Chunk(c1) = b.chunk1 else {
+                    unreachable!()
+                };
+                bonded[b.chunk0 as usize] += b.area as f64;
+                bonded[c1 as usize] += b.area as f64;
+            }
+            for (k, (area, bond)) in areas.iter().zip(&bonded).enumerate() {
+                assert!(
+                    (area - bond).abs() <= 1e-5,
+                    "gap {gap} tilt {tilt}: chunk {k} has {area} m² of cut faces, {bond} m² of bonds \
+                     ({} merged)",
+                    report.merged
+                );
+            }
+        }
+    }
+    // Seven slivers merge in this sweep (slabs 1.5e-4 to 4e-4 m thick).
+    assert!(merged >= 4, "the sweep merges slivers ({merged})");
+}
