@@ -24,7 +24,10 @@
 //!   ([`CutPlane`]s), whose cells are convex too and go through the same
 //!   clipper, capper, bond finder and assembly.
 //!   [`fracture_with_report`] also returns a [`FractureReport`] listing
-//!   every sliver merged or dropped and the volume balance.
+//!   every sliver merged or dropped and the volume balance. A merged
+//!   chunk's render mesh is the closed surface of the union (the caps
+//!   between its pieces cancel); cuts closer than
+//!   [`COINCIDENT_CUT_FRACTION`] of the diagonal are one cut.
 //!   [`FractureSettings::bonds`] = [`BondRule::Off`] gives an asset without
 //!   bonds (loose pieces).
 //! * [`FractureSettings::cut_noise`] ([`CutNoise`]) makes the interior cut

@@ -135,7 +135,11 @@ impl Default for BrickSettings {
 /// with other site distributions. Plane-cut patterns (slice, brick, planar)
 /// cut the mesh by each plane in turn (a binary space partition: every
 /// piece a plane crosses is split in two and both halves are capped
-/// watertight); `settings.chunk_count` is ignored. Each cell then gives one
+/// watertight); `settings.chunk_count` is ignored. A slice or planar plane
+/// within [`COINCIDENT_CUT_FRACTION`] of the bounding-box diagonal of an
+/// earlier plane (everywhere in the box) is the same cut and is skipped;
+/// [`FractureError::Cap`] still names planes by their index in the
+/// pattern. Each cell then gives one
 /// chunk per connected component. Bonds come from the caps a plane made on
 /// its two sides: the bond between a chunk below and one above is the
 /// overlap of their coplanar, opposite caps (area m², centroid m, unit
