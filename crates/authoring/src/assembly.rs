@@ -849,7 +849,8 @@ mod tests {
             (desc.chunks[1].volume as f64 - (0.999 + 1e-6)).abs() < 1e-6,
             "merged into chunk 2"
         );
-        // Both closed surfaces are in the merged render mesh.
+        // These boxes carry no cap tags, so no faces cancel (see
+        // `union.rs` for boxes that do): both surfaces stay.
         assert_eq!(meshes[1].exterior.len(), 24);
         // Bonds 0–1 and 0–2 collapse into one with the summed area.
         assert_eq!(desc.bonds.len(), 1);
