@@ -6,10 +6,11 @@ use crate::cut_noise::roughen_interfaces;
 use crate::error::FractureError;
 use crate::mass_properties::{MassProperties, combine, polyhedron_mass_properties};
 use crate::mesh::TriMesh;
-use crate::piece::{EXTERIOR, Piece};
+use crate::piece::{EXTERIOR, Piece, Plane};
 use crate::report::{FractureReport, SliverAction, SliverEvent, SliverReason};
 use crate::settings::{BondRule, FractureSettings};
 use crate::support::Ground;
+use crate::union::{Interface, union_surface};
 use crate::voronoi::{RawFracture, Scale};
 use glam::{DVec3, Vec3};
 use smithereens_core::{
@@ -40,6 +41,9 @@ pub(crate) struct AssemblyParams {
     pub mesh_volume: f64,
     /// Bonds with a smaller area (m²) are dropped.
     pub min_bond_area: f64,
+    /// Weld distance (m) for joining merged pieces' surfaces (see
+    /// `union.rs`).
+    pub weld: f64,
     /// Group of every raw piece (a hierarchy's parent), or empty: a sliver
     /// is merged into a neighbour of its own group when it has one.
     pub groups: Vec<u32>,
@@ -72,6 +76,7 @@ pub(crate) fn finish_asset(
         ground: Ground::resolve(&settings.support, mesh.bounds().0),
         mesh_volume,
         min_bond_area: scale.min_bond_area(),
+        weld: scale.weld(),
         groups: Vec::new(),
     };
     let roughened: Vec<RawChunk>;
@@ -85,11 +90,12 @@ pub(crate) fn finish_asset(
         None => (raw, String::new()),
     };
     let assembled = assemble_mapped(raw, raw_bonds, &params)?;
-    let (mut desc, meshes, slivers, events) = (
+    let (mut desc, meshes, slivers, events, unjoined) = (
         assembled.desc,
         assembled.meshes,
         assembled.slivers,
         assembled.events,
+        assembled.unjoined,
     );
     if settings.bonds == BondRule::Off {
         desc.bonds.clear();
@@ -108,6 +114,7 @@ pub(crate) fn finish_asset(
         raw_pieces: raw.len() as u32,
         chunks: file.desc.chunks.len() as u32,
         slivers: events,
+        unjoined,
         merged: slivers.merged,
         dropped: slivers.dropped,
         dropped_volume: slivers.dropped_volume,
@@ -188,16 +195,15 @@ struct PendingSliver {
 ///
 /// Degenerate pieces are handled in chunk order, one at a time:
 /// * a piece with volume below [`SLIVER_VOLUME_FRACTION`] of the mesh is
-///   dropped (rejected) with its bonds: too small to matter, and merging it
-///   would leave a second, touching surface in the neighbour's render mesh;
+///   dropped (rejected) with its bonds: too small to matter;
 /// * a piece that is thin (principal moment ratio below
 ///   [`SLIVER_INERTIA_RATIO`]) or whose convex hull cannot be built or is
 ///   flat is merged into the neighbour with the largest shared bond area
 ///   (ties: lower index). The merged chunk is the union of both: volumes add,
 ///   inertia by the parallel-axis theorem, hull of the union, and its render
-///   mesh holds both closed surfaces (which touch along their former
-///   interface), so the total volume is kept. With no bonded neighbour the
-///   piece is dropped.
+///   mesh is the closed surface of the union (the caps along their former
+///   interface cancel, see `union.rs`), so the total volume is kept. With no
+///   bonded neighbour the piece is dropped.
 ///
 /// Also counts merged and dropped slivers and lists them in the order they
 /// were handled.
@@ -220,6 +226,9 @@ pub(crate) struct Assembled {
     pub events: Vec<SliverEvent>,
     /// Final chunk of every raw piece, `usize::MAX` for a dropped one.
     pub chunk_of_raw: Vec<usize>,
+    /// Merged chunks whose members' surfaces could not be joined, with the
+    /// reason (see [`chunk_mesh`]).
+    pub unjoined: Vec<(ChunkIndex, String)>,
 }
 
 /// [`assemble_counted`], also returning which chunk each raw piece ended in.
@@ -345,6 +354,7 @@ pub(crate) fn assemble_mapped(
     let mut chunk_of_raw = vec![usize::MAX; n];
     let mut chunks = Vec::with_capacity(groups.len());
     let mut meshes = Vec::with_capacity(groups.len());
+    let mut unjoined = Vec::new();
     for (index, (g, members)) in groups.iter().enumerate() {
         for &m in members {
             chunk_of_raw[m] = index;
@@ -376,7 +386,11 @@ pub(crate) fn assemble_mapped(
             parent: None,
             depth: 0,
         });
-        meshes.push(chunk_mesh(raw, members));
+        let (mesh, unjoinable) = chunk_mesh(raw, raw_bonds, members, params.weld);
+        meshes.push(mesh);
+        if let Some(reason) = unjoinable {
+            unjoined.push((ChunkIndex(index as u32), reason));
+        }
     }
 
     // Final bonds: raw bonds summed per chunk pair.
@@ -456,6 +470,7 @@ pub(crate) fn assemble_mapped(
         slivers: stats,
         events,
         chunk_of_raw,
+        unjoined,
     })
 }
 
@@ -611,52 +626,97 @@ fn short_edge_representatives(piece: &Piece) -> Vec<u32> {
     (0..root.len() as u32).map(|v| find(&mut root, v)).collect()
 }
 
-/// The render mesh: the members' surfaces in f32, with edges shorter than
-/// [`SHORT_EDGE_ULPS`] f32 units in the last place collapsed, welded by exact f32
-/// position. Triangles that collapse under f32 rounding are dropped (an edge
-/// collapse, which keeps the surface closed), and so are pairs of triangles
-/// on the same three vertices with opposite winding (zero-volume fins that
-/// rounding can create next to degenerate input triangles; removing both
-/// keeps every edge balanced).
-fn chunk_mesh(raw: &[RawChunk], members: &[usize]) -> ChunkMesh {
+/// The render mesh of a chunk made of raw pieces `members` (ascending).
+/// One piece gives its own surface; several give the closed surface of
+/// their union ([`union_surface`], with the `raw_bonds` between members as
+/// the interfaces that cancel). Should the union fail (rims that do not
+/// meet), the members' own closed surfaces are kept side by side, which
+/// still encloses the right volume, and the reason is returned (it goes to
+/// [`FractureReport::unjoined`]). Then [`add_piece`] in f32.
+fn chunk_mesh(
+    raw: &[RawChunk],
+    raw_bonds: &[RawBond],
+    members: &[usize],
+    weld: f64,
+) -> (ChunkMesh, Option<String>) {
     let mut mesh = ChunkMesh::default();
-    for &m in members {
-        let piece = &raw[m].piece;
-        let representative = short_edge_representatives(piece);
-        // Lookup only; indices are assigned in vertex order.
-        let mut weld: HashMap<[u32; 3], u32> = HashMap::with_capacity(piece.positions.len());
-        let ids: Vec<u32> = representative
+    if members.len() > 1 {
+        let slot = |k: usize| members.binary_search(&k).ok();
+        let interfaces: Vec<Interface> = raw_bonds
             .iter()
-            .map(|&r| {
-                let v = piece.positions[r as usize].as_vec3() + Vec3::ZERO;
-                *weld
-                    .entry([v.x.to_bits(), v.y.to_bits(), v.z.to_bits()])
-                    .or_insert_with(|| {
-                        mesh.positions.push(v);
-                        (mesh.positions.len() - 1) as u32
-                    })
+            .filter_map(|b| {
+                Some(Interface {
+                    a: slot(b.a)?,
+                    b: slot(b.b)?,
+                    tags: b.tags,
+                    plane: Plane {
+                        point: b.centroid,
+                        normal: b.normal,
+                    },
+                })
             })
             .collect();
-        let tris: Vec<([u32; 3], u32)> = piece
-            .triangles
-            .iter()
-            .zip(&piece.tags)
-            .map(|(t, &tag)| (t.map(|i| ids[i as usize]), tag))
-            .filter(|(t, _)| t[0] != t[1] && t[1] != t[2] && t[2] != t[0])
-            .collect();
-        let fins = fin_triangles(&tris);
-        for (k, (t, tag)) in tris.into_iter().enumerate() {
-            if fins.binary_search(&k).is_ok() {
-                continue;
+        let pieces: Vec<&Piece> = members.iter().map(|&m| &raw[m].piece).collect();
+        match union_surface(&pieces, &interfaces, weld) {
+            Ok(union) => {
+                add_piece(&mut mesh, &union);
+                return (mesh, None);
             }
-            if tag == EXTERIOR {
-                mesh.exterior.push(t);
-            } else {
-                mesh.interior.push(t);
+            Err(reason) => {
+                for piece in pieces {
+                    add_piece(&mut mesh, piece);
+                }
+                return (mesh, Some(reason));
             }
         }
     }
-    mesh
+    for &m in members {
+        add_piece(&mut mesh, &raw[m].piece);
+    }
+    (mesh, None)
+}
+
+/// Appends `piece` to `mesh` in f32, with edges shorter than
+/// [`SHORT_EDGE_ULPS`] f32 units in the last place collapsed, welded by
+/// exact f32 position. Triangles that collapse under f32 rounding are
+/// dropped (an edge collapse, which keeps the surface closed), and so are
+/// pairs of triangles on the same three vertices with opposite winding
+/// (zero-volume fins that rounding can create next to degenerate input
+/// triangles; removing both keeps every edge balanced).
+fn add_piece(mesh: &mut ChunkMesh, piece: &Piece) {
+    let representative = short_edge_representatives(piece);
+    // Lookup only; indices are assigned in vertex order.
+    let mut weld: HashMap<[u32; 3], u32> = HashMap::with_capacity(piece.positions.len());
+    let ids: Vec<u32> = representative
+        .iter()
+        .map(|&r| {
+            let v = piece.positions[r as usize].as_vec3() + Vec3::ZERO;
+            *weld
+                .entry([v.x.to_bits(), v.y.to_bits(), v.z.to_bits()])
+                .or_insert_with(|| {
+                    mesh.positions.push(v);
+                    (mesh.positions.len() - 1) as u32
+                })
+        })
+        .collect();
+    let tris: Vec<([u32; 3], u32)> = piece
+        .triangles
+        .iter()
+        .zip(&piece.tags)
+        .map(|(t, &tag)| (t.map(|i| ids[i as usize]), tag))
+        .filter(|(t, _)| t[0] != t[1] && t[1] != t[2] && t[2] != t[0])
+        .collect();
+    let fins = fin_triangles(&tris);
+    for (k, (t, tag)) in tris.into_iter().enumerate() {
+        if fins.binary_search(&k).is_ok() {
+            continue;
+        }
+        if tag == EXTERIOR {
+            mesh.exterior.push(t);
+        } else {
+            mesh.interior.push(t);
+        }
+    }
 }
 
 /// Indices (sorted) of triangles that pair up with another triangle on the
@@ -730,6 +790,7 @@ mod tests {
             ground: None,
             mesh_volume,
             min_bond_area: 1e-12,
+            weld: 1e-9,
             groups: Vec::new(),
         }
     }
@@ -788,7 +849,8 @@ mod tests {
             (desc.chunks[1].volume as f64 - (0.999 + 1e-6)).abs() < 1e-6,
             "merged into chunk 2"
         );
-        // Both closed surfaces are in the merged render mesh.
+        // These boxes carry no cap tags, so no faces cancel (see
+        // `union.rs` for boxes that do): both surfaces stay.
         assert_eq!(meshes[1].exterior.len(), 24);
         // Bonds 0–1 and 0–2 collapse into one with the summed area.
         assert_eq!(desc.bonds.len(), 1);

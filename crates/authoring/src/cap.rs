@@ -39,7 +39,25 @@ pub(crate) fn triangulate_cap(
 ) -> Result<Vec<[u32; 3]>, String> {
     // spade asserts on some degenerate configurations; never let that reach
     // the caller as a panic.
-    std::panic::catch_unwind(|| triangulate_cap_unguarded(positions, segments, plane))
+    std::panic::catch_unwind(|| triangulate_cap_unguarded(positions, segments, plane, false))
+        .unwrap_or_else(|_| Err("the triangulator panicked on a degenerate cross-section".into()))
+}
+
+/// [`triangulate_cap`] for a boundary that encloses regions of both
+/// orientations: where the winding number is 1 the triangles face along
+/// `plane.normal`, where it is −1 they face against it. Used to cap what is
+/// left of two opposite, partly overlapping caps once they cancel (see
+/// `union.rs`); the unpaired edges of the result are again exactly
+/// `segments`.
+///
+/// # Errors
+/// As [`triangulate_cap`], with "0 or ±1" for the winding number.
+pub(crate) fn triangulate_signed_cap(
+    positions: &[DVec3],
+    segments: &[(u32, u32)],
+    plane: &Plane,
+) -> Result<Vec<[u32; 3]>, String> {
+    std::panic::catch_unwind(|| triangulate_cap_unguarded(positions, segments, plane, true))
         .unwrap_or_else(|_| Err("the triangulator panicked on a degenerate cross-section".into()))
 }
 
@@ -47,6 +65,7 @@ fn triangulate_cap_unguarded(
     positions: &[DVec3],
     segments: &[(u32, u32)],
     plane: &Plane,
+    signed: bool,
 ) -> Result<Vec<[u32; 3]>, String> {
     if segments.is_empty() {
         return Ok(Vec::new());
@@ -157,6 +176,10 @@ fn triangulate_cap_unguarded(
         match winding[face.fix().index()] {
             0 => {}
             1 => out.push(face.vertices().map(|vh| id_of[vh.fix().index()])),
+            -1 if signed => {
+                let [a, b, c] = face.vertices().map(|vh| id_of[vh.fix().index()]);
+                out.push([a, c, b]);
+            }
             w => {
                 return Err(format!("the cut outline winds {w} times around a point"));
             }
@@ -258,6 +281,40 @@ mod tests {
         ];
         let tris = triangulate_cap(&p, &s, &plane_z()).unwrap();
         assert!((area(&p, &tris) - 2.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn signed_cap_fills_a_clockwise_square_facing_against_the_normal() {
+        let p = vec![
+            DVec3::new(0.0, 0.0, 0.0),
+            DVec3::new(1.0, 0.0, 0.0),
+            DVec3::new(1.0, 1.0, 0.0),
+            DVec3::new(0.0, 1.0, 0.0),
+            DVec3::new(2.0, 0.0, 0.0),
+            DVec3::new(3.0, 0.0, 0.0),
+            DVec3::new(3.0, 1.0, 0.0),
+            DVec3::new(2.0, 1.0, 0.0),
+        ];
+        // Counter-clockwise square 0..4, clockwise square 4..8.
+        let s = [
+            (0, 1),
+            (1, 2),
+            (2, 3),
+            (3, 0),
+            (4, 7),
+            (7, 6),
+            (6, 5),
+            (5, 4),
+        ];
+        assert!(triangulate_cap(&p, &s, &plane_z()).is_err());
+        let tris = triangulate_signed_cap(&p, &s, &plane_z()).unwrap();
+        assert_eq!(tris.len(), 4);
+        assert!(area(&p, &tris).abs() < 1e-12, "+1 and −1 cancel");
+        let mut got = unpaired_edges(&tris);
+        got.sort_unstable();
+        let mut want = s.to_vec();
+        want.sort_unstable();
+        assert_eq!(got, want);
     }
 
     #[test]

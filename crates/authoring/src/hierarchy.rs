@@ -144,6 +144,7 @@ pub fn fracture_hierarchy(
         ground,
         mesh_volume: scale.volume,
         min_bond_area: scale.min_bond_area(),
+        weld: scale.weld(),
         groups,
     };
     let level0 = assemble_mapped(

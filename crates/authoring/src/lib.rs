@@ -24,7 +24,10 @@
 //!   ([`CutPlane`]s), whose cells are convex too and go through the same
 //!   clipper, capper, bond finder and assembly.
 //!   [`fracture_with_report`] also returns a [`FractureReport`] listing
-//!   every sliver merged or dropped and the volume balance.
+//!   every sliver merged or dropped and the volume balance. A merged
+//!   chunk's render mesh is the closed surface of the union (the caps
+//!   between its pieces cancel); cuts closer than
+//!   [`COINCIDENT_CUT_FRACTION`] of the diagonal are one cut.
 //!   [`FractureSettings::bonds`] = [`BondRule::Off`] gives an asset without
 //!   bonds (loose pieces).
 //! * [`FractureSettings::cut_noise`] ([`CutNoise`]) makes the interior cut
@@ -65,6 +68,7 @@ pub mod settings;
 pub mod sites;
 mod support;
 mod topology;
+mod union;
 pub mod voronoi;
 
 pub use assembly::{SHORT_EDGE_ULPS, SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
@@ -78,7 +82,8 @@ pub use mesh::{
     mesh_from_triangles,
 };
 pub use pattern::{
-    BrickSettings, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings, fracture, fracture_with_report,
+    BrickSettings, COINCIDENT_CUT_FRACTION, CutPlane, MAX_CUT_PLANES, Pattern, SliceSettings,
+    fracture, fracture_with_report,
 };
 pub use repair::{
     DEFAULT_MAX_HOLE_EDGES, OpenMeshFallback, RepairOptions, RepairReport, ZERO_AREA_FRACTION,

@@ -22,6 +22,16 @@ use smithereens_core::AssetFile;
 /// Largest number of cutting planes a plane-cut pattern may use.
 pub const MAX_CUT_PLANES: usize = 4096;
 
+/// Two cutting planes of a planar or slice pattern are the same cut when
+/// their signed distance functions differ by at most this fraction of the
+/// mesh's bounding-box diagonal everywhere in its bounding box (checked at
+/// the eight corners, where the difference of two affine functions is
+/// largest); the later plane is skipped. Closer cuts would leave a slab
+/// thinner than about 1e-4 of the mesh, which cannot be a chunk of its own
+/// (its f32 convex hull comes out flat) and would only be merged back as a
+/// sliver (issue 16, item 2).
+pub const COINCIDENT_CUT_FRACTION: f64 = 1e-4;
+
 /// A fracture pattern for [`fracture`].
 #[derive(Clone, Debug, PartialEq)]
 pub enum Pattern {
@@ -35,7 +45,9 @@ pub enum Pattern {
     Slice(SliceSettings),
     /// Courses of bricks with staggered joints.
     Brick(BrickSettings),
-    /// Arbitrary planes, each cutting the whole mesh.
+    /// Arbitrary planes, each cutting the whole mesh. A plane within
+    /// [`COINCIDENT_CUT_FRACTION`] of the diagonal of an earlier one (over
+    /// the mesh's bounding box) is the same cut and is skipped.
     Planar {
         /// The cutting planes.
         planes: Vec<CutPlane>,
@@ -123,7 +135,11 @@ impl Default for BrickSettings {
 /// with other site distributions. Plane-cut patterns (slice, brick, planar)
 /// cut the mesh by each plane in turn (a binary space partition: every
 /// piece a plane crosses is split in two and both halves are capped
-/// watertight); `settings.chunk_count` is ignored. Each cell then gives one
+/// watertight); `settings.chunk_count` is ignored. A slice or planar plane
+/// within [`COINCIDENT_CUT_FRACTION`] of the bounding-box diagonal of an
+/// earlier plane (everywhere in the box) is the same cut and is skipped;
+/// [`FractureError::Cap`] still names planes by their index in the
+/// pattern. Each cell then gives one
 /// chunk per connected component. Bonds come from the caps a plane made on
 /// its two sides: the bond between a chunk below and one above is the
 /// overlap of their coplanar, opposite caps (area m², centroid m, unit
@@ -216,6 +232,9 @@ fn invalid(reason: impl Into<String>) -> FractureError {
 struct Cut {
     plane: Plane,
     course: Option<u32>,
+    /// Position in the pattern's own plane list (before coincident cuts
+    /// were dropped), for error messages.
+    source: u32,
 }
 
 /// Number of course planes at the start of the cut list (brick only).
@@ -249,6 +268,7 @@ fn plan_cuts(mesh: &TriMesh, seed: u64, pattern: &Pattern) -> Result<Vec<Cut>, F
                         normal,
                     },
                     course: None,
+                    source: 0,
                 });
             }
         }
@@ -299,6 +319,7 @@ fn plan_cuts(mesh: &TriMesh, seed: u64, pattern: &Pattern) -> Result<Vec<Cut>, F
                     cuts.push(Cut {
                         plane: Plane { point, normal },
                         course: None,
+                        source: 0,
                     });
                 }
             }
@@ -340,6 +361,7 @@ fn plan_cuts(mesh: &TriMesh, seed: u64, pattern: &Pattern) -> Result<Vec<Cut>, F
                         normal: DVec3::AXES[up],
                     },
                     course: None,
+                    source: 0,
                 });
             }
             for course in 0..courses {
@@ -357,10 +379,19 @@ fn plan_cuts(mesh: &TriMesh, seed: u64, pattern: &Pattern) -> Result<Vec<Cut>, F
                             normal: DVec3::AXES[along],
                         },
                         course: Some(course),
+                        source: 0,
                     });
                 }
             }
         }
+    }
+    for (k, cut) in cuts.iter_mut().enumerate() {
+        cut.source = k as u32;
+    }
+    if !matches!(pattern, Pattern::Brick(_)) {
+        // Brick planes are the course planes and per-course joints, spaced a
+        // brick apart by construction; their order carries the course count.
+        drop_coincident_cuts(&mut cuts, lo, hi);
     }
     if cuts.len() > MAX_CUT_PLANES {
         return Err(invalid(format!(
@@ -369,6 +400,37 @@ fn plan_cuts(mesh: &TriMesh, seed: u64, pattern: &Pattern) -> Result<Vec<Cut>, F
         )));
     }
     Ok(cuts)
+}
+
+/// Removes every cut that coincides with an earlier one within
+/// [`COINCIDENT_CUT_FRACTION`] of the diagonal of the box `[lo, hi]` (m):
+/// `max |n₁·(x − p₁) ∓ n₂·(x − p₂)|` over the box corners, with the sign
+/// that makes the normals agree. Keeps the first of each set, in order.
+fn drop_coincident_cuts(cuts: &mut Vec<Cut>, lo: DVec3, hi: DVec3) {
+    let tolerance = COINCIDENT_CUT_FRACTION * (hi - lo).length();
+    let corners: Vec<DVec3> = (0..8)
+        .map(|i| {
+            DVec3::new(
+                if i & 1 == 0 { lo.x } else { hi.x },
+                if i & 2 == 0 { lo.y } else { hi.y },
+                if i & 4 == 0 { lo.z } else { hi.z },
+            )
+        })
+        .collect();
+    let mut kept: Vec<Cut> = Vec::with_capacity(cuts.len());
+    for cut in cuts.drain(..) {
+        let same = kept.iter().any(|k| {
+            let sign = k.plane.normal.dot(cut.plane.normal).signum();
+            k.course == cut.course
+                && corners.iter().all(|&c| {
+                    (cut.plane.distance(c) - sign * k.plane.distance(c)).abs() <= tolerance
+                })
+        });
+        if !same {
+            kept.push(cut);
+        }
+    }
+    *cuts = kept;
 }
 
 /// A piece of the partition and the side of every plane it was tested
@@ -431,7 +493,7 @@ fn planes_raw(
             }
             let cap_error = |reason: String| FractureError::Cap {
                 cell: index as u32,
-                neighbour: tag,
+                neighbour: cut.source,
                 reason,
             };
             match clip_piece(&part.piece, &cut.plane, tag, eps, weld).map_err(cap_error)? {

@@ -84,6 +84,14 @@ pub struct FractureReport {
     pub chunks: u32,
     /// Sliver events in the order they were handled.
     pub slivers: Vec<SliverEvent>,
+    /// Merged chunks whose render mesh could not be made the one closed
+    /// surface of the union (rims of the former interfaces that do not meet
+    /// within the weld distance, or lie off the interface plane, as rough
+    /// cut-noise caps can): the chunk and the reason. Such a chunk keeps
+    /// its members' closed surfaces side by side, which encloses the right
+    /// volume but touches itself along the former interface. Empty for
+    /// every fracture in the test suite.
+    pub unjoined: Vec<(ChunkIndex, String)>,
     /// Slivers merged into a neighbour.
     pub merged: u32,
     /// Slivers dropped.

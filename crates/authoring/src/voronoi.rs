@@ -63,8 +63,10 @@ const MIN_BOND_AREA_FRACTION: f64 = 1e-8;
 ///    negligible); a thin piece (principal moment ratio below
 ///    [`SLIVER_INERTIA_RATIO`](crate::SLIVER_INERTIA_RATIO)) or one whose
 ///    convex hull fails or is flat is merged into the neighbour with the
-///    largest shared area, keeping the total volume (its render mesh then
-///    holds both closed surfaces). [`fracture_with_report`](crate::fracture_with_report)
+///    largest shared area, keeping the total volume; the merged render mesh
+///    is the closed surface of the union (the caps between the two cancel,
+///    so its cut faces are those of its outer boundary only).
+///    [`fracture_with_report`](crate::fracture_with_report)
 ///    lists every such event.
 /// 6. **Per chunk**: volume (m³), mass = density × volume (kg), centroid (m)
 ///    and inertia about it (kg·m², symmetric) from the closed surface
