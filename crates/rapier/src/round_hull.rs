@@ -22,7 +22,7 @@
 //! So `c` is always strictly inside, and the inner polytope keeps a ball of
 //! half that distance: it is never empty or flat.
 
-use glam::DVec3;
+use glam::{DVec3, Vec3};
 use rapier3d::parry::shape::ConvexPolyhedron;
 use rapier3d::parry::transformation::try_convex_hull;
 use rapier3d::prelude::*;
@@ -116,6 +116,29 @@ pub(crate) fn round_hull(sharp: &ConvexPolyhedron, border: f32) -> Option<Shared
         }
         inner.push(x.as_vec3());
     }
+    // Inner vertices in the order of the hull points they sit nearest to
+    // (the corner each was moved in from), not the dual hull's order: the
+    // order of a shape's vertices orders its faces and contact points, and
+    // Rapier's solver with few iterations is sensitive to contact order (a
+    // box dropped on a cube took 10 % less impulse at 240 Hz with the
+    // corners enumerated differently).
+    let mut keyed: Vec<(usize, Vec3)> = inner
+        .iter()
+        .map(|x| {
+            let xd = x.as_dvec3();
+            let nearest = points
+                .iter()
+                .enumerate()
+                .map(|(i, p)| (i, (*p - xd).length_squared()))
+                .fold(
+                    (0, f64::INFINITY),
+                    |best, (i, d)| if d < best.1 { (i, d) } else { best },
+                );
+            (nearest.0, *x)
+        })
+        .collect();
+    keyed.sort_by_key(|&(i, _)| i);
+    let inner: Vec<Vec3> = keyed.into_iter().map(|(_, x)| x).collect();
     SharedShape::round_convex_hull(&inner, radius)
 }
 
@@ -134,7 +157,7 @@ fn meet(a: (DVec3, f64), b: (DVec3, f64), c: (DVec3, f64), r: f64) -> Option<DVe
 /// `dir` (its support value), m. For tests and checks of a collider's
 /// extent against the hull it came from.
 #[cfg(test)]
-fn support(shape: &SharedShape, dir: glam::Vec3) -> f32 {
+fn support(shape: &SharedShape, dir: Vec3) -> f32 {
     use rapier3d::parry::shape::SupportMap;
     let s: &dyn SupportMap = match shape.as_round_convex_polyhedron() {
         Some(round) => round,
@@ -149,7 +172,6 @@ fn support(shape: &SharedShape, dir: glam::Vec3) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use glam::Vec3;
 
     fn radius(shape: &SharedShape) -> f32 {
         shape.as_round_convex_polyhedron().unwrap().border_radius

@@ -145,15 +145,18 @@ fn the_two_halves_of_a_cut_box_touch_without_overlapping() {
     assert!(gap <= CONTACT_TOLERANCE, "gap {gap} m");
 
     shatter(&mut world, Vec3::ZERO);
+    let mut worst = (0.0f32, 0.0f32);
     for _ in 0..60 {
         world.step().unwrap();
+        let (fastest, relative) = speeds(&world);
+        worst = (worst.0.max(fastest), worst.1.max(relative));
     }
-    let (fastest, relative) = speeds(&world);
-    eprintln!("cut box after 60 steps: {fastest:.4} m/s, relative {relative:.4} m/s");
-    assert!(
-        fastest <= 0.05 && relative <= 0.05,
-        "{fastest} m/s, {relative} m/s"
+    eprintln!(
+        "cut box over 60 steps: up to {:.4} m/s, relative {:.4} m/s",
+        worst.0, worst.1
     );
+    // Before: 0.007 m/s (0.015 m/s relative) until the heavy halves fell asleep.
+    assert!(worst.0 <= 0.05 && worst.1 <= 0.05, "{worst:?} m/s");
 }
 
 #[test]
