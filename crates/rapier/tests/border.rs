@@ -15,7 +15,8 @@ use rapier3d::parry::query;
 use rapier3d::parry::shape::SupportMap;
 use rapier3d::prelude::*;
 use smithereens_authoring::{
-    CutPlane, FractureSettings, Pattern, SupportRule, box_mesh, fracture, fracture_voronoi,
+    CutNoise, CutPlane, FractureSettings, Pattern, SupportRule, box_mesh, fracture,
+    fracture_voronoi, load_mesh,
 };
 use smithereens_core::asset::{AssetDesc, ChunkDesc, HullDesc};
 use smithereens_core::{Asset, ChunkIndex, EventId, Pose, RadialDamage};
@@ -205,13 +206,13 @@ fn support(shape: &SharedShape, dir: Vec3) -> f32 {
     s.local_support_point(dir).dot(dir)
 }
 
-#[test]
-fn no_voronoi_chunk_collider_reaches_outside_its_hull() {
-    let mesh = box_mesh(DVec3::ZERO, DVec3::ONE).unwrap();
-    let file = fracture_voronoi(&mesh, &loose(12), &mut |_| {}).unwrap();
-    let asset = Asset::new(&file.desc).unwrap();
-    let shapes = ChunkShapes::build(&asset, WorldSettings::default().collider_border).unwrap();
-    // The 26 directions to a cube's faces, edges and corners, and each hull's face normals.
+/// Checks that every hull of `asset` is rounded and that no collider
+/// reaches outside its sharp hull along 26 grid directions and the hull's
+/// face normals by more than `HULL_EXTENT_TOLERANCE` × its size; returns the
+/// largest excess as a fraction of the size.
+fn assert_colliders_inside_hulls(asset: &Asset) -> f32 {
+    let shapes = ChunkShapes::build(asset, WorldSettings::default().collider_border).unwrap();
+    // The 26 directions to a cube's faces, edges and corners.
     let mut grid = Vec::new();
     for x in -1..=1 {
         for y in -1..=1 {
@@ -225,27 +226,65 @@ fn no_voronoi_chunk_collider_reaches_outside_its_hull() {
     let mut worst = f32::NEG_INFINITY;
     for (i, chunk) in asset.chunks().iter_enumerated() {
         let shape = shapes.shape(i).unwrap();
-        let hull = &chunk.hulls[0];
-        let local: Vec<Vec3> = hull.points.iter().map(|p| *p - chunk.centroid).collect();
-        let sharp = SharedShape::convex_hull(&local).unwrap();
-        let size = local.iter().map(|p| p.length()).fold(0.0, f32::max);
-        let normals = sharp
-            .as_convex_polyhedron()
-            .unwrap()
-            .faces()
-            .iter()
-            .map(|f| f.normal);
-        for dir in grid.iter().copied().chain(normals) {
-            let hull_extent = local.iter().map(|p| p.dot(dir)).fold(f32::MIN, f32::max);
-            let excess = support(shape, dir) - hull_extent;
-            worst = worst.max(excess / size);
+        // One part per hull, in hull order (a compound for several hulls).
+        let parts: Vec<&SharedShape> = match shape.as_compound() {
+            Some(c) => c.shapes().iter().map(|(_, s)| s).collect(),
+            None => vec![shape],
+        };
+        assert_eq!(parts.len(), chunk.hulls.len());
+        for (part, hull) in parts.into_iter().zip(&chunk.hulls) {
             assert!(
-                excess <= HULL_EXTENT_TOLERANCE * size,
-                "chunk {i:?} reaches {excess} m outside its hull along {dir}"
+                part.as_round_convex_polyhedron().is_some(),
+                "chunk {i:?} kept a sharp hull"
             );
+            let local: Vec<Vec3> = hull.points.iter().map(|p| *p - chunk.centroid).collect();
+            let sharp = SharedShape::convex_hull(&local).unwrap();
+            let size = local.iter().map(|p| p.length()).fold(0.0, f32::max);
+            let normals = sharp
+                .as_convex_polyhedron()
+                .unwrap()
+                .faces()
+                .iter()
+                .map(|f| f.normal);
+            for dir in grid.iter().copied().chain(normals) {
+                let hull_extent = local.iter().map(|p| p.dot(dir)).fold(f32::MIN, f32::max);
+                let excess = support(part, dir) - hull_extent;
+                worst = worst.max(excess / size);
+                assert!(
+                    excess <= HULL_EXTENT_TOLERANCE * size,
+                    "chunk {i:?} reaches {excess} m outside its hull along {dir}"
+                );
+            }
         }
     }
+    worst
+}
+
+#[test]
+fn no_voronoi_chunk_collider_reaches_outside_its_hull() {
+    let mesh = box_mesh(DVec3::ZERO, DVec3::ONE).unwrap();
+    let file = fracture_voronoi(&mesh, &loose(12), &mut |_| {}).unwrap();
+    let worst = assert_colliders_inside_hulls(&Asset::new(&file.desc).unwrap());
     eprintln!("voronoi: largest excess over the hull {worst:e} × size");
+}
+
+#[test]
+fn no_collider_of_rough_cuts_or_a_curved_mesh_reaches_outside_its_hull() {
+    // Rough interior cuts: hulls with many small, nearly coplanar faces.
+    let mesh = box_mesh(DVec3::ZERO, DVec3::ONE).unwrap();
+    let rough = FractureSettings {
+        cut_noise: Some(CutNoise::default()),
+        ..loose(12)
+    };
+    let file = fracture_voronoi(&mesh, &rough, &mut |_| {}).unwrap();
+    let worst = assert_colliders_inside_hulls(&Asset::new(&file.desc).unwrap());
+    eprintln!("rough cuts: largest excess over the hull {worst:e} × size");
+    // A real curved mesh (the cow), 32 chunks.
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes/spot.obj");
+    let mesh = load_mesh(path.as_ref()).unwrap();
+    let file = fracture_voronoi(&mesh, &loose(32), &mut |_| {}).unwrap();
+    let worst = assert_colliders_inside_hulls(&Asset::new(&file.desc).unwrap());
+    eprintln!("spot: largest excess over the hull {worst:e} × size");
 }
 
 /// A 0.2 × 0.005 × 0.2 m slab of 2400 kg/m³, its bottom face at `bottom` (m).
