@@ -4,7 +4,7 @@
 //! (Minkowski sum). Its faces lie where the inner polytope's faces lie,
 //! pushed out by `r`. So the inner polytope must be the sharp hull with
 //! every *face plane* moved inward by `r`: the intersection of the
-//! half-spaces `n·x ≤ d − r`. The rounded shape then touches the sharp
+//! half-spaces `n·x ≤ d − r`, one per hull triangle. The rounded shape then touches the sharp
 //! hull's faces and never crosses them, and two chunks that share a face
 //! do not overlap. (Moving the *vertices* `r` towards the centroid moved
 //! a cube's faces in by only r/√3, so they ended 0.42 r outside the hull:
@@ -41,11 +41,11 @@ pub const MAX_BORDER_FRACTION: f32 = 0.5;
 const PLANE_TOLERANCE: f64 = 0.5 * crate::backend::HULL_EXTENT_TOLERANCE as f64;
 
 /// The round version of `sharp` (an inner polytope inflated by a radius),
-/// with a border radius of at most `border` (m). The radius is cut to [`MAX_BORDER_FRACTION`] × the distance from
-/// the hull's centroid to its nearest face. `None` when no rounding fits:
-/// a non-positive border or radius, non-finite geometry, or a dual hull
-/// or inner polytope that cannot be built. The caller then keeps the sharp
-/// hull.
+/// with a border radius of at most `border` (m). The radius is cut to
+/// [`MAX_BORDER_FRACTION`] × the distance from the hull's centroid to its
+/// nearest face. `None` when no rounding fits: a non-positive border or
+/// radius, non-finite geometry, or a dual hull or inner polytope that
+/// cannot be built. The caller then keeps the sharp hull.
 pub(crate) fn round_hull(sharp: &ConvexPolyhedron, border: f32) -> Option<SharedShape> {
     if !(border > 0.0) {
         return None;
