@@ -32,7 +32,13 @@ pub struct ChunkDesc {
     /// Inertia tensor about `centroid`, kg·m², asset axes. Symmetric with
     /// positive finite principal moments.
     pub inertia: Mat3,
-    /// Convex collision pieces (asset space). May be empty for a render-only chunk.
+    /// Convex collision pieces (asset space). May be empty for a render-only
+    /// chunk. Such a chunk has no collider. A dynamic cluster made only of
+    /// render-only chunks (and no matching proxy) is
+    /// [`Representation::RenderOnlyDebris`](crate::budget::Representation)
+    /// and takes no body slot. It takes no impulse, and physics backends
+    /// hold it at rest where it broke off instead of letting a body with no
+    /// collider fall forever. The game may hide or recycle it at once.
     pub hulls: Vec<HullDesc>,
     /// True when the chunk is fixed to the world (a member of the support set).
     pub support: bool,

@@ -17,6 +17,9 @@
 //! "deferred" until a slot frees (see [`crate::lifecycle`]).
 //!
 //! Supported (fixed) components are static geometry and take no slot.
+//! Neither do dynamic components with nothing to collide with (no member
+//! chunk has a hull and no proxy matches): they are render-only debris
+//! whatever their tags, held at rest by the backend (see `ChunkDesc::hulls`).
 //!
 //! A coarse proxy ([`ProxyDesc`]) replaces a component's per-chunk shapes only
 //! when the component's node set equals the proxy's node set exactly and the
@@ -42,6 +45,9 @@ pub enum Representation {
     /// One body whose colliders are the authored proxy's convex pieces.
     Proxy(ProxyId),
     /// Render-only debris: no body in authoritative collision or queries.
+    /// Budget overflow (the chunks' hulls collide with static geometry
+    /// only), or a dynamic component none of whose chunks has a hull (no
+    /// collider at all; the backend holds it at rest).
     RenderOnlyDebris,
 }
 

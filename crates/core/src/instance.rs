@@ -217,6 +217,7 @@ impl Instance {
         }
         let mut slots = SlotPool::new(budget.desc.body_slots);
         assign_representations(
+            &asset,
             &budget,
             &slots,
             &[],
@@ -729,8 +730,14 @@ impl Instance {
         {
             let mut parts: Vec<&mut SplitPart> =
                 splits.iter_mut().flat_map(|s| s.parts.iter_mut()).collect();
-            assign_representations(&self.budget, &self.slots, &released, &mut parts)
-                .map_err(CommitError::Deferred)?;
+            assign_representations(
+                &self.asset,
+                &self.budget,
+                &self.slots,
+                &released,
+                &mut parts,
+            )
+            .map_err(CommitError::Deferred)?;
         }
         let freed: Vec<ClusterHandle> = splits.iter().map(|s| s.old).collect();
         let part_count = splits.iter().map(|s| s.parts.len()).sum();
@@ -832,16 +839,22 @@ impl Instance {
         // Impulses enter the recorded motion exactly once, keyed by their
         // event (which leaves the pending table with this commit). The physics
         // backend applied the same change to its bodies in `CommitBackend::commit`.
+        // A cluster without hulls is held at rest by the backend (nothing to
+        // collide with, see `assign_representations`) and takes no impulse.
         let mut staged: BTreeMap<ClusterHandle, ClusterMotion> = BTreeMap::new();
         for imp in &plan.impulses {
             if let Some(&k) = index.get(&imp.target) {
                 let c = &mut created[k].1;
-                if !c.supported {
+                if moves(&self.asset, c) {
                     let dv = crate::commit::impulse_change(&c.mass, &c.motion, imp);
                     c.motion.velocity.linear += dv.linear;
                     c.motion.velocity.angular += dv.angular;
                 }
-            } else if let Some(c) = self.clusters.get(imp.target).filter(|c| !c.supported) {
+            } else if let Some(c) = self
+                .clusters
+                .get(imp.target)
+                .filter(|c| moves(&self.asset, c))
+            {
                 let m = staged.entry(imp.target).or_insert(c.motion);
                 let dv = crate::commit::impulse_change(&c.mass, m, imp);
                 m.velocity.linear += dv.linear;
@@ -995,7 +1008,11 @@ impl Instance {
 /// Decides the representation and slot of every part (DESIGN §3.9): supported
 /// parts are static (proxy when one matches exactly), dynamic parts get slots
 /// in the budget order, decorative overflow becomes render-only debris.
+/// A dynamic part with nothing to collide with (no member chunk has a hull
+/// and no proxy matches) is render-only debris without a slot, critical or
+/// not: a body with no collider would fall through everything (issue 16).
 fn assign_representations(
+    asset: &Asset,
     budget: &Budget,
     slots: &SlotPool,
     released: &[BodySlot],
@@ -1004,11 +1021,13 @@ fn assign_representations(
     let mut requests = Vec::new();
     let mut positions = Vec::new();
     for (k, p) in parts.iter_mut().enumerate() {
+        let proxy = budget.proxy_for(&p.nodes);
         if p.supported {
             p.slot = None;
-            p.representation = budget
-                .proxy_for(&p.nodes)
-                .map_or(Representation::Body, Representation::Proxy);
+            p.representation = proxy.map_or(Representation::Body, Representation::Proxy);
+        } else if proxy.is_none() && !has_hulls(asset, &p.nodes) {
+            p.slot = None;
+            p.representation = Representation::RenderOnlyDebris;
         } else {
             requests.push(SlotRequest {
                 critical: p.critical,
@@ -1034,6 +1053,21 @@ fn assign_representations(
         };
     }
     Ok(())
+}
+
+/// True when any of `nodes` has a collision hull.
+fn has_hulls(asset: &Asset, nodes: &[ChunkIndex]) -> bool {
+    nodes
+        .iter()
+        .filter_map(|&n| asset.chunk(n))
+        .any(|c| !c.hulls.is_empty())
+}
+
+/// True when cluster `c` is a moving body: not supported, and with
+/// something to collide with (a proxy or a chunk hull).
+fn moves(asset: &Asset, c: &Cluster) -> bool {
+    !c.supported
+        && (matches!(c.representation, Representation::Proxy(_)) || has_hulls(asset, &c.nodes))
 }
 
 /// Mass properties and volume of an island in asset space (chunk rotations identity).

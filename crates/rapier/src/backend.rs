@@ -3,6 +3,8 @@
 
 use crate::convert::{motion_of, to_rapier};
 use crate::error::BackendError;
+pub use crate::round_hull::MAX_BORDER_FRACTION;
+use crate::round_hull::round_hull;
 use crate::set::attachments::{Attachments, BodyTraits};
 use crate::set::registry::{BodyOwner, Registry};
 use crate::set::{ColliderTag, DestructionSettings, ExtraMass, InstanceHandle};
@@ -24,16 +26,34 @@ pub const MIN_HULL_VOLUME_FRACTION: f32 = 1e-6;
 /// One collision shape per chunk, built once: the chunk's hulls (points
 /// relative to the chunk centroid) as a convex shape or a compound of them.
 ///
-/// With `border > 0` each hull becomes a *round* convex hull: its vertices
-/// move `border` metres towards the chunk centroid and the shape is inflated
-/// by the same radius, so its size is unchanged but its faces meet other
-/// faces with smooth contact normals. Exactly coplanar faces of sharp hulls
-/// (stacked debris, neighbouring Voronoi chunks) otherwise produce unstable
-/// one-point manifolds: a stack of five sharp hull cubes settling from 1 mm
-/// reached 0.58 m/s, the rounded one 0.09 m/s (as Rapier's cuboids do).
+/// With `border > 0` each hull becomes a *round* convex hull of radius
+/// `r`: its face planes move `r` metres inwards and the polytope they
+/// bound is inflated by `r` again. The shape touches every face of the
+/// sharp hull and never crosses one; only edges and corners are rounded
+/// off (a cube's corner by r(√3 − 1)). So two chunks that share a cut face
+/// touch without overlapping when they separate, and neither is pushed
+/// away. (Moving the vertices towards the centroid instead left the faces
+/// 0.42 r outside the hull: neighbours overlapped by 4.2 mm and flew apart
+/// at 0.28 m/s, issue 16.) A thin hull gets a smaller radius, at most
+/// [`MAX_BORDER_FRACTION`] of the distance from its centroid to its
+/// nearest face. A 5 mm sliver is rounded by 1.25 mm and its collider is
+/// 5 mm thick. A collider never reaches further outside its sharp hull
+/// than float rounding, [`HULL_EXTENT_TOLERANCE`] × the hull's size. A
+/// hull the rounding cannot be built for stays sharp.
+///
+/// Why round at all: exactly coplanar faces of sharp hulls (stacked debris,
+/// neighbouring Voronoi chunks) produce unstable one-point manifolds. A
+/// stack of five sharp hull cubes settling from 1 mm reached 0.58 m/s; the
+/// rounded one reached 0.09 m/s (as Rapier's cuboids do).
 pub struct ChunkShapes {
     shapes: Vec<Option<SharedShape>>,
 }
+
+/// How far a chunk collider may reach outside its sharp hull, as a
+/// fraction of the hull's size (its largest centroid-to-vertex distance):
+/// 1e-5, i.e. 0.01 mm on a 1 m chunk. Rounding never adds size; this is
+/// float rounding only (tested in `tests/border.rs`).
+pub const HULL_EXTENT_TOLERANCE: f32 = 1e-5;
 
 /// How far outside its hulls a chunk's declared centroid may lie, as a
 /// fraction of the cube root of the hull volume (0.01, for rounding). The
@@ -83,21 +103,11 @@ impl ChunkShapes {
                     centroid_gap =
                         centroid_gap.min(s.as_ref().distance_to_local_point(Vec3::ZERO, true));
                 }
-                let nearest = local
-                    .iter()
-                    .map(|p| p.length())
-                    .fold(f32::INFINITY, f32::min);
-                // Never shrink a small chunk by more than a quarter of its inner size.
-                let r = border.min(0.25 * nearest);
-                let shape = if r > 0.0 {
-                    let shrunk: Vec<Vec3> = local
-                        .iter()
-                        .map(|p| *p - p.normalize_or_zero() * r)
-                        .collect();
-                    SharedShape::round_convex_hull(&shrunk, r)
-                } else {
-                    SharedShape::convex_hull(&local)
-                };
+                let round = sharp
+                    .as_ref()
+                    .and_then(|s| s.as_convex_polyhedron())
+                    .and_then(|s| round_hull(s, border));
+                let shape = round.or(sharp);
                 let shape = shape.ok_or(BackendError::DegenerateHull(i))?;
                 parts.push(shape);
             }
@@ -172,12 +182,17 @@ impl<'a> BodySpec<'a> {
     }
 }
 
-/// The rigid body of a cluster (not inserted): fixed when supported,
-/// otherwise dynamic with the explicit mass properties of DESIGN §3.5 — its
-/// origin is the centre of mass, its local inertia the principal moments in
-/// the principal frame (colliders carry density 0).
-pub fn body_builder(spec: &BodySpec<'_>) -> RigidBodyBuilder {
-    if spec.supported {
+/// The rigid body of a cluster with `collider_count` colliders (not
+/// inserted): fixed when supported, otherwise dynamic with the explicit mass
+/// properties of DESIGN §3.5 — its origin is the centre of mass, its local
+/// inertia the principal moments in the principal frame (colliders carry
+/// density 0).
+///
+/// A cluster without colliders is fixed too, supported or not: none of its
+/// chunks has a hull (render-only chunks, see [`build_body`]), so as a
+/// dynamic body it would fall through everything forever.
+pub fn body_builder(spec: &BodySpec<'_>, collider_count: usize) -> RigidBodyBuilder {
+    if spec.supported || collider_count == 0 {
         return RigidBodyBuilder::fixed();
     }
     RigidBodyBuilder::dynamic()
@@ -328,6 +343,15 @@ fn proxy_colliders(
 /// the render-debris groups, raising no contact events
 /// (`RenderOnlyDebris`: no authoritative collision).
 ///
+/// Chunks without hulls (render-only chunks, `ChunkDesc::hulls` empty)
+/// get no collider. A dynamic cluster made only of such chunks is
+/// render-only debris in the core (it takes no body slot). Here it becomes
+/// a *fixed* body with no colliders: with nothing to land on it cannot
+/// fall anywhere sensible, so it stays where it broke off, at rest. The
+/// game finds it in the step report's `render_only` list and may hide it,
+/// fade it out or recycle it at once (`begin_recycle` accepts render-only
+/// debris awake). It never becomes a dynamic body without colliders (issue 16).
+///
 /// # Errors
 /// [`BackendError::BadProxy`] when a proxy is unknown or has a degenerate piece.
 pub fn build_body(
@@ -355,7 +379,7 @@ pub fn build_body(
                 .collect()
         }
     };
-    Ok((body_builder(spec), colliders))
+    Ok((body_builder(spec, colliders.len()), colliders))
 }
 
 /// Inserts a built body and its colliders, records them in the registry as
@@ -550,8 +574,12 @@ impl CommitBackend for RapierCommit<'_> {
                 let Some((builder, colliders)) = prepared.next() else {
                     break;
                 };
+                // Fixed: supported, or nothing to collide with (see `body_builder`).
+                let fixed = part.supported || colliders.is_empty();
                 let mut motion = part_motion(old_motion, old_center, part);
-                if !part.supported {
+                if fixed {
+                    motion.velocity = Default::default();
+                } else {
                     for imp in plan.impulses.iter().filter(|i| i.target == part.handle) {
                         let dv = impulse_change(&part.mass, &motion, imp);
                         motion.velocity.linear += dv.linear;
@@ -563,10 +591,10 @@ impl CommitBackend for RapierCommit<'_> {
                     .linvel(motion.velocity.linear)
                     .angvel(motion.velocity.angular);
                 // Fast new pieces get CCD at once (see `DestructionSettings::ccd_speed`).
-                let fast = !part.supported
+                let fast = !fixed
                     && !traits.ccd
                     && motion.velocity.linear.length() > self.cx.settings.ccd_speed;
-                let builder = if part.supported {
+                let builder = if fixed {
                     builder
                 } else {
                     traits.apply(builder).ccd_enabled(traits.ccd || fast)
@@ -585,7 +613,11 @@ impl CommitBackend for RapierCommit<'_> {
                 self.bodies.insert(part.handle, rb);
                 new_bodies.push((rb, &part.nodes[..], part.mass.center));
                 // Record the motion without the impulse: the instance adds it when publishing.
-                motions.push(part_motion(old_motion, old_center, part));
+                let mut recorded = part_motion(old_motion, old_center, part);
+                if fixed {
+                    recorded.velocity = Default::default();
+                }
+                motions.push(recorded);
             }
             crate::set::attachments::reattach(
                 self.physics,

@@ -22,6 +22,7 @@ pub mod convert;
 pub mod error;
 pub mod impact;
 pub mod recorded_run;
+mod round_hull;
 pub mod set;
 pub mod stepping;
 pub mod world;

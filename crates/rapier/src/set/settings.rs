@@ -84,8 +84,10 @@ pub struct DestructionSettings {
     /// Restitution of chunk colliders.
     pub restitution: f32,
     /// Rounding radius of chunk colliders, m (see [`crate::backend::ChunkShapes`]); 0 for sharp hulls.
-    /// Each hull uses at most a quarter of its smallest centre-to-vertex
-    /// distance, so a small chunk is never shrunk away.
+    /// Rounding only takes material off edges and corners: a collider never
+    /// reaches outside its hull. Each hull uses at most
+    /// [`crate::backend::MAX_BORDER_FRACTION`] of the distance from its
+    /// centroid to its nearest face, so a thin chunk keeps its thickness.
     pub collider_border: f32,
     /// Collision groups of the library's colliders.
     pub groups: CollisionGroups,

@@ -22,6 +22,7 @@ pub struct WorldSettings {
     /// Restitution of chunk colliders.
     pub restitution: f32,
     /// Rounding radius of chunk colliders, m (see [`crate::backend::ChunkShapes`]); 0 for sharp hulls.
+    /// Colliders stay inside their hulls; thin hulls get a smaller radius.
     pub collider_border: f32,
     /// Solver substeps per step (Rapier's `num_solver_iterations`; its default is 4).
     pub solver_iterations: u32,
