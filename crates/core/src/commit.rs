@@ -32,6 +32,10 @@ pub struct PlannedEvent {
     pub broken: Vec<BondIndex>,
     /// Damage actually removed from health, du (≤ the event's budget).
     pub damage_removed: f32,
+    /// Budget not removed, du: past a spreading event's reach, or a radial
+    /// event's overflow on the bonds it broke; 0 for falloff (see
+    /// [`crate::damage::Applied`]).
+    pub damage_unspent: f32,
 }
 
 /// A new cluster produced by a split.

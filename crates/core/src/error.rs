@@ -204,6 +204,12 @@ pub enum DamageError {
         /// Outer radius, m.
         outer: f32,
     },
+    /// A spreading event's reach is zero rings.
+    #[error("a spreading event must reach at least 1 ring of the bond graph (got {0})")]
+    BadReach(u32),
+    /// A spreading event names a chunk the asset does not have.
+    #[error("chunk {0} is not a chunk of the asset")]
+    UnknownChunk(u32),
     /// Impact point has NaN or infinity.
     #[error("impact point {0:?} is not finite")]
     NonFinitePoint(Vec3),

@@ -151,6 +151,7 @@ pub struct Instance {
     pub(crate) query_epoch: u64,
     pub(crate) task_path_dirty: bool,
     pub(crate) scratch: IslandScratch,
+    pub(crate) spread_scratch: crate::damage::SpreadScratch,
 }
 
 impl Instance {
@@ -276,6 +277,7 @@ impl Instance {
             query_epoch: 0,
             task_path_dirty: false,
             scratch,
+            spread_scratch: crate::damage::SpreadScratch::default(),
         })
     }
 
@@ -449,7 +451,22 @@ impl Instance {
         if let Some(answer) = self.existing_answer(&event)? {
             return Ok(answer);
         }
+        if let Some(c) = event.spread_chunk()
+            && c.0 as usize >= self.asset.chunk_count()
+        {
+            return Err(DamageError::UnknownChunk(c.0));
+        }
         self.check_capacity()?;
+        if let Some(c) = event.spread_chunk() {
+            // Spreads through the graph when applied: no geometry to freeze.
+            return Ok(self.push_pending(PendingEvent {
+                event,
+                admission_seq: 0,
+                topology_version: self.topology_version,
+                candidates: Vec::new(),
+                impulse_chunk: event.impulse.map(|_| c),
+            }));
+        }
         // Each bond is measured in its own cluster's current world frame. Bonds
         // of one cluster are mostly contiguous, so remember the last frame
         // instead of building a map of every cluster per event (that map made
@@ -586,6 +603,11 @@ impl Instance {
 
     fn validate_frozen(&self, pending: &PendingEvent) -> Result<(), DamageError> {
         pending.event.validate()?;
+        if let Some(c) = pending.event.spread_chunk()
+            && c.0 as usize >= self.asset.chunk_count()
+        {
+            return Err(DamageError::UnknownChunk(c.0));
+        }
         for c in &pending.candidates {
             if c.bond.0 as usize >= self.health.len()
                 || !(c.distance.is_finite() && c.distance >= 0.0)
@@ -664,24 +686,34 @@ impl Instance {
         let mut candidate = self.health.clone();
         let mut events = Vec::with_capacity(self.pending.len());
         let mut all_broken = Vec::new();
+        // Only candidate bonds (and the bonds spreading events reached) can
+        // change: compare those, not every bond.
+        let mut touched: Vec<BondIndex> = Vec::new();
         for p in &self.pending {
             let mut broken = Vec::new();
-            let removed = p.event.apply(&mut candidate, &p.candidates, &mut broken);
+            let applied = p.event.apply(
+                self.asset.graph(),
+                &mut candidate,
+                &p.candidates,
+                &mut self.spread_scratch,
+                &mut broken,
+                &mut touched,
+            );
             broken.sort_unstable();
             all_broken.extend_from_slice(&broken);
             events.push(PlannedEvent {
                 id: p.event.id,
                 broken,
-                damage_removed: removed,
+                damage_removed: applied.removed,
+                damage_unspent: applied.unspent,
             });
         }
         all_broken.sort_unstable();
-        // Only candidate bonds can change: compare those, not every bond.
-        let mut touched: Vec<BondIndex> = self
-            .pending
-            .iter()
-            .flat_map(|p| p.candidates.iter().map(|c| c.bond))
-            .collect();
+        touched.extend(
+            self.pending
+                .iter()
+                .flat_map(|p| p.candidates.iter().map(|c| c.bond)),
+        );
         touched.sort_unstable();
         touched.dedup();
         let health_changes: Vec<(BondIndex, f32)> = touched

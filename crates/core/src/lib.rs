@@ -60,7 +60,9 @@ pub use commit::{
     CommitBackend, CommitError, CommitOutcome, CommitPlan, CommitStatus, HeadlessBackend,
     PlannedImpulse, SplitPart, SplitPlan, impulse_change, part_motion,
 };
-pub use damage::{DamageEvent, DamageModel, EventId, FalloffDamage, RadialDamage};
+pub use damage::{
+    DamageEvent, DamageModel, EventId, FalloffDamage, RadialDamage, SpreadDamage, SpreadOutcome,
+};
 pub use error::{AssetError, DamageError, MassError};
 pub use glam;
 pub use index::{BondIndex, ChunkIndex, IndexVec};

@@ -310,6 +310,9 @@ impl Instance {
                 })
                 || p.impulse_chunk
                     .is_some_and(|c| c.0 as usize >= asset.chunk_count())
+                || p.event
+                    .spread_chunk()
+                    .is_some_and(|c| c.0 as usize >= asset.chunk_count())
             {
                 return bad(format!("pending event {} is invalid", p.event.id));
             }
@@ -350,6 +353,7 @@ impl Instance {
             query_epoch: s.query_epoch,
             task_path_dirty: s.task_path_dirty,
             scratch: IslandScratch::default(),
+            spread_scratch: crate::damage::SpreadScratch::default(),
         })
     }
 }

@@ -1,4 +1,4 @@
-//! Damage events and the two rules that turn one into per-bond damage.
+//! Damage events and the three rules that turn one into per-bond damage.
 //!
 //! **Radial (renormalised budget)**: the exact distribution rule of DESIGN
 //! §3.3 (destruction-system seed, "径向伤害分配"). For the intact bonds
@@ -31,11 +31,21 @@
 //! authoring tool writes `strength_per_area × area`). A bond breaks when
 //! `damage · f(d) ≥ h`, i.e. its fate depends on its distance and its
 //! strength only.
+//!
+//! **Spread (through the bond graph)**: for impacts (issue 11, item 1). The
+//! budget starts at the touched chunk and is spent ring by ring over the
+//! intact graph, weakest bonds first, passing on only through a ring it
+//! severed; what no ring within the reach could take is reported unspent.
+//! See [`spread`].
 
 use crate::error::DamageError;
-use crate::index::BondIndex;
+use crate::index::{BondIndex, ChunkIndex};
 use glam::Vec3;
 use serde::{Deserialize, Serialize};
+
+pub mod spread;
+
+pub use spread::{SpreadOutcome, SpreadScratch, apply_spread};
 
 /// Caller-chosen identity of a damage event, unique per asset instance.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -171,6 +181,49 @@ impl From<FalloffDamage> for DamageEvent {
     }
 }
 
+/// An impact whose damage starts at the chunk it touched and spreads
+/// through the bond graph ([`spread`]): its extent grows with `damage`, not
+/// with any world-space radius.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SpreadDamage {
+    /// Idempotency key: the same id is applied at most once.
+    pub id: EventId,
+    /// The touched chunk (a support-level chunk of the instance's asset).
+    pub chunk: ChunkIndex,
+    /// Contact point, m, world space (where `impulse` is applied).
+    pub point: Vec3,
+    /// Budget D, du. Non-negative and finite.
+    pub damage: f32,
+    /// Reach: most rings of the graph the budget may cross (≥ 1; what is
+    /// left past them is reported unspent).
+    pub max_rings: u32,
+    /// Optional impulse J, N·s, applied once at `point` to the cluster that
+    /// holds `chunk` after the commit.
+    pub impulse: Option<Vec3>,
+}
+
+impl SpreadDamage {
+    /// This event as the [`DamageEvent`] admission takes.
+    pub fn event(&self) -> DamageEvent {
+        DamageEvent::from(*self)
+    }
+}
+
+impl From<SpreadDamage> for DamageEvent {
+    fn from(e: SpreadDamage) -> Self {
+        Self {
+            id: e.id,
+            point: e.point,
+            model: DamageModel::Spread {
+                chunk: e.chunk,
+                damage: e.damage,
+                max_rings: e.max_rings,
+            },
+            impulse: e.impulse,
+        }
+    }
+}
+
 /// How an event's damage reaches the bonds around its point.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum DamageModel {
@@ -191,6 +244,17 @@ pub enum DamageModel {
         outer_radius: f32,
         /// Damage at `d ≤ r_in`, du per bond. Non-negative and finite.
         damage: f32,
+    },
+    /// Budget `damage` (du) spent ring by ring through the intact bond
+    /// graph from `chunk`, over at most `max_rings` rings ([`spread`]).
+    /// Used by contact impacts.
+    Spread {
+        /// The touched chunk.
+        chunk: ChunkIndex,
+        /// Budget D, du. Non-negative and finite.
+        damage: f32,
+        /// Most rings crossed, ≥ 1.
+        max_rings: u32,
     },
 }
 
@@ -273,6 +337,14 @@ impl DamageEvent {
                 }
                 damage
             }
+            DamageModel::Spread {
+                damage, max_rings, ..
+            } => {
+                if max_rings == 0 {
+                    return Err(DamageError::BadReach(max_rings));
+                }
+                damage
+            }
         };
         if !(damage.is_finite() && damage >= 0.0) {
             return Err(DamageError::BadDamage(damage));
@@ -288,19 +360,32 @@ impl DamageEvent {
         Ok(())
     }
 
-    /// Distance (m) beyond which a bond takes nothing: `R` (radial) or `r_out` (falloff).
+    /// Distance (m) beyond which a bond takes nothing: `R` (radial) or
+    /// `r_out` (falloff); 0 for a spreading event, which has no world-space
+    /// extent (its reach is counted in rings of the graph).
     pub fn reach(&self) -> f32 {
         match self.model {
             DamageModel::Radial { radius, .. } => radius,
             DamageModel::Falloff { outer_radius, .. } => outer_radius,
+            DamageModel::Spread { .. } => 0.0,
         }
     }
 
-    /// The event's damage parameter, du: the budget D (radial) or the
-    /// per-bond damage inside the inner radius (falloff).
+    /// The touched chunk of a spreading event.
+    pub fn spread_chunk(&self) -> Option<ChunkIndex> {
+        match self.model {
+            DamageModel::Spread { chunk, .. } => Some(chunk),
+            _ => None,
+        }
+    }
+
+    /// The event's damage parameter, du: the budget D (radial, spread) or
+    /// the per-bond damage inside the inner radius (falloff).
     pub fn damage(&self) -> f32 {
         match self.model {
-            DamageModel::Radial { damage, .. } | DamageModel::Falloff { damage, .. } => damage,
+            DamageModel::Radial { damage, .. }
+            | DamageModel::Falloff { damage, .. }
+            | DamageModel::Spread { damage, .. } => damage,
         }
     }
 
@@ -314,7 +399,7 @@ impl DamageEvent {
                 damage,
                 impulse: self.impulse,
             }),
-            DamageModel::Falloff { .. } => None,
+            DamageModel::Falloff { .. } | DamageModel::Spread { .. } => None,
         }
     }
 
@@ -339,22 +424,48 @@ impl DamageEvent {
                         damage.to_bits(),
                     ],
                 ),
+                DamageModel::Spread {
+                    chunk,
+                    damage,
+                    max_rings,
+                } => (2u8, [chunk.0, damage.to_bits(), max_rings]),
             };
             (e.point.to_array().map(f32::to_bits), model, j)
         };
         bits(self) == bits(other)
     }
 
-    /// Applies this event to `health` over its frozen `candidates` with the
-    /// event's model ([`apply_radial`] or [`apply_falloff`]). Returns the
-    /// damage removed from health, du.
+    /// Applies this event to `health` with the event's model: over its
+    /// frozen `candidates` ([`apply_radial`], [`apply_falloff`]) or through
+    /// `graph` from its touched chunk ([`apply_spread`], which also appends
+    /// every bond it changed to `touched`). Returns the damage removed from
+    /// health and, for a budget (radial, spread), the part of it that was
+    /// not (radial: dissipated on bonds it broke; spread: beyond the reach),
+    /// both du.
     pub fn apply(
         &self,
+        graph: &crate::asset::SupportGraph,
         health: &mut [f32],
         candidates: &[DamageCandidate],
+        scratch: &mut SpreadScratch,
         broken: &mut Vec<BondIndex>,
-    ) -> f32 {
-        match self.model {
+        touched: &mut Vec<BondIndex>,
+    ) -> Applied {
+        if let DamageModel::Spread {
+            chunk,
+            damage,
+            max_rings,
+        } = self.model
+        {
+            let out = apply_spread(
+                graph, health, chunk, damage, max_rings, scratch, broken, touched,
+            );
+            return Applied {
+                removed: out.removed,
+                unspent: out.unspent,
+            };
+        }
+        let removed = match self.model {
             DamageModel::Radial { radius, damage } => {
                 apply_radial(health, candidates, radius, damage, broken)
             }
@@ -370,8 +481,25 @@ impl DamageEvent {
                 damage,
                 broken,
             ),
-        }
+            DamageModel::Spread { .. } => 0.0,
+        };
+        let unspent = match self.model {
+            DamageModel::Radial { damage, .. } => (damage - removed).max(0.0),
+            _ => 0.0,
+        };
+        Applied { removed, unspent }
     }
+}
+
+/// What applying one event did ([`DamageEvent::apply`]), du.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct Applied {
+    /// Damage removed from bond health.
+    pub removed: f32,
+    /// Budget not removed: for a radial event the overflow on the bonds it
+    /// broke (dissipated by that rule), for a spreading event what lay
+    /// beyond its reach; 0 for falloff, which has no budget.
+    pub unspent: f32,
 }
 
 /// A bond inside the radius at admission, with its frozen distance (m).
