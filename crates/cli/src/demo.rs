@@ -32,8 +32,6 @@ pub struct DemoOptions {
     pub projectile_mass: f32,
     /// Projectile speed, m/s.
     pub projectile_speed: f32,
-    /// Radius of the damage event made by a contact, m.
-    pub impact_radius: f32,
     /// What to do with a `mesh` that is still open after cleanup.
     pub open_fallback: OpenMeshFallback,
 }
@@ -47,7 +45,6 @@ impl Default for DemoOptions {
             steps: 240,
             projectile_mass: 150.0,
             projectile_speed: 30.0,
-            impact_radius: 0.5,
             open_fallback: OpenMeshFallback::Reject,
         }
     }
@@ -129,8 +126,7 @@ pub fn demo_scenario(asset: AssetFile, options: &DemoOptions) -> Result<Scripted
             },
         })
         .collect();
-    let mut settings = WorldSettings::default();
-    settings.impact.radius = options.impact_radius;
+    let settings = WorldSettings::default();
     let mut scenario = ScriptedRun::single(
         asset.name.clone(),
         asset,
@@ -139,6 +135,9 @@ pub fn demo_scenario(asset: AssetFile, options: &DemoOptions) -> Result<Scripted
         options.steps,
     );
     scenario.projectiles = projectiles;
+    // Tumbling debris: contacts predicted 5 cm ahead, as in the town
+    // scenario (see `ScriptedRun::prediction_distance`).
+    scenario.prediction_distance = Some(0.05);
     Ok(scenario)
 }
 

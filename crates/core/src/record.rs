@@ -142,10 +142,12 @@ pub struct RunEvent {
     pub id: u64,
     /// Impact point, world, m.
     pub point: Vec3,
-    /// Radius, m: R of a radial event, the outer radius of an explosion.
+    /// Radius, m: R of a radial event, the outer radius of an explosion; 0
+    /// for a contact impact, which spreads through the bond graph from the
+    /// touched chunk instead of over a radius.
     pub radius: f32,
-    /// du: the budget of a radial event, the damage per bond within the
-    /// inner radius of an explosion.
+    /// du: the budget of a radial event or contact impact, the damage per
+    /// bond within the inner radius of an explosion.
     pub damage: f32,
     /// Inner radius of an explosion's falloff, m; absent for radial events
     /// (and in runs recorded before explosions used falloff damage).

@@ -14,8 +14,7 @@ pub fn wall(nx: u32, ny: u32, nz: u32) -> DestructionWorld {
     let size = 0.25;
     let asset =
         Arc::new(Asset::new(&grid_desc(nx, ny, nz, size, 2400.0, 1500.0)).expect("valid grid"));
-    let mut settings = WorldSettings::default();
-    settings.impact.radius = 0.6;
+    let settings = WorldSettings::default();
     let mut w = DestructionWorld::new(asset, Pose::IDENTITY, settings).expect("world");
     let centre = Vec3::new(nx as f32 * size * 0.5, ny as f32 * size * 0.5, -1.5);
     w.spawn_projectile(ProjectileDesc {

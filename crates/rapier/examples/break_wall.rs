@@ -19,8 +19,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         None => 240,
     };
     let asset = Arc::new(Asset::new(&grid_desc(24, 12, 2, 0.25, 2400.0, 1500.0))?);
-    let mut settings = WorldSettings::default();
-    settings.impact.radius = 0.6;
+    let settings = WorldSettings::default();
     let mut world = DestructionWorld::new(asset, Pose::IDENTITY, settings)?;
     world.spawn_projectile(ProjectileDesc {
         position: Vec3::new(3.0, 1.5, -2.0),

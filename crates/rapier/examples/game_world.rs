@@ -127,12 +127,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     insert_ground(&mut physics, 0.0, 0.8);
 
     // Destruction settings: the default impulse → damage mapping (1 du per
-    // N·s above 20 N·s, only when the surfaces approach at ≥ 1 m/s), with a
-    // 0.5 m radius instead of 0.35 m so that a ball's hit spreads over about
-    // two cubes around the contact and opens a hole rather than cutting
-    // the one or two bonds nearest to it.
-    let mut settings = DestructionSettings::default();
-    settings.impact.radius = 0.5;
+    // N·s above 20 N·s, only when the surfaces approach at ≥ 1 m/s); each
+    // hit spreads through the bond graph from the touched chunk, so a
+    // heavier ball opens a larger hole.
+    let settings = DestructionSettings::default();
     let mut set = DestructionSet::new(settings)?;
 
     // Three assets, each shared by many instances (and their chunk shapes).

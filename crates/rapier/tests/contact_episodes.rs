@@ -41,7 +41,7 @@ fn drop_box(drop: f32, timestep: f32, iterations: u32) -> (f32, usize) {
     let (mut damage, mut events) = (0.0, 0);
     for _ in 0..(1.5 / timestep) as usize {
         let r = world.step().unwrap();
-        damage += r.events.iter().map(|e| e.damage).sum::<f32>();
+        damage += r.events.iter().map(|e| e.damage()).sum::<f32>();
         events += r.events.len();
     }
     (damage, events)

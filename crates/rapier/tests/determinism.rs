@@ -14,8 +14,7 @@ fn asset() -> Arc<Asset> {
 }
 
 fn world() -> DestructionWorld {
-    let mut settings = WorldSettings::default();
-    settings.impact.radius = 0.8;
+    let settings = WorldSettings::default();
     let mut w = DestructionWorld::new(asset(), Pose::IDENTITY, settings).unwrap();
     w.spawn_projectile(ProjectileDesc {
         position: Vec3::new(1.6, 1.0, -2.0),

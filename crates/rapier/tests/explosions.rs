@@ -221,9 +221,13 @@ fn a_set_snapshot_of_format_3_with_a_pending_radial_blast_still_restores() {
         ),
     ];
     assert_eq!(v.len(), 2);
+    // Within 1 %: the recorded velocities came from the colliders of
+    // ab7e90c; chunk colliders are now built inside their hulls (issue 16
+    // item 1), which moves these by 0.2 %.
     for ((lin, ang), (el, ea)) in v.iter().zip(expected) {
         assert!(
-            (*lin - el).length() < 1e-4 && (*ang - ea).length() < 1e-4,
+            (*lin - el).length() <= 0.01 * el.length()
+                && (*ang - ea).length() <= 0.01 * ea.length().max(1.0),
             "{lin} {ang}"
         );
     }

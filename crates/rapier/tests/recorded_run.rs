@@ -134,12 +134,9 @@ fn three_instances_flatten_into_one_record_with_global_chunk_and_bond_indices() 
 
 #[test]
 fn a_kinematic_pusher_keeps_its_velocity_and_breaks_a_free_standing_grid() {
-    // Contacts land on the grid's corner edges (its deepest points), 0.354 m
-    // from the nearest bond centre. One contact episode is one event (the
-    // radial model keeps only the bonds in range), so a 1.0 m event radius
-    // lets the first hit reach across the 1 m wide grid and split it.
-    let mut settings = WorldSettings::default();
-    settings.impact.radius = 1.0;
+    // One contact episode is one event; it spreads through the grid's bond
+    // graph from the touched chunk, so the first hit can split the grid.
+    let settings = WorldSettings::default();
     let mut s = ScriptedRun::new("push", settings, 90);
     // Bonds of 10 du (40 du/m² × 0.25 m²).
     s.instances.push(RunInstance::new(

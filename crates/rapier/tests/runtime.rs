@@ -202,8 +202,7 @@ fn hit_column(mass: f32, speed: f32) -> (bool, f32) {
         }],
         support_depth: None,
     };
-    let mut settings = WorldSettings::default();
-    settings.impact.radius = 1.0;
+    let settings = WorldSettings::default();
     let mut world = DestructionWorld::new(
         Arc::new(Asset::new(&desc).unwrap()),
         Pose::IDENTITY,
@@ -225,7 +224,7 @@ fn hit_column(mass: f32, speed: f32) -> (bool, f32) {
             .unwrap()
             .events
             .iter()
-            .map(|e| e.damage)
+            .map(|e| e.damage())
             .sum::<f32>();
     }
     (world.instance().broken_count() == 1, damage)

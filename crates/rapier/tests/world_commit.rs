@@ -166,9 +166,7 @@ fn old_and_new_colliders_never_coexist_and_are_never_both_absent() {
 #[test]
 fn a_heavy_ball_breaks_a_wall_and_no_chunk_falls_through_the_ground() {
     let asset = Arc::new(Asset::new(&grid_desc(6, 4, 1, 0.5, 2000.0, 600.0)).unwrap());
-    // Chunks are 0.5 m: spread each hit over the bonds within 0.75 m.
-    let mut settings = WorldSettings::default();
-    settings.impact.radius = 0.75;
+    let settings = WorldSettings::default();
     let mut world = DestructionWorld::new(asset, Pose::IDENTITY, settings).unwrap();
     world
         .spawn_projectile(ProjectileDesc {

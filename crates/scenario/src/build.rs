@@ -97,7 +97,7 @@ pub fn build(
         .damage_per_impulse
         .unwrap_or(settings.impact.damage_per_impulse);
     settings.impact.threshold = i.threshold.unwrap_or(settings.impact.threshold);
-    settings.impact.radius = i.radius.unwrap_or(settings.impact.radius);
+    settings.impact.max_rings = i.max_rings.unwrap_or(settings.impact.max_rings);
     settings.impact.min_approach_speed = i
         .min_approach_speed
         .unwrap_or(settings.impact.min_approach_speed);

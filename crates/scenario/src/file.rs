@@ -264,8 +264,8 @@ pub struct ImpactSpec {
     pub damage_per_impulse: Option<f32>,
     /// N·s.
     pub threshold: Option<f32>,
-    /// m.
-    pub radius: Option<f32>,
+    /// Reach of contact damage in rings of the bond graph (≥ 1).
+    pub max_rings: Option<u32>,
     /// m/s.
     pub min_approach_speed: Option<f32>,
 }

@@ -435,8 +435,8 @@ pub fn run(
                     frame: rec.frame,
                     id: e.id.0,
                     point: e.point,
-                    radius: e.radius,
-                    damage: e.damage,
+                    radius: e.reach(),
+                    damage: e.damage(),
                     inner_radius: None,
                 });
             }

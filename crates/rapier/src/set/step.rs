@@ -11,7 +11,8 @@ use crate::error::BackendError;
 use glam::Vec3;
 use rapier3d::prelude::*;
 use smithereens_core::{
-    BondIndex, ClusterHandle, CommitError, EventId, PendingEvent, RadialDamage,
+    BondIndex, ChunkIndex, ClusterHandle, CommitError, DamageEvent, EventId, PendingEvent,
+    SpreadDamage,
 };
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -20,7 +21,7 @@ use std::time::Instant;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct InstanceReport {
     /// Damage events admitted from contacts this step, in admission order.
-    pub events: Vec<RadialDamage>,
+    pub events: Vec<DamageEvent>,
     /// Bonds broken by this step's commit.
     pub broken: Vec<BondIndex>,
     /// Clusters removed by the commit.
@@ -308,7 +309,8 @@ impl DestructionSet {
             if k == 1 && chunk.0.is_some_and(|(i0, _)| i0 == inst) {
                 continue; // one event per instance and episode
             }
-            let Some(id) = self.admit_contact_event(physics, inst, hit.point, damage, report)
+            let Some(id) =
+                self.admit_contact_event(physics, inst, ChunkIndex(c), hit.point, damage, report)
             else {
                 continue;
             };
@@ -335,7 +337,7 @@ impl DestructionSet {
         }
     }
 
-    /// Admits one contact damage event (radius from the impact settings) on
+    /// Admits one contact damage event (spreading from `chunk`, reach from the impact settings) on
     /// an instance: on success it is reported and the instance marked for
     /// the commit; a refusal (full queue, …) is counted in
     /// `rejected_contacts`. Returns the event id when admitted.
@@ -343,17 +345,20 @@ impl DestructionSet {
         &mut self,
         physics: &PhysicsWorld,
         inst: InstanceHandle,
+        chunk: ChunkIndex,
         point: Vec3,
         damage: f32,
         report: &mut SetStepReport,
     ) -> Option<EventId> {
-        let event = RadialDamage {
+        let event = SpreadDamage {
             id: EventId(CONTACT_EVENT_BIT | self.next_event),
+            chunk,
             point,
-            radius: self.settings.impact.radius,
             damage,
+            max_rings: self.settings.impact.max_rings,
             impulse: None,
-        };
+        }
+        .event();
         self.next_event += 1;
         self.sync_motions(physics, inst);
         let entry = self.entry_mut(inst).ok()?;
@@ -410,7 +415,7 @@ impl DestructionSet {
             if damage <= 0.0 || !hit.point.is_finite() {
                 continue;
             }
-            self.admit_contact_event(physics, inst, hit.point, damage, report);
+            self.admit_contact_event(physics, inst, ChunkIndex(chunk), hit.point, damage, report);
         }
         hits.clear();
         self.kinematic_hits = hits;

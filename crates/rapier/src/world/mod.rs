@@ -12,9 +12,7 @@ use crate::set::{
     ColliderTag, DestructionSet, Explosion, InstanceHandle, ProjectileDesc, SetAdmitError,
 };
 use rapier3d::prelude::*;
-use smithereens_core::{
-    Asset, BondIndex, ClusterHandle, CommitError, Instance, Pose, RadialDamage,
-};
+use smithereens_core::{Asset, BondIndex, ClusterHandle, CommitError, Instance, Pose};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Instant;
@@ -40,7 +38,7 @@ pub struct HealthCheck {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StepReport {
     /// Damage events admitted from contacts this step, in id order.
-    pub events: Vec<RadialDamage>,
+    pub events: Vec<smithereens_core::DamageEvent>,
     /// Bonds broken by this step's commit.
     pub broken: Vec<BondIndex>,
     /// Clusters removed by the commit.

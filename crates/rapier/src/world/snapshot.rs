@@ -9,7 +9,10 @@ use rapier3d::prelude::*;
 use smithereens_core::Asset;
 use std::sync::Arc;
 
-const WORLD_SNAPSHOT_FORMAT: u32 = 4;
+/// Format 5: contact damage settings with a reach in rings
+/// (`ImpactDamage::max_rings`) instead of a radius. Earlier formats are a
+/// typed [`WorldSnapshotError`] format error.
+const WORLD_SNAPSHOT_FORMAT: u32 = 5;
 
 #[derive(serde::Serialize, serde::Deserialize)]
 struct WorldSnapshot {

@@ -1,16 +1,19 @@
 //! Set snapshots written by earlier versions, still read:
 //! - format 3: today's layout with version-1 damage events (radial only,
-//!   explosions without an inner radius);
+//!   explosions without an inner radius) and contact damage settings with a
+//!   radius instead of a reach in rings;
 //! - format 2: also without the contact watch and the sleep sweep (its
 //!   settings have no `sleep_sweep`; its tracker listed awake bodies with
 //!   their owners).
 //!
 //! Each is decoded into today's [`SetSnapshot`]; what the old format did not
 //! have starts empty (no watched pairs) or at its default (`sleep_sweep`
-//! 128), and the sleep sweep rediscovers any body it does not list.
+//! 128, `max_rings` 16), and the sleep sweep rediscovers any body it does
+//! not list. Contact events admitted before the snapshot keep their radial
+//! model; new ones spread.
 
 use super::{SetSnapshot, SetSnapshotError, decode_exact};
-use crate::impact::ImpactDamage;
+use crate::impact::{DEFAULT_IMPACT_RINGS, ImpactDamage};
 use crate::set::settings::{CollisionGroups, RecyclePolicy};
 use crate::set::sleep::SleepTracker;
 use crate::set::{DestructionSettings, InstanceHandle, Quarantined};
@@ -28,7 +31,7 @@ use std::collections::BTreeMap;
 pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
     let mut snap: SetSnapshot = match body.first() {
         Some(2) => with_legacy_event_layout(|| decode_exact::<SetSnapshotV2>(body))?.upgrade(),
-        Some(3) => with_legacy_event_layout(|| decode_exact(body))?,
+        Some(3) => with_legacy_event_layout(|| decode_exact::<SetSnapshotV3>(body))?.upgrade(),
         _ => decode_exact(body)?,
     };
     match snap.format {
@@ -39,10 +42,108 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
     Ok(snap)
 }
 
+/// [`ImpactDamage`] of formats 2 and 3: a radius (m) instead of `max_rings`.
+#[derive(serde::Deserialize)]
+struct ImpactDamageV3 {
+    damage_per_impulse: f32,
+    threshold: f32,
+    #[allow(dead_code)] // read to stay in step with the bytes; contacts spread now
+    radius: f32,
+    min_approach_speed: f32,
+    impulse_transfer: f32,
+}
+
+impl ImpactDamageV3 {
+    fn upgrade(self) -> ImpactDamage {
+        ImpactDamage {
+            damage_per_impulse: self.damage_per_impulse,
+            threshold: self.threshold,
+            max_rings: DEFAULT_IMPACT_RINGS,
+            min_approach_speed: self.min_approach_speed,
+            impulse_transfer: self.impulse_transfer,
+        }
+    }
+}
+
+/// [`DestructionSettings`] of format 3: the old contact damage settings.
+#[derive(serde::Deserialize)]
+struct SettingsV3 {
+    impact: ImpactDamageV3,
+    friction: f32,
+    restitution: f32,
+    collider_border: f32,
+    groups: CollisionGroups,
+    tag_mark: u32,
+    recycle: Option<RecyclePolicy>,
+    max_blast_speed: f32,
+    max_blast_spin: f32,
+    ccd_speed: f32,
+    sleep_sweep: u32,
+    quarantine_after: u32,
+}
+
+impl SettingsV3 {
+    fn upgrade(self) -> DestructionSettings {
+        DestructionSettings {
+            impact: self.impact.upgrade(),
+            friction: self.friction,
+            restitution: self.restitution,
+            collider_border: self.collider_border,
+            groups: self.groups,
+            tag_mark: self.tag_mark,
+            recycle: self.recycle,
+            max_blast_speed: self.max_blast_speed,
+            max_blast_spin: self.max_blast_spin,
+            ccd_speed: self.ccd_speed,
+            sleep_sweep: self.sleep_sweep,
+            quarantine_after: self.quarantine_after,
+        }
+    }
+}
+
+#[derive(serde::Deserialize)]
+struct SetSnapshotV3 {
+    format: u32,
+    settings: SettingsV3,
+    slots: Vec<(u32, Option<super::EntrySnapshot>)>,
+    free: Vec<u32>,
+    registry: crate::set::registry::Registry,
+    dirty: Vec<InstanceHandle>,
+    recycling: Vec<InstanceHandle>,
+    sleep: SleepTracker,
+    quarantine: Vec<Quarantined>,
+    step_index: u64,
+    next_event: u64,
+    sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
+    episodes: Vec<((u32, u32, u32, u32), crate::set::episode::Episode)>,
+    watch: crate::set::contact::Watch,
+}
+
+impl SetSnapshotV3 {
+    fn upgrade(self) -> SetSnapshot {
+        SetSnapshot {
+            format: self.format,
+            settings: self.settings.upgrade(),
+            slots: self.slots,
+            free: self.free,
+            registry: self.registry,
+            dirty: self.dirty,
+            recycling: self.recycling,
+            sleep: self.sleep,
+            quarantine: self.quarantine,
+            step_index: self.step_index,
+            next_event: self.next_event,
+            sleep_queue: self.sleep_queue,
+            episodes: self.episodes,
+            watch: self.watch,
+        }
+    }
+}
+
 /// [`DestructionSettings`] of format 2: no `sleep_sweep`.
 #[derive(serde::Deserialize)]
 struct SettingsV2 {
-    impact: ImpactDamage,
+    impact: ImpactDamageV3,
     friction: f32,
     restitution: f32,
     collider_border: f32,
@@ -86,7 +187,7 @@ impl SetSnapshotV2 {
     fn upgrade(self) -> SetSnapshot {
         let s = self.settings;
         let settings = DestructionSettings {
-            impact: s.impact,
+            impact: s.impact.upgrade(),
             friction: s.friction,
             restitution: s.restitution,
             collider_border: s.collider_border,

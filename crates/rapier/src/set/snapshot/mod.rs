@@ -16,9 +16,10 @@ use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-/// Format 4: falloff explosions and the contact watch (format 3 was the
-/// contact watch with version-1 events, format 2 neither; both still read,
-/// see [`legacy`]).
+/// Format 4: falloff explosions, spreading contact damage (`max_rings`)
+/// and the contact watch (format 3 was the contact watch with version-1
+/// events and a contact damage radius, format 2 also without the watch;
+/// both still read, see [`legacy`]).
 const SET_SNAPSHOT_FORMAT: u32 = 4;
 
 /// Appends an FNV-1a 64 checksum of `bytes` (little-endian): a flipped or
