@@ -4,6 +4,8 @@
 //! up (or all of them); a 1 kg ball at 5 m/s breaks none. With the former
 //! fixed 0.35 m contact radius, 450 kg and 1e12 kg broke the same 26–27.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
+
 use smithereens_rapier::recorded_run::run;
 use smithereens_scenario::{ScenarioFile, build, builtin};
 use std::path::Path;
