@@ -763,15 +763,7 @@ mod tests {
 
     /// Closed box `[lo, hi]` as a raw chunk of `cell`, all faces exterior.
     fn box_chunk(lo: DVec3, hi: DVec3, cell: u32) -> RawChunk {
-        let positions = (0..8)
-            .map(|i| {
-                DVec3::new(
-                    if i & 1 == 0 { lo.x } else { hi.x },
-                    if i & 2 == 0 { lo.y } else { hi.y },
-                    if i & 4 == 0 { lo.z } else { hi.z },
-                )
-            })
-            .collect();
+        let positions = crate::mesh::box_corners(lo, hi);
         let triangles = crate::mesh::BOX_TRIANGLES.to_vec();
         RawChunk {
             cell,

@@ -408,15 +408,7 @@ fn plan_cuts(mesh: &TriMesh, seed: u64, pattern: &Pattern) -> Result<Vec<Cut>, F
 /// that makes the normals agree. Keeps the first of each set, in order.
 fn drop_coincident_cuts(cuts: &mut Vec<Cut>, lo: DVec3, hi: DVec3) {
     let tolerance = COINCIDENT_CUT_FRACTION * (hi - lo).length();
-    let corners: Vec<DVec3> = (0..8)
-        .map(|i| {
-            DVec3::new(
-                if i & 1 == 0 { lo.x } else { hi.x },
-                if i & 2 == 0 { lo.y } else { hi.y },
-                if i & 4 == 0 { lo.z } else { hi.z },
-            )
-        })
-        .collect();
+    let corners = crate::mesh::box_corners(lo, hi);
     let mut kept: Vec<Cut> = Vec::with_capacity(cuts.len());
     for cut in cuts.drain(..) {
         let same = kept.iter().any(|k| {

@@ -288,15 +288,7 @@ mod tests {
     /// Closed box `[lo, hi]`; its −x face tagged `low`, its +x face
     /// tagged `high`, the rest exterior.
     fn slab(lo: DVec3, hi: DVec3, low: u32, high: u32) -> Piece {
-        let positions: Vec<DVec3> = (0..8)
-            .map(|i| {
-                DVec3::new(
-                    if i & 1 == 0 { lo.x } else { hi.x },
-                    if i & 2 == 0 { lo.y } else { hi.y },
-                    if i & 4 == 0 { lo.z } else { hi.z },
-                )
-            })
-            .collect();
+        let positions = crate::mesh::box_corners(lo, hi);
         let triangles = crate::mesh::BOX_TRIANGLES.to_vec();
         let tags = triangles
             .iter()

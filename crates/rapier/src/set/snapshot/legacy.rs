@@ -186,8 +186,9 @@ struct SetSnapshotV2 {
 impl SetSnapshotV2 {
     fn upgrade(self) -> SetSnapshot {
         let s = self.settings;
-        let settings = DestructionSettings {
-            impact: s.impact.upgrade(),
+        // Format 2 is format 3's settings without the sleep sweep.
+        let settings = SettingsV3 {
+            impact: s.impact,
             friction: s.friction,
             restitution: s.restitution,
             collider_border: s.collider_border,
@@ -197,9 +198,10 @@ impl SetSnapshotV2 {
             max_blast_speed: s.max_blast_speed,
             max_blast_spin: s.max_blast_spin,
             ccd_speed: s.ccd_speed,
+            sleep_sweep: DestructionSettings::default().sleep_sweep,
             quarantine_after: s.quarantine_after,
-            ..DestructionSettings::default()
-        };
+        }
+        .upgrade();
         let awake: Vec<RigidBodyHandle> = self.awake.awake.iter().map(|a| a.0).collect();
         let sleep = SleepTracker::from_awake(awake, self.awake.asleep_since);
         SetSnapshot {
