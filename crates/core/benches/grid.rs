@@ -1,0 +1,101 @@
+//! Commit cost on an N×N×N grid of unit cubes (1 m, 1000 kg/m³) with face
+//! bonds (10 du each) and a world bond under every chunk of the z = 0 layer,
+//! for N = 10, 20, 32, 40 (issue 12 scenarios; Blast reference numbers are in
+//! the issue).
+//!
+//! Scenarios (one pending event each, built outside the timed section):
+//! * `radial`: a ball at the grid centre with R = N·∛(0.3 / 4π) (10 % of the
+//!   volume), budget large enough to break every bond inside it;
+//! * `split_all`: a ball covering the whole grid that breaks every bond;
+//! * `chip_origin` / `chip_far`: a ball of radius 1.6 m at chunk 0 (on the
+//!   supported layer) and at the far corner chunk N³ − 1.
+//!
+//! Measured per scenario:
+//! * `<scenario>/plan/N`: admit + damage + islands + mass properties + budget
+//!   ([`Instance::admit`] then [`Instance::plan`]; planning does not change
+//!   the instance, so the event is withdrawn again outside the timing);
+//! * `<scenario>/commit/N`: admit + full headless commit
+//!   ([`Instance::admit`] then [`Instance::commit`] with [`HeadlessBackend`])
+//!   on a fresh clone (the clone is not timed).
+//!
+//! Run: `cargo bench -p smithereens-core --bench grid -- --warm-up-time 1 --measurement-time 3`.
+#![allow(missing_docs, clippy::unwrap_used)]
+
+use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
+use smithereens_core::glam::Vec3;
+use smithereens_core::*;
+use std::hint::black_box;
+use std::sync::Arc;
+
+fn grid_asset(n: u32) -> Arc<Asset> {
+    let mut desc = fixtures::grid_desc(n, n, n, 1.0, 1000.0, 10.0);
+    for c in &mut desc.chunks {
+        c.support = false;
+    }
+    for k in 0..n * n {
+        let c = desc.chunks[k as usize].centroid;
+        desc.bonds.push(BondDesc {
+            chunk0: k,
+            chunk1: BondEnd::World,
+            centroid: c - Vec3::Z * 0.5,
+            normal: -Vec3::Z,
+            area: 1.0,
+            strength: 10.0,
+        });
+    }
+    Arc::new(Asset::new(&desc).unwrap())
+}
+
+fn scenarios(n: u32) -> Vec<(&'static str, RadialDamage)> {
+    let nf = n as f32;
+    let centre = Vec3::splat(nf * 0.5);
+    let event = |point: Vec3, radius: f32| RadialDamage {
+        id: EventId(1),
+        point,
+        radius,
+        damage: 1.0e12,
+        impulse: None,
+    };
+    vec![
+        (
+            "radial",
+            event(centre, nf * (0.3 / (4.0 * std::f32::consts::PI)).cbrt()),
+        ),
+        ("split_all", event(centre, nf * 2.0)),
+        ("chip_origin", event(Vec3::splat(0.5), 1.6)),
+        ("chip_far", event(Vec3::splat(nf - 0.5), 1.6)),
+    ]
+}
+
+fn bench(c: &mut Criterion) {
+    let mut g = c.benchmark_group("grid");
+    g.sample_size(20);
+    for n in [10u32, 20, 32, 40] {
+        let base = Instance::new(grid_asset(n), Pose::IDENTITY).unwrap();
+        for (name, event) in scenarios(n) {
+            let mut inst = base.clone();
+            g.bench_with_input(BenchmarkId::new(format!("{name}/plan"), n), &n, |b, _| {
+                b.iter(|| {
+                    inst.admit(event).unwrap();
+                    let plan = black_box(inst.plan::<()>().unwrap());
+                    inst.withdraw_pending();
+                    plan
+                })
+            });
+            g.bench_with_input(BenchmarkId::new(format!("{name}/commit"), n), &n, |b, _| {
+                b.iter_batched(
+                    || base.clone(),
+                    |mut inst| {
+                        inst.admit(event).unwrap();
+                        black_box(inst.commit(&mut HeadlessBackend::default()).unwrap())
+                    },
+                    BatchSize::LargeInput,
+                )
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
