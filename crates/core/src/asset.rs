@@ -7,7 +7,7 @@
 
 use crate::error::AssetError;
 use crate::index::{BondIndex, ChunkIndex, IndexVec};
-use crate::mass::principal_axes;
+use crate::mass::{PrincipalAxes, principal_axes};
 use glam::{Mat3, Vec3};
 use serde::{Deserialize, Serialize};
 
@@ -271,6 +271,10 @@ pub struct Asset {
     graph: SupportGraph,
     support_depth: Option<u32>,
     fingerprint: u64,
+    /// Principal moments and frame of each chunk's inertia (computed once at
+    /// validation), indexed by chunk: single-chunk pieces use them as they
+    /// are, without an eigen solve per split.
+    principal: Vec<PrincipalAxes>,
 }
 
 /// Relative tolerance for inertia symmetry and eigen-reconstruction checks.
@@ -383,6 +387,7 @@ impl Asset {
             return Err(AssetError::TooLarge);
         }
         let mut chunks: IndexVec<ChunkIndex, Chunk> = IndexVec::default();
+        let mut principal = Vec::with_capacity(n);
         for (k, c) in desc.chunks.iter().enumerate() {
             let id = ChunkIndex(k as u32);
             if !(c.volume.is_finite() && c.volume > 0.0) {
@@ -400,8 +405,10 @@ impl Asset {
             if !finite3(c.centroid) {
                 return Err(AssetError::NonFiniteCentroid(id));
             }
-            validate_inertia(c.inertia)
-                .map_err(|reason| AssetError::BadInertia { chunk: id, reason })?;
+            principal.push(
+                validate_inertia(c.inertia)
+                    .map_err(|reason| AssetError::BadInertia { chunk: id, reason })?,
+            );
             for (h, hull) in c.hulls.iter().enumerate() {
                 if hull.points.iter().any(|p| !p.is_finite()) {
                     return Err(AssetError::NonFiniteHull {
@@ -519,7 +526,15 @@ impl Asset {
             graph,
             support_depth: desc.support_depth,
             fingerprint,
+            principal,
         })
+    }
+
+    /// Principal moments and frame of a chunk's inertia about its centroid
+    /// (asset axes), as [`principal_axes`] computed them at validation;
+    /// `None` out of range.
+    pub fn chunk_principal(&self, i: ChunkIndex) -> Option<&PrincipalAxes> {
+        self.principal.get(i.0 as usize)
     }
 
     /// All chunks, indexed by [`ChunkIndex`].
@@ -679,7 +694,7 @@ fn check_duplicate_bonds(bonds: &IndexVec<BondIndex, Bond>) -> Result<(), AssetE
     Ok(())
 }
 
-fn validate_inertia(inertia: Mat3) -> Result<(), String> {
+fn validate_inertia(inertia: Mat3) -> Result<PrincipalAxes, String> {
     let cols = inertia.to_cols_array();
     if cols.iter().any(|v| !v.is_finite()) {
         return Err("non-finite entry".into());
@@ -699,5 +714,5 @@ fn validate_inertia(inertia: Mat3) -> Result<(), String> {
     if !(m.min_element() > 0.0) {
         return Err(format!("principal moments {m:?} not all positive"));
     }
-    Ok(())
+    Ok(axes)
 }
