@@ -1,6 +1,13 @@
 //! Support-aware island detection over intact bonds (DESIGN §3.4,
 //! destruction-system seed "支撑传播").
 //!
+//! Two searches live here. [`find_islands_in`] enumerates every component
+//! of a node set (instance creation, tests). [`find_departed`] is the one
+//! commits use: after bonds break it finds only what broke off, with
+//! lock-step searches from both ends of every broken bond, so its cost
+//! follows the damage, not the structure (issue 12); the part it never had to
+//! enumerate is the remainder and keeps the cluster's handle.
+//!
 //! Components are found with an explicit stack (no recursion), O(V + E) over
 //! the nodes given. A component is *supported* when supports are allowed for
 //! its parent cluster and it contains a support chunk or a node with an intact
@@ -121,6 +128,262 @@ pub fn find_islands_in(
         }
         out[first..].sort_by_key(|i| i.nodes[0]);
     }
+}
+
+/// Which piece of a split cluster keeps its identity ([`find_departed`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum Remainder {
+    /// The searches stopped while one side was still open: that side, every
+    /// node of the cluster not in a reported piece, is the remainder.
+    Open,
+    /// Every side closed: the reported piece at this position (in the output
+    /// slice of this call) is the remainder, the largest one (lowest first
+    /// node on ties).
+    Piece(usize),
+}
+
+/// Scratch of [`find_departed`]: per-node marks stamped with an epoch, so a
+/// call never clears O(asset) memory; per-search frontiers and visit lists
+/// kept for reuse. Grows to the largest call seen, never shrinks.
+#[derive(Default, Clone, Debug)]
+pub struct SplitScratch {
+    stamp: Vec<u32>,
+    epoch: u32,
+    /// Search that reached each node stamped in this epoch.
+    owner: Vec<u32>,
+    /// Per search: nodes reached but not yet expanded.
+    frontier: Vec<Vec<ChunkIndex>>,
+    /// Per search: every node it reached.
+    visited: Vec<Vec<ChunkIndex>>,
+    /// Union-find over searches (searches that met form one group).
+    parent: Vec<u32>,
+    /// Per group root: member searches with a non-empty frontier.
+    live: Vec<u32>,
+    /// Searches with a non-empty frontier, in round-robin order.
+    active: Vec<u32>,
+    /// Groups (roots) in order of creation, and the piece each became.
+    roots: Vec<u32>,
+    piece: Vec<u32>,
+    /// Nodes reached by the last call.
+    reached: usize,
+}
+
+impl SplitScratch {
+    fn begin(&mut self, node_count: usize) {
+        if self.stamp.len() < node_count {
+            self.stamp.resize(node_count, 0);
+            self.owner.resize(node_count, 0);
+        }
+        self.epoch = self.epoch.wrapping_add(1);
+        if self.epoch == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.epoch = 1;
+        }
+        self.parent.clear();
+        self.live.clear();
+        self.active.clear();
+        self.roots.clear();
+        self.piece.clear();
+        self.reached = 0;
+    }
+
+    /// Number of nodes the last [`find_departed`] call reached (seeds
+    /// included): its work, which tests hold to the size of the pieces.
+    pub fn reached(&self) -> usize {
+        self.reached
+    }
+
+    fn find(&mut self, mut s: u32) -> u32 {
+        while self.parent[s as usize] != s {
+            let up = self.parent[self.parent[s as usize] as usize];
+            self.parent[s as usize] = up;
+            s = up;
+        }
+        s
+    }
+
+    /// After [`find_departed`]: the position (in that call's output) of the
+    /// reported piece holding `n`, or `None` when `n` is in the open
+    /// remainder (or was not part of the call).
+    pub fn piece_of(&mut self, n: ChunkIndex) -> Option<usize> {
+        let i = n.0 as usize;
+        if self.stamp.get(i) != Some(&self.epoch) {
+            return None;
+        }
+        let root = self.find(self.owner[i]);
+        let p = self.piece[root as usize];
+        (p != u32::MAX).then_some(p as usize)
+    }
+}
+
+/// Finds what broke off a connected cluster after some of its bonds broke,
+/// in time proportional to the pieces that left rather than to the cluster
+/// (issue 12).
+///
+/// * `health`: one entry per bond of `asset`, du; a bond is intact when its
+///   health is positive. Intact bonds never cross clusters, so the searches
+///   stay inside the cluster.
+/// * `seeds`: the endpoints of the cluster's bonds broken since its node set
+///   was last computed (any order, repeats allowed). The cluster must have
+///   been connected before they broke; then every component of what is left
+///   holds a seed.
+///
+/// One search starts at each distinct seed; all advance in lock-step (one
+/// node expanded per search per round, explicit stacks). Searches that meet
+/// merge into one group; a group whose frontier runs dry has enumerated a
+/// whole component: it is a *piece*. The searches stop as soon as at most one
+/// group is still open: that group is the remainder ([`Remainder::Open`]) and
+/// is never enumerated, so the work is O(seeds × size of the largest piece
+/// that left) instead of O(cluster). When every group closes, the largest
+/// piece is the remainder ([`Remainder::Piece`]).
+///
+/// Pieces are appended to `out` with nodes ascending, in order of their
+/// lowest node, `supported` false (the caller decides support). Seeds out of
+/// range are ignored. A cluster that was not connected (only possible from
+/// hand-made records) is never split further than its seeds reveal.
+///
+/// # Example
+/// Bonds 0–1, 1–2, 2–3; breaking 2–3 chips node 3 off without visiting 0 or 1
+/// beyond the lock-step:
+/// ```
+/// use smithereens_core::{fixtures, ChunkIndex};
+/// use smithereens_core::island::{find_departed, Remainder, SplitScratch};
+/// let asset = fixtures::chain(4, &[(0, 1), (1, 2), (2, 3)], &[]).unwrap();
+/// let (mut scratch, mut out) = (SplitScratch::default(), Vec::new());
+/// let rest = find_departed(&asset, &[5.0, 5.0, 0.0], &[ChunkIndex(2), ChunkIndex(3)],
+///                          &mut scratch, &mut out);
+/// assert_eq!(rest, Remainder::Open);
+/// assert_eq!(out.len(), 1);
+/// assert_eq!(out[0].nodes, vec![ChunkIndex(3)]);
+/// ```
+pub fn find_departed(
+    asset: &Asset,
+    health: &[f32],
+    seeds: &[ChunkIndex],
+    scratch: &mut SplitScratch,
+    out: &mut Vec<Island>,
+) -> Remainder {
+    let graph = asset.graph();
+    let node_count = graph.node_count();
+    scratch.begin(node_count);
+    let first = out.len();
+    let epoch = scratch.epoch;
+    for &seed in seeds {
+        let i = seed.0 as usize;
+        if i >= node_count || scratch.stamp[i] == epoch {
+            continue;
+        }
+        let s = scratch.parent.len();
+        if scratch.frontier.len() <= s {
+            scratch.frontier.push(Vec::new());
+            scratch.visited.push(Vec::new());
+        }
+        scratch.frontier[s].clear();
+        scratch.visited[s].clear();
+        scratch.frontier[s].push(seed);
+        scratch.visited[s].push(seed);
+        scratch.stamp[i] = epoch;
+        scratch.owner[i] = s as u32;
+        scratch.reached += 1;
+        scratch.parent.push(s as u32);
+        scratch.live.push(1);
+        scratch.active.push(s as u32);
+    }
+    let intact = |b: crate::BondIndex| health.get(b.0 as usize).is_some_and(|&h| h > 0.0);
+    let mut open_groups = scratch.parent.len();
+    let mut k = 0usize;
+    while open_groups > 1 && !scratch.active.is_empty() {
+        if k >= scratch.active.len() {
+            k = 0;
+        }
+        let s = scratch.active[k];
+        if let Some(v) = scratch.frontier[s as usize].pop() {
+            for (n, b) in graph.neighbours(v) {
+                if !intact(b) {
+                    continue;
+                }
+                let j = n.0 as usize;
+                if scratch.stamp[j] != epoch {
+                    scratch.stamp[j] = epoch;
+                    scratch.owner[j] = s;
+                    scratch.reached += 1;
+                    scratch.frontier[s as usize].push(n);
+                    scratch.visited[s as usize].push(n);
+                } else {
+                    let (a, b) = (scratch.find(s), scratch.find(scratch.owner[j]));
+                    if a != b {
+                        // Two open groups met: one open group fewer.
+                        let (root, child) = (a.min(b), a.max(b));
+                        scratch.parent[child as usize] = root;
+                        scratch.live[root as usize] += scratch.live[child as usize];
+                        open_groups -= 1;
+                    }
+                }
+            }
+        }
+        if scratch.frontier[s as usize].is_empty() {
+            scratch.active.swap_remove(k);
+            let root = scratch.find(s);
+            scratch.live[root as usize] -= 1;
+            if scratch.live[root as usize] == 0 {
+                open_groups -= 1;
+            }
+        } else {
+            k += 1;
+        }
+    }
+    // Closed groups are the pieces; gather each group's visit lists.
+    let searches = scratch.parent.len();
+    scratch.piece.resize(searches, u32::MAX);
+    for s in 0..searches as u32 {
+        let root = scratch.find(s);
+        if scratch.live[root as usize] != 0 {
+            continue;
+        }
+        if scratch.piece[root as usize] == u32::MAX {
+            scratch.piece[root as usize] = scratch.roots.len() as u32;
+            scratch.roots.push(root);
+            out.push(Island {
+                nodes: Vec::new(),
+                supported: false,
+            });
+        }
+        let p = first + scratch.piece[root as usize] as usize;
+        out[p].nodes.extend_from_slice(&scratch.visited[s as usize]);
+    }
+    for island in &mut out[first..] {
+        island.nodes.sort_unstable();
+    }
+    // Order pieces by lowest node, and keep `piece` pointing at positions.
+    let mut order: Vec<usize> = (first..out.len()).collect();
+    order.sort_by_key(|&p| out[p].nodes[0]);
+    let mut position = vec![0u32; order.len()];
+    for (rank, &p) in order.iter().enumerate() {
+        position[p - first] = rank as u32;
+    }
+    for root in 0..searches {
+        let p = scratch.piece[root];
+        if p != u32::MAX {
+            scratch.piece[root] = position[p as usize];
+        }
+    }
+    let mut tail: Vec<Island> = out.drain(first..).collect();
+    let mut sorted: Vec<Option<Island>> = Vec::with_capacity(tail.len());
+    sorted.resize_with(tail.len(), || None);
+    for (p, island) in tail.drain(..).enumerate() {
+        sorted[position[p] as usize] = Some(island);
+    }
+    out.extend(sorted.into_iter().flatten());
+    if open_groups == 1 || out.len() == first {
+        return Remainder::Open;
+    }
+    // Every group closed (or there were no seeds): the largest piece stays.
+    let best = out[first..]
+        .iter()
+        .enumerate()
+        .max_by(|(i, a), (j, b)| a.nodes.len().cmp(&b.nodes.len()).then(j.cmp(i)))
+        .map_or(0, |(i, _)| i);
+    Remainder::Piece(best)
 }
 
 /// Components of the whole asset (its support-level chunks) with supports
