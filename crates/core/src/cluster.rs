@@ -4,7 +4,7 @@
 use crate::budget::{BodySlot, Representation};
 use crate::index::ChunkIndex;
 use crate::lifecycle::SleepState;
-use crate::mass::{MassProperties, PrincipalAxes};
+use crate::mass::{MassProperties, MassSums, PrincipalAxes};
 use crate::pose::Pose;
 use crate::velocity::Velocity;
 use serde::{Deserialize, Serialize};
@@ -62,6 +62,9 @@ pub struct Cluster {
     pub mass: MassProperties,
     /// Principal moments and frame of `mass.inertia` (asset axes).
     pub principal: PrincipalAxes,
+    /// The f64 sums `mass` is derived from; a split subtracts the departing
+    /// pieces from them instead of re-summing the remainder (issue 12).
+    pub(crate) sums: MassSums,
     /// Current motion, as last synced from the physics world.
     pub motion: ClusterMotion,
     /// How the physics world represents it (budget, DESIGN §3.9).
@@ -225,6 +228,18 @@ impl ClusterSet {
         out
     }
 
+    /// Replaces the live cluster at `h` (same handle, same generation): a
+    /// cluster that lost pieces keeps its identity. False for a stale handle.
+    pub(crate) fn replace_in_place(&mut self, h: ClusterHandle, cluster: Cluster) -> bool {
+        match self.get_mut(h) {
+            Some(c) => {
+                *c = cluster;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Frees `freed` then inserts `created` (in order, at the handles
     /// [`Self::peek_allocations`] reported). Returns the new handles.
     pub(crate) fn replace(
@@ -282,6 +297,14 @@ mod tests {
             principal: PrincipalAxes {
                 moments: Vec3::ONE,
                 frame: Quat::IDENTITY,
+            },
+            sums: MassSums {
+                mass: 1.0,
+                reference: glam::DVec3::ZERO,
+                moment: glam::DVec3::ZERO,
+                inertia: glam::DMat3::IDENTITY,
+                resum_mass: 1.0,
+                subtractions: 0,
             },
             motion: ClusterMotion::default(),
             representation: Representation::Body,

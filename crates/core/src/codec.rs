@@ -124,14 +124,8 @@ pub fn decode<T: DeserializeOwned>(
     version: u16,
     bytes: &[u8],
 ) -> Result<T, FrameError> {
-    let (found, payload) = open(magic, bytes)?;
-    if found != version {
-        return Err(FrameError::Version {
-            found,
-            supported: version,
-        });
-    }
-    postcard::from_bytes(payload).map_err(|e| FrameError::Decode(e.to_string()))
+    let (_, payload) = open(magic, version..=version, bytes)?;
+    decode_payload(payload)
 }
 
 /// [`decode`] for a frame that carries damage events: reads `version` and
@@ -145,12 +139,11 @@ pub fn decode_compat<T: DeserializeOwned>(
     version: u16,
     bytes: &[u8],
 ) -> Result<T, FrameError> {
-    let (found, payload) = open(magic, bytes)?;
-    let decode = || postcard::from_bytes(payload).map_err(|e| FrameError::Decode(e.to_string()));
+    let (found, payload) = open(magic, LEGACY_EVENT_VERSION..=version, bytes)?;
     if found == version {
-        decode()
+        decode_payload(payload)
     } else if found == LEGACY_EVENT_VERSION {
-        with_legacy_event_layout(decode)
+        with_legacy_event_layout(|| decode_payload(payload))
     } else {
         Err(FrameError::Version {
             found,
@@ -159,8 +152,17 @@ pub fn decode_compat<T: DeserializeOwned>(
     }
 }
 
-/// Checks magic, lengths and checksum; returns the format version and the payload.
-fn open(magic: [u8; 4], bytes: &[u8]) -> Result<(u16, &[u8]), FrameError> {
+/// Checks a frame's magic, version (one of `versions`), length and checksum
+/// and returns its version and payload, for readers that accept several
+/// format versions (see [`decode_payload`]).
+///
+/// # Errors
+/// Any [`FrameError`] but [`FrameError::Decode`].
+pub fn open(
+    magic: [u8; 4],
+    versions: std::ops::RangeInclusive<u16>,
+    bytes: &[u8],
+) -> Result<(u16, &[u8]), FrameError> {
     if bytes.len() < FRAME_HEADER_LEN {
         return Err(FrameError::Truncated {
             len: bytes.len(),
@@ -176,6 +178,12 @@ fn open(magic: [u8; 4], bytes: &[u8]) -> Result<(u16, &[u8]), FrameError> {
         });
     }
     let v = u16::from_le_bytes([bytes[4], bytes[5]]);
+    if !versions.contains(&v) {
+        return Err(FrameError::Version {
+            found: v,
+            supported: *versions.end(),
+        });
+    }
     let len = u32::from_le_bytes([bytes[6], bytes[7], bytes[8], bytes[9]]) as usize;
     let mut sum = [0u8; 8];
     sum.copy_from_slice(&bytes[10..18]);
@@ -195,6 +203,14 @@ fn open(magic: [u8; 4], bytes: &[u8]) -> Result<(u16, &[u8]), FrameError> {
         return Err(FrameError::Checksum);
     }
     Ok((v, payload))
+}
+
+/// Decodes a payload returned by [`open`].
+///
+/// # Errors
+/// [`FrameError::Decode`].
+pub fn decode_payload<T: DeserializeOwned>(payload: &[u8]) -> Result<T, FrameError> {
+    postcard::from_bytes(payload).map_err(|e| FrameError::Decode(e.to_string()))
 }
 
 #[cfg(test)]

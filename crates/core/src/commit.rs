@@ -19,7 +19,7 @@ use crate::cluster::{ClusterHandle, ClusterMotion};
 use crate::damage::EventId;
 use crate::index::{BondIndex, ChunkIndex};
 use crate::instance::{Instance, PendingEvent, Receipt};
-use crate::mass::{MassProperties, PrincipalAxes};
+use crate::mass::{MassProperties, MassSums, PrincipalAxes};
 use crate::recovery::CommitRecord;
 use glam::Vec3;
 
@@ -38,11 +38,16 @@ pub struct PlannedEvent {
     pub damage_unspent: f32,
 }
 
-/// A new cluster produced by a split.
+/// A cluster produced by a split: a piece that broke off, or the remainder
+/// that keeps the old cluster's handle.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SplitPart {
-    /// The handle it will have once committed.
+    /// The handle it will have once committed (the old cluster's for the
+    /// remainder).
     pub handle: ClusterHandle,
+    /// True for the remainder: the old cluster, shrunk, keeps its handle
+    /// ([`SplitPlan::old`]). A backend may rebuild its body or keep it.
+    pub kept: bool,
     /// Member chunks, ascending.
     pub nodes: Vec<ChunkIndex>,
     /// Fixed to the world.
@@ -51,9 +56,13 @@ pub struct SplitPart {
     pub mass: MassProperties,
     /// Principal moments and frame of `mass.inertia` (asset axes).
     pub principal: PrincipalAxes,
-    /// Gameplay-critical (asset tag or task path), DESIGN §3.9.
+    /// The f64 sums `mass` derives from ([`MassSums`]).
+    pub(crate) sums: MassSums,
+    /// Gameplay-critical (asset tag or task path), DESIGN §3.9. Only
+    /// evaluated for dynamic parts (it orders body slots); false when supported.
     pub critical: bool,
-    /// Total volume of its chunks, m³ (decorative slot order).
+    /// Total volume of its chunks, m³ (decorative slot order). Only
+    /// evaluated for dynamic parts; 0 when supported.
     pub volume: f32,
     /// How the backend must represent it: a body of chunk hulls, a body of
     /// the authored proxy's pieces, or render-only debris with no
@@ -63,12 +72,20 @@ pub struct SplitPart {
     pub slot: Option<BodySlot>,
 }
 
-/// An old cluster replaced by its islands.
+/// A cluster that lost bonds and split (or lost its support).
+///
+/// The remainder, the part the island search did not have to enumerate (the
+/// side still open when the others closed, else the largest piece, see
+/// [`crate::island::find_departed`]), keeps the old handle: it is
+/// `parts[0]`, with `kept` set. With supports, the remainder is chosen the
+/// same way: it is supported when it still holds a support node, whichever
+/// side the supports ended up on. The other parts are new clusters, ordered
+/// by lowest node.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SplitPlan {
-    /// The cluster that goes away.
+    /// The cluster that split; it lives on as `parts[0]`, shrunk.
     pub old: ClusterHandle,
-    /// Its islands, ordered by lowest node.
+    /// The remainder first, then the pieces that broke off by lowest node.
     pub parts: Vec<SplitPart>,
 }
 
@@ -107,7 +124,8 @@ pub struct CommitPlan {
 }
 
 impl CommitPlan {
-    /// Number of new clusters.
+    /// Number of parts, remainders included (one motion each from
+    /// [`CommitBackend::commit`]).
     pub fn new_cluster_count(&self) -> usize {
         self.splits.iter().map(|s| s.parts.len()).sum()
     }
@@ -171,6 +189,8 @@ pub trait CommitBackend {
 
     /// At the safe point between physics steps, swaps every split cluster's
     /// body for its parts' bodies in one step and applies the plan's impulses.
+    /// The remainder part carries the old handle (`kept`): the backend may
+    /// rebuild its body like any other part's, or keep and reshape it.
     /// Reads the old bodies' current motion; returns the motion of every new
     /// cluster in plan order (splits, then parts).
     ///
@@ -205,8 +225,11 @@ pub struct CommitOutcome {
     pub broken: Vec<BondIndex>,
     /// Clusters removed.
     pub removed: Vec<ClusterHandle>,
-    /// Clusters created, in plan order.
+    /// Clusters created, in plan order (pieces that broke off).
     pub created: Vec<ClusterHandle>,
+    /// Clusters that lost pieces (or their support) and keep their handle,
+    /// in plan order. A physics backend rebuilt or reshaped their bodies.
+    pub shrunk: Vec<ClusterHandle>,
     /// Created clusters that are render-only debris (no authoritative collider).
     pub render_only: Vec<ClusterHandle>,
     /// Committed, deferred, or idle.
@@ -224,6 +247,7 @@ impl CommitOutcome {
             broken: vec![],
             removed: vec![],
             created: vec![],
+            shrunk: vec![],
             render_only: vec![],
             status,
             record: None,
@@ -312,7 +336,18 @@ impl Instance {
             receipts: record.receipts.clone(),
             broken,
             removed: record.removed.clone(),
-            created: record.created.iter().map(|c| c.handle).collect(),
+            created: record
+                .created
+                .iter()
+                .filter(|c| !c.is_kept())
+                .map(|c| c.handle)
+                .collect(),
+            shrunk: record
+                .created
+                .iter()
+                .filter(|c| c.is_kept())
+                .map(|c| c.handle)
+                .collect(),
             render_only: record
                 .created
                 .iter()

@@ -17,13 +17,14 @@ use crate::damage::{DamageCandidate, DamageEvent, EventId};
 use crate::error::DamageError;
 use crate::hash::StateHasher;
 use crate::index::{BondIndex, ChunkIndex};
-use crate::island::{Island, IslandScratch, find_islands_in};
+use crate::island::{
+    Island, IslandScratch, Remainder, SplitScratch, find_departed, find_islands_in,
+};
 use crate::lifecycle::{LifecycleDesc, LifecycleError, SleepState};
-use crate::mass::{MassPart, combine, principal_axes};
+use crate::mass::{MassProperties, MassSums, PrincipalAxes, principal_axes};
 use crate::pose::Pose;
 use crate::recovery::{ClusterRecord, CommitRecord, NodeSet};
 use crate::velocity::Velocity;
-use glam::Quat;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -150,7 +151,7 @@ pub struct Instance {
     pub(crate) deferral: Option<BudgetShortfall>,
     pub(crate) query_epoch: u64,
     pub(crate) task_path_dirty: bool,
-    pub(crate) scratch: IslandScratch,
+    pub(crate) scratch: SplitScratch,
     pub(crate) spread_scratch: crate::damage::SpreadScratch,
 }
 
@@ -238,6 +239,7 @@ impl Instance {
                 supported: part.supported,
                 mass: part.mass,
                 principal: part.principal,
+                sums: part.sums,
                 motion: ClusterMotion {
                     pose,
                     velocity: Velocity::default(),
@@ -276,7 +278,7 @@ impl Instance {
             deferral: None,
             query_epoch: 0,
             task_path_dirty: false,
-            scratch,
+            scratch: SplitScratch::default(),
             spread_scratch: crate::damage::SpreadScratch::default(),
         })
     }
@@ -723,37 +725,51 @@ impl Instance {
                 (new.to_bits() != old.to_bits()).then_some((b, *new))
             })
             .collect();
-        let mut dirty: Vec<ClusterHandle> = all_broken
+        // Broken bonds grouped by the cluster that held them: intact bonds
+        // never cross clusters, so a bond's first chunk names its cluster.
+        let mut by_cluster: Vec<(ClusterHandle, BondIndex)> = all_broken
             .iter()
-            .map(|&b| self.node_cluster[self.asset.bonds()[b].chunk0.0 as usize])
+            .map(|&b| {
+                (
+                    self.node_cluster[self.asset.bonds()[b].chunk0.0 as usize],
+                    b,
+                )
+            })
             .collect();
-        dirty.sort_unstable();
-        dirty.dedup();
+        by_cluster.sort_unstable();
         let mut splits = Vec::new();
-        let mut islands: Vec<Island> = Vec::new();
-        for h in dirty {
+        let mut pieces: Vec<Island> = Vec::new();
+        let mut seeds: Vec<ChunkIndex> = Vec::new();
+        let mut rest = 0;
+        while rest < by_cluster.len() {
+            let h = by_cluster[rest].0;
+            let end = rest + by_cluster[rest..].partition_point(|&(c, _)| c == h);
+            seeds.clear();
+            let mut world_broken = false;
+            for &(_, b) in &by_cluster[rest..end] {
+                let bond = &self.asset.bonds()[b];
+                match bond.chunk1 {
+                    Some(other) => seeds.extend([bond.chunk0, other]),
+                    None => world_broken = true,
+                }
+            }
+            rest = end;
             let Some(cluster) = self.clusters.get(h) else {
                 continue;
             };
-            islands.clear();
-            find_islands_in(
+            let split = plan_split(
                 &self.asset,
+                &self.budget,
+                &self.health,
                 &candidate,
-                &cluster.nodes,
-                cluster.supported,
+                (h, cluster),
+                &seeds,
+                world_broken,
                 &mut self.scratch,
-                &mut islands,
-            );
-            if islands.len() == 1 && islands[0].supported == cluster.supported {
-                continue;
-            }
-            let mut parts = Vec::with_capacity(islands.len());
-            for island in islands.drain(..) {
-                let mut part = cluster_part(&self.asset, island).map_err(CommitError::Mass)?;
-                part.critical = self.budget.is_critical(&self.asset, &part.nodes);
-                parts.push(part);
-            }
-            splits.push(SplitPlan { old: h, parts });
+                &mut pieces,
+            )
+            .map_err(CommitError::Mass)?;
+            splits.extend(split);
         }
         let released: Vec<BodySlot> = splits
             .iter()
@@ -771,12 +787,18 @@ impl Instance {
             )
             .map_err(CommitError::Deferred)?;
         }
-        let freed: Vec<ClusterHandle> = splits.iter().map(|s| s.old).collect();
-        let part_count = splits.iter().map(|s| s.parts.len()).sum();
+        // Every split keeps its remainder under the old handle; only the
+        // pieces that broke off get new handles.
+        let freed: Vec<ClusterHandle> = Vec::new();
+        let part_count = splits
+            .iter()
+            .flat_map(|s| s.parts.iter())
+            .filter(|p| !p.kept)
+            .count();
         let handles = self.clusters.peek_allocations(&freed, part_count);
         let mut next = handles.into_iter();
         for s in &mut splits {
-            for part in &mut s.parts {
+            for part in s.parts.iter_mut().filter(|p| !p.kept) {
                 part.handle = next.next().unwrap_or(part.handle);
             }
         }
@@ -831,21 +853,23 @@ impl Instance {
         } else {
             self.topology_version + 1
         };
-        let removed: Vec<ClusterHandle> = plan.splits.iter().map(|s| s.old).collect();
+        // A split whose remainder keeps the old handle removes nothing.
+        let removed: Vec<ClusterHandle> = plan
+            .splits
+            .iter()
+            .filter(|s| !s.parts.iter().any(|p| p.kept))
+            .map(|s| s.old)
+            .collect();
         let mut created = Vec::with_capacity(plan.new_cluster_count());
         let mut index: BTreeMap<ClusterHandle, usize> = BTreeMap::new();
         let mut node_sets = Vec::with_capacity(plan.new_cluster_count());
         let mut motions = motions.into_iter();
         for s in plan.splits {
-            // The largest piece (first on ties) is written as "the rest of the old cluster".
-            let largest = s
-                .parts
-                .iter()
-                .enumerate()
-                .max_by(|(i, a), (j, b)| a.nodes.len().cmp(&b.nodes.len()).then(j.cmp(i)))
-                .map(|(i, _)| i);
-            for (k, p) in s.parts.into_iter().enumerate() {
-                node_sets.push(if Some(k) == largest {
+            for p in s.parts {
+                // The remainder is written as "the rest of itself", so that
+                // chipping a chunk off a big wall does not rewrite the wall's
+                // member list.
+                node_sets.push(if p.kept {
                     NodeSet::RestOf(s.old)
                 } else {
                     NodeSet::List(p.nodes.clone())
@@ -859,6 +883,7 @@ impl Instance {
                         supported: p.supported,
                         mass: p.mass,
                         principal: p.principal,
+                        sums: p.sums,
                         motion,
                         representation: p.representation,
                         slot: p.slot,
@@ -959,19 +984,46 @@ impl Instance {
                 }
             }
         }
-        let handles = self.clusters.replace(&record.removed, created);
+        // Remainders keep their handle: their old slot is released before
+        // any slot of this commit is taken, their chunks keep their owner.
+        let mut fresh = Vec::with_capacity(created.len());
+        let mut kept = Vec::new();
+        for (rc, c) in record.created.iter().zip(created) {
+            if rc.is_kept() {
+                if let Some(s) = self.clusters.get(rc.handle).and_then(|old| old.slot) {
+                    self.slots.release(s);
+                }
+                kept.push((rc.handle, c));
+            } else {
+                fresh.push(c);
+            }
+        }
+        let handles = self.clusters.replace(&record.removed, fresh);
         debug_assert!(
-            handles.iter().eq(record.created.iter().map(|c| &c.handle)),
+            handles.iter().eq(record
+                .created
+                .iter()
+                .filter(|c| !c.is_kept())
+                .map(|c| &c.handle)),
             "planned handles must match allocation"
         );
-        for h in handles {
+        let mut installed = Vec::with_capacity(handles.len() + kept.len());
+        for (h, c) in kept {
+            let ok = self.clusters.replace_in_place(h, c);
+            debug_assert!(ok, "a kept cluster must be live");
+            installed.push((h, false));
+        }
+        installed.extend(handles.into_iter().map(|h| (h, true)));
+        for (h, fresh) in installed {
             if let Some(c) = self.clusters.get(h) {
                 if let Some(s) = c.slot {
                     let ok = self.slots.occupy(s);
                     debug_assert!(ok, "planned slot {s} must be free");
                 }
-                for n in &c.nodes {
-                    self.node_cluster[n.0 as usize] = h;
+                if fresh {
+                    for n in &c.nodes {
+                        self.node_cluster[n.0 as usize] = h;
+                    }
                 }
             }
         }
@@ -1102,36 +1154,201 @@ fn moves(asset: &Asset, c: &Cluster) -> bool {
         && (matches!(c.representation, Representation::Proxy(_)) || has_hulls(asset, &c.nodes))
 }
 
-/// Mass properties and volume of an island in asset space (chunk rotations identity).
+/// Mass properties and volume of an island in asset space (chunk rotations
+/// identity), summed exactly ([`MassSums::of_chunks`]). A single chunk uses
+/// the asset's precomputed principal axes instead of an eigen solve.
 pub(crate) fn cluster_part(asset: &Asset, island: Island) -> Result<SplitPart, crate::MassError> {
-    let parts: Vec<MassPart> = island
-        .nodes
-        .iter()
-        .filter_map(|&n| asset.chunk(n))
-        .map(|c| MassPart {
-            mass: c.mass,
-            center: c.centroid,
-            inertia: c.inertia,
-            rotation: Quat::IDENTITY,
-        })
-        .collect();
-    let volume = island
-        .nodes
-        .iter()
-        .filter_map(|&n| asset.chunk(n))
-        .map(|c| c.volume)
-        .sum();
-    let mass = combine(&parts)?;
-    let principal = principal_axes(mass.inertia)?;
+    let sums = MassSums::of_chunks(asset, &island.nodes)?;
+    let mass = sums.properties()?;
+    let principal = principal_of(asset, &island.nodes, &mass)?;
+    let volume = volume_of(asset, &island.nodes);
     Ok(SplitPart {
         handle: ClusterHandle::PLACEHOLDER,
+        kept: false,
         nodes: island.nodes,
         supported: island.supported,
         mass,
         principal,
+        sums,
         critical: false,
         volume,
         representation: Representation::Body,
         slot: None,
     })
+}
+
+fn volume_of(asset: &Asset, nodes: &[ChunkIndex]) -> f32 {
+    nodes
+        .iter()
+        .filter_map(|&n| asset.chunk(n))
+        .map(|c| c.volume)
+        .sum()
+}
+
+fn principal_of(
+    asset: &Asset,
+    nodes: &[ChunkIndex],
+    mass: &MassProperties,
+) -> Result<PrincipalAxes, crate::MassError> {
+    match nodes {
+        [only] => asset
+            .chunk_principal(*only)
+            .copied()
+            .ok_or(crate::MassError::Empty),
+        _ => principal_axes(mass.inertia),
+    }
+}
+
+/// The remainder of `old` after the pieces whose sums are `departing` (in
+/// plan order) broke off, with `nodes` its members (ascending): mass sums by
+/// subtraction ([`MassSums::subtract`]), rebuilt from the chunks when the
+/// drift guard asks for it ([`MassSums::needs_resum`]) or when the
+/// subtracted properties fail the principal-axes check. The planner and
+/// [`Instance::apply_record`] both come here, so replicas subtract the same
+/// numbers in the same order and stay bit-identical.
+///
+/// `critical` is false and `volume` 0: callers evaluate them (O(remainder))
+/// only when the remainder is dynamic.
+pub(crate) fn remainder_part<'a>(
+    asset: &Asset,
+    old: &Cluster,
+    departing: impl Iterator<Item = &'a MassSums>,
+    nodes: Vec<ChunkIndex>,
+    supported: bool,
+) -> Result<SplitPart, crate::MassError> {
+    let mut sums = old.sums;
+    for piece in departing {
+        sums.subtract(piece);
+    }
+    let subtracted = (!sums.needs_resum())
+        .then(|| {
+            let mass = sums.properties().ok()?;
+            let principal = principal_of(asset, &nodes, &mass).ok()?;
+            Some((mass, principal))
+        })
+        .flatten();
+    let (mass, principal) = match subtracted {
+        Some(found) => found,
+        None => {
+            sums = MassSums::of_chunks(asset, &nodes)?;
+            let mass = sums.properties()?;
+            (mass, principal_of(asset, &nodes, &mass)?)
+        }
+    };
+    Ok(SplitPart {
+        handle: ClusterHandle::PLACEHOLDER,
+        kept: true,
+        nodes,
+        supported,
+        mass,
+        principal,
+        sums,
+        critical: false,
+        volume: 0.0,
+        representation: Representation::Body,
+        slot: None,
+    })
+}
+
+/// True when `n` acts as a support under `health`: a support chunk, or a
+/// chunk with an intact bond to the world.
+fn is_support(asset: &Asset, health: &[f32], n: ChunkIndex) -> bool {
+    asset.chunk(n).is_some_and(|c| c.support)
+        || asset
+            .graph()
+            .world_bonds(n)
+            .iter()
+            .any(|b| health.get(b.0 as usize).is_some_and(|&h| h > 0.0))
+}
+
+/// Plans the split of cluster `h` after its bonds broke (`candidate` is the
+/// health after the batch, `old_health` before it): what broke off
+/// ([`find_departed`], O(pieces)), each piece's support and exact mass, and
+/// the remainder, which keeps `h`, by subtraction. `None` when nothing broke
+/// off and the support did not change.
+///
+/// A supported remainder stays supported unless a departing piece took a
+/// support node or one of its world bonds broke; only then are its nodes
+/// scanned for a remaining support (stopping at the first).
+#[allow(clippy::too_many_arguments)]
+fn plan_split(
+    asset: &Asset,
+    budget: &Budget,
+    old_health: &[f32],
+    candidate: &[f32],
+    (h, cluster): (ClusterHandle, &Cluster),
+    seeds: &[ChunkIndex],
+    world_broken: bool,
+    scratch: &mut SplitScratch,
+    pieces: &mut Vec<Island>,
+) -> Result<Option<SplitPlan>, crate::MassError> {
+    pieces.clear();
+    let rest = find_departed(asset, candidate, seeds, scratch, pieces);
+    let kept_piece = match rest {
+        Remainder::Open => None,
+        Remainder::Piece(k) => Some(k),
+    };
+    let departing = pieces.len() - usize::from(kept_piece.is_some());
+    if departing == 0 && !(cluster.supported && world_broken) {
+        return Ok(None);
+    }
+    let mut parts = Vec::with_capacity(departing + 1);
+    let mut lost_support = world_broken;
+    let mut kept_nodes = None;
+    for (k, island) in pieces.drain(..).enumerate() {
+        if Some(k) == kept_piece {
+            kept_nodes = Some(island.nodes);
+            continue;
+        }
+        let supported = cluster.supported
+            && island
+                .nodes
+                .iter()
+                .any(|&n| is_support(asset, candidate, n));
+        if cluster.supported && !lost_support {
+            lost_support = island
+                .nodes
+                .iter()
+                .any(|&n| is_support(asset, old_health, n));
+        }
+        let mut part = cluster_part(
+            asset,
+            Island {
+                nodes: island.nodes,
+                supported,
+            },
+        )?;
+        part.critical = budget.is_critical(asset, &part.nodes);
+        parts.push(part);
+    }
+    // TODO(issue 12, item 3): the remainder's member list is still rebuilt
+    // in full here (one pass over the cluster).
+    let nodes = match kept_nodes {
+        Some(nodes) => nodes,
+        None => cluster
+            .nodes
+            .iter()
+            .copied()
+            .filter(|&n| scratch.piece_of(n).is_none())
+            .collect(),
+    };
+    let supported = cluster.supported
+        && (!lost_support || nodes.iter().any(|&n| is_support(asset, candidate, n)));
+    if parts.is_empty() && supported == cluster.supported {
+        return Ok(None);
+    }
+    let mut kept = remainder_part(
+        asset,
+        cluster,
+        parts.iter().map(|p| &p.sums),
+        nodes,
+        supported,
+    )?;
+    kept.handle = h;
+    if !supported {
+        kept.critical = budget.is_critical(asset, &kept.nodes);
+        kept.volume = volume_of(asset, &kept.nodes);
+    }
+    parts.insert(0, kept);
+    Ok(Some(SplitPlan { old: h, parts }))
 }

@@ -21,7 +21,7 @@ use crate::budget::{BodySlot, Representation};
 use crate::cluster::{Cluster, ClusterHandle, ClusterMotion};
 use crate::codec::{self, FrameError};
 use crate::index::{BondIndex, ChunkIndex};
-use crate::instance::{Instance, InstanceId, Receipt, cluster_part};
+use crate::instance::{Instance, InstanceId, Receipt, cluster_part, remainder_part};
 use crate::island::Island;
 use crate::lifecycle::SleepState;
 use crate::snapshot::{Snapshot, SnapshotError};
@@ -31,19 +31,24 @@ use std::sync::Arc;
 
 /// Magic of an encoded [`CommitRecord`].
 pub const RECORD_MAGIC: [u8; 4] = *b"SMCR";
-/// Format version of an encoded [`CommitRecord`]. Version 1 (events as bare radial
-/// events) is still read, see [`crate::codec`].
-pub const RECORD_VERSION: u16 = 2;
+/// Format version of an encoded [`CommitRecord`]. Version 3 (issue 12) adds
+/// kept clusters ([`NodeSet::RestOf`] naming the record's own handle) with
+/// the layout of version 2; version 2 and version 1 records (events as bare
+/// radial events, see [`crate::codec`]) still decode and apply.
+pub const RECORD_VERSION: u16 = 3;
 
 /// The members of a created cluster.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum NodeSet {
     /// These chunks, ascending.
     List(Vec<ChunkIndex>),
-    /// Every chunk of the removed cluster `0` that no other created cluster
-    /// of the same record lists: how the largest piece of a split is written,
-    /// so that chipping a chunk off a big wall does not rewrite the wall's
-    /// member list.
+    /// Every chunk of cluster `0` that no other created cluster of the same
+    /// record lists, so that chipping a chunk off a big wall does not rewrite
+    /// the wall's member list. When the created cluster's handle is `0`
+    /// itself, the cluster is *kept*: the remainder of a split, which keeps
+    /// its handle and is not in `removed` (format version 2; its mass sums
+    /// are the old ones minus the pieces listed from it, in record order).
+    /// Otherwise `0` must be removed by the same record (version 1 records).
     RestOf(ClusterHandle),
 }
 
@@ -62,6 +67,14 @@ pub struct ClusterRecord {
     pub slot: Option<BodySlot>,
     /// Its motion right after the commit (impulses included).
     pub motion: ClusterMotion,
+}
+
+impl ClusterRecord {
+    /// True for the remainder of a split, which keeps its handle
+    /// (`nodes` is [`NodeSet::RestOf`] its own handle).
+    pub fn is_kept(&self) -> bool {
+        matches!(self.nodes, NodeSet::RestOf(h) if h == self.handle)
+    }
 }
 
 /// What one commit changed, in absolute terms.
@@ -105,7 +118,11 @@ impl CommitRecord {
     /// # Errors
     /// [`FrameError`] for truncated, corrupt, foreign or undecodable bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, FrameError> {
-        codec::decode_compat(RECORD_MAGIC, RECORD_VERSION, bytes)
+        let (version, payload) = codec::open(RECORD_MAGIC, 1..=RECORD_VERSION, bytes)?;
+        if version == codec::LEGACY_EVENT_VERSION {
+            return codec::with_legacy_event_layout(|| codec::decode_payload(payload));
+        }
+        codec::decode_payload(payload)
     }
 
     /// Bonds broken by this commit, ascending.
@@ -245,6 +262,35 @@ impl Instance {
         Ok(())
     }
 
+    /// Members of live cluster `h` not in `claimed`, ascending.
+    fn rest_of(&self, h: ClusterHandle, claimed: &BTreeSet<ChunkIndex>) -> Vec<ChunkIndex> {
+        self.clusters
+            .get(h)
+            .map(|old| {
+                old.nodes
+                    .iter()
+                    .copied()
+                    .filter(|n| !claimed.contains(n))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    fn cluster_from(&self, c: &ClusterRecord, part: crate::commit::SplitPart) -> Cluster {
+        Cluster {
+            nodes: part.nodes,
+            supported: c.supported,
+            mass: part.mass,
+            principal: part.principal,
+            sums: part.sums,
+            motion: c.motion,
+            representation: c.representation,
+            slot: c.slot,
+            sleep: SleepState::default(),
+            withdrawn_at: None,
+        }
+    }
+
     /// Checks a next-sequence record against this instance and builds its
     /// clusters. Reads only.
     fn validate_record(&self, r: &CommitRecord) -> Result<Vec<Cluster>, RecordError> {
@@ -292,14 +338,35 @@ impl Instance {
             }
             released.extend(c.slot);
         }
-        let expected_handles = self.clusters.peek_allocations(&r.removed, r.created.len());
+        // Kept clusters (a remainder written as the rest of itself): live,
+        // not removed, kept once; their old slot is released.
+        let mut kept: Vec<ClusterHandle> = Vec::new();
+        for c in r.created.iter().filter(|c| c.is_kept()) {
+            let Some(old) = self.clusters.get(c.handle) else {
+                return Err(invalid(format!("kept cluster {} does not exist", c.handle)));
+            };
+            if r.removed.contains(&c.handle) || kept.contains(&c.handle) {
+                return Err(invalid(format!(
+                    "cluster {} is kept twice or also removed",
+                    c.handle
+                )));
+            }
+            kept.push(c.handle);
+            released.extend(old.slot);
+        }
+        let expected_handles = self
+            .clusters
+            .peek_allocations(&r.removed, r.created.len() - kept.len());
         let mut pool = self.slots.clone();
         for s in &released {
             pool.release(*s);
         }
-        // Listed chunks: ascending per cluster, owned by a removed cluster, used once.
+        // Listed chunks: ascending per cluster, owned by a removed or kept
+        // cluster, used once; a piece cut from a kept cluster comes from it
+        // alone (its sums are subtracted from that cluster's).
         let mut claimed: BTreeSet<ChunkIndex> = BTreeSet::new();
         let mut rests: Vec<ClusterHandle> = Vec::new();
+        let mut sources: Vec<Option<ClusterHandle>> = Vec::with_capacity(r.created.len());
         for c in &r.created {
             match &c.nodes {
                 NodeSet::List(nodes) => {
@@ -309,16 +376,29 @@ impl Instance {
                             c.handle
                         )));
                     }
+                    let source = self.node_cluster.get(nodes[0].0 as usize).copied();
                     for &n in nodes {
-                        let owner = self.node_cluster.get(n.0 as usize);
-                        if !owner.is_some_and(|o| r.removed.contains(o)) || !claimed.insert(n) {
+                        let owner = self.node_cluster.get(n.0 as usize).copied();
+                        let free =
+                            owner.is_some_and(|o| r.removed.contains(&o) || kept.contains(&o));
+                        if !free || !claimed.insert(n) {
                             return Err(invalid(format!(
                                 "chunk {n} is not free to join cluster {}",
                                 c.handle
                             )));
                         }
+                        let from_kept =
+                            |o: Option<ClusterHandle>| o.is_some_and(|o| kept.contains(&o));
+                        if owner != source && (from_kept(owner) || from_kept(source)) {
+                            return Err(invalid(format!(
+                                "cluster {} mixes chunks of a kept cluster with others",
+                                c.handle
+                            )));
+                        }
                     }
+                    sources.push(source.filter(|o| kept.contains(o)));
                 }
+                NodeSet::RestOf(_) if c.is_kept() => sources.push(None),
                 NodeSet::RestOf(h) => {
                     if !r.removed.contains(h) || rests.contains(h) {
                         return Err(invalid(format!(
@@ -327,33 +407,22 @@ impl Instance {
                         )));
                     }
                     rests.push(*h);
+                    sources.push(None);
                 }
             }
         }
-        let mut created = Vec::with_capacity(r.created.len());
-        for (c, &want) in r.created.iter().zip(&expected_handles) {
-            if c.handle != want {
-                return Err(invalid(format!(
-                    "created cluster {} where {want} is allocated",
-                    c.handle
-                )));
-            }
-            let nodes: Vec<ChunkIndex> = match &c.nodes {
-                NodeSet::List(nodes) => nodes.clone(),
-                NodeSet::RestOf(h) => self
-                    .clusters
-                    .get(*h)
-                    .map(|old| {
-                        old.nodes
-                            .iter()
-                            .copied()
-                            .filter(|n| !claimed.contains(n))
-                            .collect()
-                    })
-                    .unwrap_or_default(),
-            };
-            if nodes.is_empty() {
-                return Err(invalid(format!("cluster {} has no chunks", c.handle)));
+        let mut wanted = expected_handles.iter();
+        let mut built: Vec<Option<Cluster>> = Vec::with_capacity(r.created.len());
+        for c in &r.created {
+            if !c.is_kept() {
+                let want = wanted.next();
+                if want != Some(&c.handle) {
+                    return Err(invalid(format!(
+                        "created cluster {} where {} is allocated",
+                        c.handle,
+                        want.map_or_else(|| "nothing".to_string(), |w| w.to_string())
+                    )));
+                }
             }
             match (c.slot, c.supported, c.representation) {
                 (None, _, Representation::RenderOnlyDebris) if !c.supported => {}
@@ -381,6 +450,17 @@ impl Instance {
             {
                 return Err(invalid(format!("cluster {} motion not finite", c.handle)));
             }
+            if c.is_kept() {
+                built.push(None);
+                continue;
+            }
+            let nodes: Vec<ChunkIndex> = match &c.nodes {
+                NodeSet::List(nodes) => nodes.clone(),
+                NodeSet::RestOf(h) => self.rest_of(*h, &claimed),
+            };
+            if nodes.is_empty() {
+                return Err(invalid(format!("cluster {} has no chunks", c.handle)));
+            }
             let part = cluster_part(
                 &self.asset,
                 Island {
@@ -389,17 +469,33 @@ impl Instance {
                 },
             )
             .map_err(RecordError::Mass)?;
-            created.push(Cluster {
-                nodes: part.nodes,
-                supported: part.supported,
-                mass: part.mass,
-                principal: part.principal,
-                motion: c.motion,
-                representation: c.representation,
-                slot: c.slot,
-                sleep: SleepState::default(),
-                withdrawn_at: None,
-            });
+            built.push(Some(self.cluster_from(c, part)));
+        }
+        // Remainders: the pieces cut from them subtracted in record order,
+        // exactly as the planner did.
+        let mut created = Vec::with_capacity(r.created.len());
+        for (k, c) in r.created.iter().enumerate() {
+            if let Some(cluster) = built[k].take() {
+                created.push(cluster);
+                continue;
+            }
+            let Some(old) = self.clusters.get(c.handle) else {
+                return Err(invalid(format!("kept cluster {} does not exist", c.handle)));
+            };
+            let nodes = self.rest_of(c.handle, &claimed);
+            if nodes.is_empty() {
+                return Err(invalid(format!("cluster {} has no chunks", c.handle)));
+            }
+            let departing = r
+                .created
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| sources[j] == Some(c.handle))
+                .filter_map(|(j, _)| created.get(j).or(built[j].as_ref()))
+                .map(|p: &Cluster| &p.sums);
+            let part = remainder_part(&self.asset, old, departing, nodes, c.supported)
+                .map_err(RecordError::Mass)?;
+            created.push(self.cluster_from(c, part));
         }
         if created.len() != r.created.len() {
             return Err(invalid("more clusters than handles".into()));

@@ -17,9 +17,10 @@ use crate::budget::{BodySlot, Budget, BudgetDesc, Representation, SlotPool};
 use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet};
 use crate::codec::{self, FrameError};
 use crate::index::ChunkIndex;
-use crate::instance::{Instance, InstanceId, PendingEvent, Receipt, cluster_part};
-use crate::island::{Island, IslandScratch};
+use crate::instance::{Instance, InstanceId, PendingEvent, Receipt, cluster_part, remainder_part};
+use crate::island::{Island, SplitScratch};
 use crate::lifecycle::{LifecycleDesc, SleepState};
+use crate::mass::MassSums;
 use crate::pose::Pose;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -27,9 +28,11 @@ use std::sync::Arc;
 
 /// Magic of an encoded [`Snapshot`].
 pub const SNAPSHOT_MAGIC: [u8; 4] = *b"SMSN";
-/// Format version of an encoded [`Snapshot`]. Version 1 (events as bare radial
-/// events) is still read, see [`crate::codec`].
-pub const SNAPSHOT_VERSION: u16 = 2;
+/// Format version of an encoded [`Snapshot`]. Version 3 (issue 12) appends
+/// [`Snapshot::cluster_mass`]; version 2 snapshots and version 1 snapshots
+/// (events as bare radial events, see [`crate::codec`]) still load, with
+/// every cluster's mass sums rebuilt from its chunks.
+pub const SNAPSHOT_VERSION: u16 = 3;
 
 /// One cluster in a snapshot.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -92,6 +95,11 @@ pub struct Snapshot {
     pub lifecycle: LifecycleDesc,
     /// Query epoch.
     pub query_epoch: u64,
+    /// Mass sums of every cluster, in the order of `clusters` (format
+    /// version 2). A split subtracts departing pieces from these sums, so a
+    /// resumed run needs the same f64 values to stay bit-identical with the
+    /// live one. Empty: rebuild them from the chunks (version 1 snapshots).
+    pub cluster_mass: Vec<MassSums>,
 }
 
 /// Why a snapshot could not be read or restored. Nothing is created on error.
@@ -126,11 +134,21 @@ impl Snapshot {
     /// # Errors
     /// [`SnapshotError::Frame`] for truncated, corrupt or foreign bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SnapshotError> {
-        Ok(codec::decode_compat(
-            SNAPSHOT_MAGIC,
-            SNAPSHOT_VERSION,
-            bytes,
-        )?)
+        let (version, payload) = codec::open(SNAPSHOT_MAGIC, 1..=SNAPSHOT_VERSION, bytes)?;
+        if version < SNAPSHOT_VERSION {
+            // Versions 1 and 2 end before `cluster_mass`: decode it as empty
+            // (postcard writes an empty sequence as the single byte 0).
+            let mut extended = Vec::with_capacity(payload.len() + 1);
+            extended.extend_from_slice(payload);
+            extended.push(0);
+            if version == codec::LEGACY_EVENT_VERSION {
+                return Ok(codec::with_legacy_event_layout(|| {
+                    codec::decode_payload(&extended)
+                })?);
+            }
+            return Ok(codec::decode_payload(&extended)?);
+        }
+        Ok(codec::decode_payload(payload)?)
     }
 }
 
@@ -173,6 +191,7 @@ impl Instance {
             task_path_dirty: self.task_path_dirty,
             lifecycle: self.lifecycle,
             query_epoch: self.query_epoch,
+            cluster_mass: self.clusters.iter().map(|(_, c)| c.sums).collect(),
         }
     }
 
@@ -218,10 +237,17 @@ impl Instance {
                 asset.chunk_count()
             ));
         }
+        if !s.cluster_mass.is_empty() && s.cluster_mass.len() != s.clusters.len() {
+            return bad(format!(
+                "{} mass sums for {} clusters",
+                s.cluster_mass.len(),
+                s.clusters.len()
+            ));
+        }
         let mut live = Vec::with_capacity(s.clusters.len());
         let mut occupied = Vec::new();
         let mut owner_seen = vec![false; asset.chunk_count()];
-        for c in &s.clusters {
+        for (k, c) in s.clusters.iter().enumerate() {
             if c.nodes.is_empty() || c.nodes.windows(2).any(|w| w[0] >= w[1]) {
                 return bad(format!("cluster {} nodes empty or not ascending", c.handle));
             }
@@ -262,6 +288,12 @@ impl Instance {
                 },
             )
             .map_err(|e| SnapshotError::Invalid(format!("cluster {}: {e}", c.handle)))?;
+            let part = match s.cluster_mass.get(k) {
+                Some(sums) => stored_mass(&asset, part, sums).ok_or_else(|| {
+                    SnapshotError::Invalid(format!("cluster {} mass sums disagree", c.handle))
+                })?,
+                None => part,
+            };
             live.push((
                 c.handle,
                 Cluster {
@@ -269,6 +301,7 @@ impl Instance {
                     supported: c.supported,
                     mass: part.mass,
                     principal: part.principal,
+                    sums: part.sums,
                     motion: c.motion,
                     representation: c.representation,
                     slot: c.slot,
@@ -352,7 +385,7 @@ impl Instance {
             deferral: None,
             query_epoch: s.query_epoch,
             task_path_dirty: s.task_path_dirty,
-            scratch: IslandScratch::default(),
+            scratch: SplitScratch::default(),
             spread_scratch: crate::damage::SpreadScratch::default(),
         })
     }
@@ -369,4 +402,62 @@ fn support_set(
         .filter(|(i, c)| c.support && ownership.get(i.0 as usize).is_some_and(|&h| supported(h)))
         .map(|(i, _)| i)
         .collect()
+}
+
+/// Relative tolerance between a snapshot's stored mass sums and an exact
+/// re-sum of the cluster's chunks (mass and centre, scaled by the mass and
+/// by the inertia's size): far above the drift the guard allows
+/// ([`crate::mass::RESUM_EVERY`] subtractions of ≈ 1e-16 each), far below
+/// any error that would matter.
+const STORED_MASS_TOLERANCE: f64 = 1e-6;
+
+/// The cluster `exact` (an exact re-sum) with the stored `sums` in force,
+/// when they agree with the exact values to [`STORED_MASS_TOLERANCE`].
+fn stored_mass(
+    asset: &Asset,
+    exact: crate::commit::SplitPart,
+    sums: &MassSums,
+) -> Option<crate::commit::SplitPart> {
+    let reference = exact.sums;
+    let close = |a: f64, b: f64, scale: f64| (a - b).abs() <= STORED_MASS_TOLERANCE * scale;
+    let size = reference
+        .inertia
+        .to_cols_array()
+        .iter()
+        .fold(0.0f64, |m, v| m.max(v.abs()));
+    let length = (size / reference.mass).sqrt();
+    let (c, c0) = (sums.center(), reference.center());
+    let agree = close(sums.mass, reference.mass, reference.mass)
+        && (0..3).all(|i| close(c[i], c0[i], length))
+        && sums.mass.is_finite()
+        && sums.resum_mass.is_finite()
+        && sums.inertia.is_finite();
+    if !agree {
+        return None;
+    }
+    // Same derivation as a remainder with nothing subtracted.
+    let holder = crate::cluster::Cluster {
+        nodes: Vec::new(),
+        supported: exact.supported,
+        mass: exact.mass,
+        principal: exact.principal,
+        sums: *sums,
+        motion: Default::default(),
+        representation: exact.representation,
+        slot: None,
+        sleep: Default::default(),
+        withdrawn_at: None,
+    };
+    let mut part = remainder_part(
+        asset,
+        &holder,
+        std::iter::empty(),
+        exact.nodes,
+        exact.supported,
+    )
+    .ok()?;
+    part.kept = false;
+    part.volume = exact.volume;
+    part.critical = exact.critical;
+    Some(part)
 }

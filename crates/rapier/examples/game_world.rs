@@ -245,7 +245,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         let report = set.after_step(&mut physics);
         let t3 = Instant::now();
         for r in report.instances.values() {
-            created += r.created.len();
+            created += r.created.len() + r.shrunk.len();
             contact_damage += r.events.len();
         }
         for (h, e) in &report.failed {

@@ -33,8 +33,11 @@ pub(super) struct Recorder {
     pub(super) instances: Vec<RecordedInstance>,
     /// Handle → index in `instances`.
     pub(super) index_of: BTreeMap<InstanceHandle, usize>,
-    /// (instance, cluster) → index in `record.bodies`.
-    body_of: BTreeMap<(InstanceHandle, ClusterHandle), usize>,
+    /// (instance, cluster, member count, supported) → index in
+    /// `record.bodies`. A cluster that loses pieces keeps its handle
+    /// (issue 12) but becomes another recorded body, since a recorded body's
+    /// chunk list is fixed.
+    body_of: BTreeMap<(InstanceHandle, ClusterHandle, usize, bool), usize>,
     /// Projectile bodies, in launch order (`record.projectiles` order).
     pub(super) projectiles: Vec<RigidBodyHandle>,
     /// Plain bodies (`record.plain_bodies` order).
@@ -112,8 +115,14 @@ impl Recorder {
                 let Some(pose) = set.cluster_asset_pose(physics, h, c) else {
                     continue;
                 };
-                let idx = *self.body_of.entry((h, c)).or_insert_with(|| {
-                    let cluster = instance.cluster(c);
+                let cluster = instance.cluster(c);
+                let version = (
+                    h,
+                    c,
+                    cluster.map_or(0, |cl| cl.nodes.len()),
+                    cluster.is_some_and(|cl| cl.supported),
+                );
+                let idx = *self.body_of.entry(version).or_insert_with(|| {
                     self.record.bodies.push(RunBody {
                         id: self.record.bodies.len() as u32,
                         chunks: cluster

@@ -26,9 +26,12 @@ pub struct InstanceReport {
     pub broken: Vec<BondIndex>,
     /// Clusters removed by the commit.
     pub removed: Vec<ClusterHandle>,
-    /// Clusters created by the commit.
+    /// Clusters created by the commit (pieces that broke off).
     pub created: Vec<ClusterHandle>,
-    /// Created clusters that are render-only debris (no authoritative collider).
+    /// Clusters that lost pieces or their support and keep their handle;
+    /// their bodies were rebuilt (issue 12).
+    pub shrunk: Vec<ClusterHandle>,
+    /// Created or shrunk clusters that are render-only debris (no authoritative collider).
     pub render_only: Vec<ClusterHandle>,
     /// Debris clusters recycled (released and removed) at this step.
     pub recycled: Vec<ClusterHandle>,
@@ -494,6 +497,7 @@ impl DestructionSet {
                     r.broken = outcome.broken;
                     r.removed = outcome.removed;
                     r.created = outcome.created;
+                    r.shrunk = outcome.shrunk;
                     r.render_only = outcome.render_only;
                     if let smithereens_core::commit::CommitStatus::Deferred(s) = outcome.status {
                         r.deferred = Some(s);

@@ -43,9 +43,12 @@ pub struct StepReport {
     pub broken: Vec<BondIndex>,
     /// Clusters removed by the commit.
     pub removed: Vec<ClusterHandle>,
-    /// Clusters created by the commit.
+    /// Clusters created by the commit (pieces that broke off).
     pub created: Vec<ClusterHandle>,
-    /// Created clusters that are render-only debris (no authoritative collider).
+    /// Clusters that lost pieces or their support and keep their handle;
+    /// their bodies were rebuilt (issue 12).
+    pub shrunk: Vec<ClusterHandle>,
+    /// Created or shrunk clusters that are render-only debris (no authoritative collider).
     pub render_only: Vec<ClusterHandle>,
     /// Debris clusters recycled (released and removed) at this step.
     pub recycled: Vec<ClusterHandle>,
@@ -208,6 +211,7 @@ impl DestructionWorld {
             broken: r.broken,
             removed: r.removed,
             created: r.created,
+            shrunk: r.shrunk,
             render_only: r.render_only,
             recycled: r.recycled,
             deferred: r.deferred,
