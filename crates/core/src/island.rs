@@ -143,18 +143,24 @@ pub enum Remainder {
 }
 
 /// Scratch of [`find_departed`]: per-node marks stamped with an epoch, so a
-/// call never clears O(asset) memory; per-search frontiers and visit lists
-/// kept for reuse. Grows to the largest call seen, never shrinks.
+/// call never clears O(asset) memory; the searches' stacks are linked
+/// through one per-node array, so no search allocates. Grows to the largest
+/// call seen, never shrinks.
 #[derive(Default, Clone, Debug)]
 pub struct SplitScratch {
     stamp: Vec<u32>,
     epoch: u32,
     /// Search that reached each node stamped in this epoch.
     owner: Vec<u32>,
-    /// Per search: nodes reached but not yet expanded.
-    frontier: Vec<Vec<ChunkIndex>>,
-    /// Per search: every node it reached.
-    visited: Vec<Vec<ChunkIndex>>,
+    /// Per node: the next node down its search's stack (the stacks are
+    /// linked lists threaded through this array, so a search costs no
+    /// allocation of its own).
+    link: Vec<u32>,
+    /// Per search: the top of its stack of nodes reached but not yet
+    /// expanded, `u32::MAX` when empty.
+    top: Vec<u32>,
+    /// Every node reached by this call, in order.
+    reached_nodes: Vec<ChunkIndex>,
     /// Union-find over searches (searches that met form one group).
     parent: Vec<u32>,
     /// Per group root: member searches with a non-empty frontier.
@@ -164,8 +170,6 @@ pub struct SplitScratch {
     /// Groups (roots) in order of creation, and the piece each became.
     roots: Vec<u32>,
     piece: Vec<u32>,
-    /// Nodes reached by the last call.
-    reached: usize,
 }
 
 impl SplitScratch {
@@ -173,6 +177,7 @@ impl SplitScratch {
         if self.stamp.len() < node_count {
             self.stamp.resize(node_count, 0);
             self.owner.resize(node_count, 0);
+            self.link.resize(node_count, u32::MAX);
         }
         self.epoch = self.epoch.wrapping_add(1);
         if self.epoch == 0 {
@@ -184,13 +189,31 @@ impl SplitScratch {
         self.active.clear();
         self.roots.clear();
         self.piece.clear();
-        self.reached = 0;
+        self.top.clear();
+        self.reached_nodes.clear();
+    }
+
+    fn reach(&mut self, n: ChunkIndex, s: u32) {
+        let i = n.0 as usize;
+        self.stamp[i] = self.epoch;
+        self.owner[i] = s;
+        self.link[i] = self.top[s as usize];
+        self.top[s as usize] = n.0;
+        self.reached_nodes.push(n);
+    }
+
+    fn pop(&mut self, s: u32) -> Option<ChunkIndex> {
+        let t = self.top[s as usize];
+        (t != u32::MAX).then(|| {
+            self.top[s as usize] = self.link[t as usize];
+            ChunkIndex(t)
+        })
     }
 
     /// Number of nodes the last [`find_departed`] call reached (seeds
     /// included): its work, which tests hold to the size of the pieces.
     pub fn reached(&self) -> usize {
-        self.reached
+        self.reached_nodes.len()
     }
 
     fn find(&mut self, mut s: u32) -> u32 {
@@ -273,21 +296,12 @@ pub fn find_departed(
         if i >= node_count || scratch.stamp[i] == epoch {
             continue;
         }
-        let s = scratch.parent.len();
-        if scratch.frontier.len() <= s {
-            scratch.frontier.push(Vec::new());
-            scratch.visited.push(Vec::new());
-        }
-        scratch.frontier[s].clear();
-        scratch.visited[s].clear();
-        scratch.frontier[s].push(seed);
-        scratch.visited[s].push(seed);
-        scratch.stamp[i] = epoch;
-        scratch.owner[i] = s as u32;
-        scratch.reached += 1;
-        scratch.parent.push(s as u32);
+        let s = scratch.parent.len() as u32;
+        scratch.top.push(u32::MAX);
+        scratch.reach(seed, s);
+        scratch.parent.push(s);
         scratch.live.push(1);
-        scratch.active.push(s as u32);
+        scratch.active.push(s);
     }
     let intact = |b: crate::BondIndex| health.get(b.0 as usize).is_some_and(|&h| h > 0.0);
     let mut open_groups = scratch.parent.len();
@@ -297,18 +311,14 @@ pub fn find_departed(
             k = 0;
         }
         let s = scratch.active[k];
-        if let Some(v) = scratch.frontier[s as usize].pop() {
+        if let Some(v) = scratch.pop(s) {
             for (n, b) in graph.neighbours(v) {
                 if !intact(b) {
                     continue;
                 }
                 let j = n.0 as usize;
                 if scratch.stamp[j] != epoch {
-                    scratch.stamp[j] = epoch;
-                    scratch.owner[j] = s;
-                    scratch.reached += 1;
-                    scratch.frontier[s as usize].push(n);
-                    scratch.visited[s as usize].push(n);
+                    scratch.reach(n, s);
                 } else {
                     let (a, b) = (scratch.find(s), scratch.find(scratch.owner[j]));
                     if a != b {
@@ -321,7 +331,7 @@ pub fn find_departed(
                 }
             }
         }
-        if scratch.frontier[s as usize].is_empty() {
+        if scratch.top[s as usize] == u32::MAX {
             scratch.active.swap_remove(k);
             let root = scratch.find(s);
             scratch.live[root as usize] -= 1;
@@ -332,11 +342,12 @@ pub fn find_departed(
             k += 1;
         }
     }
-    // Closed groups are the pieces; gather each group's visit lists.
+    // Closed groups are the pieces: gather their nodes from the reach list.
     let searches = scratch.parent.len();
     scratch.piece.resize(searches, u32::MAX);
-    for s in 0..searches as u32 {
-        let root = scratch.find(s);
+    for r in 0..scratch.reached_nodes.len() {
+        let n = scratch.reached_nodes[r];
+        let root = scratch.find(scratch.owner[n.0 as usize]);
         if scratch.live[root as usize] != 0 {
             continue;
         }
@@ -348,8 +359,9 @@ pub fn find_departed(
                 supported: false,
             });
         }
-        let p = first + scratch.piece[root as usize] as usize;
-        out[p].nodes.extend_from_slice(&scratch.visited[s as usize]);
+        out[first + scratch.piece[root as usize] as usize]
+            .nodes
+            .push(n);
     }
     for island in &mut out[first..] {
         island.nodes.sort_unstable();

@@ -506,16 +506,17 @@ fn a_version_1_record_that_removes_the_old_cluster_still_applies() {
     let out = live.commit(&mut HeadlessBackend::default()).unwrap();
     assert_eq!(out.shrunk, vec![old]);
     let mut record = out.record.unwrap();
-    assert!(record.created[0].is_kept());
+    assert!(record.created[0].is_kept(), "the remainder comes first");
     assert!(record.removed.is_empty());
-    // Rewrite as version 1: remove `old` and recreate its rest under the
-    // handle the arena hands out first after freeing it (same slot, next
-    // generation); the piece keeps the next slot.
+    // Rewrite as version 1: remove `old` and recreate its rest as a new
+    // cluster; allocation then hands out the freed slot first (one
+    // generation later) to the rest, and the next slot to the piece.
     let next_generation: ClusterHandle = serde_json::from_value(serde_json::json!({
         "index": old.index(),
         "generation": old.generation() + 1,
     }))
     .unwrap();
+    let rest_handle = next_generation;
     record.removed = vec![old];
     record.created[0].handle = next_generation;
     assert_eq!(record.created[0].nodes, NodeSet::RestOf(old));
@@ -531,7 +532,7 @@ fn a_version_1_record_that_removes_the_old_cluster_still_applies() {
         replica.cluster(old).is_none(),
         "version 1: the old handle is gone"
     );
-    let rest = replica.cluster(next_generation).unwrap();
+    let rest = replica.cluster(rest_handle).unwrap();
     assert_eq!(rest.nodes, vec![ChunkIndex(0), ChunkIndex(1)]);
     let kept = live.cluster(old).unwrap();
     assert!((rest.mass.center - kept.mass.center).length() < 1e-6);
