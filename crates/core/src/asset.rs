@@ -650,7 +650,6 @@ fn fingerprint(
     h.finish()
 }
 
-/// Checks that `inertia` is finite, symmetric and positive definite.
 /// Rejects two bonds over the same face of the same pair (see
 /// [`AssetError::DuplicateBond`]). O(B log B): bonds are grouped by their
 /// unordered pair, and only bonds of one pair are compared.
@@ -694,6 +693,7 @@ fn check_duplicate_bonds(bonds: &IndexVec<BondIndex, Bond>) -> Result<(), AssetE
     Ok(())
 }
 
+/// Checks that `inertia` is finite, symmetric and positive definite.
 fn validate_inertia(inertia: Mat3) -> Result<PrincipalAxes, String> {
     let cols = inertia.to_cols_array();
     if cols.iter().any(|v| !v.is_finite()) {

@@ -24,9 +24,20 @@ use std::sync::Arc;
 
 /// Magic of an encoded [`ReplayLog`].
 pub const REPLAY_MAGIC: [u8; 4] = *b"SMRL";
-/// Format version of an encoded [`ReplayLog`]. Version 1 (events as bare radial
-/// events) is still read, see [`crate::codec`].
-pub const REPLAY_VERSION: u16 = 2;
+/// Format version of an encoded [`ReplayLog`]. Version 3 (issue 12) is the
+/// first written under the split rule that keeps a split cluster's remainder
+/// under its handle. Versions 2 and 1 (events as bare radial events, see
+/// [`crate::codec`]) still decode, but [`replay`] refuses them with
+/// [`ReplayError::SplitRuleChanged`]: their motions name handles that the
+/// older rule allocated, and their state hashes cover those handles.
+pub const REPLAY_VERSION: u16 = 3;
+
+/// First [`ReplayLog`] format version written under the current split rule.
+pub const REPLAY_SPLIT_RULE_VERSION: u16 = 3;
+
+fn current_replay_version() -> u16 {
+    REPLAY_VERSION
+}
 
 /// One recorded commit.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -70,6 +81,10 @@ pub struct ReplayLog {
     pub initial_hash: u64,
     /// Commits in order.
     pub entries: Vec<ReplayEntry>,
+    /// Format version the log was decoded from ([`REPLAY_VERSION`] for a
+    /// log recorded by this build); not part of the encoding.
+    #[serde(skip, default = "current_replay_version")]
+    pub format_version: u16,
 }
 
 impl ReplayLog {
@@ -84,7 +99,14 @@ impl ReplayLog {
     /// # Errors
     /// [`FrameError`] for truncated, corrupt or foreign bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, FrameError> {
-        codec::decode_compat(REPLAY_MAGIC, REPLAY_VERSION, bytes)
+        let (version, payload) = codec::open(REPLAY_MAGIC, 1..=REPLAY_VERSION, bytes)?;
+        let mut log: Self = if version == codec::LEGACY_EVENT_VERSION {
+            codec::with_legacy_event_layout(|| codec::decode_payload(payload))?
+        } else {
+            codec::decode_payload(payload)?
+        };
+        log.format_version = version;
+        Ok(log)
     }
 }
 
@@ -122,6 +144,18 @@ pub enum ReplayError {
         /// What went wrong.
         reason: String,
     },
+    /// The log was written before the current split rule (format version
+    /// below [`REPLAY_SPLIT_RULE_VERSION`]): its cluster handles and state
+    /// hashes cannot be reproduced. Its events still decode.
+    #[error(
+        "replay log format {format_version} was recorded under the split rule before \
+         format {REPLAY_SPLIT_RULE_VERSION} (a split cluster's remainder got a new handle); \
+         this build cannot reproduce its handles and state hashes"
+    )]
+    SplitRuleChanged {
+        /// The log's format version.
+        format_version: u16,
+    },
     /// The replayed state differs from the recorded one.
     #[error("commit {commit_seq}: state hash {found:#018x}, recorded {expected:#018x}")]
     HashMismatch {
@@ -157,6 +191,7 @@ impl ReplayRecorder {
                 desc: instance.desc(),
                 initial_hash: instance.state_hash(),
                 entries: Vec::new(),
+                format_version: REPLAY_VERSION,
             },
             known: motions_of(instance),
         })
@@ -278,6 +313,11 @@ pub fn replay_instance(
     asset: Arc<Asset>,
     log: &ReplayLog,
 ) -> Result<(ReplayReport, Instance), ReplayError> {
+    if log.format_version < REPLAY_SPLIT_RULE_VERSION {
+        return Err(ReplayError::SplitRuleChanged {
+            format_version: log.format_version,
+        });
+    }
     if log.asset != asset.fingerprint() {
         return Err(ReplayError::AssetMismatch {
             expected: asset.fingerprint(),

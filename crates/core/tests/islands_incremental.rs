@@ -460,14 +460,14 @@ fn as_older_version(bytes: &[u8], version: u16) -> Vec<u8> {
 }
 
 #[test]
-fn version_1_snapshots_still_load_with_mass_sums_rebuilt_from_the_chunks() {
+fn version_2_snapshots_still_load_with_mass_sums_rebuilt_from_the_chunks() {
     let asset = Arc::new(fixtures::chain(3, &[(0, 1), (1, 2)], &[0]).unwrap());
     let inst = Instance::new(asset.clone(), Pose::IDENTITY).unwrap();
     let mut snap = inst.snapshot();
     assert_eq!(snap.cluster_mass.len(), 1);
     snap.cluster_mass.clear();
-    let v1 = as_older_version(&snap.to_bytes(), 1);
-    let back = Snapshot::from_bytes(&v1).unwrap();
+    let v2 = as_older_version(&snap.to_bytes(), 2);
+    let back = Snapshot::from_bytes(&v2).unwrap();
     assert_eq!(back, snap);
     let restored = Instance::restore(asset, &back).unwrap();
     assert_eq!(restored.state_hash(), inst.state_hash());
@@ -487,9 +487,9 @@ fn a_snapshot_whose_mass_sums_disagree_with_its_chunks_is_rejected() {
 }
 
 #[test]
-fn a_version_1_record_that_removes_the_old_cluster_still_applies() {
+fn a_version_2_record_that_removes_the_old_cluster_still_applies() {
     // Break 1–2 of the chain 0–1–2 (node 0 supported): the new planner keeps
-    // the old handle for {0, 1}; a version 1 writer removed it and created
+    // the old handle for {0, 1}; a version 2 writer removed it and created
     // {0, 1} as "the rest of" it under a fresh handle.
     let asset = Arc::new(fixtures::chain(3, &[(0, 1), (1, 2)], &[0]).unwrap());
     let mut live = Instance::new(asset.clone(), Pose::IDENTITY).unwrap();
@@ -508,7 +508,7 @@ fn a_version_1_record_that_removes_the_old_cluster_still_applies() {
     let mut record = out.record.unwrap();
     assert!(record.created[0].is_kept(), "the remainder comes first");
     assert!(record.removed.is_empty());
-    // Rewrite as version 1: remove `old` and recreate its rest as a new
+    // Rewrite as version 2 (the last format before kept remainders): remove `old` and recreate its rest as a new
     // cluster; allocation then hands out the freed slot first (one
     // generation later) to the rest, and the next slot to the piece.
     let next_generation: ClusterHandle = serde_json::from_value(serde_json::json!({
@@ -521,16 +521,16 @@ fn a_version_1_record_that_removes_the_old_cluster_still_applies() {
     record.created[0].handle = next_generation;
     assert_eq!(record.created[0].nodes, NodeSet::RestOf(old));
     assert!(!record.created[0].is_kept());
-    let v1 = smithereens_core::codec::encode(*b"SMCR", 1, &record).unwrap();
+    let v2 = smithereens_core::codec::encode(*b"SMCR", 2, &record).unwrap();
     let mut replica = replica;
-    let decoded = CommitRecord::from_bytes(&v1).unwrap();
+    let decoded = CommitRecord::from_bytes(&v2).unwrap();
     assert_eq!(
         replica.apply_record(&decoded).unwrap(),
         RecordOutcome::Applied
     );
     assert!(
         replica.cluster(old).is_none(),
-        "version 1: the old handle is gone"
+        "version 2: the old handle is gone"
     );
     let rest = replica.cluster(rest_handle).unwrap();
     assert_eq!(rest.nodes, vec![ChunkIndex(0), ChunkIndex(1)]);

@@ -2,8 +2,9 @@
 //! stored as bare radial events) still load: a replay log, a snapshot, a
 //! commit record and a replication message, written by the code of main
 //! 6ee4171 (`tests/data/legacy_v1_*`). Their events come back as radial
-//! events with the original parameters, and replaying / restoring them
-//! reproduces the recorded state hash.
+//! events with the original parameters; restoring the snapshot reproduces
+//! the recorded state hash, and replaying the log is refused with a typed
+//! error because it was recorded under the split rule before issue 12.
 
 #![allow(clippy::unwrap_used)]
 
@@ -40,7 +41,7 @@ fn event(id: u64) -> RadialDamage {
 }
 
 #[test]
-fn a_version_1_replay_log_loads_and_replays_to_the_recorded_hash() {
+fn a_version_1_replay_log_loads_and_its_replay_names_the_old_split_rule() {
     let log = ReplayLog::from_bytes(REPLAY).unwrap();
     let events: Vec<DamageEvent> = log
         .entries
@@ -51,11 +52,19 @@ fn a_version_1_replay_log_loads_and_replays_to_the_recorded_hash() {
         })
         .collect();
     assert_eq!(events, vec![event(1).event(), event(2).event()]);
-    let report = replay(asset(), &log).unwrap();
-    assert_eq!(report.commits, 2);
-    assert_eq!(report.final_hash, EXPECTED_HASH);
-    // Written again, it is a version-2 frame that reads back equal.
-    assert_eq!(ReplayLog::from_bytes(&log.to_bytes()).unwrap(), log);
+    // Recorded under the split rule before issue 12 (a split's remainder got
+    // a new handle): its handles and hashes cannot be reproduced, and replay
+    // says so instead of reporting a divergence.
+    assert_eq!(log.format_version, 1);
+    assert_eq!(
+        replay(asset(), &log).unwrap_err(),
+        ReplayError::SplitRuleChanged { format_version: 1 }
+    );
+    // Written again, it is a current frame that reads back with the same
+    // entries.
+    let again = ReplayLog::from_bytes(&log.to_bytes()).unwrap();
+    assert_eq!(again.entries, log.entries);
+    assert_eq!(again.format_version, replay::REPLAY_VERSION);
 }
 
 #[test]
