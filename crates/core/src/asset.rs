@@ -8,6 +8,7 @@
 use crate::error::AssetError;
 use crate::index::{BondIndex, ChunkIndex, IndexVec};
 use crate::mass::{PrincipalAxes, principal_axes};
+use crate::point_tree::PointTree;
 use glam::{Mat3, Vec3};
 use serde::{Deserialize, Serialize};
 
@@ -275,6 +276,10 @@ pub struct Asset {
     /// validation), indexed by chunk: single-chunk pieces use them as they
     /// are, without an eigen solve per split.
     principal: Vec<PrincipalAxes>,
+    /// Bond centroids in a bounding-volume hierarchy (admission, issue 12).
+    bond_tree: PointTree,
+    /// Support-level chunk centroids in a bounding-volume hierarchy.
+    chunk_tree: PointTree,
 }
 
 /// Relative tolerance for inertia symmetry and eigen-reconstruction checks.
@@ -520,6 +525,13 @@ impl Asset {
         check_duplicate_bonds(&bonds)?;
         let graph = SupportGraph::build(n, &bonds);
         let fingerprint = fingerprint(&chunks, &bonds, desc.support_depth);
+        let bond_tree = PointTree::build(bonds.iter_enumerated().map(|(i, b)| (i.0, b.centroid)));
+        let chunk_tree = PointTree::build(
+            chunks
+                .iter_enumerated()
+                .filter(|(_, c)| c.support_level)
+                .map(|(i, c)| (i.0, c.centroid)),
+        );
         Ok(Self {
             chunks,
             bonds,
@@ -527,6 +539,8 @@ impl Asset {
             support_depth: desc.support_depth,
             fingerprint,
             principal,
+            bond_tree,
+            chunk_tree,
         })
     }
 
@@ -556,6 +570,16 @@ impl Asset {
     /// The CSR support graph.
     pub fn graph(&self) -> &SupportGraph {
         &self.graph
+    }
+    /// Bond centroids (asset space) in a bounding-volume hierarchy; items
+    /// are bond indices.
+    pub fn bond_tree(&self) -> &PointTree {
+        &self.bond_tree
+    }
+    /// Support-level chunk centroids (asset space) in a bounding-volume
+    /// hierarchy; items are chunk indices.
+    pub fn chunk_tree(&self) -> &PointTree {
+        &self.chunk_tree
     }
     /// Chunk by index, `None` when out of range.
     pub fn chunk(&self, i: ChunkIndex) -> Option<&Chunk> {

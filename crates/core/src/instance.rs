@@ -22,6 +22,7 @@ use crate::island::{
 };
 use crate::lifecycle::{LifecycleDesc, LifecycleError, SleepState};
 use crate::mass::{MassProperties, MassSums, PrincipalAxes, principal_axes};
+use crate::point_tree::frame_slack;
 use crate::pose::Pose;
 use crate::recovery::{ClusterRecord, CommitRecord, NodeSet};
 use crate::velocity::Velocity;
@@ -153,6 +154,8 @@ pub struct Instance {
     pub(crate) task_path_dirty: bool,
     pub(crate) scratch: SplitScratch,
     pub(crate) spread_scratch: crate::damage::SpreadScratch,
+    /// Undo log of [`Instance::plan`], kept for its capacity.
+    pub(crate) undo: Vec<(BondIndex, f32)>,
 }
 
 impl Instance {
@@ -280,6 +283,7 @@ impl Instance {
             task_path_dirty: false,
             scratch: SplitScratch::default(),
             spread_scratch: crate::damage::SpreadScratch::default(),
+            undo: Vec::new(),
         })
     }
 
@@ -469,55 +473,7 @@ impl Instance {
                 impulse_chunk: event.impulse.map(|_| c),
             }));
         }
-        // Each bond is measured in its own cluster's current world frame. Bonds
-        // of one cluster are mostly contiguous, so remember the last frame
-        // instead of building a map of every cluster per event (that map made
-        // admission O(clusters) and dominated frames with thousands of debris).
-        let mut cached: Option<(ClusterHandle, Option<Pose>)> = None;
-        let mut frame_of = |h: ClusterHandle| -> Option<Pose> {
-            match cached {
-                Some((ch, frame)) if ch == h => frame,
-                _ => {
-                    let frame = self
-                        .clusters
-                        .get(h)
-                        .filter(|c| c.representation.is_authoritative() && c.withdrawn_at.is_none())
-                        .map(|c| c.asset_to_world());
-                    cached = Some((h, frame));
-                    frame
-                }
-            }
-        };
-        let reach = event.reach();
-        let mut candidates = Vec::new();
-        for (b, bond) in self.asset.bonds().iter_enumerated() {
-            if self.health[b.0 as usize] <= 0.0 {
-                continue;
-            }
-            let Some(frame) = frame_of(self.node_cluster[bond.chunk0.0 as usize]) else {
-                continue;
-            };
-            let d = frame.transform_point(bond.centroid).distance(event.point);
-            if d < reach {
-                candidates.push(DamageCandidate {
-                    bond: b,
-                    distance: d,
-                });
-            }
-        }
-        let impulse_chunk = event.impulse.and_then(|_| {
-            let mut best: Option<(f32, ChunkIndex)> = None;
-            for (c, chunk) in self.asset.chunks().iter_enumerated() {
-                let Some(frame) = frame_of(self.node_cluster[c.0 as usize]) else {
-                    continue;
-                };
-                let d = frame.transform_point(chunk.centroid).distance(event.point);
-                if best.is_none_or(|(bd, _)| d < bd) {
-                    best = Some((d, c));
-                }
-            }
-            best.map(|(_, c)| c)
-        });
+        let (candidates, impulse_chunk) = self.measure(&event);
         Ok(self.push_pending(PendingEvent {
             event,
             admission_seq: 0,
@@ -626,6 +582,81 @@ impl Instance {
         Ok(())
     }
 
+    /// The bonds `event` reaches (intact, in a queryable cluster, closer to
+    /// its point than its reach, measured in the bond's own cluster's world
+    /// frame; ascending by bond) and, for an event with an impulse, the
+    /// support-level chunk nearest its point (ties to the lowest index).
+    ///
+    /// Each queryable cluster that can hold the answer is asked through the
+    /// asset's bounding-volume hierarchies in its own frame, so the cost is
+    /// O(clusters × log B + k) rather than a scan of every bond and chunk;
+    /// single-chunk clusters hold no intact bond and are skipped for the
+    /// bond query. Every hit is re-measured exactly as a scan would measure
+    /// it, so the answer is bit-identical to a scan.
+    fn measure(&self, event: &DamageEvent) -> (Vec<DamageCandidate>, Option<ChunkIndex>) {
+        let reach = event.reach();
+        let bonds = self.asset.bonds();
+        let chunks = self.asset.chunks();
+        let mut candidates = Vec::new();
+        let mut nearest: Option<(f32, u32)> = None;
+        for (h, cluster) in self.clusters.iter() {
+            if !(cluster.representation.is_authoritative() && cluster.withdrawn_at.is_none()) {
+                continue;
+            }
+            let frame = cluster.asset_to_world();
+            let local = frame.inverse().transform_point(event.point);
+            let slack = frame_slack(
+                event.point.abs().max_element(),
+                local.abs().max_element(),
+                reach,
+            );
+            let owned = |c: ChunkIndex| self.node_cluster.get(c.0 as usize) == Some(&h);
+            if cluster.nodes.len() > 1 {
+                self.asset
+                    .bond_tree()
+                    .for_each_within(local, reach + slack, |b| {
+                        let bond = &bonds[BondIndex(b)];
+                        if self.health[b as usize] <= 0.0 || !owned(bond.chunk0) {
+                            return;
+                        }
+                        let d = frame.transform_point(bond.centroid).distance(event.point);
+                        if d < reach {
+                            candidates.push(DamageCandidate {
+                                bond: BondIndex(b),
+                                distance: d,
+                            });
+                        }
+                    });
+            }
+            if event.impulse.is_some() {
+                let measure = |c: u32| {
+                    let chunk = ChunkIndex(c);
+                    owned(chunk).then(|| {
+                        frame
+                            .transform_point(chunks[chunk].centroid)
+                            .distance(event.point)
+                    })
+                };
+                let best = if cluster.nodes.len() <= 8 {
+                    cluster
+                        .nodes
+                        .iter()
+                        .filter_map(|&c| measure(c.0).map(|d| (d, c.0)))
+                        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
+                } else {
+                    self.asset.chunk_tree().nearest(local, slack, measure)
+                };
+                if let Some((d, c)) = best
+                    && nearest.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc))
+                {
+                    nearest = Some((d, c));
+                }
+            }
+        }
+        candidates.sort_unstable_by_key(|c| c.bond);
+        (candidates, nearest.map(|(_, c)| ChunkIndex(c)))
+    }
+
     fn existing_answer(&self, event: &DamageEvent) -> Result<Option<Admission>, DamageError> {
         if let Some(r) = self.applied.get(&event.id) {
             return if r.event.same_parameters(event) {
@@ -674,32 +705,47 @@ impl Instance {
         }
     }
 
-    /// Plans the next commit on a candidate copy: applies every pending event
-    /// in admission order, finds the islands of each cluster that lost a bond,
-    /// computes the new clusters' mass properties and decides each new
-    /// cluster's representation and body slot by the budget. `self` is not
-    /// changed, so published queries keep reading the current version.
+    /// Plans the next commit: applies every pending event in admission order,
+    /// finds what broke off each cluster that lost a bond, computes the new
+    /// clusters' mass properties and decides each new cluster's
+    /// representation and body slot by the budget. The events are applied to
+    /// the health in place with an undo log that is played back before this
+    /// returns (no copy of every bond's health per commit, issue 12), so
+    /// `self` is unchanged afterwards and published queries keep reading the
+    /// current version.
     ///
     /// # Errors
     /// [`CommitError::Mass`] when a new cluster has degenerate mass
     /// properties, [`CommitError::Deferred`] when its critical components
     /// need more body slots than are free.
     pub fn plan<E>(&mut self) -> Result<CommitPlan, CommitError<E>> {
-        let mut candidate = self.health.clone();
+        let mut undo = std::mem::take(&mut self.undo);
+        undo.clear();
+        let plan = self.plan_in_place(&mut undo);
+        for &(b, h) in undo.iter().rev() {
+            self.health[b.0 as usize] = h;
+        }
+        self.undo = undo;
+        plan
+    }
+
+    /// [`Self::plan`] on `self.health` changed in place; every change is in
+    /// `undo` (bond, health before) for the caller to play back.
+    fn plan_in_place<E>(
+        &mut self,
+        undo: &mut Vec<(BondIndex, f32)>,
+    ) -> Result<CommitPlan, CommitError<E>> {
         let mut events = Vec::with_capacity(self.pending.len());
         let mut all_broken = Vec::new();
-        // Only candidate bonds (and the bonds spreading events reached) can
-        // change: compare those, not every bond.
-        let mut touched: Vec<BondIndex> = Vec::new();
         for p in &self.pending {
             let mut broken = Vec::new();
             let applied = p.event.apply(
                 self.asset.graph(),
-                &mut candidate,
+                &mut self.health,
                 &p.candidates,
                 &mut self.spread_scratch,
                 &mut broken,
-                &mut touched,
+                undo,
             );
             broken.sort_unstable();
             all_broken.extend_from_slice(&broken);
@@ -711,18 +757,16 @@ impl Instance {
             });
         }
         all_broken.sort_unstable();
-        touched.extend(
-            self.pending
-                .iter()
-                .flat_map(|p| p.candidates.iter().map(|c| c.bond)),
-        );
-        touched.sort_unstable();
-        touched.dedup();
-        let health_changes: Vec<(BondIndex, f32)> = touched
-            .into_iter()
-            .filter_map(|b| {
-                let (new, old) = (candidate.get(b.0 as usize)?, self.health.get(b.0 as usize)?);
-                (new.to_bits() != old.to_bits()).then_some((b, *new))
+        // Each changed bond's health before the batch: its first undo entry.
+        let mut before: Vec<(BondIndex, f32)> = undo.clone();
+        before.sort_by_key(|&(b, _)| b);
+        before.dedup_by_key(|&mut (b, _)| b);
+        let health = &self.health;
+        let health_changes: Vec<(BondIndex, f32)> = before
+            .iter()
+            .filter_map(|&(b, old)| {
+                let new = *health.get(b.0 as usize)?;
+                (new.to_bits() != old.to_bits()).then_some((b, new))
             })
             .collect();
         // Broken bonds grouped by the cluster that held them: intact bonds
@@ -760,8 +804,10 @@ impl Instance {
             let split = plan_split(
                 &self.asset,
                 &self.budget,
-                &self.health,
-                &candidate,
+                HealthBatch {
+                    after: &self.health,
+                    before: &before,
+                },
                 (h, cluster),
                 &seeds,
                 world_broken,
@@ -1261,8 +1307,36 @@ fn is_support(asset: &Asset, health: &[f32], n: ChunkIndex) -> bool {
             .any(|b| health.get(b.0 as usize).is_some_and(|&h| h > 0.0))
 }
 
-/// Plans the split of cluster `h` after its bonds broke (`candidate` is the
-/// health after the batch, `old_health` before it): what broke off
+/// Bond health around a batch of events: `after` them (every bond) and
+/// `before` them for the bonds they changed (ascending, unique).
+#[derive(Copy, Clone)]
+struct HealthBatch<'a> {
+    after: &'a [f32],
+    before: &'a [(BondIndex, f32)],
+}
+
+impl HealthBatch<'_> {
+    /// A bond's health before the batch.
+    fn before(&self, b: BondIndex) -> f32 {
+        match self.before.binary_search_by_key(&b, |&(x, _)| x) {
+            Ok(i) => self.before[i].1,
+            Err(_) => self.after.get(b.0 as usize).copied().unwrap_or(0.0),
+        }
+    }
+
+    /// [`is_support`] before the batch.
+    fn was_support(&self, asset: &Asset, n: ChunkIndex) -> bool {
+        asset.chunk(n).is_some_and(|c| c.support)
+            || asset
+                .graph()
+                .world_bonds(n)
+                .iter()
+                .any(|&b| self.before(b) > 0.0)
+    }
+}
+
+/// Plans the split of cluster `h` after its bonds broke (`health` around the
+/// batch of events that broke them): what broke off
 /// ([`find_departed`], O(pieces)), each piece's support and exact mass, and
 /// the remainder, which keeps `h`, by subtraction. `None` when nothing broke
 /// off and the support did not change.
@@ -1274,8 +1348,7 @@ fn is_support(asset: &Asset, health: &[f32], n: ChunkIndex) -> bool {
 fn plan_split(
     asset: &Asset,
     budget: &Budget,
-    old_health: &[f32],
-    candidate: &[f32],
+    health: HealthBatch<'_>,
     (h, cluster): (ClusterHandle, &Cluster),
     seeds: &[ChunkIndex],
     world_broken: bool,
@@ -1283,6 +1356,7 @@ fn plan_split(
     pieces: &mut Vec<Island>,
 ) -> Result<Option<SplitPlan>, crate::MassError> {
     pieces.clear();
+    let candidate = health.after;
     let rest = find_departed(asset, candidate, seeds, scratch, pieces);
     let kept_piece = match rest {
         Remainder::Open => None,
@@ -1306,10 +1380,7 @@ fn plan_split(
                 .iter()
                 .any(|&n| is_support(asset, candidate, n));
         if cluster.supported && !lost_support {
-            lost_support = island
-                .nodes
-                .iter()
-                .any(|&n| is_support(asset, old_health, n));
+            lost_support = island.nodes.iter().any(|&n| health.was_support(asset, n));
         }
         let mut part = cluster_part(
             asset,

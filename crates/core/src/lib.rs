@@ -38,6 +38,7 @@ pub mod instance_set;
 pub mod island;
 pub mod lifecycle;
 pub mod mass;
+pub mod point_tree;
 pub mod pose;
 pub mod quantity;
 pub mod record;

@@ -387,6 +387,7 @@ impl Instance {
             task_path_dirty: s.task_path_dirty,
             scratch: SplitScratch::default(),
             spread_scratch: crate::damage::SpreadScratch::default(),
+            undo: Vec::new(),
         })
     }
 }

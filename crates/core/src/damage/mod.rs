@@ -437,8 +437,10 @@ impl DamageEvent {
 
     /// Applies this event to `health` with the event's model: over its
     /// frozen `candidates` ([`apply_radial`], [`apply_falloff`]) or through
-    /// `graph` from its touched chunk ([`apply_spread`], which also appends
-    /// every bond it changed to `touched`). Returns the damage removed from
+    /// `graph` from its touched chunk ([`apply_spread`]). Every bond it may
+    /// change is appended to `undo` with its health before this event, before
+    /// it changes (an undo log: restoring the entries in reverse order puts
+    /// `health` back as it was). Returns the damage removed from
     /// health and, for a budget (radial, spread), the part of it that was
     /// not (radial: dissipated on bonds it broke; spread: beyond the reach),
     /// both du.
@@ -449,7 +451,7 @@ impl DamageEvent {
         candidates: &[DamageCandidate],
         scratch: &mut SpreadScratch,
         broken: &mut Vec<BondIndex>,
-        touched: &mut Vec<BondIndex>,
+        undo: &mut Vec<(BondIndex, f32)>,
     ) -> Applied {
         if let DamageModel::Spread {
             chunk,
@@ -458,13 +460,18 @@ impl DamageEvent {
         } = self.model
         {
             let out = apply_spread(
-                graph, health, chunk, damage, max_rings, scratch, broken, touched,
+                graph, health, chunk, damage, max_rings, scratch, broken, undo,
             );
             return Applied {
                 removed: out.removed,
                 unspent: out.unspent,
             };
         }
+        undo.extend(
+            candidates
+                .iter()
+                .filter_map(|c| Some((c.bond, *health.get(c.bond.0 as usize)?))),
+        );
         let removed = match self.model {
             DamageModel::Radial { radius, damage } => {
                 apply_radial(health, candidates, radius, damage, broken)

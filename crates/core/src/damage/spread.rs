@@ -79,8 +79,9 @@ impl SpreadScratch {
 /// Applies a spreading event of budget `damage` (du) from chunk `start` over
 /// at most `max_rings` rings of the intact graph (see the module docs).
 /// `health` has one entry per bond (du). Newly broken bonds are appended to
-/// `broken` and every bond whose health changed to `touched`, both in the
-/// order damage reached them. A `start` outside the graph, a zero budget or
+/// `broken`, and every bond whose health changes is appended to `undo` with
+/// its health before the change (an undo log), both in the order damage
+/// reached them. A `start` outside the graph, a zero budget or
 /// `max_rings == 0` changes nothing (the whole budget is unspent).
 ///
 /// Cost: O(bonds and chunks of the rings reached), independent of the size
@@ -94,7 +95,7 @@ pub fn apply_spread(
     max_rings: u32,
     scratch: &mut SpreadScratch,
     broken: &mut Vec<BondIndex>,
-    touched: &mut Vec<BondIndex>,
+    undo: &mut Vec<(BondIndex, f32)>,
 ) -> SpreadOutcome {
     let mut out = SpreadOutcome {
         unspent: damage.max(0.0),
@@ -144,7 +145,7 @@ pub fn apply_spread(
         for i in 0..n {
             let (h, b) = scratch.ring[i];
             let share = left / (n - i) as f32;
-            touched.push(b);
+            undo.push((b, h));
             if h <= share {
                 health[b.0 as usize] = 0.0;
                 broken.push(b);
@@ -154,12 +155,12 @@ pub fn apply_spread(
             }
             // The rest of the ring takes this share each and the budget is spent.
             for (j, &(h, b)) in scratch.ring[i..].iter().enumerate() {
+                if j > 0 {
+                    undo.push((b, h));
+                }
                 let after = (h - share).max(0.0);
                 health[b.0 as usize] = after;
                 out.removed += h - after;
-                if j > 0 {
-                    touched.push(b);
-                }
             }
             left = 0.0;
             break;
@@ -183,7 +184,7 @@ mod tests {
         damage: f32,
         rings: u32,
     ) -> (SpreadOutcome, Vec<BondIndex>) {
-        let (mut broken, mut touched) = (Vec::new(), Vec::new());
+        let (mut broken, mut undo) = (Vec::new(), Vec::new());
         let out = apply_spread(
             asset.graph(),
             health,
@@ -192,7 +193,7 @@ mod tests {
             rings,
             &mut SpreadScratch::default(),
             &mut broken,
-            &mut touched,
+            &mut undo,
         );
         (out, broken)
     }
