@@ -1307,6 +1307,22 @@ fn is_support(asset: &Asset, health: &[f32], n: ChunkIndex) -> bool {
             .any(|b| health.get(b.0 as usize).is_some_and(|&h| h > 0.0))
 }
 
+/// `nodes` (ascending) without `gone` (members of `nodes`, any order).
+fn without(nodes: &[ChunkIndex], gone: impl Iterator<Item = ChunkIndex>) -> Vec<ChunkIndex> {
+    let mut gone: Vec<ChunkIndex> = gone.collect();
+    gone.sort_unstable();
+    let mut out = Vec::with_capacity(nodes.len().saturating_sub(gone.len()));
+    let mut from = 0;
+    for g in gone {
+        if let Ok(i) = nodes[from..].binary_search(&g) {
+            out.extend_from_slice(&nodes[from..from + i]);
+            from += i + 1;
+        }
+    }
+    out.extend_from_slice(&nodes[from..]);
+    out
+}
+
 /// Bond health around a batch of events: `after` them (every bond) and
 /// `before` them for the bonds they changed (ascending, unique).
 #[derive(Copy, Clone)]
@@ -1392,16 +1408,15 @@ fn plan_split(
         part.critical = budget.is_critical(asset, &part.nodes);
         parts.push(part);
     }
-    // TODO(issue 12, item 3): the remainder's member list is still rebuilt
-    // in full here (one pass over the cluster).
+    // The remainder's members: the cluster's (ascending) without the
+    // departed ones, copied in runs between them (a memcpy-speed pass, no
+    // per-node lookup).
     let nodes = match kept_nodes {
         Some(nodes) => nodes,
-        None => cluster
-            .nodes
-            .iter()
-            .copied()
-            .filter(|&n| scratch.piece_of(n).is_none())
-            .collect(),
+        None => without(
+            &cluster.nodes,
+            parts.iter().flat_map(|p| p.nodes.iter().copied()),
+        ),
     };
     let supported = cluster.supported
         && (!lost_support || nodes.iter().any(|&n| is_support(asset, candidate, n)));
