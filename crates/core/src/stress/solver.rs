@@ -231,6 +231,36 @@ impl LocalBond {
 
 const NONE: u32 = u32::MAX;
 
+/// Springs, lever arms and section of asset bond `i` (see the module docs).
+fn bond_constants(centroid: &[DVec3], i: BondIndex, bond: &crate::asset::Bond) -> LocalBond {
+    let p = bond.centroid.as_dvec3();
+    let ca = centroid[bond.chunk0.0 as usize];
+    let (rb, length) = match bond.chunk1 {
+        None => (DVec3::ZERO, 2.0 * (p - ca).length()),
+        Some(c1) => {
+            let cb = centroid[c1.0 as usize];
+            (p - cb, (cb - ca).length())
+        }
+    };
+    let area = f64::from(bond.area);
+    let section = Section::equivalent_square(area);
+    // Coincident centroids: a spring as long as a thousandth of the face.
+    let length = length.max(1e-3 * area.sqrt());
+    LocalBond {
+        bond: i,
+        a: NONE,
+        b: NONE,
+        normal: bond.normal.as_dvec3().normalize(),
+        ra: p - ca,
+        rb,
+        kn: area / length,
+        ks: SHEAR_STIFFNESS_RATIO * area / length,
+        kb: section.second_moment / length,
+        kt: SHEAR_STIFFNESS_RATIO * 2.0 * section.second_moment / length,
+        section,
+    }
+}
+
 /// The stress solver of one asset: validated settings and materials, the
 /// warm start of every chunk, and scratch reused from solve to solve
 /// (grows to the largest cluster seen, never shrinks; a steady-state solve
@@ -240,6 +270,14 @@ pub struct StressSolver {
     settings: StressSettings,
     materials: StressMaterials,
     fingerprint: u64,
+    /// Per asset chunk: centroid (m), `1/W²` and `1/(W ℓ)²` of the residual.
+    chunk_centroid: Vec<DVec3>,
+    chunk_inv_w2: Vec<f64>,
+    chunk_inv_wl2: Vec<f64>,
+    /// Per asset bond: springs, lever arms and section (ends filled per solve).
+    bond_consts: Vec<LocalBond>,
+    /// Bond indices of the cluster (small clusters are gathered then sorted).
+    bond_list: Vec<u32>,
     /// Warm start per asset chunk: displacement (m) and rotation (rad).
     warm_u: Vec<DVec3>,
     warm_t: Vec<DVec3>,
@@ -251,8 +289,8 @@ pub struct StressSolver {
     chunk: Vec<ChunkIndex>,
     centroid: Vec<DVec3>,
     fixed: Vec<bool>,
-    weight: Vec<f64>,
-    size: Vec<f64>,
+    inv_w2: Vec<f64>,
+    inv_wl2: Vec<f64>,
     dist: Vec<u32>,
     parent: Vec<u32>,
     order: Vec<u32>,
@@ -271,6 +309,8 @@ pub struct StressSolver {
     p_t: Vec<DVec3>,
     q_u: Vec<DVec3>,
     q_t: Vec<DVec3>,
+    /// Some free node starts from a non-zero warm start.
+    warm: bool,
     stresses: Vec<BondStress>,
     report: Option<StressReport>,
 }
@@ -296,10 +336,36 @@ impl StressSolver {
             }
         }
         let n = asset.chunk_count();
+        let chunk_centroid: Vec<DVec3> = asset
+            .chunks()
+            .iter()
+            .map(|c| c.centroid.as_dvec3())
+            .collect();
+        let weight = |m: f32| f64::from(m) * STANDARD_GRAVITY;
+        let chunk_inv_w2 = asset
+            .chunks()
+            .iter()
+            .map(|c| weight(c.mass).powi(-2))
+            .collect();
+        let chunk_inv_wl2 = asset
+            .chunks()
+            .iter()
+            .map(|c| (weight(c.mass) * f64::from(c.volume).cbrt()).powi(-2))
+            .collect();
+        let bond_consts = asset
+            .bonds()
+            .iter_enumerated()
+            .map(|(i, b)| bond_constants(&chunk_centroid, i, b))
+            .collect();
         Ok(Self {
             settings,
             materials,
             fingerprint: asset.fingerprint(),
+            chunk_centroid,
+            chunk_inv_w2,
+            chunk_inv_wl2,
+            bond_consts,
+            bond_list: Vec::new(),
             warm_u: vec![DVec3::ZERO; n],
             warm_t: vec![DVec3::ZERO; n],
             local_of: vec![NONE; n],
@@ -308,8 +374,8 @@ impl StressSolver {
             chunk: Vec::new(),
             centroid: Vec::new(),
             fixed: Vec::new(),
-            weight: Vec::new(),
-            size: Vec::new(),
+            inv_w2: Vec::new(),
+            inv_wl2: Vec::new(),
             dist: Vec::new(),
             parent: Vec::new(),
             order: Vec::new(),
@@ -328,6 +394,7 @@ impl StressSolver {
             p_t: Vec::new(),
             q_u: Vec::new(),
             q_t: Vec::new(),
+            warm: false,
             stresses: Vec::new(),
             report: None,
         })
@@ -526,22 +593,21 @@ impl StressSolver {
         let n = self.chunk.len();
         self.centroid.clear();
         self.fixed.clear();
-        self.weight.clear();
-        self.size.clear();
+        self.inv_w2.clear();
+        self.inv_wl2.clear();
         for (k, &c) in self.chunk.iter().enumerate() {
-            self.local_of[c.0 as usize] = k as u32;
-            let ch = &asset.chunks()[c];
-            self.centroid.push(ch.centroid.as_dvec3());
-            self.fixed.push(ch.support);
-            let w = f64::from(ch.mass) * STANDARD_GRAVITY;
-            self.weight.push(w);
-            self.size.push(f64::from(ch.volume).cbrt());
+            let i = c.0 as usize;
+            self.local_of[i] = k as u32;
+            self.centroid.push(self.chunk_centroid[i]);
+            self.fixed.push(asset.chunks()[c].support);
+            self.inv_w2.push(self.chunk_inv_w2[i]);
+            self.inv_wl2.push(self.chunk_inv_wl2[i]);
         }
-        // The world: fixed, no weight.
+        // The world: fixed, never measured.
         self.centroid.push(DVec3::ZERO);
         self.fixed.push(true);
-        self.weight.push(0.0);
-        self.size.push(0.0);
+        self.inv_w2.push(0.0);
+        self.inv_wl2.push(0.0);
         let len = n + 1;
         for v in [
             &mut self.b_u,
@@ -568,25 +634,44 @@ impl StressSolver {
     fn gather_bonds(&mut self, asset: &Asset, health: &[f32]) {
         let n = self.chunk.len();
         let world = n as u32;
-        self.bonds.clear();
-        for k in 0..n {
-            let c = self.chunk[k];
-            for (other, bi) in asset.graph().neighbours(c) {
-                let b = &asset.bonds()[bi];
-                if b.chunk0 != c || !(health[bi.0 as usize] > 0.0) {
-                    continue;
-                }
-                if let Some(lo) = self.local(other) {
-                    self.bonds.push(self.local_bond(asset, bi, k as u32, lo));
-                }
-            }
-            for &bi in asset.graph().world_bonds(c) {
-                if health[bi.0 as usize] > 0.0 {
-                    self.bonds.push(self.local_bond(asset, bi, k as u32, world));
+        self.bond_list.clear();
+        if 4 * n >= asset.chunk_count() {
+            // A large share of the asset: one scan in bond order.
+            for (bi, b) in asset.bonds().iter_enumerated() {
+                if health[bi.0 as usize] > 0.0
+                    && self.local(b.chunk0).is_some()
+                    && b.chunk1.is_none_or(|c1| self.local(c1).is_some())
+                {
+                    self.bond_list.push(bi.0);
                 }
             }
+        } else {
+            for k in 0..n {
+                let c = self.chunk[k];
+                for (other, bi) in asset.graph().neighbours(c) {
+                    if asset.bonds()[bi].chunk0 == c
+                        && health[bi.0 as usize] > 0.0
+                        && self.local(other).is_some()
+                    {
+                        self.bond_list.push(bi.0);
+                    }
+                }
+                for &bi in asset.graph().world_bonds(c) {
+                    if health[bi.0 as usize] > 0.0 {
+                        self.bond_list.push(bi.0);
+                    }
+                }
+            }
+            self.bond_list.sort_unstable();
         }
-        self.bonds.sort_unstable_by_key(|b| b.bond);
+        self.bonds.clear();
+        for &bi in &self.bond_list {
+            let mut lb = self.bond_consts[bi as usize];
+            let b = &asset.bonds()[BondIndex(bi)];
+            lb.a = self.local_of[b.chunk0.0 as usize];
+            lb.b = b.chunk1.map_or(world, |c1| self.local_of[c1.0 as usize]);
+            self.bonds.push(lb);
+        }
         self.adj_offsets.clear();
         self.adj_offsets.resize(n + 2, 0);
         for b in &self.bonds {
@@ -607,36 +692,6 @@ impl StressSolver {
                 self.adj_bonds[*slot as usize] = k as u32;
                 *slot += 1;
             }
-        }
-    }
-
-    fn local_bond(&self, asset: &Asset, bi: BondIndex, a: u32, b: u32) -> LocalBond {
-        let bond = &asset.bonds()[bi];
-        let p = bond.centroid.as_dvec3();
-        let ca = self.centroid[a as usize];
-        let world = b as usize == self.chunk.len();
-        let (rb, length) = if world {
-            (DVec3::ZERO, 2.0 * (p - ca).length())
-        } else {
-            let cb = self.centroid[b as usize];
-            (p - cb, (cb - ca).length())
-        };
-        let area = f64::from(bond.area);
-        let section = Section::equivalent_square(area);
-        // Coincident centroids: a spring as long as a thousandth of the face.
-        let length = length.max(1e-3 * area.sqrt());
-        LocalBond {
-            bond: bi,
-            a,
-            b,
-            normal: bond.normal.as_dvec3().normalize(),
-            ra: p - ca,
-            rb,
-            kn: area / length,
-            ks: SHEAR_STIFFNESS_RATIO * area / length,
-            kb: section.second_moment / length,
-            kt: SHEAR_STIFFNESS_RATIO * 2.0 * section.second_moment / length,
-            section,
         }
     }
 
@@ -685,10 +740,12 @@ impl StressSolver {
             }
         }
         // Warm start of the free nodes.
+        self.warm = false;
         for (k, &c) in self.chunk.iter().enumerate() {
             if !self.fixed[k] {
                 self.x_u[k] = self.warm_u[c.0 as usize];
                 self.x_t[k] = self.warm_t[c.0 as usize];
+                self.warm |= self.x_u[k] != DVec3::ZERO || self.x_t[k] != DVec3::ZERO;
             }
         }
     }
@@ -819,20 +876,21 @@ impl StressSolver {
         }
     }
 
+    /// Squared residual of node `k` over its weight (and size).
+    #[inline]
+    fn node_residual2(&self, k: usize) -> f64 {
+        (self.r_u[k].length_squared() * self.inv_w2[k])
+            .max(self.r_t[k].length_squared() * self.inv_wl2[k])
+    }
+
     fn residual_norm(&self) -> f64 {
         let mut worst = 0.0f64;
         for k in 0..self.chunk.len() {
-            if self.fixed[k] {
-                continue;
+            if !self.fixed[k] {
+                worst = worst.max(self.node_residual2(k));
             }
-            let w = self.weight[k];
-            let e = self.r_u[k]
-                .length()
-                .max(self.r_t[k].length() / self.size[k])
-                / w;
-            worst = worst.max(e);
         }
-        worst
+        worst.sqrt()
     }
 
     fn dot(a_u: &[DVec3], a_t: &[DVec3], b_u: &[DVec3], b_t: &[DVec3]) -> f64 {
@@ -846,10 +904,15 @@ impl StressSolver {
     /// Runs PCG from the warm start in `x`; returns the iteration count.
     fn conjugate_gradient(&mut self) -> u32 {
         let eps = f64::from(self.settings.epsilon);
-        // r = b − K x
-        self.p_u.copy_from_slice(&self.x_u);
-        self.p_t.copy_from_slice(&self.x_t);
-        self.apply_stiffness();
+        // r = b − K x (K x = 0 from rest).
+        if self.warm {
+            self.p_u.copy_from_slice(&self.x_u);
+            self.p_t.copy_from_slice(&self.x_t);
+            self.apply_stiffness();
+        } else {
+            self.q_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
+            self.q_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+        }
         for k in 0..self.r_u.len() {
             let free = !self.fixed[k];
             self.r_u[k] = if free {
@@ -950,11 +1013,7 @@ impl StressSolver {
         }
         let mut residual = self.residual_norm();
         if inertial {
-            let e = self.r_u[0]
-                .length()
-                .max(self.r_t[0].length() / self.size[0])
-                / self.weight[0];
-            residual = residual.max(e);
+            residual = residual.max(self.node_residual2(0).sqrt());
         }
         residual
     }
