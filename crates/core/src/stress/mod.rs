@@ -21,6 +21,7 @@
 
 pub mod damage;
 pub mod material;
+pub mod multilevel;
 pub mod section;
 pub mod solver;
 
@@ -28,8 +29,8 @@ pub use damage::{StressBondDamage, damage_of, stress_damage};
 pub use material::{FailureMode, Material, MaterialError, StressLimit, StressMaterials};
 pub use section::Section;
 pub use solver::{
-    BondStress, DEFAULT_EPSILON, PointLoad, SolveMode, StressLoads, StressReport, StressSettings,
-    StressSolver,
+    BondStress, DEFAULT_EPSILON, FOREST_TRIAL, PointLoad, Preconditioner, SolveMode, StressLoads,
+    StressReport, StressSettings, StressSolver,
 };
 
 use crate::index::{BondIndex, ChunkIndex};

@@ -51,6 +51,7 @@ use crate::index::{BondIndex, ChunkIndex};
 use crate::stress::StressError;
 use crate::stress::damage::{StressBondDamage, stress_damage};
 use crate::stress::material::StressMaterials;
+use crate::stress::multilevel::Multilevel;
 use crate::stress::section::Section;
 use glam::{DMat3, DVec3, Vec3};
 
@@ -64,11 +65,32 @@ pub const STANDARD_GRAVITY: f64 = 9.806_65;
 /// The default residual bound ε (dimensionless): 1e-3 of a node's weight.
 pub const DEFAULT_EPSILON: f32 = 1.0e-3;
 
+/// Which preconditioner the conjugate gradient uses.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Preconditioner {
+    /// The spanning forest only: exact on trees, one iteration for walls
+    /// and columns under gravity, slow on plates and braced frames.
+    Forest,
+    /// Rigid-aggregate multilevel V-cycles ([`super::multilevel`]): a
+    /// setup of about three stiffness products per solve, then few
+    /// iterations on any structure.
+    Multilevel,
+    /// The forest for the first [`FOREST_TRIAL`] iterations; if that does
+    /// not converge, the multilevel preconditioner from there on.
+    #[default]
+    Auto,
+}
+
+/// Iterations [`Preconditioner::Auto`] gives the spanning forest.
+pub const FOREST_TRIAL: u32 = 4;
+
 /// Solver settings.
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct StressSettings {
     /// Most conjugate-gradient iterations per solve (per frame). ≥ 1.
     pub max_iterations: u32,
+    /// The preconditioner (default [`Preconditioner::Auto`]).
+    pub preconditioner: Preconditioner,
     /// Residual bound ε (see the [module docs](self)), dimensionless.
     /// Positive and finite; default [`DEFAULT_EPSILON`].
     pub epsilon: f32,
@@ -78,6 +100,7 @@ impl Default for StressSettings {
     fn default() -> Self {
         Self {
             max_iterations: 64,
+            preconditioner: Preconditioner::Auto,
             epsilon: DEFAULT_EPSILON,
         }
     }
@@ -193,30 +216,30 @@ impl BondStress {
 
 /// One bond of the cluster in local node numbering; the world is node `n`.
 #[derive(Copy, Clone, Debug)]
-struct LocalBond {
-    bond: BondIndex,
-    a: u32,
-    b: u32,
-    normal: DVec3,
+pub(crate) struct LocalBond {
+    pub(crate) bond: BondIndex,
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+    pub(crate) normal: DVec3,
     /// `p − c_a`, `p − c_b` (zero for the world).
-    ra: DVec3,
-    rb: DVec3,
-    kn: f64,
-    ks: f64,
-    kb: f64,
-    kt: f64,
-    section: Section,
+    pub(crate) ra: DVec3,
+    pub(crate) rb: DVec3,
+    pub(crate) kn: f64,
+    pub(crate) ks: f64,
+    pub(crate) kb: f64,
+    pub(crate) kt: f64,
+    pub(crate) section: Section,
 }
 
 impl LocalBond {
     /// `K v` (translation spring).
     #[inline]
-    fn force(&self, delta: DVec3) -> DVec3 {
+    pub(crate) fn force(&self, delta: DVec3) -> DVec3 {
         self.ks * delta + (self.kn - self.ks) * self.normal.dot(delta) * self.normal
     }
     /// `K_r v` (rotation spring).
     #[inline]
-    fn moment(&self, phi: DVec3) -> DVec3 {
+    pub(crate) fn moment(&self, phi: DVec3) -> DVec3 {
         self.kb * phi + (self.kt - self.kb) * self.normal.dot(phi) * self.normal
     }
     #[inline]
@@ -229,7 +252,36 @@ impl LocalBond {
     }
 }
 
-const NONE: u32 = u32::MAX;
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// `y = K x` over `bonds`, zero on `fixed` nodes (whose `x` must be zero).
+pub(crate) fn stiffness_product(
+    bonds: &[LocalBond],
+    fixed: &[bool],
+    x_u: &[DVec3],
+    x_t: &[DVec3],
+    y_u: &mut [DVec3],
+    y_t: &mut [DVec3],
+) {
+    y_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
+    y_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+    for lb in bonds {
+        let (a, b) = (lb.a as usize, lb.b as usize);
+        let delta = x_u[b] + x_t[b].cross(lb.rb) - x_u[a] - x_t[a].cross(lb.ra);
+        let f = lb.force(delta);
+        let m = lb.moment(x_t[b] - x_t[a]);
+        y_u[b] += f;
+        y_t[b] += lb.rb.cross(f) + m;
+        y_u[a] -= f;
+        y_t[a] -= lb.ra.cross(f) + m;
+    }
+    for (k, &f) in fixed.iter().enumerate() {
+        if f {
+            y_u[k] = DVec3::ZERO;
+            y_t[k] = DVec3::ZERO;
+        }
+    }
+}
 
 /// Springs, lever arms and section of asset bond `i` (see the module docs).
 fn bond_constants(centroid: &[DVec3], i: BondIndex, bond: &crate::asset::Bond) -> LocalBond {
@@ -311,6 +363,7 @@ pub struct StressSolver {
     q_t: Vec<DVec3>,
     /// Some free node starts from a non-zero warm start.
     warm: bool,
+    multilevel: Multilevel,
     stresses: Vec<BondStress>,
     report: Option<StressReport>,
 }
@@ -395,6 +448,7 @@ impl StressSolver {
             q_u: Vec::new(),
             q_t: Vec::new(),
             warm: false,
+            multilevel: Multilevel::default(),
             stresses: Vec::new(),
             report: None,
         })
@@ -802,32 +856,25 @@ impl StressSolver {
 
     /// `q = K p` over the free nodes (fixed entries of `p` are zero).
     fn apply_stiffness(&mut self) {
-        for v in self.q_u.iter_mut().chain(self.q_t.iter_mut()) {
-            *v = DVec3::ZERO;
-        }
-        for lb in &self.bonds {
-            let (a, b) = (lb.a as usize, lb.b as usize);
-            let delta =
-                self.p_u[b] + self.p_t[b].cross(lb.rb) - self.p_u[a] - self.p_t[a].cross(lb.ra);
-            let f = lb.force(delta);
-            let m = lb.moment(self.p_t[b] - self.p_t[a]);
-            self.q_u[b] += f;
-            self.q_t[b] += lb.rb.cross(f) + m;
-            self.q_u[a] -= f;
-            self.q_t[a] -= lb.ra.cross(f) + m;
-        }
-        for (k, &f) in self.fixed.iter().enumerate() {
-            if f {
-                self.q_u[k] = DVec3::ZERO;
-                self.q_t[k] = DVec3::ZERO;
-            }
-        }
+        stiffness_product(
+            &self.bonds,
+            &self.fixed,
+            &self.p_u,
+            &self.p_t,
+            &mut self.q_u,
+            &mut self.q_t,
+        );
     }
 
     /// `z = M⁻¹ r` with `M` the stiffness of the spanning forest: subtree
     /// loads flow down to the anchors, then each bond's deformation under
     /// its subtree load is integrated back up.
-    fn precondition(&mut self) {
+    fn precondition(&mut self, multilevel: bool) {
+        if multilevel {
+            self.multilevel
+                .apply(&self.r_u, &self.r_t, &mut self.z_u, &mut self.z_t);
+            return;
+        }
         self.z_u.copy_from_slice(&self.r_u);
         self.z_t.copy_from_slice(&self.r_t);
         // Down: accumulate subtree loads (force, moment about the centroid).
@@ -932,12 +979,30 @@ impl StressSolver {
         if self.residual_norm() <= target {
             return 0;
         }
-        self.precondition();
+        let mut multilevel = self.settings.preconditioner == Preconditioner::Multilevel;
+        if multilevel {
+            self.multilevel
+                .build(&self.centroid, &self.fixed, &self.bonds);
+        }
+        self.precondition(multilevel);
         self.p_u.copy_from_slice(&self.z_u);
         self.p_t.copy_from_slice(&self.z_t);
         let mut rz = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
         let mut iterations = 0;
         while iterations < self.settings.max_iterations {
+            if !multilevel
+                && iterations == FOREST_TRIAL
+                && self.settings.preconditioner == Preconditioner::Auto
+            {
+                // The forest is not enough: restart with the hierarchy.
+                multilevel = true;
+                self.multilevel
+                    .build(&self.centroid, &self.fixed, &self.bonds);
+                self.precondition(true);
+                self.p_u.copy_from_slice(&self.z_u);
+                self.p_t.copy_from_slice(&self.z_t);
+                rz = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
+            }
             self.apply_stiffness();
             let pq = Self::dot(&self.p_u, &self.p_t, &self.q_u, &self.q_t);
             if !(pq > 0.0) {
@@ -954,7 +1019,7 @@ impl StressSolver {
             if self.residual_norm() <= target {
                 break;
             }
-            self.precondition();
+            self.precondition(multilevel);
             let rz_new = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
             let beta = rz_new / rz;
             rz = rz_new;
