@@ -9,8 +9,8 @@
 use smithereens_core::fixtures::cube_chunk;
 use smithereens_core::glam::Vec3;
 use smithereens_core::stress::{
-    BondStress, Material, PointLoad, SolveMode, StressError, StressLimit, StressLoads,
-    StressMaterials, StressSettings, StressSolver,
+    BondStress, Material, PointLoad, Preconditioner, SolveMode, StressError, StressLimit,
+    StressLoads, StressMaterials, StressSettings, StressSolver,
 };
 use smithereens_core::{Asset, AssetDesc, BondDesc, BondEnd, BondIndex, ChunkIndex};
 
@@ -529,4 +529,93 @@ fn bad_input_is_a_typed_error() {
         ));
     }
     assert!(out.is_empty());
+}
+
+#[test]
+fn every_preconditioner_gives_the_statics_of_the_cantilever() {
+    let k = 8;
+    let asset = chain(k, Vec3::X, 0, &[]);
+    let health = vec![10.0; asset.bond_count()];
+    for pc in [
+        Preconditioner::Forest,
+        Preconditioner::Multilevel,
+        Preconditioner::Auto,
+    ] {
+        let settings = StressSettings {
+            preconditioner: pc,
+            ..Default::default()
+        };
+        let mut s = StressSolver::new(
+            &asset,
+            settings,
+            StressMaterials::uniform(Material::CONCRETE),
+        )
+        .unwrap();
+        let report = s
+            .solve(&asset, &all_nodes(&asset), &health, &gravity())
+            .unwrap();
+        assert!(report.converged, "{pc:?}: {report:?}");
+        let root = s.bond_stresses()[0];
+        assert!(close(root.shear_force, 23_544.0, 0.01), "{pc:?}: {root:?}");
+        assert!(
+            close(root.bending_moment, 47_088.0, 0.01),
+            "{pc:?}: {root:?}"
+        );
+    }
+}
+
+#[test]
+fn a_pushed_wall_needs_the_multilevel_preconditioner_and_both_agree() {
+    // 2 kN pushing the top corner of the 12 × 6 wall sideways.
+    let asset = wall(12, 6);
+    let health = vec![10.0; asset.bond_count()];
+    let nodes = all_nodes(&asset);
+    let push = [PointLoad {
+        chunk: ChunkIndex(71),
+        force: Vec3::new(-2_000.0, 0.0, 0.0),
+        point: Vec3::new(5.75, 2.75, 0.25),
+    }];
+    let l = StressLoads {
+        point_loads: &push,
+        ..gravity()
+    };
+    let run = |pc| {
+        let settings = StressSettings {
+            preconditioner: pc,
+            max_iterations: 2_000,
+            ..Default::default()
+        };
+        let mut s =
+            StressSolver::new(&asset, settings, StressMaterials::uniform(Material::BRICK)).unwrap();
+        let report = s.solve(&asset, &nodes, &health, &l).unwrap();
+        assert!(report.converged, "{pc:?}: {report:?}");
+        (report.iterations, s.bond_stresses().to_vec())
+    };
+    let (forest_iterations, forest) = run(Preconditioner::Forest);
+    let (multilevel_iterations, multilevel) = run(Preconditioner::Multilevel);
+    let (auto_iterations, _) = run(Preconditioner::Auto);
+    // Forest 54, multilevel 8, auto 4 + 8 when written.
+    assert!(forest_iterations > 40, "{forest_iterations}");
+    assert!(multilevel_iterations <= 12, "{multilevel_iterations}");
+    assert!(auto_iterations <= 16, "{auto_iterations}");
+    // The same answer: every bond force within 0.5 % of a cube's weight.
+    for (a, b) in forest.iter().zip(&multilevel) {
+        assert_eq!(a.bond, b.bond);
+        assert!(
+            (a.normal_force - b.normal_force).abs() < 5e-3 * W,
+            "{a:?} {b:?}"
+        );
+        assert!(
+            (a.shear_force - b.shear_force).abs() < 5e-3 * W,
+            "{a:?} {b:?}"
+        );
+    }
+    // The bottom row carries the push back in shear: Σ of the horizontal
+    // reactions of the support bonds is 2 kN.
+    let reaction: f32 = multilevel
+        .iter()
+        .filter(|b| asset.bonds()[b.bond].normal == Vec3::Y && asset.bonds()[b.bond].chunk0.0 < 12)
+        .map(|b| b.shear_force)
+        .sum();
+    assert!(reaction >= 2_000.0 * 0.999, "{reaction}");
 }

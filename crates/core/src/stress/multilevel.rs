@@ -23,6 +23,8 @@
 use crate::stress::solver::{LocalBond, NONE, stiffness_product};
 use glam::{DMat3, DVec3};
 
+/// Smoothing sweeps before and after the coarse correction.
+const SWEEPS: usize = 2;
 /// Block-Jacobi damping ω.
 const OMEGA: f64 = 2.0 / 3.0;
 /// A level with at most this many free nodes is solved densely.
@@ -51,6 +53,10 @@ struct Level {
     z_t: Vec<DVec3>,
     t_u: Vec<DVec3>,
     t_t: Vec<DVec3>,
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 fn skew(r: DVec3) -> DMat3 {
@@ -199,6 +205,18 @@ impl Level {
         count as usize
     }
 
+    /// `t = K z`.
+    fn product(&mut self) {
+        stiffness_product(
+            &self.bonds,
+            &self.fixed,
+            &self.z_u,
+            &self.z_t,
+            &mut self.t_u,
+            &mut self.t_t,
+        );
+    }
+
     /// `z ← z + ω D⁻¹ (r − t)` on free nodes.
     fn smooth(&mut self) {
         for i in 0..self.len() {
@@ -266,8 +284,8 @@ impl Multilevel {
         self.factor_coarsest();
     }
 
-    /// Dense Cholesky of the coarsest level, assembled column by column
-    /// from stiffness products with unit vectors.
+    /// Dense Cholesky of the coarsest level, assembled from the bonds'
+    /// element blocks.
     fn factor_coarsest(&mut self) {
         let lv = &mut self.levels[self.used - 1];
         self.dense_nodes.clear();
@@ -280,53 +298,64 @@ impl Multilevel {
         }
         self.dense.clear();
         self.dense.resize(m * m, 0.0);
-        lv.z_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
-        lv.z_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
-        for (cj, &nj) in self.dense_nodes.iter().enumerate() {
-            for d in 0..6 {
-                let (j, unit) = (nj as usize, DVec3::AXES[d % 3]);
-                if d < 3 {
-                    lv.z_u[j] = unit;
-                } else {
-                    lv.z_t[j] = unit;
+        // Dense position of each node (NONE for fixed ones); the coarsest
+        // level restricts nowhere, so its `coarse_of` is free scratch.
+        lv.coarse_of.clear();
+        lv.coarse_of.resize(lv.len(), NONE);
+        for (c, &n) in self.dense_nodes.iter().enumerate() {
+            lv.coarse_of[n as usize] = c as u32;
+        }
+        // Element blocks: with G_e = s_e [E, −X_e] and H_e = s_e [0, E]
+        // (s_a = −1, s_b = +1, X_e = [r_e]×) a bond adds
+        // G_eᵀ K G_f + H_eᵀ K_r H_f to block (e, f).
+        for lb in &lv.bonds {
+            let k = spring(lb.ks, lb.kn, lb.normal);
+            let kr = spring(lb.kb, lb.kt, lb.normal);
+            let ends = [(lb.a, lb.ra, -1.0), (lb.b, lb.rb, 1.0)];
+            for &(e, re, se) in &ends {
+                let ce = lv.coarse_of[e as usize];
+                if ce == NONE {
+                    continue;
                 }
-                stiffness_product(
-                    &lv.bonds,
-                    &lv.fixed,
-                    &lv.z_u,
-                    &lv.z_t,
-                    &mut lv.t_u,
-                    &mut lv.t_t,
-                );
-                lv.z_u[j] = DVec3::ZERO;
-                lv.z_t[j] = DVec3::ZERO;
-                let col = 6 * cj + d;
-                for (ci, &ni) in self.dense_nodes.iter().enumerate() {
-                    let (u, t) = (lv.t_u[ni as usize], lv.t_t[ni as usize]);
-                    for (e, v) in [u.x, u.y, u.z, t.x, t.y, t.z].into_iter().enumerate() {
-                        self.dense[(6 * ci + e) * m + col] = v;
+                let xe = skew(re);
+                for &(f, rf, sf) in &ends {
+                    let cf = lv.coarse_of[f as usize];
+                    if cf == NONE {
+                        continue;
+                    }
+                    let xf = skew(rf);
+                    let s = se * sf;
+                    let blocks = [
+                        (0, 0, s * k),
+                        (0, 3, -s * (k * xf)),
+                        (3, 0, s * (xe * k)),
+                        (3, 3, s * (kr - xe * k * xf)),
+                    ];
+                    for (ro, co, blk) in blocks {
+                        for r in 0..3 {
+                            for c in 0..3 {
+                                let row = 6 * ce as usize + ro + r;
+                                let col = 6 * cf as usize + co + c;
+                                self.dense[row * m + col] += blk.col(c)[r];
+                            }
+                        }
                     }
                 }
             }
         }
-        // In-place Cholesky, lower triangle.
+        // In-place Cholesky, lower triangle, row by row.
         for j in 0..m {
-            let mut d = self.dense[j * m + j];
-            for k in 0..j {
-                d -= self.dense[j * m + k] * self.dense[j * m + k];
-            }
+            let (top, rest) = self.dense.split_at_mut((j + 1) * m);
+            let row_j = &mut top[j * m..];
+            let d = row_j[j] - dot(&row_j[..j], &row_j[..j]);
             if !(d > 0.0) {
                 self.dense_ok = false;
                 return;
             }
             let d = d.sqrt();
-            self.dense[j * m + j] = d;
-            for i in j + 1..m {
-                let mut s = self.dense[i * m + j];
-                for k in 0..j {
-                    s -= self.dense[i * m + k] * self.dense[j * m + k];
-                }
-                self.dense[i * m + j] = s / d;
+            row_j[j] = d;
+            for row_i in rest.chunks_exact_mut(m) {
+                row_i[j] = (row_i[j] - dot(&row_i[..j], &row_j[..j])) / d;
             }
         }
     }
@@ -360,14 +389,11 @@ impl Multilevel {
             lv.t_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
             lv.t_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
             lv.smooth();
-            stiffness_product(
-                &lv.bonds,
-                &lv.fixed,
-                &lv.z_u,
-                &lv.z_t,
-                &mut lv.t_u,
-                &mut lv.t_t,
-            );
+            for _ in 1..SWEEPS {
+                lv.product();
+                lv.smooth();
+            }
+            lv.product();
         }
         {
             let (head, tail) = self.levels.split_at_mut(l + 1);
@@ -400,15 +426,10 @@ impl Multilevel {
             }
         }
         let lv = &mut self.levels[l];
-        stiffness_product(
-            &lv.bonds,
-            &lv.fixed,
-            &lv.z_u,
-            &lv.z_t,
-            &mut lv.t_u,
-            &mut lv.t_t,
-        );
-        lv.smooth();
+        for _ in 0..SWEEPS {
+            lv.product();
+            lv.smooth();
+        }
     }
 
     fn solve_coarsest(&mut self) {
@@ -438,10 +459,7 @@ impl Multilevel {
         }
         let l = &self.dense;
         for i in 0..m {
-            let mut s = self.rhs[i];
-            for k in 0..i {
-                s -= l[i * m + k] * self.rhs[k];
-            }
+            let s = self.rhs[i] - dot(&l[i * m..i * m + i], &self.rhs[..i]);
             self.rhs[i] = s / l[i * m + i];
         }
         for i in (0..m).rev() {
