@@ -614,8 +614,15 @@ impl StressSolver {
             SolveMode::Anchored => self.anchored_loads(asset, loads),
             _ => self.inertial_loads(asset, loads.angular_velocity),
         }
-        let iterations = self.conjugate_gradient();
-        let residual = self.finish(mode == SolveMode::Inertial);
+        let inertial = mode == SolveMode::Inertial;
+        let (iterations, evaluated) = self.conjugate_gradient(inertial);
+        let residual = match evaluated {
+            Some(residual) => residual,
+            None => {
+                self.store_warm_start();
+                self.evaluate(inertial)
+            }
+        };
         let report = StressReport {
             iterations,
             residual: residual as f32,
@@ -957,36 +964,33 @@ impl StressSolver {
         s
     }
 
-    /// Runs PCG from the warm start in `x`; returns the iteration count.
-    fn conjugate_gradient(&mut self) -> u32 {
+    /// Runs PCG from the warm start in `x`; returns the iteration count
+    /// and, when the warm start alone met ε, its already evaluated residual.
+    fn conjugate_gradient(&mut self, inertial: bool) -> (u32, Option<f64>) {
         let eps = f64::from(self.settings.epsilon);
-        // r = b − K x (K x = 0 from rest).
+        // r = b − K x: from a warm start, the bond results themselves (a
+        // frame whose answer still holds costs one pass); from rest, b.
         if self.warm {
-            self.p_u.copy_from_slice(&self.x_u);
-            self.p_t.copy_from_slice(&self.x_t);
-            self.apply_stiffness();
+            let residual = self.evaluate(inertial);
+            if residual <= eps {
+                return (0, Some(residual));
+            }
+            self.stresses.clear();
         } else {
-            self.q_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
-            self.q_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+            self.r_u.copy_from_slice(&self.b_u);
+            self.r_t.copy_from_slice(&self.b_t);
         }
         for k in 0..self.r_u.len() {
-            let free = !self.fixed[k];
-            self.r_u[k] = if free {
-                self.b_u[k] - self.q_u[k]
-            } else {
-                DVec3::ZERO
-            };
-            self.r_t[k] = if free {
-                self.b_t[k] - self.q_t[k]
-            } else {
-                DVec3::ZERO
-            };
+            if self.fixed[k] {
+                self.r_u[k] = DVec3::ZERO;
+                self.r_t[k] = DVec3::ZERO;
+            }
         }
         // Stop well inside ε: the reported residual is recomputed from the
         // bond forces, and the recursive one drifts a little from it.
         let target = 0.5 * eps;
         if self.residual_norm() <= target {
-            return 0;
+            return (0, None);
         }
         let mut multilevel = self.settings.preconditioner == Preconditioner::Multilevel;
         if multilevel {
@@ -1037,13 +1041,10 @@ impl StressSolver {
                 self.p_t[k] = self.z_t[k] + beta * self.p_t[k];
             }
         }
-        iterations
+        (iterations, None)
     }
 
-    /// Stores the warm start, writes the bond results and returns the
-    /// residual of the reported forces (including the reference node's
-    /// reaction in inertial mode, which should be zero).
-    fn finish(&mut self, inertial: bool) -> f64 {
+    fn store_warm_start(&mut self) {
         for (k, &c) in self.chunk.iter().enumerate() {
             let (u, t) = if self.fixed[k] {
                 (DVec3::ZERO, DVec3::ZERO)
@@ -1053,6 +1054,14 @@ impl StressSolver {
             self.warm_u[c.0 as usize] = u;
             self.warm_t[c.0 as usize] = t;
         }
+    }
+
+    /// Writes the bond results of `x` and returns the residual of the
+    /// reported forces (including the reference node's reaction in
+    /// inertial mode, which should be zero); leaves `r = b − K x` (the
+    /// reactions on fixed nodes).
+    fn evaluate(&mut self, inertial: bool) -> f64 {
+        self.stresses.clear();
         // r = b − K x, accumulated from exactly the forces reported.
         self.r_u.copy_from_slice(&self.b_u);
         self.r_t.copy_from_slice(&self.b_t);
