@@ -237,7 +237,6 @@ pub(crate) struct LocalBond {
     pub(crate) ks: f64,
     pub(crate) kb: f64,
     pub(crate) kt: f64,
-    pub(crate) section: Section,
 }
 
 impl LocalBond {
@@ -318,7 +317,6 @@ fn bond_constants(centroid: &[DVec3], i: BondIndex, bond: &crate::asset::Bond) -
         ks: SHEAR_STIFFNESS_RATIO * area / length,
         kb: section.second_moment / length,
         kt: SHEAR_STIFFNESS_RATIO * 2.0 * section.second_moment / length,
-        section,
     }
 }
 
@@ -335,8 +333,10 @@ pub struct StressSolver {
     chunk_centroid: Vec<DVec3>,
     chunk_inv_w2: Vec<f64>,
     chunk_inv_wl2: Vec<f64>,
-    /// Per asset bond: springs, lever arms and section (ends filled per solve).
+    /// Per asset bond: springs and lever arms (ends filled per solve), and
+    /// the face section (kept apart: the stiffness products do not read it).
     bond_consts: Vec<LocalBond>,
+    bond_sections: Vec<Section>,
     /// Bond indices of the cluster (small clusters are gathered then sorted).
     bond_list: Vec<u32>,
     /// Warm start per asset chunk: displacement (m) and rotation (rad).
@@ -427,6 +427,11 @@ impl StressSolver {
             chunk_inv_w2,
             chunk_inv_wl2,
             bond_consts,
+            bond_sections: asset
+                .bonds()
+                .iter()
+                .map(|b| Section::equivalent_square(f64::from(b.area)))
+                .collect(),
             bond_list: Vec::new(),
             warm_u: vec![DVec3::ZERO; n],
             warm_t: vec![DVec3::ZERO; n],
@@ -1080,7 +1085,7 @@ impl StressSolver {
             let shear = (f - axial * n).length();
             let twist = n.dot(m);
             let bending = (m - twist * n).length();
-            let s = &lb.section;
+            let s = &self.bond_sections[lb.bond.0 as usize];
             let sigma_n = axial / s.area;
             let sigma_b = bending / s.bending_modulus;
             self.stresses.push(BondStress {
