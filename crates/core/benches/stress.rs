@@ -1,6 +1,8 @@
 //! One stress solve from cold (no warm start) to the residual ε = 1e-3 of
-//! an intact structure under gravity (issue 13 benchmarks), and the same
-//! solve warm-started from the previous frame's answer.
+//! an intact structure under gravity (issue 13 benchmarks, `cold/…`), the
+//! same solve warm-started from the previous frame's answer (`warm/…`),
+//! and a re-solve after one bond broke, warm-started from the answer
+//! before (`break/…`). Default settings (`Preconditioner::Auto`).
 //!
 //! Structures (0.5 m cubes, 2,400 kg/m³, bottom layer supported):
 //! * `wall/12x6` (72 nodes / 126 bonds), `wall/24x12x2` (576 / 1,368),
@@ -179,6 +181,23 @@ fn bench(c: &mut Criterion) {
             BenchmarkId::new(format!("warm/{name}"), size),
             size,
             |b, _| b.iter(|| black_box(solver.solve(asset, &nodes, &health, &loads).unwrap())),
+        );
+        // A bond breaks: alternate between two damaged states (a bond a
+        // third and a bond two thirds of the way through the list), each
+        // solve warm-started from the other's answer.
+        let mut damaged = [health.clone(), health.clone()];
+        damaged[0][asset.bond_count() / 3] = 0.0;
+        damaged[1][2 * asset.bond_count() / 3] = 0.0;
+        let mut k = 0;
+        g.bench_with_input(
+            BenchmarkId::new(format!("break/{name}"), size),
+            size,
+            |b, _| {
+                b.iter(|| {
+                    k ^= 1;
+                    black_box(solver.solve(asset, &nodes, &damaged[k], &loads).unwrap())
+                })
+            },
         );
     }
     g.finish();
