@@ -14,7 +14,7 @@
 //!
 //! One application is a symmetric V-cycle: two sweeps of `ω D⁻¹`
 //! pre-smoothing, restrict the residual, recurse, prolong (scaled by
-//! [`COARSE_SCALE`]), two sweeps of post-smoothing with the same ω,
+//! `COARSE_SCALE`), two sweeps of post-smoothing with the same ω,
 //! so the preconditioner is symmetric positive definite (each bond couples
 //! two nodes, so `λ_max(D⁻¹K) ≤ 2` and ω = 2/3 < 1 keeps the smoother
 //! convergent). It takes a few solver iterations where the spanning-forest
@@ -28,9 +28,11 @@ use glam::{DMat3, DVec3};
 const SWEEPS: usize = 2;
 /// Over-correction α of the coarse step: rigid aggregates without a
 /// smoothed prolongator under-estimate the coarse correction, and scaling
-/// it by α ∈ (1, 2) keeps the cycle symmetric and convergent (Blaheta
-/// 1986; Vaněk et al. 1996, §5) while it cut the iterations on the
-/// benchmark structures by 5–20 % (48×24×2 wall after a break: 44 → 36).
+/// it by α ∈ (1, 2) keeps the cycle symmetric (over-correction: R.
+/// Blaheta, "A multilevel method with overcorrection by aggregation for
+/// solving discrete elliptic problems", J. Comput. Appl. Math., 1988). It
+/// cut the iterations on the benchmark structures by 5–20 % (48×24×2 wall
+/// after a break: 44 → 36).
 const COARSE_SCALE: f64 = 1.6;
 /// Block-Jacobi damping ω.
 const OMEGA: f64 = 2.0 / 3.0;
