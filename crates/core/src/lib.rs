@@ -4,7 +4,8 @@
 //! [`Asset`] of chunks and bonds, per-instance bond health, damage events with
 //! frozen geometry (renormalised radial budgets and per-bond explosion
 //! falloff, [`damage`]), support-aware island detection, cluster mass properties
-//! and velocity inheritance, and commit planning behind a backend trait
+//! and velocity inheritance, bond stress from gravity and loads
+//! ([`stress`]), and commit planning behind a backend trait
 //! ([`CommitBackend`]).
 //!
 //! Around the commit (DESIGN §3.7–3.10): idempotent admission keyed by
@@ -46,6 +47,7 @@ pub mod recovery;
 pub mod replay;
 pub mod replication;
 pub mod snapshot;
+pub mod stress;
 pub mod velocity;
 
 pub use asset::{
@@ -80,4 +82,5 @@ pub use recovery::{
 pub use replay::{ReplayEntry, ReplayError, ReplayLog, ReplayRecorder, ReplayReport, replay};
 pub use replication::{Message, ReceiveOutcome, Replica, ReplicationError};
 pub use snapshot::{ClusterSnapshot, Snapshot, SnapshotError};
+pub use stress::{StressError, StressSolver};
 pub use velocity::Velocity;

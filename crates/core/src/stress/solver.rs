@@ -1,0 +1,1132 @@
+//! The stress solve of one cluster: bond forces and moments that balance
+//! gravity, point loads and (for free clusters) inertial loads.
+//!
+//! # Model
+//! Every node (support-level chunk) has a small displacement `u` (m) and
+//! rotation `θ` (rad) about its centroid; anchors (support chunks and the
+//! world) do not move. Each intact bond is a linear elastic spring at its
+//! centroid `p`: with `δ = (u_b + θ_b × (p − c_b)) − (u_a + θ_a × (p − c_a))`
+//! the relative displacement of the two faces and `φ = θ_b − θ_a` the
+//! relative rotation, the bond carries the force `f = K δ` and the moment
+//! `m = K_r φ`, with
+//!
+//! * `K = k_n n nᵀ + k_s (E − n nᵀ)`, `k_n = A / L`, `k_s = ν_s A / L`,
+//! * `K_r = k_b (E − n nᵀ) + k_t n nᵀ`, `k_b = I / L`, `k_t = ν_s 2I / L`,
+//!
+//! where `A` is the bond area, `I = A²/12` the second moment of its
+//! equivalent square ([`Section`]), `L` the centroid distance of the two
+//! chunks (twice the chunk-to-bond distance for world bonds) and
+//! `ν_s = G/E =` [`SHEAR_STIFFNESS_RATIO`]. Young's modulus cancels out of
+//! the forces, so it is taken as 1: only the ratios between bonds matter.
+//! The node equations `K x = b` (stiffness matrix times displacements equals
+//! loads) are symmetric positive definite once anchored. For a statically
+//! determinate structure (a chain or any tree of bonds) the forces are those
+//! of statics whatever the stiffnesses; for redundant structures the
+//! stiffer path carries more.
+//!
+//! # Solver
+//! Preconditioned conjugate gradient (Hestenes–Stiefel 1952; Shewchuk, "An
+//! Introduction to the Conjugate Gradient Method Without the Agonizing
+//! Pain", 1994, B3), warm-started from the cluster's last displacements,
+//! with one of two preconditioners ([`Preconditioner`]):
+//!
+//! * the exact solve of the structure reduced to a spanning forest of its
+//!   bonds (support-graph preconditioning, Vaidya 1991; Boman & Hendrickson
+//!   2003): breadth-first from the anchors, each node keeps the stiffest
+//!   bond to the previous ring. On that forest the solve is two O(V) sweeps
+//!   (loads down to the anchors, then displacements back up), so a
+//!   tree-shaped structure converges in one iteration, and so does a wall
+//!   whose load follows the forest. Plates and braced frames, where the
+//!   forest is far softer than the structure, take hundreds or thousands;
+//! * rigid-aggregate multilevel V-cycles ([`super::multilevel`]): a setup
+//!   and a few stiffness products per iteration, tens of iterations on any
+//!   of the benchmark structures.
+//!
+//! The default, [`Preconditioner::Auto`], tries the forest for
+//! [`FOREST_TRIAL`] iterations and then switches to the multilevel one.
+//!
+//! # Residual
+//! After the last iteration the solver recomputes `r = b − K x` from the
+//! bond forces it reports and returns
+//! `max_i max(|r_F,i| / W_i, |r_T,i| / (W_i ℓ_i))`, the largest net force
+//! (and net torque over the node size) of a free node relative to its
+//! weight: `W_i = m_i g₀` with [`STANDARD_GRAVITY`] `g₀` (fixed, so the
+//! measure works with any gravity, including none) and `ℓ_i = ∛volume_i`.
+//! A solve is *converged* when this is ≤ [`StressSettings::epsilon`]; only
+//! converged solves may damage bonds ([`StressSolver::bond_damage`]).
+
+use crate::asset::Asset;
+use crate::index::{BondIndex, ChunkIndex};
+use crate::stress::StressError;
+use crate::stress::damage::{StressBondDamage, stress_damage};
+use crate::stress::material::StressMaterials;
+use crate::stress::multilevel::Multilevel;
+use crate::stress::section::Section;
+use glam::{DMat3, DVec3, Vec3};
+
+/// `G/E` of the bond springs: shear and torsion stiffness over axial and
+/// bending stiffness. 0.4 ≈ 1 / (2 (1 + ν)) with Poisson's ratio ν = 0.25.
+pub const SHEAR_STIFFNESS_RATIO: f64 = 0.4;
+
+/// g₀, m/s², the node weight scale of the residual.
+pub const STANDARD_GRAVITY: f64 = 9.806_65;
+
+/// The default residual bound ε (dimensionless): 1e-3 of a node's weight.
+pub const DEFAULT_EPSILON: f32 = 1.0e-3;
+
+/// Which preconditioner the conjugate gradient uses.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub enum Preconditioner {
+    /// The spanning forest only: exact on trees, one iteration for walls
+    /// and columns under gravity, slow on plates and braced frames.
+    Forest,
+    /// Rigid-aggregate multilevel V-cycles ([`super::multilevel`]): a
+    /// setup of about three stiffness products per solve, then few
+    /// iterations on any structure.
+    Multilevel,
+    /// The forest for the first [`FOREST_TRIAL`] iterations; if that does
+    /// not converge, the multilevel preconditioner from there on.
+    #[default]
+    Auto,
+}
+
+/// Iterations [`Preconditioner::Auto`] gives the spanning forest.
+pub const FOREST_TRIAL: u32 = 4;
+
+/// Solver settings.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct StressSettings {
+    /// Most conjugate-gradient iterations per solve (per frame). ≥ 1.
+    pub max_iterations: u32,
+    /// The preconditioner (default [`Preconditioner::Auto`]).
+    pub preconditioner: Preconditioner,
+    /// Residual bound ε (see the [module docs](self)), dimensionless.
+    /// Positive and finite; default [`DEFAULT_EPSILON`].
+    pub epsilon: f32,
+}
+
+impl Default for StressSettings {
+    fn default() -> Self {
+        Self {
+            max_iterations: 64,
+            preconditioner: Preconditioner::Auto,
+            epsilon: DEFAULT_EPSILON,
+        }
+    }
+}
+
+impl StressSettings {
+    /// Checks the ranges.
+    ///
+    /// # Errors
+    /// [`StressError::ZeroIterations`], [`StressError::BadEpsilon`].
+    pub fn validate(&self) -> Result<(), StressError> {
+        if self.max_iterations == 0 {
+            return Err(StressError::ZeroIterations);
+        }
+        if !(self.epsilon.is_finite() && self.epsilon > 0.0) {
+            return Err(StressError::BadEpsilon(self.epsilon));
+        }
+        Ok(())
+    }
+}
+
+/// A force applied to one chunk: a contact force on a supported structure
+/// or a scripted load.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct PointLoad {
+    /// The loaded chunk; must be a member of the solved cluster.
+    pub chunk: ChunkIndex,
+    /// Force, N, asset axes.
+    pub force: Vec3,
+    /// Point of application, m, asset space (its offset from the chunk
+    /// centroid adds a torque).
+    pub point: Vec3,
+}
+
+/// The loads of one solve, all in the cluster's asset frame.
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct StressLoads<'a> {
+    /// Gravitational acceleration, m/s², asset axes (the world gravity
+    /// rotated by the inverse of the cluster's asset-to-world rotation).
+    /// Applies to anchored clusters.
+    pub gravity: Vec3,
+    /// Point loads; they apply to anchored clusters.
+    pub point_loads: &'a [PointLoad],
+    /// Angular velocity ω of the cluster, rad/s, asset axes. Applies to
+    /// unanchored (free) clusters only: the inertial loads of a rigid body
+    /// spinning freely about its centre of mass.
+    pub angular_velocity: Vec3,
+}
+
+/// What a solve did.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum SolveMode {
+    /// The cluster has anchors (supports or world bonds): gravity and point loads.
+    Anchored,
+    /// A free cluster spinning: inertial loads only, with its lowest node
+    /// held as the reference (the loads are self-balanced, so that node's
+    /// reaction is zero up to the residual).
+    Inertial,
+    /// A free cluster at rest (or with a single node): free fall puts no
+    /// stress on the bonds; every reported force is zero.
+    Skipped,
+}
+
+/// Outcome of one solve.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct StressReport {
+    /// Conjugate-gradient iterations run (0 when the warm start already met ε).
+    pub iterations: u32,
+    /// Residual of the reported forces (see the [module docs](self)), dimensionless.
+    pub residual: f32,
+    /// `residual ≤ epsilon`.
+    pub converged: bool,
+    /// Which loads were solved.
+    pub mode: SolveMode,
+}
+
+/// Forces, moments and stresses of one intact bond of the solved cluster.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub struct BondStress {
+    /// The bond.
+    pub bond: BondIndex,
+    /// Axial force, N: positive in tension, negative in compression.
+    pub normal_force: f32,
+    /// Shear force (in the face plane), N, magnitude.
+    pub shear_force: f32,
+    /// Bending moment (about in-face axes), N·m, magnitude.
+    pub bending_moment: f32,
+    /// Twisting moment (about the normal), N·m, magnitude.
+    pub twisting_moment: f32,
+    /// Largest compressive fibre stress `max(0, −N/A + M/S)`, Pa.
+    pub compression: f32,
+    /// Largest tensile fibre stress `max(0, N/A + M/S)`, Pa.
+    pub tension: f32,
+    /// Largest shear stress `V/A + T/W_t`, Pa.
+    pub shear: f32,
+}
+
+impl BondStress {
+    /// A bond that carries nothing.
+    pub fn zero(bond: BondIndex) -> Self {
+        Self {
+            bond,
+            normal_force: 0.0,
+            shear_force: 0.0,
+            bending_moment: 0.0,
+            twisting_moment: 0.0,
+            compression: 0.0,
+            tension: 0.0,
+            shear: 0.0,
+        }
+    }
+}
+
+/// One bond of the cluster in local node numbering; the world is node `n`.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct LocalBond {
+    pub(crate) bond: BondIndex,
+    pub(crate) a: u32,
+    pub(crate) b: u32,
+    pub(crate) normal: DVec3,
+    /// `p − c_a`, `p − c_b` (zero for the world).
+    pub(crate) ra: DVec3,
+    pub(crate) rb: DVec3,
+    pub(crate) kn: f64,
+    pub(crate) ks: f64,
+    pub(crate) kb: f64,
+    pub(crate) kt: f64,
+}
+
+impl LocalBond {
+    /// `K v` (translation spring).
+    #[inline]
+    pub(crate) fn force(&self, delta: DVec3) -> DVec3 {
+        self.ks * delta + (self.kn - self.ks) * self.normal.dot(delta) * self.normal
+    }
+    /// `K_r v` (rotation spring).
+    #[inline]
+    pub(crate) fn moment(&self, phi: DVec3) -> DVec3 {
+        self.kb * phi + (self.kt - self.kb) * self.normal.dot(phi) * self.normal
+    }
+    #[inline]
+    fn force_inverse(&self, f: DVec3) -> DVec3 {
+        f / self.ks + (1.0 / self.kn - 1.0 / self.ks) * self.normal.dot(f) * self.normal
+    }
+    #[inline]
+    fn moment_inverse(&self, m: DVec3) -> DVec3 {
+        m / self.kb + (1.0 / self.kt - 1.0 / self.kb) * self.normal.dot(m) * self.normal
+    }
+}
+
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// `y = K x` over `bonds`, zero on `fixed` nodes (whose `x` must be zero).
+pub(crate) fn stiffness_product(
+    bonds: &[LocalBond],
+    fixed: &[bool],
+    x_u: &[DVec3],
+    x_t: &[DVec3],
+    y_u: &mut [DVec3],
+    y_t: &mut [DVec3],
+) {
+    y_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
+    y_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+    for lb in bonds {
+        let (a, b) = (lb.a as usize, lb.b as usize);
+        let delta = x_u[b] + x_t[b].cross(lb.rb) - x_u[a] - x_t[a].cross(lb.ra);
+        let f = lb.force(delta);
+        let m = lb.moment(x_t[b] - x_t[a]);
+        y_u[b] += f;
+        y_t[b] += lb.rb.cross(f) + m;
+        y_u[a] -= f;
+        y_t[a] -= lb.ra.cross(f) + m;
+    }
+    for (k, &f) in fixed.iter().enumerate() {
+        if f {
+            y_u[k] = DVec3::ZERO;
+            y_t[k] = DVec3::ZERO;
+        }
+    }
+}
+
+/// Springs, lever arms and section of asset bond `i` (see the module docs).
+fn bond_constants(centroid: &[DVec3], i: BondIndex, bond: &crate::asset::Bond) -> LocalBond {
+    let p = bond.centroid.as_dvec3();
+    let ca = centroid[bond.chunk0.0 as usize];
+    let (rb, length) = match bond.chunk1 {
+        None => (DVec3::ZERO, 2.0 * (p - ca).length()),
+        Some(c1) => {
+            let cb = centroid[c1.0 as usize];
+            (p - cb, (cb - ca).length())
+        }
+    };
+    let area = f64::from(bond.area);
+    let section = Section::equivalent_square(area);
+    // Coincident centroids: a spring as long as a thousandth of the face.
+    let length = length.max(1e-3 * area.sqrt());
+    LocalBond {
+        bond: i,
+        a: NONE,
+        b: NONE,
+        normal: bond.normal.as_dvec3().normalize(),
+        ra: p - ca,
+        rb,
+        kn: area / length,
+        ks: SHEAR_STIFFNESS_RATIO * area / length,
+        kb: section.second_moment / length,
+        kt: SHEAR_STIFFNESS_RATIO * 2.0 * section.second_moment / length,
+    }
+}
+
+/// The stress solver of one asset: validated settings and materials, the
+/// warm start of every chunk, and scratch reused from solve to solve
+/// (grows to the largest cluster seen, never shrinks; a steady-state solve
+/// allocates nothing).
+#[derive(Clone, Debug)]
+pub struct StressSolver {
+    settings: StressSettings,
+    materials: StressMaterials,
+    fingerprint: u64,
+    /// Per asset chunk: centroid (m), `1/W²` and `1/(W ℓ)²` of the residual.
+    chunk_centroid: Vec<DVec3>,
+    chunk_inv_w2: Vec<f64>,
+    chunk_inv_wl2: Vec<f64>,
+    /// Per asset bond: springs and lever arms (ends filled per solve), and
+    /// the face section (kept apart: the stiffness products do not read it).
+    bond_consts: Vec<LocalBond>,
+    bond_sections: Vec<Section>,
+    /// Bond indices of the cluster (small clusters are gathered then sorted).
+    bond_list: Vec<u32>,
+    /// Warm start per asset chunk: displacement (m) and rotation (rad).
+    warm_u: Vec<DVec3>,
+    warm_t: Vec<DVec3>,
+    /// Asset chunk → local node, valid where `stamp == current`.
+    local_of: Vec<u32>,
+    stamp: Vec<u32>,
+    current: u32,
+    // Local nodes, `n + 1` entries (the last is the world).
+    chunk: Vec<ChunkIndex>,
+    centroid: Vec<DVec3>,
+    fixed: Vec<bool>,
+    inv_w2: Vec<f64>,
+    inv_wl2: Vec<f64>,
+    dist: Vec<u32>,
+    parent: Vec<u32>,
+    order: Vec<u32>,
+    adj_offsets: Vec<u32>,
+    adj_bonds: Vec<u32>,
+    bonds: Vec<LocalBond>,
+    b_u: Vec<DVec3>,
+    b_t: Vec<DVec3>,
+    x_u: Vec<DVec3>,
+    x_t: Vec<DVec3>,
+    r_u: Vec<DVec3>,
+    r_t: Vec<DVec3>,
+    z_u: Vec<DVec3>,
+    z_t: Vec<DVec3>,
+    p_u: Vec<DVec3>,
+    p_t: Vec<DVec3>,
+    q_u: Vec<DVec3>,
+    q_t: Vec<DVec3>,
+    /// Some free node starts from a non-zero warm start.
+    warm: bool,
+    multilevel: Multilevel,
+    stresses: Vec<BondStress>,
+    report: Option<StressReport>,
+}
+
+impl StressSolver {
+    /// A solver for `asset`'s clusters.
+    ///
+    /// # Errors
+    /// [`StressError::ZeroIterations`] / [`StressError::BadEpsilon`] for bad
+    /// settings, [`StressError::Material`] for bad materials,
+    /// [`StressError::ZeroAreaBond`] when a bond has no area (its stress
+    /// would be infinite).
+    pub fn new(
+        asset: &Asset,
+        settings: StressSettings,
+        materials: StressMaterials,
+    ) -> Result<Self, StressError> {
+        settings.validate()?;
+        materials.validate(asset)?;
+        for (i, b) in asset.bonds().iter_enumerated() {
+            if !(b.area > 0.0) {
+                return Err(StressError::ZeroAreaBond(i));
+            }
+        }
+        let n = asset.chunk_count();
+        let chunk_centroid: Vec<DVec3> = asset
+            .chunks()
+            .iter()
+            .map(|c| c.centroid.as_dvec3())
+            .collect();
+        let weight = |m: f32| f64::from(m) * STANDARD_GRAVITY;
+        let chunk_inv_w2 = asset
+            .chunks()
+            .iter()
+            .map(|c| weight(c.mass).powi(-2))
+            .collect();
+        let chunk_inv_wl2 = asset
+            .chunks()
+            .iter()
+            .map(|c| (weight(c.mass) * f64::from(c.volume).cbrt()).powi(-2))
+            .collect();
+        let bond_consts = asset
+            .bonds()
+            .iter_enumerated()
+            .map(|(i, b)| bond_constants(&chunk_centroid, i, b))
+            .collect();
+        Ok(Self {
+            settings,
+            materials,
+            fingerprint: asset.fingerprint(),
+            chunk_centroid,
+            chunk_inv_w2,
+            chunk_inv_wl2,
+            bond_consts,
+            bond_sections: asset
+                .bonds()
+                .iter()
+                .map(|b| Section::equivalent_square(f64::from(b.area)))
+                .collect(),
+            bond_list: Vec::new(),
+            warm_u: vec![DVec3::ZERO; n],
+            warm_t: vec![DVec3::ZERO; n],
+            local_of: vec![NONE; n],
+            stamp: vec![0; n],
+            current: 0,
+            chunk: Vec::new(),
+            centroid: Vec::new(),
+            fixed: Vec::new(),
+            inv_w2: Vec::new(),
+            inv_wl2: Vec::new(),
+            dist: Vec::new(),
+            parent: Vec::new(),
+            order: Vec::new(),
+            adj_offsets: Vec::new(),
+            adj_bonds: Vec::new(),
+            bonds: Vec::new(),
+            b_u: Vec::new(),
+            b_t: Vec::new(),
+            x_u: Vec::new(),
+            x_t: Vec::new(),
+            r_u: Vec::new(),
+            r_t: Vec::new(),
+            z_u: Vec::new(),
+            z_t: Vec::new(),
+            p_u: Vec::new(),
+            p_t: Vec::new(),
+            q_u: Vec::new(),
+            q_t: Vec::new(),
+            warm: false,
+            multilevel: Multilevel::default(),
+            stresses: Vec::new(),
+            report: None,
+        })
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> &StressSettings {
+        &self.settings
+    }
+
+    /// Changes the iteration cap and ε.
+    ///
+    /// # Errors
+    /// As [`StressSettings::validate`]; the old settings stay on error.
+    pub fn set_settings(&mut self, settings: StressSettings) -> Result<(), StressError> {
+        settings.validate()?;
+        self.settings = settings;
+        Ok(())
+    }
+
+    /// The materials.
+    pub fn materials(&self) -> &StressMaterials {
+        &self.materials
+    }
+
+    /// Forgets every warm start (the next solve starts from rest).
+    pub fn reset_warm_start(&mut self) {
+        self.warm_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
+        self.warm_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+    }
+
+    /// The intact bonds of the last solved cluster, ascending by bond index.
+    pub fn bond_stresses(&self) -> &[BondStress] {
+        &self.stresses
+    }
+
+    /// The report of the last solve, `None` before the first.
+    pub fn last_report(&self) -> Option<StressReport> {
+        self.report
+    }
+
+    /// Solves one cluster.
+    ///
+    /// * `nodes`: the cluster's chunks (support-level, distinct, any order).
+    /// * `health`: one entry per bond of `asset`, du; bonds with health ≤ 0
+    ///   are broken and carry nothing. Only bonds with both ends in `nodes`
+    ///   (or one end in `nodes` and the other the world) take part.
+    /// * `loads`: gravity and point loads (anchored clusters), angular
+    ///   velocity (free clusters), asset frame.
+    ///
+    /// Nodes that no intact bond path joins to an anchor carry nothing (a
+    /// cluster split by damage that islands have not caught up with yet).
+    /// Results: [`Self::bond_stresses`], and the returned report.
+    ///
+    /// # Errors
+    /// [`StressError::AssetMismatch`], [`StressError::HealthLength`],
+    /// [`StressError::EmptyCluster`], [`StressError::NodeOutOfRange`],
+    /// [`StressError::NodeNotSupportLevel`], [`StressError::DuplicateNode`],
+    /// [`StressError::NonFiniteLoad`], [`StressError::LoadOutsideCluster`].
+    /// On error the previous results are cleared and nothing else changes.
+    ///
+    /// # Example
+    /// A column of two 1 kg cubes on a supported cube: the lower bond
+    /// carries both, 2 · 9.81 N in compression.
+    /// ```
+    /// use smithereens_core::glam::Vec3;
+    /// use smithereens_core::stress::{Material, StressLoads, StressMaterials, StressSettings, StressSolver};
+    /// use smithereens_core::{Asset, AssetDesc, BondDesc, BondEnd, ChunkIndex, fixtures::cube_chunk};
+    /// let desc = AssetDesc {
+    ///     chunks: (0..3).map(|k| cube_chunk(Vec3::new(0.0, k as f32, 0.0), 1.0, 1.0, k == 0)).collect(),
+    ///     bonds: (0..2).map(|k| BondDesc { chunk0: k, chunk1: BondEnd::Chunk(k + 1),
+    ///         centroid: Vec3::new(0.0, k as f32 + 0.5, 0.0), normal: Vec3::Y, area: 1.0, strength: 10.0 }).collect(),
+    ///     support_depth: None,
+    /// };
+    /// let asset = Asset::new(&desc).unwrap();
+    /// let mut solver = StressSolver::new(&asset, StressSettings::default(),
+    ///                                    StressMaterials::uniform(Material::CONCRETE)).unwrap();
+    /// let nodes: Vec<ChunkIndex> = (0..3).map(ChunkIndex).collect();
+    /// let loads = StressLoads { gravity: Vec3::new(0.0, -9.81, 0.0), ..Default::default() };
+    /// let report = solver.solve(&asset, &nodes, &[10.0, 10.0], &loads).unwrap();
+    /// assert!(report.converged);
+    /// let lower = solver.bond_stresses()[0];
+    /// assert!((lower.normal_force + 2.0 * 9.81).abs() < 1e-3); // compression
+    /// assert!((lower.compression - 2.0 * 9.81).abs() < 1e-3); // Pa over 1 m²
+    /// ```
+    pub fn solve(
+        &mut self,
+        asset: &Asset,
+        nodes: &[ChunkIndex],
+        health: &[f32],
+        loads: &StressLoads<'_>,
+    ) -> Result<StressReport, StressError> {
+        self.stresses.clear();
+        self.report = None;
+        if asset.fingerprint() != self.fingerprint || asset.chunk_count() != self.warm_u.len() {
+            return Err(StressError::AssetMismatch);
+        }
+        if health.len() != asset.bond_count() {
+            return Err(StressError::HealthLength {
+                found: health.len(),
+                expected: asset.bond_count(),
+            });
+        }
+        if nodes.is_empty() {
+            return Err(StressError::EmptyCluster);
+        }
+        if !(loads.gravity.is_finite() && loads.angular_velocity.is_finite()) {
+            return Err(StressError::NonFiniteLoad { load: None });
+        }
+        self.gather_nodes(asset, nodes)?;
+        for (k, l) in loads.point_loads.iter().enumerate() {
+            if !(l.force.is_finite() && l.point.is_finite()) {
+                return Err(StressError::NonFiniteLoad {
+                    load: Some(k as u32),
+                });
+            }
+            if self.local(l.chunk).is_none() {
+                return Err(StressError::LoadOutsideCluster {
+                    load: k as u32,
+                    chunk: l.chunk,
+                });
+            }
+        }
+        self.gather_bonds(asset, health);
+        let anchored = self.fixed[..self.chunk.len()].iter().any(|&f| f)
+            || self.adj_offsets[self.chunk.len()] < self.adj_offsets[self.chunk.len() + 1];
+        let mode = if anchored {
+            SolveMode::Anchored
+        } else if loads.angular_velocity != Vec3::ZERO && self.chunk.len() > 1 {
+            SolveMode::Inertial
+        } else {
+            SolveMode::Skipped
+        };
+        if mode == SolveMode::Skipped {
+            for lb in &self.bonds {
+                self.stresses.push(BondStress::zero(lb.bond));
+            }
+            let report = StressReport {
+                iterations: 0,
+                residual: 0.0,
+                converged: true,
+                mode,
+            };
+            self.report = Some(report);
+            return Ok(report);
+        }
+        if mode == SolveMode::Inertial {
+            // The lowest node is the reference; the self-balanced loads
+            // leave it no reaction.
+            self.fixed[0] = true;
+        }
+        self.build_forest();
+        match mode {
+            SolveMode::Anchored => self.anchored_loads(asset, loads),
+            _ => self.inertial_loads(asset, loads.angular_velocity),
+        }
+        let inertial = mode == SolveMode::Inertial;
+        let (iterations, evaluated) = self.conjugate_gradient(inertial);
+        let residual = match evaluated {
+            Some(residual) => residual,
+            None => {
+                self.store_warm_start();
+                self.evaluate(inertial)
+            }
+        };
+        let report = StressReport {
+            iterations,
+            residual: residual as f32,
+            converged: residual <= f64::from(self.settings.epsilon),
+            mode,
+        };
+        self.report = Some(report);
+        Ok(report)
+    }
+
+    fn local(&self, c: ChunkIndex) -> Option<u32> {
+        let i = c.0 as usize;
+        (self.stamp.get(i) == Some(&self.current)).then(|| self.local_of[i])
+    }
+
+    /// Local nodes in ascending chunk order, then the world.
+    fn gather_nodes(&mut self, asset: &Asset, nodes: &[ChunkIndex]) -> Result<(), StressError> {
+        self.current = self.current.wrapping_add(1);
+        if self.current == 0 {
+            self.stamp.iter_mut().for_each(|s| *s = 0);
+            self.current = 1;
+        }
+        self.chunk.clear();
+        for &c in nodes {
+            let Some(chunk) = asset.chunk(c) else {
+                return Err(StressError::NodeOutOfRange(c));
+            };
+            if !chunk.support_level {
+                return Err(StressError::NodeNotSupportLevel(c));
+            }
+            if self.stamp[c.0 as usize] == self.current {
+                return Err(StressError::DuplicateNode(c));
+            }
+            self.stamp[c.0 as usize] = self.current;
+            self.chunk.push(c);
+        }
+        self.chunk.sort_unstable();
+        let n = self.chunk.len();
+        self.centroid.clear();
+        self.fixed.clear();
+        self.inv_w2.clear();
+        self.inv_wl2.clear();
+        for (k, &c) in self.chunk.iter().enumerate() {
+            let i = c.0 as usize;
+            self.local_of[i] = k as u32;
+            self.centroid.push(self.chunk_centroid[i]);
+            self.fixed.push(asset.chunks()[c].support);
+            self.inv_w2.push(self.chunk_inv_w2[i]);
+            self.inv_wl2.push(self.chunk_inv_wl2[i]);
+        }
+        // The world: fixed, never measured.
+        self.centroid.push(DVec3::ZERO);
+        self.fixed.push(true);
+        self.inv_w2.push(0.0);
+        self.inv_wl2.push(0.0);
+        let len = n + 1;
+        for v in [
+            &mut self.b_u,
+            &mut self.b_t,
+            &mut self.x_u,
+            &mut self.x_t,
+            &mut self.r_u,
+            &mut self.r_t,
+            &mut self.z_u,
+            &mut self.z_t,
+            &mut self.p_u,
+            &mut self.p_t,
+            &mut self.q_u,
+            &mut self.q_t,
+        ] {
+            v.clear();
+            v.resize(len, DVec3::ZERO);
+        }
+        Ok(())
+    }
+
+    /// Intact bonds inside the cluster (and to the world), ascending by
+    /// bond index, and the local CSR adjacency over them.
+    fn gather_bonds(&mut self, asset: &Asset, health: &[f32]) {
+        let n = self.chunk.len();
+        let world = n as u32;
+        self.bond_list.clear();
+        if 4 * n >= asset.chunk_count() {
+            // A large share of the asset: one scan in bond order.
+            for (bi, b) in asset.bonds().iter_enumerated() {
+                if health[bi.0 as usize] > 0.0
+                    && self.local(b.chunk0).is_some()
+                    && b.chunk1.is_none_or(|c1| self.local(c1).is_some())
+                {
+                    self.bond_list.push(bi.0);
+                }
+            }
+        } else {
+            for k in 0..n {
+                let c = self.chunk[k];
+                for (other, bi) in asset.graph().neighbours(c) {
+                    if asset.bonds()[bi].chunk0 == c
+                        && health[bi.0 as usize] > 0.0
+                        && self.local(other).is_some()
+                    {
+                        self.bond_list.push(bi.0);
+                    }
+                }
+                for &bi in asset.graph().world_bonds(c) {
+                    if health[bi.0 as usize] > 0.0 {
+                        self.bond_list.push(bi.0);
+                    }
+                }
+            }
+            self.bond_list.sort_unstable();
+        }
+        self.bonds.clear();
+        for &bi in &self.bond_list {
+            let mut lb = self.bond_consts[bi as usize];
+            let b = &asset.bonds()[BondIndex(bi)];
+            lb.a = self.local_of[b.chunk0.0 as usize];
+            lb.b = b.chunk1.map_or(world, |c1| self.local_of[c1.0 as usize]);
+            self.bonds.push(lb);
+        }
+        self.adj_offsets.clear();
+        self.adj_offsets.resize(n + 2, 0);
+        for b in &self.bonds {
+            self.adj_offsets[b.a as usize + 1] += 1;
+            self.adj_offsets[b.b as usize + 1] += 1;
+        }
+        for k in 0..=n {
+            self.adj_offsets[k + 1] += self.adj_offsets[k];
+        }
+        self.adj_bonds.clear();
+        self.adj_bonds.resize(self.adj_offsets[n + 1] as usize, 0);
+        // `parent` doubles as the fill cursor here; build_forest resets it.
+        self.parent.clear();
+        self.parent.extend_from_slice(&self.adj_offsets[..=n]);
+        for (k, b) in self.bonds.iter().enumerate() {
+            for end in [b.a, b.b] {
+                let slot = &mut self.parent[end as usize];
+                self.adj_bonds[*slot as usize] = k as u32;
+                *slot += 1;
+            }
+        }
+    }
+
+    /// Breadth-first spanning forest from the fixed nodes: `order` lists the
+    /// reached nodes ring by ring, `parent[v]` is the local bond to the
+    /// previous ring with the largest area (lowest bond index on ties).
+    fn build_forest(&mut self) {
+        let len = self.chunk.len() + 1;
+        self.dist.clear();
+        self.dist.resize(len, NONE);
+        self.parent.clear();
+        self.parent.resize(len, NONE);
+        self.order.clear();
+        for v in 0..len {
+            if self.fixed[v] {
+                self.dist[v] = 0;
+                self.order.push(v as u32);
+            }
+        }
+        let mut head = 0;
+        while head < self.order.len() {
+            let u = self.order[head] as usize;
+            head += 1;
+            let (lo, hi) = (
+                self.adj_offsets[u] as usize,
+                self.adj_offsets[u + 1] as usize,
+            );
+            for &e in &self.adj_bonds[lo..hi] {
+                let b = &self.bonds[e as usize];
+                let v = if b.a as usize == u { b.b } else { b.a } as usize;
+                if self.dist[v] == NONE {
+                    self.dist[v] = self.dist[u] + 1;
+                    self.parent[v] = e;
+                    self.order.push(v as u32);
+                } else if self.dist[v] == self.dist[u] + 1
+                    && b.kn > self.bonds[self.parent[v] as usize].kn
+                {
+                    self.parent[v] = e;
+                }
+            }
+        }
+        // Unreached nodes stay fixed at zero: they carry nothing.
+        for v in 0..len {
+            if self.dist[v] == NONE {
+                self.fixed[v] = true;
+            }
+        }
+        // Warm start of the free nodes.
+        self.warm = false;
+        for (k, &c) in self.chunk.iter().enumerate() {
+            if !self.fixed[k] {
+                self.x_u[k] = self.warm_u[c.0 as usize];
+                self.x_t[k] = self.warm_t[c.0 as usize];
+                self.warm |= self.x_u[k] != DVec3::ZERO || self.x_t[k] != DVec3::ZERO;
+            }
+        }
+    }
+
+    fn anchored_loads(&mut self, asset: &Asset, loads: &StressLoads<'_>) {
+        let g = loads.gravity.as_dvec3();
+        for (k, &c) in self.chunk.iter().enumerate() {
+            self.b_u[k] = f64::from(asset.chunks()[c].mass) * g;
+        }
+        for l in loads.point_loads {
+            if let Some(k) = self.local(l.chunk) {
+                let k = k as usize;
+                let f = l.force.as_dvec3();
+                self.b_u[k] += f;
+                self.b_t[k] += (l.point.as_dvec3() - self.centroid[k]).cross(f);
+            }
+        }
+    }
+
+    /// d'Alembert loads of a rigid body spinning freely: with `c` the centre
+    /// of mass, `I` the inertia about it and `ω̇ = −I⁻¹(ω × Iω)` (Euler's
+    /// equations without torque), node i takes
+    /// `F_i = −m_i (ω̇ × r_i + ω × (ω × r_i))` and
+    /// `T_i = −(I_i ω̇ + ω × I_i ω)`, which sum to zero force and moment.
+    fn inertial_loads(&mut self, asset: &Asset, omega: Vec3) {
+        let w = omega.as_dvec3();
+        let mut mass = 0.0;
+        let mut moment = DVec3::ZERO;
+        for (k, &c) in self.chunk.iter().enumerate() {
+            let m = f64::from(asset.chunks()[c].mass);
+            mass += m;
+            moment += m * self.centroid[k];
+        }
+        let com = moment / mass;
+        let mut inertia = DMat3::ZERO;
+        for (k, &c) in self.chunk.iter().enumerate() {
+            let ch = &asset.chunks()[c];
+            let m = f64::from(ch.mass);
+            let r = self.centroid[k] - com;
+            inertia += ch.inertia.as_dmat3()
+                + m * (DMat3::from_diagonal(DVec3::splat(r.length_squared()))
+                    - DMat3::from_cols(r * r.x, r * r.y, r * r.z));
+        }
+        let alpha = -(inertia.inverse() * w.cross(inertia * w));
+        for (k, &c) in self.chunk.iter().enumerate() {
+            let ch = &asset.chunks()[c];
+            let m = f64::from(ch.mass);
+            let r = self.centroid[k] - com;
+            let ii = ch.inertia.as_dmat3();
+            self.b_u[k] = -m * (alpha.cross(r) + w.cross(w.cross(r)));
+            self.b_t[k] = -(ii * alpha + w.cross(ii * w));
+        }
+    }
+
+    /// `q = K p` over the free nodes (fixed entries of `p` are zero).
+    fn apply_stiffness(&mut self) {
+        stiffness_product(
+            &self.bonds,
+            &self.fixed,
+            &self.p_u,
+            &self.p_t,
+            &mut self.q_u,
+            &mut self.q_t,
+        );
+    }
+
+    /// `z = M⁻¹ r` with `M` the stiffness of the spanning forest: subtree
+    /// loads flow down to the anchors, then each bond's deformation under
+    /// its subtree load is integrated back up.
+    fn precondition(&mut self, multilevel: bool) {
+        if multilevel {
+            self.multilevel
+                .apply(&self.r_u, &self.r_t, &mut self.z_u, &mut self.z_t);
+            return;
+        }
+        self.z_u.copy_from_slice(&self.r_u);
+        self.z_t.copy_from_slice(&self.r_t);
+        // Down: accumulate subtree loads (force, moment about the centroid).
+        for &v in self.order.iter().rev() {
+            let v = v as usize;
+            if self.fixed[v] {
+                continue;
+            }
+            let lb = &self.bonds[self.parent[v] as usize];
+            let (u, rv, ru) = if lb.a as usize == v {
+                (lb.b as usize, lb.ra, lb.rb)
+            } else {
+                (lb.a as usize, lb.rb, lb.ra)
+            };
+            let f = self.z_u[v];
+            // Moment of the subtree load about the bond point p.
+            let m = self.z_t[v] - rv.cross(f);
+            if !self.fixed[u] {
+                self.z_u[u] += f;
+                self.z_t[u] += m + ru.cross(f);
+            }
+            // Store the bond's deformation for the way up.
+            self.z_u[v] = lb.force_inverse(f);
+            self.z_t[v] = lb.moment_inverse(m);
+        }
+        // Up: parent displacement plus the bond's deformation.
+        for &v in self.order.iter() {
+            let v = v as usize;
+            if self.fixed[v] {
+                continue;
+            }
+            let lb = &self.bonds[self.parent[v] as usize];
+            let (u, rv, ru) = if lb.a as usize == v {
+                (lb.b as usize, lb.ra, lb.rb)
+            } else {
+                (lb.a as usize, lb.rb, lb.ra)
+            };
+            let (uu, ut) = if self.fixed[u] {
+                (DVec3::ZERO, DVec3::ZERO)
+            } else {
+                (self.z_u[u], self.z_t[u])
+            };
+            let theta = ut + self.z_t[v];
+            self.z_u[v] = uu + ut.cross(ru) + self.z_u[v] - theta.cross(rv);
+            self.z_t[v] = theta;
+        }
+    }
+
+    /// Squared residual of node `k` over its weight (and size).
+    #[inline]
+    fn node_residual2(&self, k: usize) -> f64 {
+        (self.r_u[k].length_squared() * self.inv_w2[k])
+            .max(self.r_t[k].length_squared() * self.inv_wl2[k])
+    }
+
+    fn residual_norm(&self) -> f64 {
+        let mut worst = 0.0f64;
+        for k in 0..self.chunk.len() {
+            if !self.fixed[k] {
+                worst = worst.max(self.node_residual2(k));
+            }
+        }
+        worst.sqrt()
+    }
+
+    fn dot(a_u: &[DVec3], a_t: &[DVec3], b_u: &[DVec3], b_t: &[DVec3]) -> f64 {
+        let mut s = 0.0;
+        for k in 0..a_u.len() {
+            s += a_u[k].dot(b_u[k]) + a_t[k].dot(b_t[k]);
+        }
+        s
+    }
+
+    /// Runs PCG from the warm start in `x`; returns the iteration count
+    /// and, when the warm start alone met ε, its already evaluated residual.
+    fn conjugate_gradient(&mut self, inertial: bool) -> (u32, Option<f64>) {
+        let eps = f64::from(self.settings.epsilon);
+        // r = b − K x: from a warm start, the bond results themselves (a
+        // frame whose answer still holds costs one pass); from rest, b.
+        if self.warm {
+            let residual = self.evaluate(inertial);
+            if residual <= eps {
+                return (0, Some(residual));
+            }
+            self.stresses.clear();
+        } else {
+            self.r_u.copy_from_slice(&self.b_u);
+            self.r_t.copy_from_slice(&self.b_t);
+        }
+        for k in 0..self.r_u.len() {
+            if self.fixed[k] {
+                self.r_u[k] = DVec3::ZERO;
+                self.r_t[k] = DVec3::ZERO;
+            }
+        }
+        // Stop well inside ε: the reported residual is recomputed from the
+        // bond forces, and the recursive one drifts a little from it.
+        let target = 0.5 * eps;
+        if self.residual_norm() <= target {
+            return (0, None);
+        }
+        let mut multilevel = self.settings.preconditioner == Preconditioner::Multilevel;
+        if multilevel {
+            self.multilevel
+                .build(&self.centroid, &self.fixed, &self.bonds);
+        }
+        self.precondition(multilevel);
+        self.p_u.copy_from_slice(&self.z_u);
+        self.p_t.copy_from_slice(&self.z_t);
+        let mut rz = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
+        let mut iterations = 0;
+        while iterations < self.settings.max_iterations {
+            if !multilevel
+                && iterations == FOREST_TRIAL
+                && self.settings.preconditioner == Preconditioner::Auto
+            {
+                // The forest is not enough: restart with the hierarchy.
+                multilevel = true;
+                self.multilevel
+                    .build(&self.centroid, &self.fixed, &self.bonds);
+                self.precondition(true);
+                self.p_u.copy_from_slice(&self.z_u);
+                self.p_t.copy_from_slice(&self.z_t);
+                rz = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
+            }
+            self.apply_stiffness();
+            let pq = Self::dot(&self.p_u, &self.p_t, &self.q_u, &self.q_t);
+            if !(pq > 0.0) {
+                break;
+            }
+            let alpha = rz / pq;
+            for k in 0..self.x_u.len() {
+                self.x_u[k] += alpha * self.p_u[k];
+                self.x_t[k] += alpha * self.p_t[k];
+                self.r_u[k] -= alpha * self.q_u[k];
+                self.r_t[k] -= alpha * self.q_t[k];
+            }
+            iterations += 1;
+            if self.residual_norm() <= target {
+                break;
+            }
+            self.precondition(multilevel);
+            let rz_new = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
+            let beta = rz_new / rz;
+            rz = rz_new;
+            for k in 0..self.p_u.len() {
+                self.p_u[k] = self.z_u[k] + beta * self.p_u[k];
+                self.p_t[k] = self.z_t[k] + beta * self.p_t[k];
+            }
+        }
+        (iterations, None)
+    }
+
+    fn store_warm_start(&mut self) {
+        for (k, &c) in self.chunk.iter().enumerate() {
+            let (u, t) = if self.fixed[k] {
+                (DVec3::ZERO, DVec3::ZERO)
+            } else {
+                (self.x_u[k], self.x_t[k])
+            };
+            self.warm_u[c.0 as usize] = u;
+            self.warm_t[c.0 as usize] = t;
+        }
+    }
+
+    /// Writes the bond results of `x` and returns the residual of the
+    /// reported forces (including the reference node's reaction in
+    /// inertial mode, which should be zero); leaves `r = b − K x` (the
+    /// reactions on fixed nodes).
+    fn evaluate(&mut self, inertial: bool) -> f64 {
+        self.stresses.clear();
+        // r = b − K x, accumulated from exactly the forces reported.
+        self.r_u.copy_from_slice(&self.b_u);
+        self.r_t.copy_from_slice(&self.b_t);
+        for lb in &self.bonds {
+            let (a, b) = (lb.a as usize, lb.b as usize);
+            let delta =
+                self.x_u[b] + self.x_t[b].cross(lb.rb) - self.x_u[a] - self.x_t[a].cross(lb.ra);
+            let f = lb.force(delta);
+            let m = lb.moment(self.x_t[b] - self.x_t[a]);
+            self.r_u[b] -= f;
+            self.r_t[b] -= lb.rb.cross(f) + m;
+            self.r_u[a] += f;
+            self.r_t[a] += lb.ra.cross(f) + m;
+            let n = lb.normal;
+            let axial = n.dot(f);
+            let shear = (f - axial * n).length();
+            let twist = n.dot(m);
+            let bending = (m - twist * n).length();
+            let s = &self.bond_sections[lb.bond.0 as usize];
+            let sigma_n = axial / s.area;
+            let sigma_b = bending / s.bending_modulus;
+            self.stresses.push(BondStress {
+                bond: lb.bond,
+                normal_force: axial as f32,
+                shear_force: shear as f32,
+                bending_moment: bending as f32,
+                twisting_moment: twist.abs() as f32,
+                compression: (sigma_b - sigma_n).max(0.0) as f32,
+                tension: (sigma_b + sigma_n).max(0.0) as f32,
+                shear: (shear / s.area + twist.abs() / s.torsion_modulus) as f32,
+            });
+        }
+        let mut residual = self.residual_norm();
+        if inertial {
+            residual = residual.max(self.node_residual2(0).sqrt());
+        }
+        residual
+    }
+
+    /// Damage of the last solve over a step of `dt` seconds, appended to
+    /// `out`; see [`stress_damage`].
+    ///
+    /// # Errors
+    /// [`StressError::NoSolve`] before a successful solve, and those of
+    /// [`stress_damage`].
+    pub fn bond_damage(
+        &self,
+        health: &[f32],
+        dt: f32,
+        out: &mut Vec<StressBondDamage>,
+    ) -> Result<(), StressError> {
+        let report = self.report.ok_or(StressError::NoSolve)?;
+        stress_damage(
+            &report,
+            self.settings.epsilon,
+            &self.stresses,
+            &self.materials,
+            health,
+            dt,
+            out,
+        )
+    }
+}
