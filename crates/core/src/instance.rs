@@ -600,7 +600,9 @@ impl Instance {
         let mut candidates = Vec::new();
         let mut nearest: Option<(f32, u32)> = None;
         for (h, cluster) in self.clusters.iter() {
-            if !(cluster.representation.is_authoritative() && cluster.withdrawn_at.is_none()) {
+            if !(cluster.representation.is_authoritative() && cluster.withdrawn_at.is_none())
+                || (cluster.nodes.len() < 2 && event.impulse.is_none())
+            {
                 continue;
             }
             let frame = cluster.asset_to_world();
