@@ -24,6 +24,7 @@ use crate::index::{BondIndex, ChunkIndex};
 use crate::instance::{Instance, InstanceId, Receipt, cluster_part, remainder_part};
 use crate::island::Island;
 use crate::lifecycle::SleepState;
+use crate::receipts::ReceiptLookup;
 use crate::snapshot::{Snapshot, SnapshotError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -203,8 +204,9 @@ pub enum RecordOutcome {
 
 impl Instance {
     /// Applies an authoritative commit record: the next sequence is applied,
-    /// an already-applied sequence is verified against the receipts (and, for
-    /// the latest commit, the health values) and skipped.
+    /// an already-applied sequence is verified against the receipts still in
+    /// the receipt window (and, for the latest commit, the health values) and
+    /// skipped.
     ///
     /// # Errors
     /// [`RecordError::Gap`] when commits are missing before it,
@@ -240,12 +242,15 @@ impl Instance {
     fn verify_duplicate(&self, r: &CommitRecord) -> Result<(), RecordError> {
         let conflict = RecordError::Conflict(r.commit_seq);
         for receipt in &r.receipts {
-            match self.applied.get(&receipt.event.id) {
-                Some(mine)
+            match self.applied.lookup(receipt.event.id) {
+                ReceiptLookup::Recent(mine)
                     if mine.commit_seq == receipt.commit_seq
                         && mine.commit_seq == r.commit_seq
                         && mine.event.same_parameters(&receipt.event)
                         && mine.broken == receipt.broken => {}
+                // Its receipt left the window: known applied by its number,
+                // no content left to compare.
+                ReceiptLookup::Expired => {}
                 _ => return Err(conflict),
             }
         }
@@ -528,7 +533,9 @@ impl Instance {
                     rc.event.id
                 )));
             }
-            if self.applied.contains_key(&rc.event.id) || !ids.insert(rc.event.id) {
+            // Only a receipt still in the window can be told to conflict;
+            // an expired id trusts the authority (whose window may be wider).
+            if self.applied.get(rc.event.id).is_some() || !ids.insert(rc.event.id) {
                 return Err(RecordError::Conflict(r.commit_seq));
             }
             if rc.broken.iter().any(|b| b.0 as usize >= self.health.len()) {
