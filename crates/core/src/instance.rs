@@ -897,12 +897,25 @@ impl Instance {
                 part.handle = next.next().unwrap_or(part.handle);
             }
         }
+        // Owners of the chunks that broke off, sorted: a remainder keeps its
+        // handle, so its chunks' owner is already `cluster_of`. O(k log k)
+        // over the departed chunks, not a scan of every part per impulse.
+        let mut piece_owner: Vec<(ChunkIndex, ClusterHandle)> = Vec::new();
+        if self.pending.iter().any(|p| p.event.impulse.is_some()) {
+            piece_owner.extend(
+                splits
+                    .iter()
+                    .flat_map(|s| s.parts.iter())
+                    .filter(|p| !p.kept)
+                    .flat_map(|p| p.nodes.iter().map(move |&n| (n, p.handle))),
+            );
+            piece_owner.sort_unstable();
+        }
         let new_owner = |chunk: ChunkIndex| {
-            splits
-                .iter()
-                .flat_map(|s| s.parts.iter())
-                .find(|p| p.nodes.binary_search(&chunk).is_ok())
-                .map(|p| p.handle)
+            piece_owner
+                .binary_search_by_key(&chunk, |&(n, _)| n)
+                .ok()
+                .map(|i| piece_owner[i].1)
         };
         let impulses = self
             .pending
