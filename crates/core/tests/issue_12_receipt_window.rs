@@ -317,3 +317,73 @@ fn a_replica_skips_a_repeated_record_whose_receipts_expired() {
     forged.receipts[0].broken.push(BondIndex(0));
     assert_eq!(replica.apply_record(&forged), Err(RecordError::Conflict(5)));
 }
+
+#[test]
+fn the_pending_index_follows_withdrawal_restoration_and_commit() {
+    let mut inst = Instance::new(three_chunks(), Pose::IDENTITY).unwrap();
+    for seq in 1..=3 {
+        inst.admit(tap(1, seq)).unwrap();
+    }
+    let withdrawn = inst.withdraw_pending();
+    assert_eq!(withdrawn.len(), 3);
+    // Withdrawn ids are unknown again: other parameters are no conflict.
+    assert!(matches!(
+        inst.admit(hit_from(1, 2)).unwrap(),
+        Admission::Pending {
+            admission_seq: 3,
+            ..
+        }
+    ));
+    assert_eq!(inst.withdraw_pending().len(), 1);
+    // Restored out of order, each found again by its id.
+    for p in [&withdrawn[2], &withdrawn[0]] {
+        inst.restore_pending(p.clone()).unwrap();
+    }
+    assert_eq!(
+        inst.admit(tap(1, 1)).unwrap(),
+        Admission::Pending {
+            event: EventId::new(EventSource(1), 1),
+            admission_seq: 0
+        }
+    );
+    assert_eq!(
+        inst.admit(hit_from(1, 3)),
+        Err(DamageError::ConflictingEvent(
+            EventId::new(EventSource(1), 3).0
+        ))
+    );
+    let out = commit(&mut inst);
+    assert_eq!(out.receipts.len(), 2);
+    assert!(inst.pending().is_empty());
+    assert!(matches!(
+        inst.admit(tap(1, 3)).unwrap(),
+        Admission::Applied(_)
+    ));
+    // Sequence 2 was withdrawn, never applied: a new event.
+    assert!(matches!(
+        inst.admit(tap(1, 2)).unwrap(),
+        Admission::Pending { .. }
+    ));
+}
+
+#[test]
+fn a_version_2_snapshot_message_decodes_without_receipt_horizons() {
+    let mut inst = Instance::new(three_chunks(), Pose::IDENTITY).unwrap();
+    inst.admit(tap(1, 1)).unwrap();
+    commit(&mut inst);
+    let mut snap = inst.snapshot();
+    snap.receipt_window = None;
+    let bytes = replication::Message::Snapshot(snap.clone()).to_bytes();
+    // Version 3 without the snapshot's last two fields is version 2.
+    let header = codec::FRAME_HEADER_LEN;
+    let payload = &bytes[header..bytes.len() - 2];
+    let mut v2 = bytes[..4].to_vec();
+    v2.extend_from_slice(&2u16.to_le_bytes());
+    v2.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    v2.extend_from_slice(&hash::fnv1a64(payload).to_le_bytes());
+    v2.extend_from_slice(payload);
+    assert_eq!(
+        replication::Message::from_bytes(&v2).unwrap(),
+        replication::Message::Snapshot(snap)
+    );
+}
