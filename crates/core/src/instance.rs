@@ -24,6 +24,7 @@ use crate::lifecycle::{LifecycleDesc, LifecycleError, SleepState};
 use crate::mass::{MassProperties, MassSums, PrincipalAxes, principal_axes};
 use crate::point_tree::frame_slack;
 use crate::pose::Pose;
+use crate::receipts::{ReceiptLookup, ReceiptWindow};
 use crate::recovery::{ClusterRecord, CommitRecord, NodeSet};
 use crate::velocity::Velocity;
 use serde::{Deserialize, Serialize};
@@ -130,6 +131,14 @@ pub enum Admission {
     },
     /// Already applied: the original receipt.
     Applied(Receipt),
+    /// A duplicate whose receipt has expired: its sequence number is at or
+    /// below its source's horizon in the receipt window
+    /// ([`crate::receipts`]). Nothing changed. Also the answer to an event
+    /// that first arrives after its source's window moved past it.
+    Expired {
+        /// The event id.
+        event: EventId,
+    },
 }
 
 /// The mutable state of one placed asset.
@@ -147,8 +156,12 @@ pub struct Instance {
     pub(crate) topology_version: u64,
     pub(crate) commit_seq: u64,
     pub(crate) next_admission: u64,
+    /// Ascending by admission order.
     pub(crate) pending: Vec<PendingEvent>,
-    pub(crate) applied: BTreeMap<EventId, Receipt>,
+    /// Admission order of every pending event, by id: finds a pending event
+    /// in O(log n) (issue 12: no scan per admission or per committed event).
+    pub(crate) pending_index: BTreeMap<EventId, u64>,
+    pub(crate) applied: ReceiptWindow,
     pub(crate) deferral: Option<BudgetShortfall>,
     pub(crate) query_epoch: u64,
     pub(crate) task_path_dirty: bool,
@@ -277,7 +290,8 @@ impl Instance {
             commit_seq: 0,
             next_admission: 0,
             pending: Vec::new(),
-            applied: BTreeMap::new(),
+            pending_index: BTreeMap::new(),
+            applied: ReceiptWindow::default(),
             deferral: None,
             query_epoch: 0,
             task_path_dirty: false,
@@ -366,13 +380,25 @@ impl Instance {
     pub fn pending(&self) -> &[PendingEvent] {
         &self.pending
     }
-    /// The receipt of an applied event.
+    /// The receipt of an applied event while it is in the receipt window
+    /// ([`crate::receipts`]); `None` once expired or never applied.
     pub fn receipt(&self, id: EventId) -> Option<&Receipt> {
-        self.applied.get(&id)
+        self.applied.get(id)
     }
-    /// Every receipt, by event id.
+    /// Every receipt in the window, by event id.
     pub fn receipts(&self) -> impl Iterator<Item = &Receipt> + '_ {
-        self.applied.values()
+        self.applied.iter()
+    }
+    /// The deduplication state of applied events: receipts in a bounded
+    /// window per source plus each source's horizon.
+    pub fn receipt_window(&self) -> &ReceiptWindow {
+        &self.applied
+    }
+    /// Changes how many receipts are kept per source (at least 1, default
+    /// [`crate::receipts::DEFAULT_RECEIPT_WINDOW`]); a smaller window
+    /// expires the lowest sequences at once. Kept in snapshots.
+    pub fn set_receipt_window(&mut self, window: u32) {
+        self.applied.set_window(window);
     }
     /// Why the pending queue is held back, if the last commit attempt was deferred.
     pub fn deferral(&self) -> Option<BudgetShortfall> {
@@ -445,7 +471,9 @@ impl Instance {
     /// Idempotent by event id: the same id with the same parameters returns
     /// the original pending answer (or "deferred" while the budget holds the
     /// queue) or the original receipt; with different parameters it is
-    /// rejected.
+    /// rejected. An id whose receipt has left the receipt window is answered
+    /// [`Admission::Expired`] (parameters cannot be compared any more) and
+    /// changes nothing. O(log n) in the pending and applied events.
     ///
     /// # Errors
     /// Any [`DamageError`]: [`DamageError::ConflictingEvent`] for a reused id,
@@ -544,6 +572,7 @@ impl Instance {
             return Err(DamageError::DuplicateAdmission(seq));
         }
         let answer = self.pending_answer(pending.event.id, seq);
+        self.pending_index.insert(pending.event.id, seq);
         self.pending.insert(pos, pending);
         self.next_admission = self.next_admission.max(seq.saturating_add(1));
         Ok(answer)
@@ -556,7 +585,19 @@ impl Instance {
     /// [`Self::admit_frozen`], which keeps their frozen geometry.
     pub fn withdraw_pending(&mut self) -> Vec<PendingEvent> {
         self.deferral = None;
+        self.pending_index.clear();
         std::mem::take(&mut self.pending)
+    }
+
+    /// Position in `pending` of the pending event `id`, O(log n).
+    fn pending_position(&self, id: EventId) -> Option<usize> {
+        let seq = *self.pending_index.get(&id)?;
+        let pos = self
+            .pending
+            .binary_search_by_key(&seq, |p| p.admission_seq)
+            .ok()?;
+        debug_assert_eq!(self.pending[pos].event.id, id, "pending index out of sync");
+        Some(pos)
     }
 
     fn validate_frozen(&self, pending: &PendingEvent) -> Result<(), DamageError> {
@@ -660,21 +701,25 @@ impl Instance {
     }
 
     fn existing_answer(&self, event: &DamageEvent) -> Result<Option<Admission>, DamageError> {
-        if let Some(r) = self.applied.get(&event.id) {
-            return if r.event.same_parameters(event) {
-                Ok(Some(Admission::Applied(r.clone())))
-            } else {
-                Err(DamageError::ConflictingEvent(event.id.0))
-            };
-        }
-        if let Some(p) = self.pending.iter().find(|p| p.event.id == event.id) {
+        let expired = match self.applied.lookup(event.id) {
+            ReceiptLookup::Recent(r) => {
+                return if r.event.same_parameters(event) {
+                    Ok(Some(Admission::Applied(r.clone())))
+                } else {
+                    Err(DamageError::ConflictingEvent(event.id.0))
+                };
+            }
+            ReceiptLookup::Expired => true,
+            ReceiptLookup::Unknown => false,
+        };
+        if let Some(p) = self.pending_position(event.id).map(|i| &self.pending[i]) {
             return if p.event.same_parameters(event) {
                 Ok(Some(self.pending_answer(event.id, p.admission_seq)))
             } else {
                 Err(DamageError::ConflictingEvent(event.id.0))
             };
         }
-        Ok(None)
+        Ok(expired.then_some(Admission::Expired { event: event.id }))
     }
 
     fn check_capacity(&self) -> Result<(), DamageError> {
@@ -689,6 +734,8 @@ impl Instance {
         pending.admission_seq = self.next_admission;
         self.next_admission += 1;
         let answer = self.pending_answer(pending.event.id, pending.admission_seq);
+        self.pending_index
+            .insert(pending.event.id, pending.admission_seq);
         self.pending.push(pending);
         answer
     }
@@ -850,12 +897,25 @@ impl Instance {
                 part.handle = next.next().unwrap_or(part.handle);
             }
         }
+        // Owners of the chunks that broke off, sorted: a remainder keeps its
+        // handle, so its chunks' owner is already `cluster_of`. O(k log k)
+        // over the departed chunks, not a scan of every part per impulse.
+        let mut piece_owner: Vec<(ChunkIndex, ClusterHandle)> = Vec::new();
+        if self.pending.iter().any(|p| p.event.impulse.is_some()) {
+            piece_owner.extend(
+                splits
+                    .iter()
+                    .flat_map(|s| s.parts.iter())
+                    .filter(|p| !p.kept)
+                    .flat_map(|p| p.nodes.iter().map(move |&n| (n, p.handle))),
+            );
+            piece_owner.sort_unstable();
+        }
         let new_owner = |chunk: ChunkIndex| {
-            splits
-                .iter()
-                .flat_map(|s| s.parts.iter())
-                .find(|p| p.nodes.binary_search(&chunk).is_ok())
-                .map(|p| p.handle)
+            piece_owner
+                .binary_search_by_key(&chunk, |&(n, _)| n)
+                .ok()
+                .map(|i| piece_owner[i].1)
         };
         let impulses = self
             .pending
@@ -969,7 +1029,7 @@ impl Instance {
         let mut receipts = Vec::with_capacity(plan.events.len());
         let mut applied = Vec::with_capacity(plan.events.len());
         for e in plan.events {
-            let Some(p) = self.pending.iter().find(|p| p.event.id == e.id) else {
+            let Some(p) = self.pending_position(e.id).map(|i| &self.pending[i]) else {
                 continue;
             };
             applied.push(p.clone());
@@ -1084,11 +1144,18 @@ impl Instance {
         self.topology_version = record.topology_version;
         self.commit_seq = record.commit_seq;
         for r in &record.receipts {
-            self.applied.insert(r.event.id, r.clone());
+            self.applied.insert(r.clone());
         }
         if !record.receipts.is_empty() {
+            // One pass over the queue against the sorted applied ids:
+            // O((p + r) log r), not O(p · r) (issue 12).
+            let mut done: Vec<EventId> = record.receipts.iter().map(|r| r.event.id).collect();
+            done.sort_unstable();
             self.pending
-                .retain(|p| !record.receipts.iter().any(|r| r.event.id == p.event.id));
+                .retain(|p| done.binary_search(&p.event.id).is_err());
+            for id in &done {
+                self.pending_index.remove(id);
+            }
         }
         if let Some(path) = &record.task_path {
             // Validated before (own budget, or apply_record's range check).

@@ -42,6 +42,7 @@ pub mod mass;
 pub mod point_tree;
 pub mod pose;
 pub mod quantity;
+pub mod receipts;
 pub mod record;
 pub mod recovery;
 pub mod replay;
@@ -64,7 +65,8 @@ pub use commit::{
     PlannedImpulse, SplitPart, SplitPlan, impulse_change, part_motion,
 };
 pub use damage::{
-    DamageEvent, DamageModel, EventId, FalloffDamage, RadialDamage, SpreadDamage, SpreadOutcome,
+    DamageEvent, DamageModel, EventId, EventSource, FalloffDamage, RadialDamage, SpreadDamage,
+    SpreadOutcome,
 };
 pub use error::{AssetError, DamageError, MassError};
 pub use glam;

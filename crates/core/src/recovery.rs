@@ -24,6 +24,7 @@ use crate::index::{BondIndex, ChunkIndex};
 use crate::instance::{Instance, InstanceId, Receipt, cluster_part, remainder_part};
 use crate::island::Island;
 use crate::lifecycle::SleepState;
+use crate::receipts::ReceiptLookup;
 use crate::snapshot::{Snapshot, SnapshotError};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
@@ -203,8 +204,9 @@ pub enum RecordOutcome {
 
 impl Instance {
     /// Applies an authoritative commit record: the next sequence is applied,
-    /// an already-applied sequence is verified against the receipts (and, for
-    /// the latest commit, the health values) and skipped.
+    /// an already-applied sequence is verified against the receipts still in
+    /// the receipt window (and, for the latest commit, the health values) and
+    /// skipped.
     ///
     /// # Errors
     /// [`RecordError::Gap`] when commits are missing before it,
@@ -240,12 +242,15 @@ impl Instance {
     fn verify_duplicate(&self, r: &CommitRecord) -> Result<(), RecordError> {
         let conflict = RecordError::Conflict(r.commit_seq);
         for receipt in &r.receipts {
-            match self.applied.get(&receipt.event.id) {
-                Some(mine)
+            match self.applied.lookup(receipt.event.id) {
+                ReceiptLookup::Recent(mine)
                     if mine.commit_seq == receipt.commit_seq
                         && mine.commit_seq == r.commit_seq
                         && mine.event.same_parameters(&receipt.event)
                         && mine.broken == receipt.broken => {}
+                // Its receipt left the window: known applied by its number,
+                // no content left to compare.
+                ReceiptLookup::Expired => {}
                 _ => return Err(conflict),
             }
         }
@@ -328,30 +333,32 @@ impl Instance {
             }
         }
         // Removed clusters: live, distinct; their nodes may be regrouped.
+        // Membership tests below go through ordered sets: O(log n) per
+        // chunk, not a scan of the record's clusters (issue 12).
         let mut released = Vec::new();
-        for (k, &h) in r.removed.iter().enumerate() {
+        let mut removed: BTreeSet<ClusterHandle> = BTreeSet::new();
+        for &h in &r.removed {
             let Some(c) = self.clusters.get(h) else {
                 return Err(invalid(format!("removed cluster {h} does not exist")));
             };
-            if r.removed[..k].contains(&h) {
+            if !removed.insert(h) {
                 return Err(invalid(format!("cluster {h} removed twice")));
             }
             released.extend(c.slot);
         }
         // Kept clusters (a remainder written as the rest of itself): live,
         // not removed, kept once; their old slot is released.
-        let mut kept: Vec<ClusterHandle> = Vec::new();
+        let mut kept: BTreeSet<ClusterHandle> = BTreeSet::new();
         for c in r.created.iter().filter(|c| c.is_kept()) {
             let Some(old) = self.clusters.get(c.handle) else {
                 return Err(invalid(format!("kept cluster {} does not exist", c.handle)));
             };
-            if r.removed.contains(&c.handle) || kept.contains(&c.handle) {
+            if removed.contains(&c.handle) || !kept.insert(c.handle) {
                 return Err(invalid(format!(
                     "cluster {} is kept twice or also removed",
                     c.handle
                 )));
             }
-            kept.push(c.handle);
             released.extend(old.slot);
         }
         let expected_handles = self
@@ -365,7 +372,7 @@ impl Instance {
         // cluster, used once; a piece cut from a kept cluster comes from it
         // alone (its sums are subtracted from that cluster's).
         let mut claimed: BTreeSet<ChunkIndex> = BTreeSet::new();
-        let mut rests: Vec<ClusterHandle> = Vec::new();
+        let mut rests: BTreeSet<ClusterHandle> = BTreeSet::new();
         let mut sources: Vec<Option<ClusterHandle>> = Vec::with_capacity(r.created.len());
         for c in &r.created {
             match &c.nodes {
@@ -379,8 +386,7 @@ impl Instance {
                     let source = self.node_cluster.get(nodes[0].0 as usize).copied();
                     for &n in nodes {
                         let owner = self.node_cluster.get(n.0 as usize).copied();
-                        let free =
-                            owner.is_some_and(|o| r.removed.contains(&o) || kept.contains(&o));
+                        let free = owner.is_some_and(|o| removed.contains(&o) || kept.contains(&o));
                         if !free || !claimed.insert(n) {
                             return Err(invalid(format!(
                                 "chunk {n} is not free to join cluster {}",
@@ -400,13 +406,12 @@ impl Instance {
                 }
                 NodeSet::RestOf(_) if c.is_kept() => sources.push(None),
                 NodeSet::RestOf(h) => {
-                    if !r.removed.contains(h) || rests.contains(h) {
+                    if !removed.contains(h) || !rests.insert(*h) {
                         return Err(invalid(format!(
                             "cluster {} is the rest of {h}, which is not removed once",
                             c.handle
                         )));
                     }
-                    rests.push(*h);
                     sources.push(None);
                 }
             }
@@ -501,7 +506,7 @@ impl Instance {
             return Err(invalid("more clusters than handles".into()));
         }
         for &(h, m) in &r.motions {
-            if self.clusters.get(h).is_none() || r.removed.contains(&h) {
+            if self.clusters.get(h).is_none() || removed.contains(&h) {
                 return Err(invalid(format!("motion for missing cluster {h}")));
             }
             if !m.pose.is_valid()
@@ -528,7 +533,9 @@ impl Instance {
                     rc.event.id
                 )));
             }
-            if self.applied.contains_key(&rc.event.id) || !ids.insert(rc.event.id) {
+            // Only a receipt still in the window can be told to conflict;
+            // an expired id trusts the authority (whose window may be wider).
+            if self.applied.get(rc.event.id).is_some() || !ids.insert(rc.event.id) {
                 return Err(RecordError::Conflict(r.commit_seq));
             }
             if rc.broken.iter().any(|b| b.0 as usize >= self.health.len()) {

@@ -24,11 +24,22 @@ use std::collections::BTreeMap;
 
 /// Magic of an encoded [`Message`].
 pub const MESSAGE_MAGIC: [u8; 4] = *b"SMRM";
-/// Format version of an encoded [`Message`]. Version 1 (events as bare radial
-/// events) is still read, see [`crate::codec`].
-pub const MESSAGE_VERSION: u16 = 2;
+/// Format version of an encoded [`Message`]. Version 3 carries snapshots of
+/// format version 4 (receipt horizons and window, issue 12 item 4). Versions
+/// 2 and 1 (events as bare radial events, see [`crate::codec`]) are still
+/// read; their snapshots decode with no receipt horizons and the default
+/// window (a version 2 message is taken to carry version 3 snapshot fields,
+/// a version 1 message version 1 fields).
+pub const MESSAGE_VERSION: u16 = 3;
+
+/// Postcard's encoding of the [`Message::Snapshot`] variant index (the
+/// first payload byte).
+const SNAPSHOT_VARIANT: u8 = 1;
 
 /// A replication message.
+// Snapshots are rare (the answer to a request) and the enum is public API:
+// boxing the variant is not worth the breaking change.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Message {
     /// An authoritative commit.
@@ -73,8 +84,38 @@ impl Message {
     /// # Errors
     /// [`ReplicationError::Malformed`] for truncated, corrupt or foreign bytes.
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, ReplicationError> {
-        codec::decode_compat(MESSAGE_MAGIC, MESSAGE_VERSION, bytes)
-            .map_err(ReplicationError::Malformed)
+        let malformed = ReplicationError::Malformed;
+        let (found, payload) = codec::open(
+            MESSAGE_MAGIC,
+            codec::LEGACY_EVENT_VERSION..=MESSAGE_VERSION,
+            bytes,
+        )
+        .map_err(malformed)?;
+        // A snapshot is the last thing in its message: fields added since
+        // the message was written decode as empty and `None` (one zero byte
+        // each in postcard).
+        let missing = match found {
+            _ if payload.first() != Some(&SNAPSHOT_VARIANT) => 0,
+            codec::LEGACY_EVENT_VERSION => 3,
+            v if v < MESSAGE_VERSION => 2,
+            _ => 0,
+        };
+        let extended;
+        let payload = if missing > 0 {
+            let mut v = Vec::with_capacity(payload.len() + missing);
+            v.extend_from_slice(payload);
+            v.extend(std::iter::repeat_n(0, missing));
+            extended = v;
+            &extended[..]
+        } else {
+            payload
+        };
+        if found == codec::LEGACY_EVENT_VERSION {
+            codec::with_legacy_event_layout(|| codec::decode_payload(payload))
+        } else {
+            codec::decode_payload(payload)
+        }
+        .map_err(malformed)
     }
 }
 

@@ -6,7 +6,8 @@
 //! sequence, every bond's remaining health, the support set, node ownership,
 //! cluster poses and velocities, plus the arena and slot generations (so
 //! later handles and slots come out the same), the pending events with their
-//! frozen distances and order, the receipts, and the budget.
+//! frozen distances and order, the receipt window (receipts and each
+//! source's horizon, see [`crate::receipts`]), and the budget.
 //!
 //! Remaining health matters even where topology does not show it: 10 → 6
 //! changes no topology, but resuming from 10 and taking 7 keeps the bond
@@ -16,23 +17,28 @@ use crate::asset::Asset;
 use crate::budget::{BodySlot, Budget, BudgetDesc, Representation, SlotPool};
 use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet};
 use crate::codec::{self, FrameError};
+use crate::damage::EventSource;
 use crate::index::ChunkIndex;
 use crate::instance::{Instance, InstanceId, PendingEvent, Receipt, cluster_part, remainder_part};
 use crate::island::{Island, SplitScratch};
 use crate::lifecycle::{LifecycleDesc, SleepState};
 use crate::mass::MassSums;
 use crate::pose::Pose;
+use crate::receipts::{DEFAULT_RECEIPT_WINDOW, ReceiptWindow};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Magic of an encoded [`Snapshot`].
 pub const SNAPSHOT_MAGIC: [u8; 4] = *b"SMSN";
-/// Format version of an encoded [`Snapshot`]. Version 3 (issue 12) appends
-/// [`Snapshot::cluster_mass`]; version 2 snapshots and version 1 snapshots
-/// (events as bare radial events, see [`crate::codec`]) still load, with
-/// every cluster's mass sums rebuilt from its chunks.
-pub const SNAPSHOT_VERSION: u16 = 3;
+/// Format version of an encoded [`Snapshot`]. Version 4 (issue 12 item 4)
+/// appends [`Snapshot::receipt_horizons`] and [`Snapshot::receipt_window`];
+/// version 3 appended [`Snapshot::cluster_mass`]. Versions 3, 2 and 1
+/// (events as bare radial events, see [`crate::codec`]) still load: their
+/// receipts all go into the window (trimmed to the default window, the
+/// lowest sequences expiring), and before version 3 every cluster's mass
+/// sums are rebuilt from its chunks.
+pub const SNAPSHOT_VERSION: u16 = 4;
 
 /// One cluster in a snapshot.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -85,7 +91,7 @@ pub struct Snapshot {
     pub slot_generations: Vec<u32>,
     /// Pending events in processing order, with frozen distances.
     pub pending: Vec<PendingEvent>,
-    /// Receipts of applied events, by event id.
+    /// Receipts in the receipt window, by event id.
     pub receipts: Vec<Receipt>,
     /// Budget in force (including the current task path).
     pub budget: BudgetDesc,
@@ -100,6 +106,13 @@ pub struct Snapshot {
     /// resumed run needs the same f64 values to stay bit-identical with the
     /// live one. Empty: rebuild them from the chunks (version 1 snapshots).
     pub cluster_mass: Vec<MassSums>,
+    /// Every source's receipt horizon (highest sequence whose receipt
+    /// expired), ascending by source, unique (format version 4; empty
+    /// before: nothing had expired).
+    pub receipt_horizons: Vec<(EventSource, u64)>,
+    /// Receipts kept per source (format version 4); `None`:
+    /// [`DEFAULT_RECEIPT_WINDOW`] (earlier versions).
+    pub receipt_window: Option<u32>,
 }
 
 /// Why a snapshot could not be read or restored. Nothing is created on error.
@@ -136,11 +149,13 @@ impl Snapshot {
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, SnapshotError> {
         let (version, payload) = codec::open(SNAPSHOT_MAGIC, 1..=SNAPSHOT_VERSION, bytes)?;
         if version < SNAPSHOT_VERSION {
-            // Versions 1 and 2 end before `cluster_mass`: decode it as empty
-            // (postcard writes an empty sequence as the single byte 0).
-            let mut extended = Vec::with_capacity(payload.len() + 1);
+            // Earlier versions end before `cluster_mass` (1 and 2) or before
+            // `receipt_horizons` (3): decode the missing fields as empty and
+            // `None` (postcard writes both as the single byte 0).
+            let missing = if version < 3 { 3 } else { 2 };
+            let mut extended = Vec::with_capacity(payload.len() + missing);
             extended.extend_from_slice(payload);
-            extended.push(0);
+            extended.extend(std::iter::repeat_n(0, missing));
             if version == codec::LEGACY_EVENT_VERSION {
                 return Ok(codec::with_legacy_event_layout(|| {
                     codec::decode_payload(&extended)
@@ -186,12 +201,14 @@ impl Instance {
             cluster_generations: self.clusters.generations(),
             slot_generations: self.slots.generations().to_vec(),
             pending: self.pending.clone(),
-            receipts: self.applied.values().cloned().collect(),
+            receipts: self.applied.iter().cloned().collect(),
             budget: self.budget.desc.clone(),
             task_path_dirty: self.task_path_dirty,
             lifecycle: self.lifecycle,
             query_epoch: self.query_epoch,
             cluster_mass: self.clusters.iter().map(|(_, c)| c.sums).collect(),
+            receipt_horizons: self.applied.horizons(),
+            receipt_window: Some(self.applied.window()),
         }
     }
 
@@ -354,18 +371,43 @@ impl Instance {
             }
             order = Some(p.admission_seq);
         }
-        let mut applied = BTreeMap::new();
+        if s.receipt_window == Some(0) {
+            return bad("receipt window of 0".into());
+        }
+        if s.receipt_horizons.windows(2).any(|w| w[0].0 >= w[1].0) {
+            return bad("receipt horizons not strictly ascending by source".into());
+        }
+        let mut applied = ReceiptWindow::new(s.receipt_window.unwrap_or(DEFAULT_RECEIPT_WINDOW));
+        for &(source, horizon) in &s.receipt_horizons {
+            applied.expire_through(source, horizon);
+        }
         for r in &s.receipts {
+            let horizon = s
+                .receipt_horizons
+                .binary_search_by_key(&r.event.id.source(), |&(src, _)| src)
+                .ok()
+                .map(|i| s.receipt_horizons[i].1);
             if r.instance != s.instance
                 || r.commit_seq > s.commit_seq
                 || r.event.validate().is_err()
-                || applied.insert(r.event.id, r.clone()).is_some()
+                || horizon.is_some_and(|h| r.event.id.sequence() <= h)
+                || applied.get(r.event.id).is_some()
             {
                 return bad(format!("receipt of event {} is invalid", r.event.id));
             }
+            // Older snapshots kept every receipt: the lowest expire here.
+            applied.insert(r.clone());
         }
-        if s.pending.iter().any(|p| applied.contains_key(&p.event.id)) {
+        if s.pending.iter().any(|p| applied.get(p.event.id).is_some()) {
             return bad("an event is both pending and applied".into());
+        }
+        let pending_index: BTreeMap<_, _> = s
+            .pending
+            .iter()
+            .map(|p| (p.event.id, p.admission_seq))
+            .collect();
+        if pending_index.len() != s.pending.len() {
+            return bad("two pending events share an id".into());
         }
         Ok(Instance {
             id: s.instance,
@@ -381,6 +423,7 @@ impl Instance {
             commit_seq: s.commit_seq,
             next_admission: s.next_admission,
             pending: s.pending.clone(),
+            pending_index,
             applied,
             deferral: None,
             query_epoch: s.query_epoch,

@@ -5,7 +5,10 @@
 //!
 //! * `log`: one [`CommitRecord`] per commit (absolute health of modified
 //!   bonds, groups, receipts), keyed by commit sequence;
-//! * `receipts`: every applied event's [`Receipt`], keyed by event id;
+//! * `receipts`: the [`Receipt`]s in the instance's receipt window
+//!   (`smithereens_core::receipts`), keyed by event id: receipts that
+//!   expire from the window are deleted in the commit that expires them, so
+//!   the table stays bounded like the window;
 //! * `pending`: admitted, not yet committed events with their frozen
 //!   distances and admission order, keyed by event id;
 //! * `snapshots`: resumable [`Snapshot`]s (checkpoints), keyed by commit sequence;
@@ -28,9 +31,11 @@
 use redb::{Database, ReadableDatabase, ReadableTable, TableDefinition};
 use serde::{Deserialize, Serialize};
 use smithereens_core::codec::{self, FrameError};
+use smithereens_core::receipts::ReceiptLookup;
 use smithereens_core::recovery::{RecoveryError, RecoveryReport, recover};
 use smithereens_core::{
-    Asset, CommitRecord, EventId, Instance, InstanceId, PendingEvent, Receipt, Snapshot,
+    Asset, CommitRecord, EventId, EventSource, Instance, InstanceId, PendingEvent, Receipt,
+    Snapshot,
 };
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -402,7 +407,8 @@ impl Journal {
         }
         let every = self.options.checkpoint_every;
         let due = every > 0 && record.commit_seq - self.meta.snapshot_seq >= every;
-        guard(|| self.write_commit(record, due.then_some(instance)))
+        let horizons = instance.receipt_window().horizons();
+        guard(|| self.write_commit(record, &horizons, due.then_some(instance)))
     }
 
     fn check_record(&self, record: &CommitRecord) -> Result<(), JournalError> {
@@ -427,9 +433,13 @@ impl Journal {
         Ok(())
     }
 
+    /// `horizons`: the instance's receipt horizons after the commit; the
+    /// receipts at or below them (of the sources this commit touched) are
+    /// deleted.
     fn write_commit(
         &mut self,
         record: &CommitRecord,
+        horizons: &[(EventSource, u64)],
         checkpoint: Option<&Instance>,
     ) -> Result<WriteStats, JournalError> {
         let bytes = record.to_bytes();
@@ -457,6 +467,29 @@ impl Journal {
                     .insert(r.event.id.0, rb.as_slice())
                     .map_err(store)?;
                 pending.remove(r.event.id.0).map_err(store)?;
+            }
+            // Only sources of this commit can have expired receipts now; the
+            // range holds just the ones expired since the last commit.
+            let mut sources: Vec<EventSource> = record
+                .receipts
+                .iter()
+                .map(|r| r.event.id.source())
+                .collect();
+            sources.sort_unstable();
+            sources.dedup();
+            for src in sources {
+                let Ok(i) = horizons.binary_search_by_key(&src, |&(s, _)| s) else {
+                    continue;
+                };
+                let range = EventId::new(src, 0).0..=EventId::new(src, horizons[i].1).0;
+                let expired: Vec<u64> = receipts
+                    .range(range)
+                    .map_err(store)?
+                    .filter_map(|e| e.ok().map(|(k, _)| k.value()))
+                    .collect();
+                for k in expired {
+                    receipts.remove(k).map_err(store)?;
+                }
             }
             if let Some(snap) = &snapshot {
                 written += 8 + snap.len() as u64;
@@ -622,19 +655,25 @@ impl Journal {
             codec::decode_compat::<Receipt>(RECEIPT_MAGIC, JOURNAL_VERSION, b)
                 .map_err(|e| corrupt("receipt", e))
         })?;
-        if receipts.len() != instance.receipts().count() {
+        // Journals written before the receipt window kept every receipt:
+        // stored receipts the instance knows as expired are fine.
+        let mut held = 0;
+        for (id, r) in &receipts {
+            match instance.receipt_window().lookup(EventId(*id)) {
+                ReceiptLookup::Recent(mine) if mine == r => held += 1,
+                ReceiptLookup::Expired => {}
+                _ => {
+                    return Err(JournalError::Inconsistent(format!(
+                        "receipt of event {id} disagrees with its commit"
+                    )));
+                }
+            }
+        }
+        if held != instance.receipts().count() {
             return Err(JournalError::Inconsistent(format!(
-                "{} receipts stored, {} recovered",
-                receipts.len(),
+                "{held} receipts stored, {} recovered",
                 instance.receipts().count()
             )));
-        }
-        for (id, r) in &receipts {
-            if instance.receipt(EventId(*id)) != Some(r) {
-                return Err(JournalError::Inconsistent(format!(
-                    "receipt of event {id} disagrees with its commit"
-                )));
-            }
         }
         Ok(Recovered {
             instance,

@@ -73,6 +73,33 @@ fn pruning_keeps_recovery_whole_and_the_file_bounded() {
 }
 
 #[test]
+fn the_receipts_table_follows_the_receipt_window_and_recovery_answers_expired_ids() {
+    let dir = temp_dir("window");
+    let path = dir.join("j.redb");
+    let mut inst = Instance::with_desc(asset(), desc()).unwrap();
+    inst.set_receipt_window(4);
+    let options = JournalOptions {
+        checkpoint_every: 5,
+        prune: true,
+        durability: Durability::None,
+    };
+    let mut journal = Journal::create(&path, &inst, options).unwrap();
+    run(&mut journal, &mut inst, 1, 23);
+    assert_eq!(inst.receipts().count(), 4);
+    let report = journal.verify().unwrap();
+    assert_eq!(report.receipts, 4, "expired receipts left the table");
+    let mut rec = journal.recover(asset()).unwrap().instance;
+    assert_eq!(rec.state_hash(), inst.state_hash());
+    assert_eq!(rec.receipt_window(), inst.receipt_window());
+    let old = event_for(3);
+    assert_eq!(
+        rec.admit(old).unwrap(),
+        Admission::Expired { event: old.id }
+    );
+    std::fs::remove_dir_all(dir).ok();
+}
+
+#[test]
 fn pending_events_survive_a_restart_with_their_frozen_distances_and_order() {
     let dir = temp_dir("pending");
     let path = dir.join("j.redb");

@@ -48,9 +48,74 @@ pub mod spread;
 pub use spread::{SpreadOutcome, SpreadScratch, apply_spread};
 
 /// Caller-chosen identity of a damage event, unique per asset instance.
+///
+/// # Layout
+/// The 64 bits are a [`EventSource`] (the upper 16 bits: who sent the
+/// event) and that source's sequence number (the lower 48 bits,
+/// [`EventId::SEQUENCE_BITS`]). Admission deduplicates per source with a
+/// bounded window over the sequence numbers (see [`crate::receipts`]), so
+/// each source should number its events increasingly; gaps and reordering
+/// within the window are fine. `EventId(n)` for `n < 2⁴⁸` is sequence `n`
+/// of [`EventSource::SERVER`], which is how ids written before the layout
+/// existed read.
+///
+/// ```
+/// use smithereens_core::{EventId, EventSource};
+/// let id = EventId::new(EventSource(3), 41);
+/// assert_eq!(id, EventId((3 << 48) | 41));
+/// assert_eq!((id.source(), id.sequence()), (EventSource(3), 41));
+/// assert_eq!(EventId(7).source(), EventSource::SERVER);
+/// ```
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct EventId(pub u64);
+
+impl EventId {
+    /// Bits of the per-source sequence number (the low bits of the id).
+    pub const SEQUENCE_BITS: u32 = 48;
+    /// Largest sequence number: `2⁴⁸ − 1`.
+    pub const MAX_SEQUENCE: u64 = (1 << Self::SEQUENCE_BITS) - 1;
+
+    /// The id of sequence number `sequence` of `source`; bits of `sequence`
+    /// above [`Self::MAX_SEQUENCE`] are dropped.
+    pub const fn new(source: EventSource, sequence: u64) -> Self {
+        Self(((source.0 as u64) << Self::SEQUENCE_BITS) | (sequence & Self::MAX_SEQUENCE))
+    }
+    /// Who sent the event (the upper 16 bits).
+    pub const fn source(self) -> EventSource {
+        EventSource((self.0 >> Self::SEQUENCE_BITS) as u16)
+    }
+    /// The sender's sequence number (the lower 48 bits).
+    pub const fn sequence(self) -> u64 {
+        self.0 & Self::MAX_SEQUENCE
+    }
+}
+
+/// The sender of damage events, the upper 16 bits of an [`EventId`]: the
+/// authoritative server, a peer (one source per peer, numbered by the
+/// game), or the contact system. Each source numbers its own events; the
+/// receipt window ([`crate::receipts`]) is kept per source.
+#[derive(
+    Copy, Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct EventSource(pub u16);
+
+impl EventSource {
+    /// The authoritative server or the local game (scripted damage,
+    /// explosions): source 0, so plain `EventId(n)` ids belong to it.
+    pub const SERVER: Self = Self(0);
+    /// Damage made from contacts by the physics integration: source
+    /// `0x8000`, the ids `smithereens-rapier` makes as
+    /// `CONTACT_EVENT_BIT | counter` (bit 63 set, counter below 2⁴⁸).
+    pub const CONTACTS: Self = Self(0x8000);
+}
+
+impl std::fmt::Display for EventSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "source {}", self.0)
+    }
+}
 
 impl std::fmt::Display for EventId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

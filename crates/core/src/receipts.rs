@@ -1,0 +1,196 @@
+//! Receipts of applied events in a bounded window per source (DESIGN §3.8,
+//! issue 12 item 4): idempotency without a table that grows for ever.
+//!
+//! An [`EventId`] is a source and that source's sequence number. Per source
+//! the window keeps the receipts of the `window` highest sequence numbers
+//! applied (a sliding window, as IPsec's anti-replay window) and one number,
+//! the *horizon*: the highest sequence whose receipt has left the window.
+//! An id of that source at or below the horizon that is not in the window is
+//! answered "duplicate, receipt expired" ([`ReceiptLookup::Expired`]): it is
+//! recognised by its number, not by a stored receipt.
+//!
+//! The consequence a sender must live with: an event that first arrives
+//! after `window` later events of its source were applied is refused as
+//! expired, since it cannot be told apart from a duplicate. Sources number
+//! their events increasingly; gaps and reordering inside the window are fine.
+//!
+//! Memory: at most `window` receipts per source that ever sent an event,
+//! plus one horizon per source; it does not grow with the length of a match.
+//! Every operation is O(log n).
+
+use crate::damage::{EventId, EventSource};
+use crate::instance::Receipt;
+use std::collections::BTreeMap;
+
+/// Receipts kept per source by default: 4096, about 68 s of one source
+/// sending 60 events per second, far beyond any retransmission delay.
+pub const DEFAULT_RECEIPT_WINDOW: u32 = 4096;
+
+/// What the window knows about an event id.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub enum ReceiptLookup<'a> {
+    /// Applied, receipt in the window.
+    Recent(&'a Receipt),
+    /// At or below its source's horizon and not in the window: applied (or
+    /// too late to apply) with its receipt gone.
+    Expired,
+    /// Never applied (as far as the window can tell).
+    Unknown,
+}
+
+/// The receipts of one source.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct SourceReceipts {
+    /// Highest sequence whose receipt left the window; `None` while none has.
+    horizon: Option<u64>,
+    /// The receipts in the window by sequence number; at most `window` of them,
+    /// all above `horizon`.
+    recent: BTreeMap<u64, Receipt>,
+}
+
+/// Receipts of applied events, a bounded window per [`EventSource`].
+///
+/// # Invariants
+/// Per source: at most [`Self::window`] receipts, every one with a
+/// sequence above the source's horizon.
+///
+/// # Example
+/// ```
+/// use smithereens_core::receipts::{ReceiptLookup, ReceiptWindow};
+/// use smithereens_core::{EventId, EventSource, InstanceId, RadialDamage, Receipt};
+/// use smithereens_core::glam::Vec3;
+/// let receipt = |seq| Receipt {
+///     instance: InstanceId(0),
+///     event: RadialDamage { id: EventId::new(EventSource(1), seq), point: Vec3::ZERO,
+///                           radius: 1.0, damage: 0.0, impulse: None }.into(),
+///     commit_seq: seq,
+///     topology_version: 0,
+///     broken: vec![],
+/// };
+/// let mut window = ReceiptWindow::new(2);
+/// for seq in [1, 3, 2] {
+///     window.insert(receipt(seq));
+/// }
+/// // Sequence 1 left the window: recognised by its number.
+/// assert_eq!(window.len(), 2);
+/// assert_eq!(window.lookup(EventId::new(EventSource(1), 1)), ReceiptLookup::Expired);
+/// assert!(window.get(EventId::new(EventSource(1), 2)).is_some());
+/// assert_eq!(window.lookup(EventId::new(EventSource(1), 4)), ReceiptLookup::Unknown);
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReceiptWindow {
+    window: u32,
+    sources: BTreeMap<EventSource, SourceReceipts>,
+}
+
+impl Default for ReceiptWindow {
+    fn default() -> Self {
+        Self::new(DEFAULT_RECEIPT_WINDOW)
+    }
+}
+
+impl ReceiptWindow {
+    /// An empty window keeping `window` receipts per source (at least 1).
+    pub fn new(window: u32) -> Self {
+        Self {
+            window: window.max(1),
+            sources: BTreeMap::new(),
+        }
+    }
+
+    /// Receipts kept per source.
+    pub fn window(&self) -> u32 {
+        self.window
+    }
+
+    /// Changes the number of receipts kept per source (at least 1); a
+    /// smaller window expires the lowest sequences at once.
+    pub fn set_window(&mut self, window: u32) {
+        self.window = window.max(1);
+        let keep = self.window as usize;
+        for s in self.sources.values_mut() {
+            s.trim(keep);
+        }
+    }
+
+    /// What the window knows about `id`.
+    pub fn lookup(&self, id: EventId) -> ReceiptLookup<'_> {
+        let Some(s) = self.sources.get(&id.source()) else {
+            return ReceiptLookup::Unknown;
+        };
+        match s.recent.get(&id.sequence()) {
+            Some(r) => ReceiptLookup::Recent(r),
+            None if s.horizon.is_some_and(|h| id.sequence() <= h) => ReceiptLookup::Expired,
+            None => ReceiptLookup::Unknown,
+        }
+    }
+
+    /// The receipt of `id` when it is in the window.
+    pub fn get(&self, id: EventId) -> Option<&Receipt> {
+        self.sources
+            .get(&id.source())
+            .and_then(|s| s.recent.get(&id.sequence()))
+    }
+
+    /// Records the receipt of an applied event (replacing one with the same
+    /// id), then expires its source's lowest sequences beyond the window. A
+    /// receipt at or below its source's horizon expires at once.
+    pub fn insert(&mut self, receipt: Receipt) {
+        let id = receipt.event.id;
+        let s = self.sources.entry(id.source()).or_default();
+        if s.horizon.is_some_and(|h| id.sequence() <= h) {
+            return;
+        }
+        s.recent.insert(id.sequence(), receipt);
+        s.trim(self.window as usize);
+    }
+
+    /// Receipts in the window, ascending by event id.
+    pub fn iter(&self) -> impl Iterator<Item = &Receipt> + '_ {
+        self.sources.values().flat_map(|s| s.recent.values())
+    }
+
+    /// Number of receipts in the window (all sources).
+    pub fn len(&self) -> usize {
+        self.sources.values().map(|s| s.recent.len()).sum()
+    }
+
+    /// True when no receipt is in the window.
+    pub fn is_empty(&self) -> bool {
+        self.sources.values().all(|s| s.recent.is_empty())
+    }
+
+    /// Number of sources seen (each holds a horizon).
+    pub fn source_count(&self) -> usize {
+        self.sources.len()
+    }
+
+    /// Every source's horizon (highest expired sequence), ascending by
+    /// source; sources none of whose receipts expired are left out.
+    pub fn horizons(&self) -> Vec<(EventSource, u64)> {
+        self.sources
+            .iter()
+            .filter_map(|(&src, s)| Some((src, s.horizon?)))
+            .collect()
+    }
+
+    /// Sets the horizon of `source` (restoring a snapshot): receipts at or
+    /// below it leave the window. Never lowers a horizon.
+    pub(crate) fn expire_through(&mut self, source: EventSource, horizon: u64) {
+        let s = self.sources.entry(source).or_default();
+        s.horizon = Some(s.horizon.map_or(horizon, |h| h.max(horizon)));
+        // Sequences are below 2⁴⁸, so the saturated bound keeps none.
+        s.recent = s.recent.split_off(&horizon.saturating_add(1));
+    }
+}
+
+impl SourceReceipts {
+    /// Expires the lowest sequences until at most `keep` receipts remain.
+    fn trim(&mut self, keep: usize) {
+        while self.recent.len() > keep {
+            if let Some((seq, _)) = self.recent.pop_first() {
+                self.horizon = Some(self.horizon.map_or(seq, |h| h.max(seq)));
+            }
+        }
+    }
+}
