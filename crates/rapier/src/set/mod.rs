@@ -45,6 +45,7 @@ pub mod contact;
 mod episode;
 mod impulses;
 pub(crate) mod registry;
+mod rerun;
 pub mod settings;
 mod sleep;
 pub(crate) mod snapshot;
@@ -171,6 +172,8 @@ pub struct DestructionSet {
     pub(crate) shapes: BTreeMap<u64, Arc<ChunkShapes>>,
     /// Live instances.
     pub(crate) live: usize,
+    /// Buffers of [`Self::step_resolving_breaks`].
+    rerun: rerun::RerunState,
 }
 
 impl DestructionSet {
@@ -202,6 +205,7 @@ impl DestructionSet {
             sleep_queue: VecDeque::new(),
             shapes: BTreeMap::new(),
             live: 0,
+            rerun: rerun::RerunState::default(),
         })
     }
 
