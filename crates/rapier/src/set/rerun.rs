@@ -87,7 +87,10 @@ pub(crate) struct RerunState {
 /// instance while it moves on along the hit (see [`PARTING_STEPS`]).
 #[derive(Copy, Clone, Debug)]
 struct Parting {
-    body: RigidBodyHandle,
+    /// One chunk of the piece (every chunk of a parting piece has an
+    /// entry, so the parts of a piece that splits go on parting).
+    instance: super::InstanceHandle,
+    chunk: smithereens_core::ChunkIndex,
     /// Set step index from which it parts only while still inside.
     until: u64,
 }
@@ -280,8 +283,10 @@ pub const PARTING: Group = Group::GROUP_32;
 
 impl DestructionSet {
     /// The dynamic pieces the re-run's commit created start parting from
-    /// the fixed chunks of their instance (both sides' solver groups; see
-    /// [`PARTING_STEPS`]). O(colliders of the instances that split).
+    /// the fixed chunks of their instance (see [`PARTING_STEPS`]): their
+    /// colliders get the [`PARTING`] solver group, which the instance's
+    /// fixed chunk colliders stop solving against. O(colliders of the
+    /// instances that split).
     fn start_parting(
         &self,
         physics: &mut PhysicsWorld,
@@ -300,30 +305,27 @@ impl DestructionSet {
                 let Some(body) = physics.bodies.get(rb) else {
                     continue;
                 };
-                let freed = body.is_dynamic() && created.binary_search(c).is_ok();
-                if !(freed || body.is_fixed()) {
-                    continue;
-                }
-                let groups = if freed {
-                    state.parting.push(Parting { body: rb, until });
-                    InteractionGroups::new(PARTING, Group::ALL, InteractionTestMode::And)
-                } else {
-                    InteractionGroups::new(
-                        Group::ALL,
-                        Group::ALL.difference(PARTING),
-                        InteractionTestMode::And,
-                    )
-                };
-                let n = body.colliders().len();
-                for k in 0..n {
-                    let Some(ch) = physics.bodies.get(rb).and_then(|b| b.colliders().get(k)) else {
-                        break;
-                    };
-                    let ch = *ch;
-                    if let Some(col) = physics.colliders.get_mut(ch) {
-                        col.set_solver_groups(groups);
-                        if !freed {
-                            state.parted_from.push(ch);
+                if body.is_dynamic() && created.binary_search(c).is_ok() {
+                    if let Some(cluster) = e.instance.cluster(*c) {
+                        state
+                            .parting
+                            .extend(cluster.nodes.iter().map(|&chunk| Parting {
+                                instance: h,
+                                chunk,
+                                until,
+                            }));
+                    }
+                    set_body_groups(physics, rb, parting_groups());
+                } else if body.is_fixed() {
+                    let before = state.parted_from.len();
+                    state.parted_from.extend_from_slice(body.colliders());
+                    for k in before..state.parted_from.len() {
+                        if let Some(col) = physics.colliders.get_mut(state.parted_from[k]) {
+                            col.set_solver_groups(InteractionGroups::new(
+                                Group::ALL,
+                                Group::ALL.difference(PARTING),
+                                InteractionTestMode::And,
+                            ));
                         }
                     }
                 }
@@ -335,9 +337,11 @@ impl DestructionSet {
         state.parted_from.dedup();
     }
 
-    /// Pieces that slowed down along their hit, or parted for
-    /// [`PARTING_STEPS`], are solved against their instance again; once none
-    /// is parting, the fixed chunks are restored too. O(parting pieces).
+    /// Keeps the parting pieces parting (the parts of one that split too)
+    /// until [`PARTING_STEPS`] have passed and they are out of the fixed
+    /// chunks they parted from (at most [`PARTING_LIMIT`] steps more); once
+    /// none is parting, the fixed chunks are restored too. O(chunks of
+    /// parting pieces × their contacts).
     fn end_parting(&self, physics: &mut PhysicsWorld, state: &mut RerunState) {
         if state.parting.is_empty() && state.parted_from.is_empty() {
             return;
@@ -345,7 +349,14 @@ impl DestructionSet {
         let now = self.step_index;
         let parted_from = &state.parted_from;
         state.parting.retain(|p| {
-            let Some(body) = physics.bodies.get(p.body) else {
+            let Some(rb) = self.entry(p.instance).ok().and_then(|e| {
+                e.instance
+                    .cluster_of(p.chunk)
+                    .and_then(|c| e.bodies.get(&c).copied())
+            }) else {
+                return false;
+            };
+            let Some(body) = physics.bodies.get(rb).filter(|b| b.is_dynamic()) else {
                 return false;
             };
             let inside = || {
@@ -365,23 +376,17 @@ impl DestructionSet {
                     })
                 })
             };
-            if now < p.until || (now < p.until + PARTING_LIMIT && inside()) {
-                return true;
-            }
-            let n = body.colliders().len();
-            for k in 0..n {
-                let Some(&ch) = physics
-                    .bodies
-                    .get(p.body)
-                    .and_then(|b| b.colliders().get(k))
-                else {
-                    break;
-                };
-                if let Some(col) = physics.colliders.get_mut(ch) {
-                    col.set_solver_groups(InteractionGroups::all());
-                }
-            }
-            false
+            let keep = now < p.until || (now < p.until + PARTING_LIMIT && inside());
+            set_body_groups(
+                physics,
+                rb,
+                if keep {
+                    parting_groups()
+                } else {
+                    InteractionGroups::all()
+                },
+            );
+            keep
         });
         if state.parting.is_empty() {
             for ch in state.parted_from.drain(..) {
@@ -389,6 +394,26 @@ impl DestructionSet {
                     col.set_solver_groups(InteractionGroups::all());
                 }
             }
+        }
+    }
+}
+
+/// Solver groups of a parting piece's colliders.
+fn parting_groups() -> InteractionGroups {
+    InteractionGroups::new(PARTING, Group::ALL, InteractionTestMode::And)
+}
+
+/// Sets the solver groups of every collider of a body (where they differ).
+fn set_body_groups(physics: &mut PhysicsWorld, rb: RigidBodyHandle, groups: InteractionGroups) {
+    let PhysicsWorld {
+        bodies, colliders, ..
+    } = physics;
+    let Some(body) = bodies.get(rb) else { return };
+    for &ch in body.colliders() {
+        if let Some(col) = colliders.get_mut(ch)
+            && col.solver_groups() != groups
+        {
+            col.set_solver_groups(groups);
         }
     }
 }
