@@ -81,6 +81,9 @@ pub(crate) struct RerunState {
     parting: Vec<Parting>,
     /// Fixed chunk colliders that let parting pieces through.
     parted_from: Vec<ColliderHandle>,
+    /// Whether parting pieces were looked for in the world's colliders
+    /// (once per set: a restored set finds them there, see [`PARTING`]).
+    scanned: bool,
 }
 
 /// A piece a projectile freed, passing through the fixed part of its
@@ -138,7 +141,6 @@ impl DestructionSet {
         step: &mut dyn FnMut(&mut PhysicsWorld, &ContactCollector),
     ) -> SetStepReport {
         let mut state = std::mem::take(&mut self.rerun);
-        self.end_parting(physics, &mut state);
         save_awake(physics, &mut state.saved);
         self.before_step(physics);
         step(physics, &self.collector);
@@ -395,6 +397,69 @@ impl DestructionSet {
                 }
             }
         }
+    }
+}
+
+impl DestructionSet {
+    /// At every safe point ([`Self::after_step`], whichever stepper): parting
+    /// pieces that are done part no more, and the parts of a parting piece
+    /// that split go on parting. Nothing to do (the usual case): O(1).
+    pub(crate) fn update_parting(&mut self, physics: &mut PhysicsWorld) {
+        if self.rerun.scanned && self.rerun.parting.is_empty() && self.rerun.parted_from.is_empty()
+        {
+            return;
+        }
+        let mut state = std::mem::take(&mut self.rerun);
+        if !state.scanned {
+            self.find_parting(physics, &mut state);
+        }
+        self.end_parting(physics, &mut state);
+        self.rerun = state;
+    }
+
+    /// Finds parting pieces and the fixed chunks they part from by their
+    /// solver groups, for a set restored from a snapshot (which does not
+    /// keep the parting list): they part on while they are inside, as after
+    /// [`PARTING_STEPS`]. A snapshot taken within a piece's first
+    /// [`PARTING_STEPS`] steps therefore resumes with shorter parting, not
+    /// bit for bit. O(library colliders), once per set.
+    fn find_parting(&self, physics: &PhysicsWorld, state: &mut RerunState) {
+        state.scanned = true;
+        for (i, slot) in self.slots.iter().enumerate() {
+            let Some(e) = slot.entry.as_ref() else {
+                continue;
+            };
+            let h = super::InstanceHandle::from_raw_parts(i as u32, slot.generation);
+            for (c, &rb) in &e.bodies {
+                let Some(body) = physics.bodies.get(rb) else {
+                    continue;
+                };
+                for &ch in body.colliders() {
+                    let Some(g) = physics.colliders.get(ch).map(|c| c.solver_groups()) else {
+                        continue;
+                    };
+                    if body.is_dynamic() && g == parting_groups() {
+                        if let Some(cluster) = e.instance.cluster(*c) {
+                            state
+                                .parting
+                                .extend(cluster.nodes.iter().map(|&chunk| Parting {
+                                    instance: h,
+                                    chunk,
+                                    until: self.step_index,
+                                }));
+                        }
+                        break;
+                    }
+                    if body.is_fixed() && !g.filter.contains(PARTING) {
+                        state.parted_from.push(ch);
+                    }
+                }
+            }
+        }
+        state
+            .parted_from
+            .sort_unstable_by_key(|c| c.into_raw_parts());
+        state.parted_from.dedup();
     }
 }
 

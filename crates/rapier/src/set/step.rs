@@ -132,6 +132,7 @@ impl DestructionSet {
             self.admit_kinematic_hits(physics, &mut report);
         }
         self.commit_all(physics, &mut report);
+        self.update_parting(physics);
         self.sweep(physics);
         self.withdraw_due(physics);
         self.pre_step_taken = false;
