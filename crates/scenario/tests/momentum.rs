@@ -181,3 +181,30 @@ fn a_450_kg_ball_carries_its_momentum_through_the_built_in_wall() {
     let again = run_wall(steps, true);
     assert_eq!(again.hashes, m.hashes);
 }
+
+/// The same hit as a scenario file run (`resolve_breaks = true`): the
+/// recorded ball ends beyond the wall; the file without the key keeps
+/// today's outcome (the ball bounces back).
+#[test]
+fn the_scenario_key_resolve_breaks_reaches_the_scripted_run() {
+    let run_wall = |extra: &str| {
+        let text = format!("{extra}\n{}", builtin("wall").unwrap());
+        let mut file = ScenarioFile::parse(&text).unwrap();
+        file.duration = 0.75;
+        let built = build(&file, Path::new("."), &mut |_| {}).unwrap();
+        let (record, summary) =
+            smithereens_rapier::recorded_run::run(&built.scenario, &mut |_, _| {}).unwrap();
+        let end = record.projectiles[0].poses.last().unwrap()[2];
+        (end, summary)
+    };
+    let (end, summary) = run_wall("resolve_breaks = true\nprediction_distance = 0.1");
+    eprintln!(
+        "scripted re-run: ball ends at z = {end:.2} m, {} bonds broken, max speed {:.2} m/s, lowest {:.4} m",
+        summary.bonds_broken, summary.max_speed, summary.lowest_chunk_y_ever
+    );
+    assert!(end > 0.5, "{end}");
+    assert!(summary.max_speed <= 1.2 * 24.0, "{}", summary.max_speed);
+    assert!(summary.lowest_chunk_y_ever > -0.05, "{summary:?}");
+    let (end, _) = run_wall("prediction_distance = 0.1");
+    assert!(end < -0.5, "without the key the ball bounces back: {end}");
+}
