@@ -10,6 +10,12 @@
 //!   (5,000 dynamic library bodies, as after a wall broke into single
 //!   chunks), resting on the ground: measured while awake, then asleep.
 //! - **spawn / despawn** of a 48 × 24 × 2 wall (2,304 chunks).
+//! - **re-running stepper** (`step_resolving_breaks`, issue 11 item 2): its
+//!   cost in the town scene where nothing is hit (saving the awake bodies,
+//!   looking for hits), and the step in which a 450 kg ball at 24 m/s breaks
+//!   a 16 × 10 wall of 0.25 m cubes, re-run, against the same hit stepped
+//!   the ordinary way (its breaking step and the step after, when the freed
+//!   pieces first move).
 
 use glam::Vec3;
 use rapier3d::prelude::*;
@@ -62,6 +68,122 @@ impl StepTimes {
             100.0 * lm / rm
         );
     }
+}
+
+/// The town scene stepped with `step_resolving_breaks`: library time is the
+/// whole call minus Rapier's step inside it.
+fn town_resolving(steps: usize, balls: u32) {
+    let mut physics = new_physics_world(&WorldSettings::default());
+    insert_ground(&mut physics, 0.0, 0.8);
+    let mut set = DestructionSet::new(DestructionSettings::default()).expect("settings");
+    let asset = Arc::new(Asset::new(&grid_desc(10, 10, 5, 0.2, 2000.0, 1000.0)).expect("grid"));
+    for k in 0..100 {
+        let at = Vec3::new((k % 10) as f32 * 4.0, 0.0, (k / 10) as f32 * 4.0);
+        set.spawn(
+            &mut physics,
+            asset.clone(),
+            Pose::from_translation(at),
+            InstanceDesc::default(),
+        )
+        .expect("spawn");
+    }
+    for k in 0..balls {
+        let b = physics.insert_body(
+            RigidBodyBuilder::dynamic()
+                .translation(Vec3::new(
+                    -1.0 + 0.5 * (k / 10) as f32,
+                    0.2,
+                    3.0 + 4.0 * (k % 10) as f32,
+                ))
+                .linvel(Vec3::new(0.5, 0.0, 0.0)),
+        );
+        physics.insert_collider(ColliderBuilder::ball(0.2), Some(b));
+    }
+    let mut t = StepTimes::default();
+    for k in 0..steps + 10 {
+        let mut rapier = 0.0;
+        let t0 = Instant::now();
+        let report = set.step_resolving_breaks(&mut physics, &mut |physics, events| {
+            let r0 = Instant::now();
+            physics.step_with_events(&(), events);
+            rapier += r0.elapsed().as_secs_f64() * 1e6;
+        });
+        let total = t0.elapsed().as_secs_f64() * 1e6;
+        assert!(report.failed.is_empty() && !report.rerun);
+        if k >= 10 {
+            t.library.push(total - rapier);
+            t.before.push(0.0);
+            t.rapier.push(rapier);
+        }
+    }
+    let awake = awake_bodies(&physics);
+    t.print(&format!("town re-running, {awake} game awake"));
+}
+
+/// Wall time (ms) of each step of a 16 × 10 wall hit by a 450 kg ball at
+/// 24 m/s, stepped plainly or with `step_resolving_breaks`; with the index
+/// of the first step that broke bonds.
+fn wall_hit(resolve: bool) -> (Vec<f64>, usize, bool) {
+    let settings = WorldSettings::default();
+    let mut physics = new_physics_world(&settings);
+    insert_ground(&mut physics, 0.0, settings.friction);
+    let mut set = DestructionSet::new(settings.destruction()).expect("settings");
+    let asset = Arc::new(Asset::new(&grid_desc(16, 10, 1, 0.25, 2400.0, 1500.0)).expect("grid"));
+    set.spawn(&mut physics, asset, Pose::IDENTITY, InstanceDesc::default())
+        .expect("spawn");
+    let ball = smithereens_rapier::ProjectileDesc {
+        position: Vec3::new(2.0, 1.2, -2.0),
+        velocity: Vec3::new(0.0, 0.0, 24.0),
+        radius: 0.35,
+        mass: 450.0,
+    };
+    smithereens_rapier::world::insert_projectile(
+        &mut physics,
+        &ball,
+        settings.friction,
+        settings.restitution,
+    )
+    .expect("ball");
+    let (mut times, mut broke, mut rerun) = (Vec::new(), usize::MAX, false);
+    for k in 0..20 {
+        let t0 = Instant::now();
+        let report = if resolve {
+            set.step_resolving_breaks(&mut physics, &mut |physics, events| {
+                physics.step_with_events(&(), events);
+            })
+        } else {
+            set.before_step(&physics);
+            physics.step_with_events(&(), set.events());
+            set.after_step(&mut physics)
+        };
+        times.push(t0.elapsed().as_secs_f64() * 1e3);
+        rerun |= report.rerun;
+        if broke == usize::MAX && report.instances.values().any(|r| !r.broken.is_empty()) {
+            broke = k;
+        }
+    }
+    (times, broke, rerun)
+}
+
+/// The re-run step against the ordinary breaking step (+ the step after), medians over `n` runs.
+fn rerun_cost(n: usize) {
+    let (mut plain, mut plain2, mut re) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..n {
+        let (t, b, _) = wall_hit(false);
+        plain.push(t[b]);
+        plain2.push(t[b] + t[b + 1]);
+        let (t, b, rerun) = wall_hit(true);
+        assert!(rerun, "the hit was re-run");
+        re.push(t[b]);
+    }
+    let (p, _) = stats(&mut plain);
+    let (p2, _) = stats(&mut plain2);
+    let (r, _) = stats(&mut re);
+    println!(
+        "wall 16×10 hit by 450 kg at 24 m/s: re-run step {r:.3} ms; ordinary breaking step {p:.3} ms ({:.1}×), with the step after {p2:.3} ms ({:.1}×)  (n = {n})",
+        r / p,
+        r / p2
+    );
 }
 
 fn awake_bodies(physics: &PhysicsWorld) -> usize {
@@ -223,8 +345,10 @@ fn main() {
     );
     town(steps, 4);
     town(steps, 200);
+    town_resolving(steps, 200);
     if !quick {
         debris(steps);
     }
     spawn_despawn(if quick { 1 } else { 20 });
+    rerun_cost(if quick { 1 } else { 20 });
 }

@@ -1,7 +1,9 @@
 //! Per-step work follows activity: a 100-instance world where nothing
 //! breaks makes no heap allocation inside the library's per-step calls
 //! (`before_step`, `after_step`) over 600 steps after warm-up, counted by a
-//! global allocator. Rapier's own step belongs to the game and is not counted.
+//! global allocator, and none with the re-running stepper
+//! (`step_resolving_breaks`) either. Rapier's own step belongs to the game
+//! and is not counted.
 //!
 //! This file is its own test binary, so the counting allocator sees only it.
 
@@ -97,6 +99,31 @@ fn idle_steps_of_a_100_instance_world_allocate_nothing_in_the_library() {
     assert_eq!(
         allocations, 0,
         "heap allocations inside the library over 600 idle steps"
+    );
+    // The same with the re-running stepper (issue 11, item 2): saving the
+    // awake bodies and looking for projectile hits allocate nothing either.
+    fn step_resolving(set: &mut DestructionSet, physics: &mut PhysicsWorld) -> usize {
+        let mut rapier = 0;
+        let region = Region::new(GLOBAL);
+        let report = set.step_resolving_breaks(physics, &mut |physics, events| {
+            let inner = Region::new(GLOBAL);
+            physics.step_with_events(&(), events);
+            rapier += inner.change().allocations;
+        });
+        let total = region.change().allocations;
+        assert!(report.instances.is_empty() && !report.rerun);
+        drop(report);
+        total - rapier
+    }
+    for _ in 0..10 {
+        step_resolving(&mut set, &mut physics);
+    }
+    let allocations: usize = (0..600)
+        .map(|_| step_resolving(&mut set, &mut physics))
+        .sum();
+    assert_eq!(
+        allocations, 0,
+        "heap allocations inside the library over 600 idle re-running steps"
     );
     assert!(
         physics.bodies[ball].translation().x < -60.0,

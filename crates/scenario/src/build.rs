@@ -151,6 +151,7 @@ pub fn build(
     scenario.projectiles = projectiles;
     scenario.explosions = explosions;
     scenario.prediction_distance = file.prediction_distance;
+    scenario.resolve_breaks = file.resolve_breaks;
     Ok(BuiltScenario { scenario })
 }
 

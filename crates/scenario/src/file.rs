@@ -316,6 +316,11 @@ pub struct ScenarioFile {
     /// (see `ScriptedRun::prediction_distance`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub prediction_distance: Option<f32>,
+    /// Re-run the step in which a projectile breaks fixed chunks against the
+    /// freed pieces, so it carries on through (issue 11, item 2; see
+    /// `ScriptedRun::resolve_breaks`). Default false.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub resolve_breaks: bool,
 }
 
 /// Most fixed steps a scenario may run (10 min at 1 kHz), so no file can make

@@ -8,7 +8,9 @@
 //!
 //! # Schema
 //! Top level: `name`, `duration` (s), `timestep` (s, default 1/60),
-//! `gravity` (m/s²), `ground` (bool), `ground_y` (m). Then either one
+//! `gravity` (m/s²), `ground` (bool), `ground_y` (m), `prediction_distance`
+//! (m), `resolve_breaks` (bool: re-run the step in which a projectile breaks
+//! fixed chunks, so it carries on through). Then either one
 //! `[asset]` table or one or more `[[instances]]` (never both, never
 //! neither); each has the form of [`AssetSource`]: `supports` (`ground`,
 //! `ends-x`, `none`, `asset`), `stand_on_ground`, `translation` (m),

@@ -125,6 +125,10 @@ pub struct ScriptedRun {
     /// prediction the contact is only made after the corner is inside the
     /// ground. Finite, in `(0, 1]` m.
     pub prediction_distance: Option<f32>,
+    /// Step with [`DestructionSet::step_resolving_breaks`]: the step in
+    /// which a projectile breaks fixed chunks is re-run against the freed
+    /// pieces (issue 11, item 2). Off by default.
+    pub resolve_breaks: bool,
 }
 
 impl ScriptedRun {
@@ -139,6 +143,7 @@ impl ScriptedRun {
             explosions: Vec::new(),
             steps,
             prediction_distance: None,
+            resolve_breaks: false,
         }
     }
 
@@ -409,9 +414,15 @@ pub fn run(
             next_blast += 1;
         }
         let t = Instant::now();
-        set.before_step(&physics);
-        physics.step_with_events(&(), set.events());
-        let mut report = set.after_step(&mut physics);
+        let mut report = if scenario.resolve_breaks {
+            set.step_resolving_breaks(&mut physics, &mut |physics, events| {
+                physics.step_with_events(&(), events);
+            })
+        } else {
+            set.before_step(&physics);
+            physics.step_with_events(&(), set.events());
+            set.after_step(&mut physics)
+        };
         step_times.push(t.elapsed().as_secs_f64());
         if let Some((_, e)) = report.failed.pop() {
             return Err(StepError::Commit(e).into());

@@ -20,7 +20,10 @@
 //! handler, watched pairs and pre-step velocities), `step` (after-step:
 //! contacts → damage, one commit across instances, quarantine), `sleep`
 //! (lazy motion sync, the sleep sweep and recycling), `impulses` (explosions and absorbed impulses), [`attachments`]
-//! (game joints and colliders across splits), `snapshot`.
+//! (game joints and colliders across splits), `snapshot`, [`rerun`] (the
+//! opt-in stepper [`DestructionSet::step_resolving_breaks`] that re-runs the
+//! step in which a game body broke fixed chunks, so its momentum goes into
+//! the freed pieces).
 //!
 //! # Cost per step
 //! [`DestructionSet::before_step`] is O(watched pairs: contacts with chunks
@@ -45,6 +48,7 @@ pub mod contact;
 mod episode;
 mod impulses;
 pub(crate) mod registry;
+pub mod rerun;
 pub mod settings;
 mod sleep;
 pub(crate) mod snapshot;
@@ -54,6 +58,7 @@ pub mod tag;
 pub use attachments::Attachments;
 pub use contact::{BothEvents, ContactCollector};
 pub use impulses::{Explosion, MAX_PROJECTILE_MASS, MAX_PROJECTILE_SPEED, ProjectileDesc};
+pub use rerun::{PARTING, PARTING_LIMIT, PARTING_STEPS};
 pub use settings::{CollisionGroups, DestructionSettings, RecyclePolicy, SerialGroups};
 pub use snapshot::SetSnapshotError;
 pub use step::{InstanceReport, Quarantined, SetStepReport};
@@ -171,6 +176,8 @@ pub struct DestructionSet {
     pub(crate) shapes: BTreeMap<u64, Arc<ChunkShapes>>,
     /// Live instances.
     pub(crate) live: usize,
+    /// Buffers of [`Self::step_resolving_breaks`].
+    rerun: rerun::RerunState,
 }
 
 impl DestructionSet {
@@ -202,6 +209,7 @@ impl DestructionSet {
             sleep_queue: VecDeque::new(),
             shapes: BTreeMap::new(),
             live: 0,
+            rerun: rerun::RerunState::default(),
         })
     }
 

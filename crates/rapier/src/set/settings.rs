@@ -33,7 +33,9 @@ pub struct RecyclePolicy {
 /// cosmetic debris off them) and never with chunks.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CollisionGroups {
-    /// Groups of authoritative chunk and proxy colliders.
+    /// Groups of authoritative chunk and proxy colliders. (Their *solver*
+    /// groups are Rapier's default, except while pieces part after a re-run
+    /// step: see [`super::PARTING`].)
     pub chunks: SerialGroups,
     /// Groups of render-only debris colliders.
     pub render_debris: SerialGroups,

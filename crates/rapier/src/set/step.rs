@@ -81,6 +81,13 @@ pub struct SetStepReport {
     pub moved: Attachments,
     /// Wall time of the safe-point work, s.
     pub destruction_seconds: f64,
+    /// True when [`DestructionSet::step_resolving_breaks`] re-ran this step
+    /// because a game body broke fixed chunks in it.
+    pub rerun: bool,
+    /// Wall time of a re-run's extra work, s: restoring the bodies, the
+    /// commit of the hits, the second Rapier step and its safe point (0
+    /// without a re-run).
+    pub rerun_seconds: f64,
 }
 
 impl SetStepReport {
@@ -128,6 +135,7 @@ impl DestructionSet {
             self.admit_kinematic_hits(physics, &mut report);
         }
         self.commit_all(physics, &mut report);
+        self.update_parting(physics);
         self.sweep(physics);
         self.withdraw_due(physics);
         self.pre_step_taken = false;
@@ -213,32 +221,20 @@ impl DestructionSet {
             let v2 = point_velocity(&physics.bodies, hit.bodies.1, states[1], hit.point);
             // Approaching: the normal (collider 1 → 2) relative velocity closes the gap.
             let approach = (v1 - v2).dot(hit.normal).max(0.0);
-            let impact_speed = || {
-                // The pair kept accelerating (gravity) over the part of the step
-                // before it touched: v² = v₀² + 2·a·s, with s the relative
-                // travel along the normal during the step (O(1) per impact).
-                let accel = |b: Option<RigidBodyHandle>| {
-                    b.and_then(|h| physics.bodies.get(h))
-                        .filter(|b| b.is_dynamic())
-                        .map_or(Vec3::ZERO, |b| physics.gravity * b.gravity_scale())
-                };
-                let a = (accel(hit.bodies.0) - accel(hit.bodies.1)).dot(hit.normal);
-                let s = (displacement(&physics.bodies, hit.bodies.0, states[0])
-                    - displacement(&physics.bodies, hit.bodies.1, states[1]))
-                .dot(hit.normal);
-                if a > 0.0 && s > 0.0 {
-                    (approach * approach + 2.0 * a * s).sqrt()
-                } else {
-                    approach
-                }
-            };
+            let spent = !self.rerun.spent.is_empty() && self.hit_is_spent(&hit);
             super::episode::accumulate(
                 &mut self.episodes,
                 &hit,
                 approach,
                 self.step_index,
                 (open_speed, continue_speed),
-                || super::episode::impact_impulse(physics, &hit, impact_speed()),
+                || {
+                    if spent {
+                        return 0.0; // admitted by this step's re-run already
+                    }
+                    let speed = impact_speed(physics, &hit, states, approach);
+                    super::episode::impact_impulse(physics, &hit, speed)
+                },
             );
             if approach >= continue_speed {
                 self.watch[k].quiet = 0;
@@ -344,7 +340,7 @@ impl DestructionSet {
     /// an instance: on success it is reported and the instance marked for
     /// the commit; a refusal (full queue, …) is counted in
     /// `rejected_contacts`. Returns the event id when admitted.
-    fn admit_contact_event(
+    pub(super) fn admit_contact_event(
         &mut self,
         physics: &PhysicsWorld,
         inst: InstanceHandle,
@@ -424,7 +420,7 @@ impl DestructionSet {
         self.kinematic_hits = hits;
     }
 
-    fn commit_all(&mut self, physics: &mut PhysicsWorld, report: &mut SetStepReport) {
+    pub(super) fn commit_all(&mut self, physics: &mut PhysicsWorld, report: &mut SetStepReport) {
         if self.dirty.is_empty() {
             return;
         }
@@ -525,6 +521,32 @@ impl DestructionSet {
             }
         }
         self.committing = committing;
+    }
+}
+
+/// The speed at which a hit's surfaces met, m/s: the pre-step `approach`
+/// (m/s), raised by the acceleration (gravity) over the part of the step
+/// before they touched, `v² = v₀² + 2·a·s` with `s` the relative travel along
+/// the normal during the step. O(1).
+pub(super) fn impact_speed(
+    physics: &PhysicsWorld,
+    hit: &ContactHit,
+    states: [Option<super::contact::BodyState>; 2],
+    approach: f32,
+) -> f32 {
+    let accel = |b: Option<RigidBodyHandle>| {
+        b.and_then(|h| physics.bodies.get(h))
+            .filter(|b| b.is_dynamic())
+            .map_or(Vec3::ZERO, |b| physics.gravity * b.gravity_scale())
+    };
+    let a = (accel(hit.bodies.0) - accel(hit.bodies.1)).dot(hit.normal);
+    let s = (displacement(&physics.bodies, hit.bodies.0, states[0])
+        - displacement(&physics.bodies, hit.bodies.1, states[1]))
+    .dot(hit.normal);
+    if a > 0.0 && s > 0.0 {
+        (approach * approach + 2.0 * a * s).sqrt()
+    } else {
+        approach
     }
 }
 

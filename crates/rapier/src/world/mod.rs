@@ -58,6 +58,9 @@ pub struct StepReport {
     pub physics_seconds: f64,
     /// Wall time of damage admission, planning and commit, s.
     pub destruction_seconds: f64,
+    /// True when the step was re-run against pieces a projectile freed
+    /// (see [`DestructionWorld::set_resolve_breaks`]).
+    pub rerun: bool,
 }
 
 /// Why a step failed. The world stays consistent: a failed commit keeps the
@@ -78,6 +81,8 @@ pub struct DestructionWorld {
     handle: InstanceHandle,
     projectiles: Vec<RigidBodyHandle>,
     settings: WorldSettings,
+    /// Step with [`DestructionSet::step_resolving_breaks`].
+    resolve_breaks: bool,
 }
 
 impl DestructionWorld {
@@ -131,6 +136,7 @@ impl DestructionWorld {
             handle,
             projectiles: Vec::new(),
             settings,
+            resolve_breaks: false,
         })
     }
 
@@ -195,10 +201,21 @@ impl DestructionWorld {
     /// happened, the old bodies and the pending events are kept for a retry.
     pub fn step(&mut self) -> Result<StepReport, StepError> {
         let t0 = Instant::now();
-        self.set.before_step(&self.physics);
-        self.physics.step_with_events(&(), self.set.events());
-        let physics_seconds = t0.elapsed().as_secs_f64();
-        let mut set_report = self.set.after_step(&mut self.physics);
+        let (mut set_report, physics_seconds) = if self.resolve_breaks {
+            let r = self
+                .set
+                .step_resolving_breaks(&mut self.physics, &mut |physics, events| {
+                    physics.step_with_events(&(), events);
+                });
+            // Both Rapier steps of a re-run count as physics.
+            let physics_seconds = (t0.elapsed().as_secs_f64() - r.destruction_seconds).max(0.0);
+            (r, physics_seconds)
+        } else {
+            self.set.before_step(&self.physics);
+            self.physics.step_with_events(&(), self.set.events());
+            let physics_seconds = t0.elapsed().as_secs_f64();
+            (self.set.after_step(&mut self.physics), physics_seconds)
+        };
         if let Some((_, e)) = set_report.failed.pop() {
             return Err(StepError::Commit(e));
         }
@@ -217,7 +234,17 @@ impl DestructionWorld {
             deferred: r.deferred,
             physics_seconds,
             destruction_seconds: set_report.destruction_seconds,
+            rerun: set_report.rerun,
         })
+    }
+
+    /// Opt in (or out) of re-running the step in which a projectile breaks
+    /// fixed chunks, so that it is resolved against the freed pieces and
+    /// the projectile carries on through (issue 11, item 2; see
+    /// [`DestructionSet::step_resolving_breaks`]). Off by default; not kept
+    /// in snapshots.
+    pub fn set_resolve_breaks(&mut self, on: bool) {
+        self.resolve_breaks = on;
     }
 
     /// The destruction state.

@@ -117,6 +117,7 @@ impl DestructionWorld {
             set,
             handle: snap.handle,
             projectiles: snap.projectiles,
+            resolve_breaks: false,
             settings: snap.settings,
         })
     }
