@@ -242,15 +242,50 @@ fn read_primitive(
     ) {
         return Ok(());
     }
+    // The gltf crate's reader asserts (panics) when an accessor's type does
+    // not match what it reads: check the types first (glTF 2.0 §3.7.2.1:
+    // POSITION is VEC3 of FLOAT; indices are SCALAR of an unsigned integer).
+    use gltf::accessor::{DataType, Dimensions};
+    let position = primitive
+        .get(&gltf::Semantic::Positions)
+        .ok_or("no POSITION attribute")?;
+    if position.dimensions() != Dimensions::Vec3 || position.data_type() != DataType::F32 {
+        return Err(format!(
+            "POSITION accessor {} is {:?} of {:?}; glTF requires Vec3 of F32",
+            position.index(),
+            position.dimensions(),
+            position.data_type()
+        ));
+    }
+    if let Some(ix) = primitive.indices()
+        && (ix.dimensions() != Dimensions::Scalar
+            || !matches!(ix.data_type(), DataType::U8 | DataType::U16 | DataType::U32))
+    {
+        return Err(format!(
+            "index accessor {} is {:?} of {:?}; glTF requires Scalar of U8, U16 or U32",
+            ix.index(),
+            ix.dimensions(),
+            ix.data_type()
+        ));
+    }
     let reader = primitive.reader(|b| buffers.get(b.index()).map(Vec::as_slice));
-    let local: Vec<DVec3> = reader
-        .read_positions()
+    // Any other internal assertion of the reader on a malformed file becomes
+    // an error, never a panic that takes the caller down.
+    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let positions: Option<Vec<[f32; 3]>> = reader.read_positions().map(Iterator::collect);
+        let indices: Option<Vec<u32>> = reader.read_indices().map(|ix| ix.into_u32().collect());
+        (positions, indices)
+    }))
+    .map_err(|_| "the glTF reader failed an internal check on this file".to_string())?;
+    let local: Vec<DVec3> = read
+        .0
         .ok_or("no POSITION attribute or unreadable buffer")?
+        .into_iter()
         .map(|p| world.transform_point3(DVec3::new(p[0] as f64, p[1] as f64, p[2] as f64)))
         .collect();
     let count = local.len() as u64;
-    let indices: Vec<u32> = match reader.read_indices() {
-        Some(ix) => ix.into_u32().collect(),
+    let indices: Vec<u32> = match read.1 {
+        Some(ix) => ix,
         None => (0..count.min(u32::MAX as u64) as u32).collect(),
     };
     if let Some(&bad) = indices.iter().find(|&&i| i as u64 >= count) {

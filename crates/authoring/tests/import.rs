@@ -206,3 +206,23 @@ fn garbage_files_are_parse_errors() {
         assert!(matches!(r, Err(MeshError::Parse { .. })), "{r:?}");
     }
 }
+
+/// Found by `scripts/fuzz.sh` (target `gltf_import`): Box.gltf with its
+/// POSITION accessor's type changed to VEC4 made the gltf crate's reader
+/// assert; it is a typed parse error naming the accessor.
+#[test]
+fn a_position_accessor_of_the_wrong_type_is_a_parse_error_not_a_panic() {
+    let path = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fuzz_gltf_vec4_position.gltf"
+    ));
+    match load_mesh(path) {
+        Err(MeshError::Parse { message, .. }) => {
+            assert!(
+                message.contains("POSITION accessor 2 is Vec4 of F32"),
+                "{message}"
+            );
+        }
+        other => panic!("expected a parse error, got {other:?}"),
+    }
+}
