@@ -144,7 +144,22 @@ fn obj_options() -> tobj::LoadOptions {
     options
 }
 
+/// [`read_gltf_unguarded`], with any internal assertion of the gltf crates
+/// on a malformed document (an index out of range they did not validate, a
+/// type their reader asserts) turned into a parse error: user data never
+/// panics the caller (found by `scripts/fuzz.sh`).
 fn read_gltf(path: &Path) -> Result<RawMesh, MeshError> {
+    std::panic::catch_unwind(|| read_gltf_unguarded(path)).unwrap_or_else(|_| {
+        Err(MeshError::Parse {
+            path: path.to_path_buf(),
+            format: "glTF",
+            message: "the glTF reader failed an internal check on this file (malformed document)"
+                .into(),
+        })
+    })
+}
+
+fn read_gltf_unguarded(path: &Path) -> Result<RawMesh, MeshError> {
     let bytes = read_file(path)?;
     let parse_error = |message: String| MeshError::Parse {
         path: path.to_path_buf(),

@@ -226,3 +226,15 @@ fn a_position_accessor_of_the_wrong_type_is_a_parse_error_not_a_panic() {
         other => panic!("expected a parse error, got {other:?}"),
     }
 }
+
+/// Found by `scripts/fuzz.sh` (target `gltf_import`): a document whose
+/// attribute names an accessor that does not exist made gltf-json index out
+/// of bounds; it is a typed parse error.
+#[test]
+fn an_attribute_naming_a_missing_accessor_is_a_parse_error_not_a_panic() {
+    let path = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/fuzz_gltf_accessor_out_of_range.glb"
+    ));
+    assert!(matches!(load_mesh(path), Err(MeshError::Parse { .. })));
+}
