@@ -9,16 +9,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use smithereens_core::{Asset, fixtures};
 use smithereens_journal::{Journal, JournalOptions};
-use std::sync::{Arc, Once, OnceLock};
-
-fn asset() -> Arc<Asset> {
-    static ASSET: OnceLock<Arc<Asset>> = OnceLock::new();
-    ASSET
-        .get_or_init(|| Arc::new(Asset::new(&fixtures::grid_desc(3, 3, 1, 1.0, 1000.0, 10.0)).unwrap()))
-        .clone()
-}
+use std::sync::Once;
 
 fuzz_target!(|data: &[u8]| {
     static HOOK: Once = Once::new();
@@ -32,6 +24,6 @@ fuzz_target!(|data: &[u8]| {
     }
     if let Ok(journal) = Journal::open(&path, JournalOptions::default()) {
         let _ = journal.verify();
-        let _ = journal.recover(asset());
+        let _ = journal.recover(smithereens_fuzz::grid_asset());
     }
 });

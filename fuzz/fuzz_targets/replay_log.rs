@@ -3,18 +3,10 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use smithereens_core::{Asset, ReplayLog, fixtures, replay};
-use std::sync::{Arc, OnceLock};
-
-fn asset() -> Arc<Asset> {
-    static ASSET: OnceLock<Arc<Asset>> = OnceLock::new();
-    ASSET
-        .get_or_init(|| Arc::new(Asset::new(&fixtures::grid_desc(3, 3, 1, 1.0, 1000.0, 10.0)).unwrap()))
-        .clone()
-}
+use smithereens_core::{ReplayLog, replay};
 
 fuzz_target!(|data: &[u8]| {
     if let Ok(log) = ReplayLog::from_bytes(data) {
-        let _ = replay(asset(), &log);
+        let _ = replay(smithereens_fuzz::grid_asset(), &log);
     }
 });

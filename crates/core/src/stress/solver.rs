@@ -250,6 +250,15 @@ impl LocalBond {
     pub(crate) fn moment(&self, phi: DVec3) -> DVec3 {
         self.kb * phi + (self.kt - self.kb) * self.normal.dot(phi) * self.normal
     }
+    /// From node `v`'s side: the other node and the arms `p − c_v`, `p − c_u`.
+    #[inline]
+    fn seen_from(&self, v: usize) -> (usize, DVec3, DVec3) {
+        if self.a as usize == v {
+            (self.b as usize, self.ra, self.rb)
+        } else {
+            (self.a as usize, self.rb, self.ra)
+        }
+    }
     #[inline]
     fn force_inverse(&self, f: DVec3) -> DVec3 {
         f / self.ks + (1.0 / self.kn - 1.0 / self.ks) * self.normal.dot(f) * self.normal
@@ -905,11 +914,7 @@ impl StressSolver {
                 continue;
             }
             let lb = &self.bonds[self.parent[v] as usize];
-            let (u, rv, ru) = if lb.a as usize == v {
-                (lb.b as usize, lb.ra, lb.rb)
-            } else {
-                (lb.a as usize, lb.rb, lb.ra)
-            };
+            let (u, rv, ru) = lb.seen_from(v);
             let f = self.z_u[v];
             // Moment of the subtree load about the bond point p.
             let m = self.z_t[v] - rv.cross(f);
@@ -928,11 +933,7 @@ impl StressSolver {
                 continue;
             }
             let lb = &self.bonds[self.parent[v] as usize];
-            let (u, rv, ru) = if lb.a as usize == v {
-                (lb.b as usize, lb.ra, lb.rb)
-            } else {
-                (lb.a as usize, lb.rb, lb.ra)
-            };
+            let (u, rv, ru) = lb.seen_from(v);
             let (uu, ut) = if self.fixed[u] {
                 (DVec3::ZERO, DVec3::ZERO)
             } else {
