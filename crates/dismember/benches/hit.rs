@@ -1,0 +1,2 @@
+//! Placeholder; replaced by the hit benchmark.
+fn main() {}

@@ -1,0 +1,66 @@
+//! # smithereens-dismember
+//!
+//! The engine-agnostic heart of character dismemberment, after the
+//! dismemberment seed (`dismemberment-pipeline.zh.txt`, a breakdown of a
+//! shipped game's limb-cutting pipeline):
+//!
+//! * [`BodyModel`] — regions → bones → operations with visual recipes,
+//!   virtual damage locations and indirect candidates (seed §1), loaded from
+//!   a documented TOML file ([`HUMANOID_TOML`]);
+//! * [`DamageGraph`] — damage parents separate from the [`Skeleton`] tree
+//!   (§1.3);
+//! * [`select_candidates`] and [`decide`] — helper volume → plane angle →
+//!   priority, then [`RuleSet`] (health gate, lethality, multipliers,
+//!   additive modifiers, presets and flags, §2) with draws seeded by
+//!   (victim, event id);
+//! * [`BodyState`] and [`SlotRuntime`] — per-bone and per-element states,
+//!   masks, hit counts and the four-slot runtime with two 64-bit state masks
+//!   (§8.1–8.3).
+//!
+//! Units: metres, seconds, radians (degrees only where a text file says
+//! `_deg`); health in percent of the body's maximum. No physics engine, no
+//! mesh or skin format: integrations feed poses in and read plans out.
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+pub mod body_model;
+pub mod candidate_selection;
+pub mod damage_graph;
+pub mod decision;
+pub mod error;
+pub mod index;
+pub mod rules;
+pub mod skeleton;
+pub mod slots;
+pub mod state;
+
+pub use body_model::{
+    BodyModel, BodyModelDesc, Bone, BoneDesc, Ellipsoid, Helper, IndirectCandidate, MAX_BONES,
+    Operation, OperationCategory, OperationInput, Recipe, Region, VirtualLocation,
+};
+pub use candidate_selection::{Candidate, Hit, Location, select_candidates};
+pub use damage_graph::{BoneMask, DamageGraph, bone_bit};
+pub use decision::{ChosenOperation, Decision, DecisionRng, decide};
+pub use error::{BodyModelError, RuleError, SlotError};
+pub use index::{
+    BoneIndex, HelperIndex, IndirectCandidateIndex, MaskIndex, RecipeIndex, RegionIndex,
+    VirtualLocationIndex,
+};
+pub use rules::{
+    DamageFlags, DamagePreset, ReactionFlags, RuleContext, RuleSet, RuleSetDesc, Verdict,
+    combine_probability,
+};
+pub use skeleton::Skeleton;
+pub use slots::{PARKED_MATRIX, RemoveOutcome, SLOT_COUNT, Slot, SlotCandidate, SlotRuntime};
+pub use state::{
+    BodyState, BoneState, ElementState, EventId, LastHit, VictimHandle, VictimId, VictimStates,
+    WoundPatch,
+};
+
+pub use glam;
+
+/// The documented 43-bone humanoid body model (`data/humanoid.toml`).
+pub const HUMANOID_TOML: &str = include_str!("../data/humanoid.toml");
+
+/// The Biter rule preset for the humanoid (`data/biter.rules.toml`).
+pub const BITER_RULES_TOML: &str = include_str!("../data/biter.rules.toml");
