@@ -41,6 +41,14 @@ impl DecisionRng {
         Self(Pcg64Mcg::new((u128::from(hi) << 64) | u128::from(lo)))
     }
 
+    /// An independent stream for the same (victim, event): stream 0 is the
+    /// decision itself ([`DecisionRng::new`]), stream 1 the gib impulse.
+    pub fn with_stream(victim: VictimId, event: EventId, stream: u64) -> Self {
+        let hi = splitmix64(victim.0 ^ stream.wrapping_mul(0xA076_1D64_78BD_642F));
+        let lo = splitmix64(event.0 ^ 0xD1B5_4A32_D192_ED03);
+        Self(Pcg64Mcg::new((u128::from(hi) << 64) | u128::from(lo)))
+    }
+
     /// A uniform `f32` in `[0, 1)` from the top 24 bits of one draw.
     pub fn uniform(&mut self) -> f32 {
         (self.0.next_u32() >> 8) as f32 * (1.0 / 16_777_216.0)

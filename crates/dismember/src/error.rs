@@ -170,3 +170,45 @@ pub enum SlotError {
     #[error("slot matrix has a non-finite entry")]
     NonFiniteMatrix,
 }
+
+/// Why a detach could not be planned or committed. Nothing changes on error.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[non_exhaustive]
+pub enum DetachError {
+    /// A bone index out of range.
+    #[error("bone {0} is out of range")]
+    BoneOutOfRange(BoneIndex),
+    /// The operation does not detach (a hole, break or deformation).
+    #[error("the operation does not detach anything")]
+    NotDetaching,
+    /// Poses do not have one finite entry per bone.
+    #[error("pose `{which}` has {found} entries for {expected} bones, or a non-finite entry")]
+    BadPose {
+        /// Which pose input.
+        which: &'static str,
+        /// Bones in the model.
+        expected: usize,
+        /// Entries given.
+        found: usize,
+    },
+    /// A model-to-world transform is non-finite or not invertible.
+    #[error("transform `{0}` is non-finite or singular")]
+    BadTransform(&'static str),
+    /// Motion input is non-finite, or the animation time step is not positive.
+    #[error("motion input `{0}` is non-finite or the time step is not positive")]
+    BadMotion(&'static str),
+    /// Gib impulse ranges are non-finite, negative or reversed.
+    #[error("gib impulse parameter `{0}` is non-finite, negative or reversed")]
+    BadImpulse(&'static str),
+    /// The body changed since the plan was made: discard the plan and re-evaluate.
+    #[error("body revision is {current}, the plan was made at {planned}")]
+    StaleRevision {
+        /// Revision the plan was made at.
+        planned: u64,
+        /// Current revision.
+        current: u64,
+    },
+    /// The plan belongs to another victim or another generation of it.
+    #[error("the plan belongs to another victim or generation")]
+    WrongVictim,
+}

@@ -15,7 +15,12 @@
 //!   (victim, event id);
 //! * [`BodyState`] and [`SlotRuntime`] — per-bone and per-element states,
 //!   masks, hit counts and the four-slot runtime with two 64-bit state masks
-//!   (§8.1–8.3).
+//!   (§8.1–8.3);
+//! * [`plan_detach`] / [`commit_detach`] / [`try_detach`] — the detach
+//!   transaction: parts collected from the current state, visibility masks
+//!   composed in bind-pose space, patch migration, pose hand-over
+//!   ([`pose_handover`]), velocities and gib impulse, revision check, one
+//!   commit (§5.3, §7.1, §8.4, §9).
 //!
 //! Units: metres, seconds, radians (degrees only where a text file says
 //! `_deg`); health in percent of the body's maximum. No physics engine, no
@@ -27,8 +32,10 @@ pub mod body_model;
 pub mod candidate_selection;
 pub mod damage_graph;
 pub mod decision;
+pub mod detach;
 pub mod error;
 pub mod index;
+pub mod pose_handover;
 pub mod rules;
 pub mod skeleton;
 pub mod slots;
@@ -41,7 +48,12 @@ pub use body_model::{
 pub use candidate_selection::{Candidate, Hit, Location, select_candidates};
 pub use damage_graph::{BoneMask, DamageGraph, bone_bit};
 pub use decision::{ChosenOperation, Decision, DecisionRng, decide};
-pub use error::{BodyModelError, RuleError, SlotError};
+pub use detach::{
+    DetachInput, DetachOutcome, DetachReceipt, DetachRequest, GibBody, GibImpulse, GibPlan, Motion,
+    PendingDetaches, PlanOutcome, VisibilityMask, body_visibility, commit_detach, plan_detach,
+    try_detach,
+};
+pub use error::{BodyModelError, DetachError, RuleError, SlotError};
 pub use index::{
     BoneIndex, HelperIndex, IndirectCandidateIndex, MaskIndex, RecipeIndex, RegionIndex,
     VirtualLocationIndex,

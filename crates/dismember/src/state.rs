@@ -333,7 +333,6 @@ impl BodyState {
 
     /// Marks the bones of `mask` detached and updates their elements
     /// (`CUT`, and `GONE` when no bone of the region remains).
-    #[allow(dead_code)] // used by the detach transaction (item 5/6)
     pub(crate) fn detach_bones(&mut self, model: &BodyModel, mask: BoneMask) {
         for (i, bone) in model.bones().iter().enumerate() {
             if mask & bone_bit(BoneIndex(i as u32)) != 0 {
