@@ -20,7 +20,13 @@
 //!   transaction: parts collected from the current state, visibility masks
 //!   composed in bind-pose space, patch migration, pose hand-over
 //!   ([`pose_handover`]), velocities and gib impulse, revision check, one
-//!   commit (§5.3, §7.1, §8.4, §9).
+//!   commit (§5.3, §7.1, §8.4, §9);
+//! * [`CapabilityMap`] — capabilities from body state, not bones (§6.3), and
+//!   [`EventTrack`] / [`ReactionPlayer`] — reaction clip events fired for
+//!   every `previous < t ≤ current` (§6.1–6.2);
+//! * [`PartsManager`] — create/keep distance hysteresis, removal interval,
+//!   maximum lifetime and budgets of bodies, constraints and skinned meshes
+//!   (§8.5).
 //!
 //! Units: metres, seconds, radians (degrees only where a text file says
 //! `_deg`); health in percent of the body's maximum. No physics engine, no
@@ -30,11 +36,14 @@
 
 pub mod body_model;
 pub mod candidate_selection;
+pub mod capabilities;
 pub mod damage_graph;
 pub mod decision;
 pub mod detach;
 pub mod error;
+pub mod event_track;
 pub mod index;
+pub mod parts_manager;
 pub mod pose_handover;
 pub mod rules;
 pub mod skeleton;
@@ -46,6 +55,7 @@ pub use body_model::{
     Operation, OperationCategory, OperationInput, Recipe, Region, VirtualLocation,
 };
 pub use candidate_selection::{Candidate, Hit, Location, select_candidates};
+pub use capabilities::{Capabilities, CapabilityMap, Requirement};
 pub use damage_graph::{BoneMask, DamageGraph, bone_bit};
 pub use decision::{ChosenOperation, Decision, DecisionRng, decide};
 pub use detach::{
@@ -54,9 +64,13 @@ pub use detach::{
     try_detach,
 };
 pub use error::{BodyModelError, DetachError, RuleError, SlotError};
+pub use event_track::{EventTrack, ReactionPlayer, TrackError, TrackEvent, TrackEventKind};
 pub use index::{
     BoneIndex, HelperIndex, IndirectCandidateIndex, MaskIndex, RecipeIndex, RegionIndex,
     VirtualLocationIndex,
+};
+pub use parts_manager::{
+    CreateRefusal, DistanceLimits, PartCost, PartId, PartsError, PartsManager, PartsManagerParams,
 };
 pub use rules::{
     DamageFlags, DamagePreset, ReactionFlags, RuleContext, RuleSet, RuleSetDesc, Verdict,
