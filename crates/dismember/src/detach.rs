@@ -255,7 +255,7 @@ fn check_transform(name: &'static str, m: Affine3A) -> Result<(), DetachError> {
     Ok(())
 }
 
-fn patch_bone(model: &BodyModel, recipe: RecipeIndex, root: BoneIndex) -> BoneIndex {
+pub(crate) fn patch_bone(model: &BodyModel, recipe: RecipeIndex, root: BoneIndex) -> BoneIndex {
     model
         .recipe(recipe)
         .and_then(|r| r.helper)
@@ -476,27 +476,50 @@ pub fn commit_detach(
             current: state.revision(),
         });
     }
-    let recipe = model
-        .recipe(plan.request.recipe)
-        .ok_or(DetachError::NotDetaching)?;
-    state.detach_bones(model, plan.parts);
-    if recipe.hide_volume.is_some() {
-        state.hidden_volumes.push(plan.request.recipe);
+    if model.recipe(plan.request.recipe).is_none() {
+        return Err(DetachError::NotDetaching);
     }
-    let subtree = model.damage_graph().descendants(plan.request.root) | plan.parts;
-    state.patches.retain(|p| subtree & bone_bit(p.bone) == 0);
-    if recipe.body_patch.is_some() {
-        state.patches.push(WoundPatch {
-            recipe: plan.request.recipe,
-            bone: patch_bone(model, plan.request.recipe, plan.request.root),
-        });
-    }
+    apply_detach_state(
+        model,
+        state,
+        plan.request.root,
+        plan.request.recipe,
+        plan.parts,
+    );
     state.applied_events.insert(plan.request.event);
     state.revision += 1;
     Ok(DetachReceipt {
         parts: plan.parts,
         revision: state.revision,
     })
+}
+
+/// The body side of a detach: `parts` leave, the recipe's hide volume is
+/// added, patches of the cut's damage subtree leave with the gib and the
+/// cut's body patch is added. Shared by [`commit_detach`] and replicated
+/// events so both paths change the state identically. `recipe` must be valid.
+pub(crate) fn apply_detach_state(
+    model: &BodyModel,
+    state: &mut BodyState,
+    root: BoneIndex,
+    recipe_ix: RecipeIndex,
+    parts: BoneMask,
+) {
+    let Some(recipe) = model.recipe(recipe_ix) else {
+        return;
+    };
+    state.detach_bones(model, parts);
+    if recipe.hide_volume.is_some() {
+        state.hidden_volumes.push(recipe_ix);
+    }
+    let subtree = model.damage_graph().descendants(root) | parts;
+    state.patches.retain(|p| subtree & bone_bit(p.bone) == 0);
+    if recipe.body_patch.is_some() {
+        state.patches.push(WoundPatch {
+            recipe: recipe_ix,
+            bone: patch_bone(model, recipe_ix, root),
+        });
+    }
 }
 
 /// Detach requests waiting for their resources, in arrival order (a `Vec`,

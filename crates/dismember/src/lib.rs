@@ -26,7 +26,10 @@
 //!   every `previous < t ≤ current` (§6.1–6.2);
 //! * [`PartsManager`] — create/keep distance hysteresis, removal interval,
 //!   maximum lifetime and budgets of bodies, constraints and skinned meshes
-//!   (§8.5).
+//!   (§8.5);
+//! * [`apply_event`], [`state_hash`], [`restore_snapshot`] — the body state
+//!   (not gib poses) as the replicated truth: the same event stream gives the
+//!   same hash on every peer and on replay, and snapshots restore it.
 //!
 //! Units: metres, seconds, radians (degrees only where a text file says
 //! `_deg`); health in percent of the body's maximum. No physics engine, no
@@ -45,6 +48,7 @@ pub mod event_track;
 pub mod index;
 pub mod parts_manager;
 pub mod pose_handover;
+pub mod replication;
 pub mod rules;
 pub mod skeleton;
 pub mod slots;
@@ -71,6 +75,10 @@ pub use index::{
 };
 pub use parts_manager::{
     CreateRefusal, DistanceLimits, PartCost, PartId, PartsError, PartsManager, PartsManagerParams,
+};
+pub use replication::{
+    AppliedOperation, ApplyOutcome, BodyEvent, HitRecord, ReplicationError, apply_event,
+    restore_snapshot, state_hash,
 };
 pub use rules::{
     DamageFlags, DamagePreset, ReactionFlags, RuleContext, RuleSet, RuleSetDesc, Verdict,
