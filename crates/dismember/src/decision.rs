@@ -113,7 +113,8 @@ fn moot(model: &BodyModel, state: &BodyState, bone: BoneIndex, op: &Operation) -
 ///
 /// # Errors
 /// [`RuleError::Health`] or [`RuleError::Probability`] for a bad context,
-/// [`RuleError::BoneOutOfRange`] for a candidate not in the model. Nothing is
+/// [`RuleError::BoneOutOfRange`] or [`RuleError::CandidateOutOfRange`] for a
+/// candidate not in the model, [`RuleError::RegionOutOfRange`]. Nothing is
 /// changed (the state is read-only here).
 pub fn decide(
     model: &BodyModel,
@@ -131,14 +132,14 @@ pub fn decide(
             Location::Indirect(i) => {
                 let ic = model
                     .indirect_candidate(i)
-                    .ok_or(RuleError::BoneOutOfRange(BoneIndex(u32::MAX)))?;
+                    .ok_or(RuleError::CandidateOutOfRange(c.location))?;
                 ops[0] = Some(ic.operation);
                 ic.location
             }
             Location::Virtual(v) => {
                 let vl = model
                     .virtual_location(v)
-                    .ok_or(RuleError::BoneOutOfRange(BoneIndex(u32::MAX)))?;
+                    .ok_or(RuleError::CandidateOutOfRange(c.location))?;
                 ops[0] = Some(vl.operation);
                 vl.parent
             }

@@ -143,6 +143,9 @@ pub enum RuleError {
     /// A bone index out of range.
     #[error("bone {0} is out of range")]
     BoneOutOfRange(BoneIndex),
+    /// A candidate names a virtual location or indirect candidate the model lacks.
+    #[error("candidate {0:?} is not in the model")]
+    CandidateOutOfRange(crate::candidate_selection::Location),
     /// A non-finite hit point or plane normal, or a zero plane normal.
     #[error("hit `{field}` is non-finite or zero")]
     BadHit {

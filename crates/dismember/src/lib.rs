@@ -29,7 +29,55 @@
 //!   (§8.5);
 //! * [`apply_event`], [`state_hash`], [`restore_snapshot`] — the body state
 //!   (not gib poses) as the replicated truth: the same event stream gives the
-//!   same hash on every peer and on replay, and snapshots restore it.
+//!   same hash on every peer and on replay, and snapshots restore it;
+//! * [`validate_detached_skin`] — a detached mesh's weights sum to 1 per
+//!   vertex and only name bones the gib can pose (§4.4).
+//!
+//! # Example: one hit on the humanoid, decided and detached
+//! ```
+//! use smithereens_dismember::glam::{Affine3A, Vec3};
+//! use smithereens_dismember::*;
+//!
+//! let model = BodyModel::from_toml_str(HUMANOID_TOML)?;
+//! let rules = RuleSet::from_toml_str(&model, BITER_RULES_TOML)?;
+//! let victim = VictimHandle { id: VictimId(1), generation: 0 };
+//! let mut state = BodyState::new(&model, victim);
+//! let pose = model.bind_pose(); // the caller's current model-space bone poses
+//!
+//! // A swing at the left forearm near the wrist, body health 60 %.
+//! let forearm = model.bone_index("l_forearm").unwrap();
+//! let point = pose[forearm.get() as usize].transform_point3(Vec3::new(0.245, 0.0, 0.0));
+//! let hit = Hit { bone: forearm, point, attack_plane_normal: Vec3::Y };
+//! let mut candidates = Vec::new();
+//! select_candidates(&model, state.present_mask(), &pose, &hit, &mut candidates)?;
+//! let ctx = RuleContext {
+//!     health_percent: 60.0,
+//!     preset: DamagePreset { limb_cut_probability: 1.0, ..DamagePreset::default() },
+//!     reaction: ReactionFlags::EMPTY,
+//!     victim_states: VictimStates::EMPTY,
+//! };
+//! let mut rng = DecisionRng::new(victim.id, EventId(1));
+//! let decision = decide(&model, &rules, &state, &candidates, &ctx, &mut rng)?;
+//! let cut = decision.operation.unwrap();
+//! assert!(!decision.kills); // the Biter arm cut is NonLethal
+//!
+//! // Plan the gib from a snapshot, then commit both sides at once.
+//! let request = DetachRequest { victim, event: EventId(1), root: cut.bone, recipe: cut.operation.recipe };
+//! let input = DetachInput {
+//!     body_to_world: Affine3A::IDENTITY,
+//!     gib_to_world: Affine3A::IDENTITY,
+//!     pose: &pose,
+//!     motion: Motion::Physics { linear: Vec3::ZERO, angular: Vec3::ZERO, center: Vec3::ZERO },
+//!     impact_direction: Vec3::X,
+//!     impact_speed: 3.0,
+//!     impulse: GibImpulse::default(),
+//! };
+//! let PlanOutcome::Planned(gib) = plan_detach(&model, &state, &request, &input)? else { unreachable!() };
+//! commit_detach(&model, &mut state, &gib)?;
+//! assert!(!state.is_present(model.bone_index("l_hand").unwrap()));
+//! assert_eq!(gib.bones.len(), 11); // upper arm (extra physics bone), forearm, hand, 8 fingers
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 //!
 //! Units: metres, seconds, radians (degrees only where a text file says
 //! `_deg`); health in percent of the body's maximum. No physics engine, no
@@ -51,6 +99,7 @@ pub mod pose_handover;
 pub mod replication;
 pub mod rules;
 pub mod skeleton;
+pub mod skin_weights;
 pub mod slots;
 pub mod state;
 
@@ -85,6 +134,7 @@ pub use rules::{
     combine_probability,
 };
 pub use skeleton::Skeleton;
+pub use skin_weights::{SkinError, SkinWeights, WEIGHT_SUM_TOLERANCE, validate_detached_skin};
 pub use slots::{PARKED_MATRIX, RemoveOutcome, SLOT_COUNT, Slot, SlotCandidate, SlotRuntime};
 pub use state::{
     BodyState, BoneState, ElementState, EventId, LastHit, VictimHandle, VictimId, VictimStates,

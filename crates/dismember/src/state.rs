@@ -242,8 +242,8 @@ impl BodyState {
         &self.slots
     }
 
-    /// The four-slot runtime, mutably (publishing and removing bump the
-    /// revision through [`BodyState::touch`] at the caller's discretion).
+    /// The four-slot runtime, mutably. Taking it bumps the revision (a
+    /// pending detach plan made before is then stale).
     pub fn slots_mut(&mut self) -> &mut SlotRuntime {
         self.revision += 1;
         &mut self.slots

@@ -438,3 +438,51 @@ fn cutting_the_left_clavicle_leaves_the_head_on_the_body() {
             .contains(ElementState::GONE)
     );
 }
+
+#[test]
+fn detached_skin_weights_must_sum_to_one_and_name_posable_bones() {
+    let m = humanoid();
+    let pose = m.bind_pose();
+    let mut s = BodyState::new(&m, victim());
+    let plan = detach(&m, &mut s, &request(&m, 1, "l_forearm"), &still(&pose));
+    let gib: BoneMask = plan.bones.iter().fold(0, |acc, &b| acc | bone_bit(b));
+    let (ua, fa, spine) = (
+        bone(&m, "l_upperarm"),
+        bone(&m, "l_forearm"),
+        bone(&m, "spine3"),
+    );
+    // A cut-ring vertex still weighted 0.3 to the upper arm: fine, the gib poses it.
+    let ok = SkinWeights {
+        offsets: vec![0, 2, 3],
+        bones: vec![ua, fa, fa],
+        weights: vec![0.3, 0.7, 1.0],
+    };
+    assert_eq!(validate_detached_skin(&m, &ok, gib), Ok(()));
+    let mut bad = ok.clone();
+    bad.weights[1] = 0.6;
+    assert!(matches!(
+        validate_detached_skin(&m, &bad, gib),
+        Err(SkinError::WeightSum { vertex: 0, .. })
+    ));
+    let mut bad = ok.clone();
+    bad.bones[0] = spine;
+    assert_eq!(
+        validate_detached_skin(&m, &bad, gib),
+        Err(SkinError::MissingPoseSource {
+            vertex: 0,
+            bone: spine
+        })
+    );
+    let mut bad = ok.clone();
+    bad.weights[2] = f32::NAN;
+    assert!(matches!(
+        validate_detached_skin(&m, &bad, gib),
+        Err(SkinError::BadWeight { vertex: 1, .. })
+    ));
+    let mut bad = ok;
+    bad.offsets = vec![0, 4];
+    assert_eq!(
+        validate_detached_skin(&m, &bad, gib),
+        Err(SkinError::BadOffsets)
+    );
+}
