@@ -192,15 +192,25 @@ pub fn apply_event(
             }
             OperationCategory::Hole => {
                 if state.is_present(bone) {
-                    state.bones[bone.ix()].insert(BoneState::HOLED);
+                    if let Some(b) = state.bones.get_mut(bone.ix()) {
+                        b.insert(BoneState::HOLED);
+                    }
                     state.patches.push(WoundPatch {
                         recipe: op.recipe,
                         bone: patch_bone(model, op.recipe, bone),
                     });
                 }
             }
-            OperationCategory::Break => state.elements[region.ix()].insert(ElementState::BROKEN),
-            OperationCategory::Deformation => state.bones[bone.ix()].insert(BoneState::DEFORMED),
+            OperationCategory::Break => {
+                if let Some(e) = state.elements.get_mut(region.ix()) {
+                    e.insert(ElementState::BROKEN);
+                }
+            }
+            OperationCategory::Deformation => {
+                if let Some(b) = state.bones.get_mut(bone.ix()) {
+                    b.insert(BoneState::DEFORMED);
+                }
+            }
         }
     }
     if ev.kills {

@@ -319,8 +319,9 @@ impl BodyState {
         if !time.is_finite() {
             return Err(RuleError::BadHit { field: "time" });
         }
-        let r = b.region.ix();
-        self.element_hit_counts[r] = self.element_hit_counts[r].saturating_add(1);
+        if let Some(c) = self.element_hit_counts.get_mut(b.region.ix()) {
+            *c = c.saturating_add(1);
+        }
         self.hit_count = self.hit_count.saturating_add(1);
         self.last_hit = Some(LastHit {
             position,
@@ -334,17 +335,26 @@ impl BodyState {
     /// Marks the bones of `mask` detached and updates their elements
     /// (`CUT`, and `GONE` when no bone of the region remains).
     pub(crate) fn detach_bones(&mut self, model: &BodyModel, mask: BoneMask) {
+        // `get_mut` throughout: a state used with a model it was not made for
+        // must not panic (it is the caller's bug, but the data may be a snapshot).
         for (i, bone) in model.bones().iter().enumerate() {
             if mask & bone_bit(BoneIndex(i as u32)) != 0 {
-                self.bones[i].insert(BoneState::DETACHED);
-                self.elements[bone.region.ix()].insert(ElementState::CUT);
+                if let Some(s) = self.bones.get_mut(i) {
+                    s.insert(BoneState::DETACHED);
+                }
+                if let Some(e) = self.elements.get_mut(bone.region.ix()) {
+                    e.insert(ElementState::CUT);
+                }
             }
         }
         for r in 0..self.elements.len() {
-            let any_left =
-                model.bones().iter().enumerate().any(|(i, b)| {
-                    b.region.ix() == r && !self.bones[i].contains(BoneState::DETACHED)
-                });
+            let any_left = model.bones().iter().enumerate().any(|(i, b)| {
+                b.region.ix() == r
+                    && self
+                        .bones
+                        .get(i)
+                        .is_some_and(|s| !s.contains(BoneState::DETACHED))
+            });
             if !any_left {
                 self.elements[r].insert(ElementState::GONE);
             }

@@ -272,3 +272,29 @@ fn bad_events_and_snapshots_are_typed_errors_and_change_nothing() {
         Err(ReplicationError::SnapshotMismatch("bones"))
     );
 }
+
+#[test]
+fn a_state_used_with_a_model_it_was_not_made_for_does_not_panic() {
+    let m = humanoid();
+    let r = biter(&m);
+    let small = BodyModel::from_toml_str(
+        r#"
+name = "stub"
+regions = [{ name = "Torso" }]
+[[bones]]
+name = "root"
+region = "Torso"
+[[bones]]
+name = "tip"
+region = "Torso"
+parent = "root"
+"#,
+    )
+    .unwrap();
+    let mut s = BodyState::new(&small, VICTIM);
+    let (_, events) = decide_stream(&m, &r, 40);
+    for ev in &events {
+        let _ = apply_event(&m, &mut s, ev);
+    }
+    assert!(restore_snapshot(&m, &s).is_err());
+}
