@@ -122,3 +122,41 @@ fn bad_track_input_is_a_typed_error() {
     assert!(p.advance(&track, f32::INFINITY, &mut vec![]).is_err());
     assert_eq!(p, before);
 }
+
+#[test]
+fn a_broken_left_arm_cannot_attack_though_every_bone_is_present() {
+    let m = humanoid();
+    let caps = CapabilityMap::humanoid(&m).unwrap();
+    let victim = VictimHandle {
+        id: VictimId(2),
+        generation: 0,
+    };
+    let mut s = BodyState::new(&m, victim);
+    let fa = bone(&m, "l_forearm");
+    let brk = m
+        .region(m.region_index("ArmLeft").unwrap())
+        .unwrap()
+        .break_operation
+        .unwrap();
+    let ev = BodyEvent {
+        victim,
+        event: EventId(1),
+        hit: HitRecord {
+            bone: fa,
+            position: Vec3::new(0.5, 1.51, 0.0),
+            direction: Vec3::X,
+            time: 0.0,
+        },
+        operation: Some(AppliedOperation {
+            bone: fa,
+            input: brk.input,
+            category: brk.category,
+            recipe: brk.recipe.get(),
+        }),
+        kills: false,
+    };
+    apply_event(&m, &mut s, &ev).unwrap();
+    assert_eq!(s.present_mask(), u64::MAX >> (64 - 43));
+    assert!(!caps.evaluate(&s).can_attack_with_left_hand);
+    assert!(caps.evaluate(&s).can_attack_with_right_hand);
+}
