@@ -365,7 +365,8 @@ pub struct Ellipsoid {
 }
 
 impl Ellipsoid {
-    /// 1 inside (`|q|² < 1` with `q = (p − c) / half_axes`, seed §3.2), 0 outside.
+    /// Whether `p` is inside: `|q|² < 1` with `q = (p − c) / half_axes`
+    /// (seed §3.2 `ShouldHideSurface`, axis-aligned in bind-pose model space).
     pub fn contains(&self, p: Vec3) -> bool {
         let q = (p - self.center) / self.half_axes;
         q.length_squared() < 1.0

@@ -20,9 +20,9 @@
 //! `p = clamp₀¹((p_base + Σ add) · Π mul)`: additive modifiers first, then the
 //! region multiplier, then the clamp. The seed leaves the order open ("先加再乘"
 //! vs "先乘再加" feel different, §2.2); this crate fixes add-then-multiply so
-//! a multiplier scales the modifiers too (a head cut stays half as likely as
-//! an arm cut under every modifier). Base 0.5, `+0.1`, `×0.5` gives 0.30; the
-//! other order would give 0.35.
+//! a region multiplier scales the modifiers too (below the clamp, a head cut
+//! stays half as likely as the same cut without the multiplier). Base 0.5,
+//! `+0.1`, `×0.5` gives 0.30; the other order would give 0.35.
 //!
 //! # Flags
 //! * **enforced**: the operation happens if the location has it (its recipe
