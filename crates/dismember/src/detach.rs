@@ -263,6 +263,16 @@ pub(crate) fn patch_bone(model: &BodyModel, recipe: RecipeIndex, root: BoneIndex
         .map_or(root, |h| h.bone)
 }
 
+/// Whether `recipe` is `root`'s cut or a detaching candidate's recipe at `root`.
+fn is_detaching_recipe(model: &BodyModel, root: BoneIndex, recipe: RecipeIndex) -> bool {
+    model
+        .bone(root)
+        .is_some_and(|b| b.cut.is_some_and(|c| c.recipe == recipe))
+        || model.indirect_candidates().iter().any(|c| {
+            c.location == root && c.operation.recipe == recipe && c.operation.category.detaches()
+        })
+}
+
 /// Plans a detach from the current state (steps 2–7 of the module docs).
 /// Reads `state`, never writes it.
 ///
@@ -286,15 +296,7 @@ pub fn plan_detach(
     model
         .bone(request.root)
         .ok_or(DetachError::BoneOutOfRange(request.root))?;
-    let detaching = model.bones()[request.root.ix()]
-        .cut
-        .is_some_and(|c| c.recipe == request.recipe)
-        || model.indirect_candidates().iter().any(|c| {
-            c.location == request.root
-                && c.operation.recipe == request.recipe
-                && c.operation.category.detaches()
-        });
-    if !detaching {
+    if !is_detaching_recipe(model, request.root, request.recipe) {
         return Err(DetachError::NotDetaching);
     }
     check_poses(model, "pose", input.pose)?;
@@ -461,7 +463,10 @@ pub struct DetachReceipt {
 /// # Errors
 /// [`DetachError::WrongVictim`] for a plan of another victim or generation,
 /// [`DetachError::StaleRevision`] if the body changed since the plan (discard
-/// it and re-evaluate). Nothing changes on error.
+/// it and re-evaluate), [`DetachError::BoneOutOfRange`],
+/// [`DetachError::NotDetaching`] or [`DetachError::PlanMismatch`] for a plan
+/// that is not what this body's cut takes now (edited, or made for another
+/// model). Nothing changes on error.
 pub fn commit_detach(
     model: &BodyModel,
     state: &mut BodyState,
@@ -476,8 +481,22 @@ pub fn commit_detach(
             current: state.revision(),
         });
     }
-    if model.recipe(plan.request.recipe).is_none() {
+    // The plan is plain data: check it is what this body's cut takes now
+    // (an edited plan, or one made for another model, must not commit).
+    model
+        .bone(plan.request.root)
+        .ok_or(DetachError::BoneOutOfRange(plan.request.root))?;
+    if !is_detaching_recipe(model, plan.request.root, plan.request.recipe) {
         return Err(DetachError::NotDetaching);
+    }
+    if state.is_applied(plan.request.event)
+        || plan.parts == 0
+        || plan.parts
+            != model
+                .damage_graph()
+                .detached_subtree(plan.request.root, state.present_mask())
+    {
+        return Err(DetachError::PlanMismatch);
     }
     apply_detach_state(
         model,

@@ -214,4 +214,9 @@ pub enum DetachError {
     /// The plan belongs to another victim or another generation of it.
     #[error("the plan belongs to another victim or generation")]
     WrongVictim,
+    /// The plan does not fit the body: its parts are not what its root's cut
+    /// takes from the current state, or its event was already applied (a
+    /// plan edited or made for another model).
+    #[error("the plan's parts do not match what its cut takes from this body")]
+    PlanMismatch,
 }

@@ -1,0 +1,91 @@
+//! Hostile input found by review: each case is a typed error, changes
+//! nothing and does not panic.
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::*;
+use glam::{Affine3A, Vec3};
+use smithereens_dismember::*;
+
+fn victim() -> VictimHandle {
+    VictimHandle {
+        id: VictimId(7),
+        generation: 0,
+    }
+}
+
+/// Typed indices have no public constructor; out-of-range ones arrive
+/// through deserialised data (events, snapshots, plans).
+fn bone_ix(i: u32) -> BoneIndex {
+    serde_json::from_str(&i.to_string()).unwrap()
+}
+
+fn still<'a>(pose: &'a [Affine3A]) -> DetachInput<'a> {
+    DetachInput {
+        body_to_world: Affine3A::IDENTITY,
+        gib_to_world: Affine3A::IDENTITY,
+        pose,
+        motion: Motion::Physics {
+            linear: Vec3::ZERO,
+            angular: Vec3::ZERO,
+            center: Vec3::ZERO,
+        },
+        impact_direction: Vec3::X,
+        impact_speed: 3.0,
+        impulse: GibImpulse::default(),
+    }
+}
+
+fn forearm_plan(m: &BodyModel, s: &BodyState, pose: &[Affine3A]) -> GibPlan {
+    let fa = bone(m, "l_forearm");
+    let request = DetachRequest {
+        victim: victim(),
+        event: EventId(1),
+        root: fa,
+        recipe: m.bones()[fa.get() as usize].cut.unwrap().recipe,
+    };
+    match plan_detach(m, s, &request, &still(pose)).unwrap() {
+        PlanOutcome::Planned(p) => *p,
+        other => panic!("expected a plan, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_plan_edited_after_planning_does_not_commit() {
+    let m = humanoid();
+    let pose = m.bind_pose();
+    let mut s = BodyState::new(&m, victim());
+    let before = s.clone();
+    let plan = forearm_plan(&m, &s, &pose);
+
+    let mut p = plan.clone();
+    p.request.root = bone_ix(u32::MAX);
+    assert_eq!(
+        commit_detach(&m, &mut s, &p),
+        Err(DetachError::BoneOutOfRange(bone_ix(u32::MAX)))
+    );
+    let mut p = plan.clone();
+    p.parts |= bone_bit(bone(&m, "head"));
+    assert_eq!(
+        commit_detach(&m, &mut s, &p),
+        Err(DetachError::PlanMismatch)
+    );
+    let mut p = plan.clone();
+    p.parts = 0;
+    assert_eq!(
+        commit_detach(&m, &mut s, &p),
+        Err(DetachError::PlanMismatch)
+    );
+    let mut p = plan.clone();
+    p.request.recipe = m.recipe_index("hole_forearm_left").unwrap();
+    assert_eq!(
+        commit_detach(&m, &mut s, &p),
+        Err(DetachError::NotDetaching)
+    );
+    assert_eq!(s, before);
+
+    // The honest plan still commits.
+    commit_detach(&m, &mut s, &plan).unwrap();
+    assert!(!s.is_present(bone(&m, "l_hand")));
+}
