@@ -280,7 +280,8 @@ fn is_detaching_recipe(model: &BodyModel, root: BoneIndex, recipe: RecipeIndex) 
 /// [`DetachError::BoneOutOfRange`], [`DetachError::NotDetaching`] if the
 /// recipe is not the root's cut or a detaching candidate's recipe,
 /// [`DetachError::BadPose`], [`DetachError::BadTransform`],
-/// [`DetachError::BadMotion`], [`DetachError::BadImpulse`].
+/// [`DetachError::BadMotion`], [`DetachError::BadImpulse`],
+/// [`DetachError::NonFiniteResult`] when finite but huge inputs overflow.
 pub fn plan_detach(
     model: &BodyModel,
     state: &BodyState,
@@ -413,6 +414,20 @@ pub fn plan_detach(
             linear_velocity: v + dv,
             angular_velocity: w + kick,
         });
+    }
+
+    // Finite but huge inputs (a 1e30 scale, a 3e38 speed) can overflow.
+    if !global_poses
+        .iter()
+        .chain(&local_poses)
+        .all(|g| g.is_finite())
+    {
+        return Err(DetachError::NonFiniteResult("poses"));
+    }
+    if !bodies.iter().all(|b| {
+        b.transform.is_finite() && b.linear_velocity.is_finite() && b.angular_velocity.is_finite()
+    }) {
+        return Err(DetachError::NonFiniteResult("bodies"));
     }
 
     // Visibility and patches.

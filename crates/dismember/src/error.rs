@@ -219,4 +219,8 @@ pub enum DetachError {
     /// plan edited or made for another model).
     #[error("the plan's parts do not match what its cut takes from this body")]
     PlanMismatch,
+    /// Planning produced a non-finite transform or velocity (finite but huge
+    /// inputs overflowed).
+    #[error("plan output `{0}` is not finite (inputs too large)")]
+    NonFiniteResult(&'static str),
 }

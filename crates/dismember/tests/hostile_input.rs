@@ -89,3 +89,49 @@ fn a_plan_edited_after_planning_does_not_commit() {
     commit_detach(&m, &mut s, &plan).unwrap();
     assert!(!s.is_present(bone(&m, "l_hand")));
 }
+
+#[test]
+fn huge_finite_detach_inputs_that_overflow_are_a_typed_error() {
+    let m = humanoid();
+    let pose = m.bind_pose();
+    let s = BodyState::new(&m, victim());
+    let fa = bone(&m, "l_forearm");
+    let request = DetachRequest {
+        victim: victim(),
+        event: EventId(1),
+        root: fa,
+        recipe: m.bones()[fa.get() as usize].cut.unwrap().recipe,
+    };
+    let good = still(&pose);
+    let cases = [
+        DetachInput {
+            impact_speed: 3.0e38,
+            ..good
+        },
+        DetachInput {
+            body_to_world: Affine3A::from_scale(Vec3::splat(1.0e30)),
+            ..good
+        },
+        DetachInput {
+            motion: Motion::Physics {
+                linear: Vec3::splat(3.0e38),
+                angular: Vec3::splat(3.0e38),
+                center: Vec3::splat(-3.0e38),
+            },
+            ..good
+        },
+        DetachInput {
+            impulse: GibImpulse {
+                impact_velocity_multiplier: [3.0e38, 3.0e38],
+                ..GibImpulse::default()
+            },
+            ..good
+        },
+    ];
+    for input in &cases {
+        assert!(matches!(
+            plan_detach(&m, &s, &request, input),
+            Err(DetachError::NonFiniteResult(_))
+        ));
+    }
+}
