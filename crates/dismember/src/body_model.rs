@@ -441,6 +441,9 @@ fn names<'a, I: IntoIterator<Item = &'a str>>(
 ) -> Result<BTreeMap<String, u32>, BodyModelError> {
     let mut map = BTreeMap::new();
     for (i, name) in it.into_iter().enumerate() {
+        if name.trim().is_empty() {
+            return Err(BodyModelError::EmptyName { kind, index: i });
+        }
         if map.insert(name.to_owned(), i as u32).is_some() {
             return Err(BodyModelError::DuplicateName {
                 kind,
@@ -476,11 +479,12 @@ impl BodyModel {
     ///
     /// # Errors
     /// [`BodyModelError::Empty`], [`BodyModelError::TooManyBones`],
-    /// [`BodyModelError::DuplicateName`], [`BodyModelError::UnknownBone`],
+    /// [`BodyModelError::EmptyName`], [`BodyModelError::DuplicateName`], [`BodyModelError::UnknownBone`],
     /// [`BodyModelError::UnknownRegion`], [`BodyModelError::UnknownHelper`],
     /// [`BodyModelError::MissingRecipe`], [`BodyModelError::SkeletonRoots`],
     /// [`BodyModelError::SkeletonCycle`], [`BodyModelError::DamageCycle`],
-    /// [`BodyModelError::BadValue`] (non-finite or non-positive numbers),
+    /// [`BodyModelError::BadValue`] (non-finite or non-positive numbers,
+    /// offsets whose bind pose overflows, a mask range whose span overflows),
     /// [`BodyModelError::BadOperation`] (an operation whose input and category
     /// disagree).
     pub fn new(desc: &BodyModelDesc) -> Result<Self, BodyModelError> {
@@ -754,7 +758,11 @@ impl BodyModel {
             if m.levels < 2 {
                 return Err(bad(&m.name, "levels"));
             }
-            if !(m.min_value.is_finite() && m.max_value.is_finite() && m.max_value > m.min_value) {
+            if !(m.min_value.is_finite()
+                && m.max_value.is_finite()
+                && m.max_value > m.min_value
+                && (m.max_value - m.min_value).is_finite())
+            {
                 return Err(bad(&m.name, "max_value"));
             }
             masks.push(Mask {
@@ -765,7 +773,7 @@ impl BodyModel {
             });
         }
 
-        Ok(Self {
+        let model = Self {
             name: desc.name.clone(),
             regions,
             bones,
@@ -788,7 +796,18 @@ impl BodyModel {
                 .into_iter()
                 .map(|(k, v)| (k, RecipeIndex(v)))
                 .collect(),
-        })
+        };
+        // Each offset is finite, but a chain of huge ones can sum to infinity.
+        let bind = model.bind_pose();
+        if let Some(&b) = model
+            .skeleton
+            .parent_before_child()
+            .iter()
+            .find(|b| !bind[b.ix()].is_finite())
+        {
+            return Err(bad(&desc.bones[b.ix()].name, "offset"));
+        }
+        Ok(model)
     }
 
     /// Model name.

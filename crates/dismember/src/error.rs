@@ -23,6 +23,14 @@ pub enum BodyModelError {
         /// Limit ([`crate::MAX_BONES`]).
         max: usize,
     },
+    /// An item's name is empty or only whitespace.
+    #[error("{kind} {index} has an empty name")]
+    EmptyName {
+        /// Kind of item (bone, region, …).
+        kind: &'static str,
+        /// Its position in the file's list of that kind.
+        index: usize,
+    },
     /// Two items of one kind share a name.
     #[error("duplicate {kind} name `{name}`")]
     DuplicateName {

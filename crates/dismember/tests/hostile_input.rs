@@ -135,3 +135,84 @@ fn huge_finite_detach_inputs_that_overflow_are_a_typed_error() {
         ));
     }
 }
+
+fn chain_model(n: usize, offset: &str) -> String {
+    let mut s = String::from("name = 'chain'\nregions = [{ name = 'R' }]\n");
+    for i in 0..n {
+        s += &format!("[[bones]]\nname = 'b{i}'\nregion = 'R'\noffset = {offset}\n");
+        if i > 0 {
+            s += &format!("parent = 'b{}'\n", i - 1);
+        }
+    }
+    s
+}
+
+#[test]
+fn finite_offsets_whose_bind_pose_overflows_are_rejected() {
+    // 3e38 is a finite f32, two of them along a chain are not.
+    let err = BodyModel::from_toml_str(&chain_model(64, "[0.0, 3.0e38, 0.0]")).unwrap_err();
+    assert!(matches!(
+        err,
+        BodyModelError::BadValue {
+            field: "offset",
+            ..
+        }
+    ));
+    // The longest legal chain with sane offsets loads.
+    let m = BodyModel::from_toml_str(&chain_model(64, "[0.0, 0.1, 0.0]")).unwrap();
+    assert!(m.bind_pose().iter().all(|p| p.is_finite()));
+}
+
+#[test]
+fn a_mask_range_whose_span_overflows_is_rejected() {
+    let text = "name = 'x'\nregions = [{ name = 'R' }]\n\
+        masks = [{ name = 'blood', levels = 12, min_value = -3.0e38, max_value = 3.0e38 }]\n\
+        [[bones]]\nname = 'a'\nregion = 'R'\noffset = [0.0, 0.0, 0.0]\n";
+    assert!(matches!(
+        BodyModel::from_toml_str(text),
+        Err(BodyModelError::BadValue { .. })
+    ));
+}
+
+#[test]
+fn empty_names_are_rejected() {
+    let text = HUMANOID_TOML.replacen("{ name = \"Head\" }", "{ name = \"\" }", 1);
+    assert_eq!(
+        BodyModel::from_toml_str(&text).unwrap_err(),
+        BodyModelError::EmptyName {
+            kind: "region",
+            index: 1
+        }
+    );
+    let text = "name = 'x'\nregions = [{ name = 'R' }]\n\
+        [[bones]]\nname = '  '\nregion = 'R'\noffset = [0.0, 0.0, 0.0]\n";
+    assert!(matches!(
+        BodyModel::from_toml_str(text),
+        Err(BodyModelError::EmptyName { kind: "bone", .. })
+    ));
+}
+
+#[test]
+fn ten_thousand_bones_deep_chains_and_cycles_are_typed_errors() {
+    assert_eq!(
+        BodyModel::from_toml_str(&chain_model(10_000, "[0.0, 0.1, 0.0]")).unwrap_err(),
+        BodyModelError::TooManyBones {
+            count: 10_000,
+            max: MAX_BONES
+        }
+    );
+    let cyc = "name = 'x'\nregions = [{ name = 'R' }]\n\
+        [[bones]]\nname = 'a'\nregion = 'R'\noffset = [0.0, 0.0, 0.0]\ndamage_parents = ['b']\n\
+        [[bones]]\nname = 'b'\nregion = 'R'\nparent = 'a'\noffset = [0.0, 0.0, 0.0]\n";
+    assert!(matches!(
+        BodyModel::from_toml_str(cyc),
+        Err(BodyModelError::DamageCycle { .. })
+    ));
+    let self_parent = "name = 'x'\nregions = [{ name = 'R' }]\n\
+        [[bones]]\nname = 'a'\nregion = 'R'\noffset = [0.0, 0.0, 0.0]\n\
+        [[bones]]\nname = 'b'\nregion = 'R'\nparent = 'b'\noffset = [0.0, 0.0, 0.0]\n";
+    assert!(matches!(
+        BodyModel::from_toml_str(self_parent),
+        Err(BodyModelError::SkeletonCycle { .. })
+    ));
+}
