@@ -145,6 +145,17 @@ pub enum RuleError {
     /// A rule names a region the model does not have.
     #[error("rule names unknown region `{0}`")]
     UnknownRegion(String),
+    /// Two rules govern the same (region, operation input).
+    #[error("two rules for {input:?} at region `{region}`")]
+    DuplicateRule {
+        /// Region name.
+        region: String,
+        /// Operation input.
+        input: OperationInput,
+    },
+    /// A modifier name is empty or repeated.
+    #[error("modifier name `{0}` is empty or repeated")]
+    BadModifierName(String),
     /// A region index out of range.
     #[error("region {0} is out of range")]
     RegionOutOfRange(RegionIndex),

@@ -333,11 +333,12 @@ impl RuleSet {
         Self::new(model, &desc)
     }
 
-    /// Validates rules against `model`. A later rule for the same (region,
-    /// input) replaces an earlier one.
+    /// Validates rules against `model`: at most one rule per (region, input),
+    /// modifier names non-empty and unique.
     ///
     /// # Errors
-    /// [`RuleError::UnknownRegion`], [`RuleError::Health`] for a
+    /// [`RuleError::UnknownRegion`], [`RuleError::DuplicateRule`],
+    /// [`RuleError::BadModifierName`], [`RuleError::Health`] for a
     /// `max_health_percent` outside `[0, 100]`, [`RuleError::Multiplier`],
     /// [`RuleError::Additive`].
     pub fn new(model: &BodyModel, desc: &RuleSetDesc) -> Result<Self, RuleError> {
@@ -352,14 +353,24 @@ impl RuleSet {
                     value: r.probability_mul,
                 });
             }
-            rules[region.ix() * 3 + input_slot(r.operation)] = Some(RegionRule {
+            let slot = &mut rules[region.ix() * 3 + input_slot(r.operation)];
+            if slot.is_some() {
+                return Err(RuleError::DuplicateRule {
+                    region: r.region.clone(),
+                    input: r.operation,
+                });
+            }
+            *slot = Some(RegionRule {
                 max_health_percent: r.max_health_percent,
                 non_lethal: r.non_lethal,
                 probability_mul: r.probability_mul,
             });
         }
         let mut modifiers = Vec::with_capacity(desc.modifiers.len());
-        for m in &desc.modifiers {
+        for (i, m) in desc.modifiers.iter().enumerate() {
+            if m.name.trim().is_empty() || desc.modifiers[..i].iter().any(|o| o.name == m.name) {
+                return Err(RuleError::BadModifierName(m.name.clone()));
+            }
             if !(-1.0..=1.0).contains(&m.add) {
                 return Err(RuleError::Additive { value: m.add });
             }

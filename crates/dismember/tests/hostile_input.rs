@@ -216,3 +216,36 @@ fn ten_thousand_bones_deep_chains_and_cycles_are_typed_errors() {
         Err(BodyModelError::SkeletonCycle { .. })
     ));
 }
+
+#[test]
+fn duplicate_rules_and_bad_modifier_names_are_rejected() {
+    let m = humanoid();
+    // Two ArmLeft Cut gates used to be accepted silently, the later one winning.
+    let two = "[[rules]]\nregion = 'ArmLeft'\noperation = 'Cut'\nmax_health_percent = 75.0\n\
+        [[rules]]\nregion = 'ArmLeft'\noperation = 'Cut'\nmax_health_percent = 50.0\n";
+    assert_eq!(
+        RuleSet::from_toml_str(&m, two).unwrap_err(),
+        RuleError::DuplicateRule {
+            region: "ArmLeft".into(),
+            input: OperationInput::Cut
+        }
+    );
+    let twice = format!(
+        "{BITER_RULES_TOML}\n[[modifiers]]\nname = \"ragdoll_during_bleeding_increases_limb_cut_prob\"\noperation = \"Cut\"\nadd = 0.1\n"
+    );
+    assert!(matches!(
+        RuleSet::from_toml_str(&m, &twice),
+        Err(RuleError::BadModifierName(_))
+    ));
+    let empty = "[[modifiers]]\nname = ''\noperation = 'Cut'\nadd = 0.1\n";
+    assert!(matches!(
+        RuleSet::from_toml_str(&m, empty),
+        Err(RuleError::BadModifierName(_))
+    ));
+    // Cut and Break of one region are two rules, not a duplicate.
+    assert!(
+        biter(&m)
+            .rule(m.region_index("ArmLeft").unwrap(), OperationInput::Break)
+            .is_some()
+    );
+}
