@@ -126,8 +126,8 @@ pub use parts_manager::{
     CreateRefusal, DistanceLimits, PartCost, PartId, PartsError, PartsManager, PartsManagerParams,
 };
 pub use replication::{
-    AppliedOperation, ApplyOutcome, BodyEvent, HitRecord, ReplicationError, apply_event,
-    restore_snapshot, state_hash,
+    AppliedOperation, ApplyOutcome, BodyEvent, HitRecord, ReplicationError, WIRE_VERSION,
+    apply_event, restore_snapshot, restore_snapshot_bytes, snapshot_to_bytes, state_hash,
 };
 pub use rules::{
     DamageFlags, DamagePreset, ReactionFlags, RuleContext, RuleSet, RuleSetDesc, Verdict,

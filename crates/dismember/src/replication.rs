@@ -10,6 +10,10 @@
 //! replicated field, in a fixed order) is equal on every peer and on replay.
 //! A snapshot is a [`BodyState`] value (serde); [`restore_snapshot`]
 //! validates it against the model before it replaces anything.
+//! [`snapshot_to_bytes`] / [`restore_snapshot_bytes`] and
+//! [`BodyEvent::to_bytes`] / [`BodyEvent::from_bytes`] are a versioned byte
+//! form (magic, version, postcard) whose decoders turn any bytes into a
+//! value or a typed error.
 //!
 //! The body side of a detaching cut is the same function the local detach
 //! commit uses, so a peer that only applies events ends in the same state as
@@ -67,6 +71,20 @@ pub struct BodyEvent {
 }
 
 impl BodyEvent {
+    /// Encodes the event: magic `SDBE`, [`WIRE_VERSION`] (u16 LE), postcard.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        encode(EVENT_MAGIC, self)
+    }
+
+    /// Decodes an event from [`BodyEvent::to_bytes`]. The event's indices are
+    /// checked against the model when it is applied ([`apply_event`]).
+    ///
+    /// # Errors
+    /// [`ReplicationError::Decode`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, ReplicationError> {
+        decode("event", EVENT_MAGIC, bytes)
+    }
+
     /// The event for a decided hit.
     pub fn from_decision(
         victim: VictimHandle,
@@ -102,6 +120,77 @@ pub enum ReplicationError {
     /// A snapshot does not fit the model.
     #[error("snapshot does not fit the model: `{0}`")]
     SnapshotMismatch(&'static str),
+    /// Bytes are not an encoded snapshot or event of this version (wrong
+    /// magic or version, truncated, trailing bytes, malformed payload).
+    #[error("cannot decode {what}: {reason}")]
+    Decode {
+        /// What was being decoded (`snapshot`, `event`).
+        what: &'static str,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// Version of the byte encodings of [`snapshot_to_bytes`] and
+/// [`BodyEvent::to_bytes`].
+pub const WIRE_VERSION: u16 = 1;
+const SNAPSHOT_MAGIC: [u8; 4] = *b"SDBS";
+const EVENT_MAGIC: [u8; 4] = *b"SDBE";
+
+fn encode<T: Serialize>(magic: [u8; 4], value: &T) -> Vec<u8> {
+    let mut out = magic.to_vec();
+    out.extend_from_slice(&WIRE_VERSION.to_le_bytes());
+    // Serialising plain data into a Vec cannot fail.
+    match postcard::to_extend(value, out) {
+        Ok(v) => v,
+        Err(_) => unreachable!("postcard into a Vec does not fail"),
+    }
+}
+
+fn decode<T: serde::de::DeserializeOwned>(
+    what: &'static str,
+    magic: [u8; 4],
+    bytes: &[u8],
+) -> Result<T, ReplicationError> {
+    let err = |reason: String| ReplicationError::Decode { what, reason };
+    let Some((head, payload)) = bytes.split_at_checked(6) else {
+        return Err(err(format!(
+            "{} bytes, shorter than the header",
+            bytes.len()
+        )));
+    };
+    if head[..4] != magic {
+        return Err(err("wrong magic".into()));
+    }
+    let version = u16::from_le_bytes([head[4], head[5]]);
+    if version != WIRE_VERSION {
+        return Err(err(format!("version {version}, expected {WIRE_VERSION}")));
+    }
+    let (value, rest) = postcard::take_from_bytes(payload).map_err(|e| err(e.to_string()))?;
+    if !rest.is_empty() {
+        return Err(err(format!("{} trailing bytes", rest.len())));
+    }
+    Ok(value)
+}
+
+/// Encodes a snapshot of `state`: magic `SDBS`, [`WIRE_VERSION`] (u16 LE),
+/// then the state in postcard. Read it back with [`restore_snapshot_bytes`].
+pub fn snapshot_to_bytes(state: &BodyState) -> Vec<u8> {
+    encode(SNAPSHOT_MAGIC, state)
+}
+
+/// Decodes bytes from [`snapshot_to_bytes`] and validates the snapshot
+/// against `model` ([`restore_snapshot`]).
+///
+/// # Errors
+/// [`ReplicationError::Decode`] for bytes that are not a snapshot of this
+/// version, then every error of [`restore_snapshot`].
+pub fn restore_snapshot_bytes(
+    model: &BodyModel,
+    bytes: &[u8],
+) -> Result<BodyState, ReplicationError> {
+    let state: BodyState = decode("snapshot", SNAPSHOT_MAGIC, bytes)?;
+    restore_snapshot(model, &state)
 }
 
 /// What [`apply_event`] did.
@@ -315,8 +404,8 @@ pub fn state_hash(state: &BodyState) -> u64 {
 ///
 /// # Errors
 /// [`ReplicationError::SnapshotMismatch`] naming the first field whose
-/// length or indices do not fit the model, or a non-finite last hit or
-/// slot matrix.
+/// length or indices do not fit the model, a state with undefined flag
+/// bits, or a non-finite last hit or slot matrix.
 pub fn restore_snapshot(
     model: &BodyModel,
     snapshot: &BodyState,
@@ -338,6 +427,19 @@ pub fn restore_snapshot(
             .any(|(&l, m)| l >= m.levels)
     {
         return Err(bad("mask_levels"));
+    }
+    if snapshot.bones.iter().any(|b| b.0 & !BoneState::ALL.0 != 0) {
+        return Err(bad("bones"));
+    }
+    if snapshot
+        .elements
+        .iter()
+        .any(|e| e.0 & !ElementState::ALL.0 != 0)
+    {
+        return Err(bad("elements"));
+    }
+    if snapshot.victim_states.0 & !VictimStates::ALL.0 != 0 {
+        return Err(bad("victim_states"));
     }
     if let Some(l) = snapshot.last_hit
         && !(l.position.is_finite() && l.direction.is_finite() && l.time.is_finite())

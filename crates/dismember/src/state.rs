@@ -47,6 +47,8 @@ macro_rules! flags {
             /// No flags.
             pub const EMPTY: Self = Self(0);
             $($(#[$fdoc])* pub const $flag: Self = Self($bit);)*
+            /// Every defined flag.
+            pub const ALL: Self = Self(0 $(| $bit)*);
             /// Whether every flag of `other` is set.
             pub fn contains(self, other: Self) -> bool { self.0 & other.0 == other.0 }
             /// Union.
@@ -198,7 +200,9 @@ impl BodyState {
     /// The bones still on the body.
     pub fn present_mask(&self) -> BoneMask {
         let mut m = 0;
-        for (i, s) in self.bones.iter().enumerate() {
+        // `take(64)`: a deserialised state not yet checked by
+        // `restore_snapshot` may hold more entries than a mask has bits.
+        for (i, s) in self.bones.iter().enumerate().take(64) {
             if !s.contains(BoneState::DETACHED) {
                 m |= 1u64 << i;
             }

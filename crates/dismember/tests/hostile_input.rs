@@ -249,3 +249,115 @@ fn duplicate_rules_and_bad_modifier_names_are_rejected() {
             .is_some()
     );
 }
+
+/// A body with some history: a cut forearm, a hit recorded, a slot published.
+fn used_state(m: &BodyModel) -> BodyState {
+    let pose = m.bind_pose();
+    let mut s = BodyState::new(m, victim());
+    let plan = forearm_plan(m, &s, &pose);
+    commit_detach(m, &mut s, &plan).unwrap();
+    s.record_hit(m, bone(m, "head"), Vec3::ONE, Vec3::X, 2.5)
+        .unwrap();
+    let cand = SlotCandidate {
+        id: 3,
+        mask: 0b0110,
+        relation_mask: 0b0100,
+        link_mask: 0,
+    };
+    s.slots_mut()
+        .publish(2, cand, Affine3A::from_translation(Vec3::Y))
+        .unwrap();
+    s
+}
+
+#[test]
+fn snapshot_bytes_round_trip_and_corrupt_bytes_are_decode_errors() {
+    let m = humanoid();
+    let s = used_state(&m);
+    let bytes = snapshot_to_bytes(&s);
+    let back = restore_snapshot_bytes(&m, &bytes).unwrap();
+    assert_eq!(back, s);
+    assert_eq!(state_hash(&back), state_hash(&s));
+
+    for cut in 0..bytes.len() {
+        assert!(
+            restore_snapshot_bytes(&m, &bytes[..cut]).is_err(),
+            "truncated to {cut} bytes"
+        );
+    }
+    let mut trailing = bytes.clone();
+    trailing.push(0);
+    assert!(matches!(
+        restore_snapshot_bytes(&m, &trailing),
+        Err(ReplicationError::Decode { .. })
+    ));
+    let mut magic = bytes.clone();
+    magic[0] ^= 0xff;
+    assert!(matches!(
+        restore_snapshot_bytes(&m, &magic),
+        Err(ReplicationError::Decode { .. })
+    ));
+    let mut version = bytes.clone();
+    version[4] = version[4].wrapping_add(1);
+    assert!(matches!(
+        restore_snapshot_bytes(&m, &version),
+        Err(ReplicationError::Decode { .. })
+    ));
+    // An event's bytes are not a snapshot.
+    let ev = BodyEvent {
+        victim: victim(),
+        event: EventId(9),
+        hit: HitRecord {
+            bone: bone(&m, "head"),
+            position: Vec3::ZERO,
+            direction: Vec3::X,
+            time: 1.0,
+        },
+        operation: None,
+        kills: true,
+    };
+    assert!(restore_snapshot_bytes(&m, &ev.to_bytes()).is_err());
+    assert_eq!(BodyEvent::from_bytes(&ev.to_bytes()).unwrap(), ev);
+}
+
+#[test]
+fn a_snapshot_with_undefined_state_bits_is_rejected() {
+    let m = humanoid();
+    let s = used_state(&m);
+    // Flip an undefined bit of a bone, element or victim state in the
+    // encoded form by editing the serde value.
+    let mut v: serde_json::Value = serde_json::to_value(&s).unwrap();
+    v["bones"][0] = serde_json::json!(1u32 << 20);
+    let bad: BodyState = serde_json::from_value(v).unwrap();
+    assert_eq!(
+        restore_snapshot(&m, &bad),
+        Err(ReplicationError::SnapshotMismatch("bones"))
+    );
+    let mut v: serde_json::Value = serde_json::to_value(&s).unwrap();
+    v["elements"][1] = serde_json::json!(8);
+    let bad: BodyState = serde_json::from_value(v).unwrap();
+    assert_eq!(
+        restore_snapshot(&m, &bad),
+        Err(ReplicationError::SnapshotMismatch("elements"))
+    );
+    let mut v: serde_json::Value = serde_json::to_value(&s).unwrap();
+    v["victim_states"] = serde_json::json!(u32::MAX);
+    let bad: BodyState = serde_json::from_value(v).unwrap();
+    assert_eq!(
+        restore_snapshot(&m, &bad),
+        Err(ReplicationError::SnapshotMismatch("victim_states"))
+    );
+}
+
+#[test]
+fn a_deserialised_state_with_too_many_bones_does_not_panic_before_restore() {
+    let m = humanoid();
+    let mut v: serde_json::Value = serde_json::to_value(BodyState::new(&m, victim())).unwrap();
+    v["bones"] = serde_json::json!(vec![0u32; 100]);
+    let big: BodyState = serde_json::from_value(v).unwrap();
+    assert_eq!(big.present_mask(), u64::MAX);
+    assert_eq!(
+        restore_snapshot(&m, &big),
+        Err(ReplicationError::SnapshotMismatch("bones"))
+    );
+}
