@@ -463,3 +463,37 @@ fn draws_are_seeded_by_victim_and_event() {
         assert_eq!(x.uniform().to_bits(), y.uniform().to_bits());
     }
 }
+
+#[test]
+fn priority_not_kind_decides_the_rank() {
+    // In the humanoid, higher priority and kind order agree (indirect 2/1,
+    // hole 0, bone 0), so the tests above would pass with priority ignored.
+    // Lower the hole below the struck bone: the bone must now rank first.
+    let mut d = desc();
+    let hole = d
+        .virtual_locations
+        .iter_mut()
+        .find(|v| v.name == "hole_forearm_left")
+        .unwrap();
+    hole.priority = -1;
+    let m = BodyModel::new(&d).unwrap();
+    let pose = m.bind_pose();
+    let fa = pose[bone(&m, "l_forearm").get() as usize];
+    let p = fa.transform_point3(Vec3::new(0.12, 0.055, 0.075));
+    let c = select(&m, &pose, &hit(&m, "l_forearm", p, Vec3::Y));
+    assert_eq!(
+        c.iter().map(|c| c.location).collect::<Vec<_>>(),
+        vec![
+            Location::Bone(bone(&m, "l_forearm")),
+            Location::Virtual(m.virtual_location_index("hole_forearm_left").unwrap()),
+        ]
+    );
+    // And raised above it, the hole leads again.
+    let mut d = desc();
+    for v in &mut d.virtual_locations {
+        v.priority = 5;
+    }
+    let m = BodyModel::new(&d).unwrap();
+    let c = select(&m, &pose, &hit(&m, "l_forearm", p, Vec3::Y));
+    assert_eq!(c[0].priority, 5);
+}
