@@ -18,6 +18,18 @@
 //! The body side of a detaching cut is the same function the local detach
 //! commit uses, so a peer that only applies events ends in the same state as
 //! the authority that planned and committed the gib.
+//!
+//! # Order on each side
+//! * The authority that shows the gib: [`BodyState::record_hit`],
+//!   [`crate::plan_detach`], [`crate::commit_detach`] (and
+//!   [`BodyState::insert_victim_states`] with `DEAD` if the hit kills), then
+//!   sends the [`BodyEvent`]. It does not also [`apply_event`] its own event.
+//! * A receiving peer that shows a gib plans it from the state **before**
+//!   the event ([`crate::plan_detach`] with the event's id: the impulse draws
+//!   are seeded by (victim, event), so the gib matches the authority's), then
+//!   applies the event with [`apply_event`] instead of committing the plan.
+//!   After the event is applied the same request plans
+//!   [`crate::PlanOutcome::Duplicate`].
 
 use crate::body_model::{BodyModel, Operation, OperationCategory, OperationInput};
 use crate::decision::Decision;

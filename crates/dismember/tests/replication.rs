@@ -298,3 +298,79 @@ parent = "root"
     }
     assert!(restore_snapshot(&m, &s).is_err());
 }
+
+#[test]
+fn a_receiving_peer_plans_the_same_gib_before_applying_the_event() {
+    // Peers agree on the body state first and then update visuals (§8.1):
+    // a receiving peer plans its own gib from the state *before* the event,
+    // then applies the event; the gib's parts, bones and seeded impulse
+    // equal the authority's, and the states hash equal.
+    let m = humanoid();
+    let pose = m.bind_pose();
+    let fa = bone(&m, "l_forearm");
+    let cut = m.bones()[fa.get() as usize].cut.unwrap();
+    let rec = HitRecord {
+        bone: fa,
+        position: Vec3::new(0.5, 1.51, 0.0),
+        direction: Vec3::X,
+        time: 1.0,
+    };
+    let req = DetachRequest {
+        victim: VICTIM,
+        event: EventId(4),
+        root: fa,
+        recipe: cut.recipe,
+    };
+    let input = DetachInput {
+        body_to_world: Affine3A::IDENTITY,
+        gib_to_world: Affine3A::IDENTITY,
+        pose: &pose,
+        motion: Motion::Physics {
+            linear: Vec3::X,
+            angular: Vec3::Y,
+            center: Vec3::ZERO,
+        },
+        impact_direction: Vec3::X,
+        impact_speed: 2.0,
+        impulse: GibImpulse::default(),
+    };
+    let mut authority = BodyState::new(&m, VICTIM);
+    authority
+        .record_hit(&m, rec.bone, rec.position, rec.direction, rec.time)
+        .unwrap();
+    let PlanOutcome::Planned(a_plan) = plan_detach(&m, &authority, &req, &input).unwrap() else {
+        panic!()
+    };
+    commit_detach(&m, &mut authority, &a_plan).unwrap();
+
+    let ev = BodyEvent {
+        victim: VICTIM,
+        event: EventId(4),
+        hit: rec,
+        operation: Some(AppliedOperation {
+            bone: fa,
+            input: cut.input,
+            category: cut.category,
+            recipe: cut.recipe.get(),
+        }),
+        kills: false,
+    };
+    let mut peer = BodyState::new(&m, VICTIM);
+    let PlanOutcome::Planned(p_plan) = plan_detach(&m, &peer, &req, &input).unwrap() else {
+        panic!()
+    };
+    apply_event(&m, &mut peer, &ev).unwrap();
+    assert_eq!(p_plan.parts, a_plan.parts);
+    assert_eq!(p_plan.bones, a_plan.bones);
+    assert_eq!(
+        p_plan.bodies, a_plan.bodies,
+        "impulse seeded by (victim, event)"
+    );
+    assert_eq!(p_plan.patches, a_plan.patches);
+    assert_eq!(state_hash(&peer), state_hash(&authority));
+    // After the event the same request plans nothing: plan first.
+    assert_eq!(
+        plan_detach(&m, &peer, &req, &input).unwrap(),
+        PlanOutcome::Duplicate
+    );
+}
