@@ -198,9 +198,12 @@ impl PartsManager {
         }
         let b = self.params.budget;
         let u = self.used;
-        if u.bodies + cost.bodies > b.bodies
-            || u.constraints + cost.constraints > b.constraints
-            || u.skinned_meshes + cost.skinned_meshes > b.skinned_meshes
+        // Checked: a caller's cost of u32::MAX is over budget, not an overflow.
+        let fits =
+            |used: u32, more: u32, budget: u32| used.checked_add(more).is_some_and(|n| n <= budget);
+        if !(fits(u.bodies, cost.bodies, b.bodies)
+            && fits(u.constraints, cost.constraints, b.constraints)
+            && fits(u.skinned_meshes, cost.skinned_meshes, b.skinned_meshes))
         {
             return Ok(Err(CreateRefusal::OverBudget));
         }

@@ -361,3 +361,25 @@ fn a_deserialised_state_with_too_many_bones_does_not_panic_before_restore() {
         Err(ReplicationError::SnapshotMismatch("bones"))
     );
 }
+
+#[test]
+fn a_huge_part_cost_is_refused_as_over_budget_not_an_overflow() {
+    let mut pm = PartsManager::new(PartsManagerParams::default()).unwrap();
+    let small = PartCost {
+        bodies: 1,
+        constraints: 0,
+        skinned_meshes: 1,
+    };
+    pm.try_create(small, 5.0, true, 0.0).unwrap().unwrap();
+    let used = pm.used();
+    let huge = PartCost {
+        bodies: u32::MAX,
+        constraints: u32::MAX,
+        skinned_meshes: u32::MAX,
+    };
+    assert_eq!(
+        pm.try_create(huge, 5.0, true, 0.0).unwrap(),
+        Err(CreateRefusal::OverBudget)
+    );
+    assert_eq!(pm.used(), used);
+}
