@@ -699,17 +699,19 @@ impl BodyModel {
             if !(0.0..=90.0).contains(&dev) {
                 return Err(bad(&c.name, "max_plane_angle_deviation_deg"));
             }
+            // try_normalize: a finite normal whose length overflows is
+            // rejected, not turned into the zero vector.
             let n = Vec3::from(c.plane_normal);
-            if !n.is_finite() || n.length_squared() <= 1e-12 {
+            let Some(unit) = n.try_normalize().filter(|_| n.length_squared() > 1e-12) else {
                 return Err(bad(&c.name, "plane_normal"));
-            }
+            };
             indirect_candidates.push(IndirectCandidate {
                 name: c.name.clone(),
                 location: bone(&c.name, &c.location)?,
                 helper: helper(&c.name, &c.helper)?,
                 extents_scale: Vec3::from(c.helper_extents_scale),
                 max_plane_angle_deviation: dev.to_radians(),
-                plane_normal: n.normalize(),
+                plane_normal: unit,
                 priority: c.priority,
                 damage_exclusive: c.damage_exclusive,
                 operation: operation(

@@ -383,3 +383,18 @@ fn a_huge_part_cost_is_refused_as_over_budget_not_an_overflow() {
     );
     assert_eq!(pm.used(), used);
 }
+
+#[test]
+fn a_huge_indirect_plane_normal_is_rejected_not_zeroed() {
+    // [3e38, 3e38, 3e38] is finite, but its length is not: normalising gave
+    // the zero vector, an angle of 90° to every swing.
+    let mut d = desc();
+    d.indirect_candidates[0].plane_normal = [3.0e38, 3.0e38, 3.0e38];
+    assert!(matches!(
+        BodyModel::new(&d),
+        Err(BodyModelError::BadValue {
+            field: "plane_normal",
+            ..
+        })
+    ));
+}
