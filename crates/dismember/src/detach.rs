@@ -521,7 +521,7 @@ pub fn commit_detach(
         plan.parts,
     );
     state.applied_events.insert(plan.request.event);
-    state.revision += 1;
+    state.bump_revision();
     Ok(DetachReceipt {
         parts: plan.parts,
         revision: state.revision,

@@ -318,7 +318,7 @@ pub fn apply_event(
         state.victim_states.insert(VictimStates::DEAD);
     }
     state.applied_events.insert(ev.event);
-    state.revision += 1;
+    state.bump_revision();
     Ok(ApplyOutcome::Applied)
 }
 

@@ -170,7 +170,7 @@ impl BodyState {
             id: self.victim.id,
             generation: self.victim.generation.wrapping_add(1),
         };
-        let revision = self.revision + 1;
+        let revision = self.revision.wrapping_add(1);
         *self = Self::new(model, next);
         self.revision = revision;
     }
@@ -238,7 +238,7 @@ impl BodyState {
     /// Sets victim states.
     pub fn insert_victim_states(&mut self, s: VictimStates) {
         self.victim_states.insert(s);
-        self.revision += 1;
+        self.bump_revision();
     }
 
     /// The four-slot runtime.
@@ -249,13 +249,19 @@ impl BodyState {
     /// The four-slot runtime, mutably. Taking it bumps the revision (a
     /// pending detach plan made before is then stale).
     pub fn slots_mut(&mut self) -> &mut SlotRuntime {
-        self.revision += 1;
+        self.bump_revision();
         &mut self.slots
+    }
+
+    /// Bumps the revision, wrapping: it is only compared for equality, and a
+    /// restored snapshot may carry any value (u64::MAX overflowed).
+    pub(crate) fn bump_revision(&mut self) {
+        self.revision = self.revision.wrapping_add(1);
     }
 
     /// Bumps the revision.
     pub fn touch(&mut self) {
-        self.revision += 1;
+        self.bump_revision();
     }
 
     /// Recipes whose hide volumes the body currently hides, in cut order.
@@ -295,7 +301,7 @@ impl BodyState {
             return false;
         };
         *level = level.saturating_add(steps).min(desc.levels - 1);
-        self.revision += 1;
+        self.bump_revision();
         true
     }
 
@@ -332,7 +338,7 @@ impl BodyState {
             direction,
             time,
         });
-        self.revision += 1;
+        self.bump_revision();
         Ok(())
     }
 

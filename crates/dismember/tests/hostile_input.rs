@@ -398,3 +398,21 @@ fn a_huge_indirect_plane_normal_is_rejected_not_zeroed() {
         })
     ));
 }
+
+#[test]
+fn a_restored_snapshot_at_the_last_revision_keeps_working() {
+    let m = humanoid();
+    let mut v: serde_json::Value = serde_json::to_value(BodyState::new(&m, victim())).unwrap();
+    v["revision"] = serde_json::json!(u64::MAX);
+    let snap: BodyState = serde_json::from_value(v).unwrap();
+    let mut s = restore_snapshot(&m, &snap).unwrap();
+    // Every change bumps the revision; at u64::MAX that overflowed (a panic
+    // with overflow checks).
+    s.record_hit(&m, bone(&m, "head"), Vec3::ZERO, Vec3::X, 0.0)
+        .unwrap();
+    assert_ne!(s.revision(), u64::MAX);
+    let pose = m.bind_pose();
+    let plan = forearm_plan(&m, &s, &pose);
+    commit_detach(&m, &mut s, &plan).unwrap();
+    s.recycle(&m);
+}
