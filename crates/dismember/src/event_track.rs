@@ -52,6 +52,14 @@ pub enum TrackError {
         /// Its time.
         time: f32,
     },
+    /// A surface interaction with a non-finite or negative strength.
+    #[error("event {index} has surface strength {strength}; it must be finite and ≥ 0")]
+    BadStrength {
+        /// Event position.
+        index: usize,
+        /// Its strength.
+        strength: f32,
+    },
     /// A non-finite advance.
     #[error("advance to {0} is not finite")]
     BadAdvance(f32),
@@ -67,7 +75,7 @@ impl EventTrack {
     /// Validates and sorts events.
     ///
     /// # Errors
-    /// [`TrackError::BadTime`].
+    /// [`TrackError::BadTime`], [`TrackError::BadStrength`].
     pub fn new(mut events: Vec<TrackEvent>) -> Result<Self, TrackError> {
         for (index, e) in events.iter().enumerate() {
             if !(e.time.is_finite() && e.time >= 0.0) {
@@ -75,6 +83,11 @@ impl EventTrack {
                     index,
                     time: e.time,
                 });
+            }
+            if let TrackEventKind::SurfaceInteraction { strength, .. } = e.kind
+                && !(strength.is_finite() && strength >= 0.0)
+            {
+                return Err(TrackError::BadStrength { index, strength });
             }
         }
         events.sort_by(|a, b| a.time.total_cmp(&b.time));

@@ -416,3 +416,24 @@ fn a_restored_snapshot_at_the_last_revision_keeps_working() {
     commit_detach(&m, &mut s, &plan).unwrap();
     s.recycle(&m);
 }
+
+#[test]
+fn a_surface_interaction_with_a_nan_strength_is_rejected() {
+    let ev = |strength: f32| TrackEvent {
+        time: 159.0,
+        kind: TrackEventKind::SurfaceInteraction {
+            layer: "collision_body_surface_layer".into(),
+            bone: "pelvis".into(),
+            strength,
+        },
+    };
+    assert!(matches!(
+        EventTrack::new(vec![ev(4.0), ev(f32::NAN)]),
+        Err(TrackError::BadStrength { index: 1, .. })
+    ));
+    assert!(matches!(
+        EventTrack::new(vec![ev(f32::INFINITY)]),
+        Err(TrackError::BadStrength { index: 0, .. })
+    ));
+    assert!(EventTrack::new(vec![ev(4.0)]).is_ok());
+}
