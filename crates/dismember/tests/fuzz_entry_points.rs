@@ -89,13 +89,65 @@ proptest! {
         let m = humanoid();
         let _ = restore_snapshot_bytes(&m, &bytes);
         // Near-valid: a real snapshot with flipped bytes and truncation.
-        let s = BodyState::new(&m, victim());
+        let mut s = BodyState::new(&m, victim());
+        s.record_hit(&m, bone(&m, "head"), glam::Vec3::ZERO, glam::Vec3::X, 1.0)
+            .unwrap();
         let good = snapshot_to_bytes(&s);
         let corrupt = mutate(&good, &edits, cut);
-        if let Ok(restored) = restore_snapshot_bytes(&m, &corrupt) {
-            // Whatever decodes and validates is a usable state.
+        if let Ok(mut restored) = restore_snapshot_bytes(&m, &corrupt) {
+            // Whatever decodes and validates is a usable state: hash it,
+            // plan and commit a cut on it, apply an event to it.
             let _ = state_hash(&restored);
-            let _ = restored.present_mask();
+            let _ = CapabilityMap::humanoid(&m).unwrap().evaluate(&restored);
+            let pose = m.bind_pose();
+            let fa = bone(&m, "l_forearm");
+            let request = DetachRequest {
+                victim: restored.victim(),
+                event: EventId(77),
+                root: fa,
+                recipe: m.bones()[fa.get() as usize].cut.unwrap().recipe,
+            };
+            let input = DetachInput {
+                body_to_world: glam::Affine3A::IDENTITY,
+                gib_to_world: glam::Affine3A::IDENTITY,
+                pose: &pose,
+                motion: Motion::Physics {
+                    linear: glam::Vec3::ZERO,
+                    angular: glam::Vec3::ZERO,
+                    center: glam::Vec3::ZERO,
+                },
+                impact_direction: glam::Vec3::X,
+                impact_speed: 1.0,
+                impulse: GibImpulse::default(),
+            };
+            if let Ok(PlanOutcome::Planned(plan)) = plan_detach(&m, &restored, &request, &input) {
+                commit_detach(&m, &mut restored, &plan).unwrap();
+            }
+            let mut cands = Vec::new();
+            let hit = Hit {
+                bone: bone(&m, "l_hand"),
+                point: glam::Vec3::ZERO,
+                attack_plane_normal: glam::Vec3::Y,
+            };
+            select_candidates(&m, restored.present_mask(), &pose, &hit, &mut cands).unwrap();
+            let rules = biter(&m);
+            let ctx = RuleContext {
+                health_percent: 10.0,
+                preset: DamagePreset::wall_hit_ragdoll(),
+                reaction: ReactionFlags::EMPTY,
+                victim_states: restored.victim_states(),
+            };
+            let mut rng = DecisionRng::new(restored.victim().id, EventId(78));
+            let d = decide(&m, &rules, &restored, &cands, &ctx, &mut rng).unwrap();
+            let rec = HitRecord {
+                bone: hit.bone,
+                position: hit.point,
+                direction: glam::Vec3::X,
+                time: 2.0,
+            };
+            let ev = BodyEvent::from_decision(restored.victim(), EventId(78), rec, &d);
+            apply_event(&m, &mut restored, &ev).unwrap();
+            let _ = state_hash(&restored);
         }
     }
 
