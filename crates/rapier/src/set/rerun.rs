@@ -322,50 +322,61 @@ pub const PARTING: Group = Group::GROUP_32;
 
 impl DestructionSet {
     /// The dynamic pieces the re-run's commit created start parting from
-    /// the fixed chunks of their instance (see [`PARTING_STEPS`]): their
-    /// colliders get the [`PARTING`] solver group, which the instance's
-    /// fixed chunk colliders stop solving against. O(colliders of the
-    /// instances that split).
+    /// the fixed chunks of their instance (see [`PARTING_STEPS`]).
     fn start_parting(
         &self,
         physics: &mut PhysicsWorld,
         first: &SetStepReport,
         state: &mut RerunState,
     ) {
-        let until = self.step_index + PARTING_STEPS;
         for (&h, r) in &first.instances {
-            if r.created.is_empty() || !state.hits.iter().any(|hit| hit.instance == h) {
-                continue;
+            if !r.created.is_empty() && state.hits.iter().any(|hit| hit.instance == h) {
+                self.part_from_fixed(physics, h, &r.created, state);
             }
-            let Ok(e) = self.entry(h) else { continue };
-            let mut created = r.created.clone();
-            created.sort_unstable();
-            for (c, &rb) in &e.bodies {
-                let Some(body) = physics.bodies.get(rb) else {
-                    continue;
-                };
-                if body.is_dynamic() && created.binary_search(c).is_ok() {
-                    if let Some(cluster) = e.instance.cluster(*c) {
-                        state
-                            .parting
-                            .extend(cluster.nodes.iter().map(|&chunk| Parting {
-                                instance: h,
-                                chunk,
-                                until,
-                            }));
-                    }
-                    set_body_groups(physics, rb, parting_groups());
-                } else if body.is_fixed() {
-                    let before = state.parted_from.len();
-                    state.parted_from.extend_from_slice(body.colliders());
-                    for k in before..state.parted_from.len() {
-                        if let Some(col) = physics.colliders.get_mut(state.parted_from[k]) {
-                            col.set_solver_groups(InteractionGroups::new(
-                                Group::ALL,
-                                Group::ALL.difference(PARTING),
-                                InteractionTestMode::And,
-                            ));
-                        }
+        }
+    }
+
+    /// The dynamic pieces among `created` (clusters of instance `h` a
+    /// commit just made) start parting from the fixed chunks of `h` (see
+    /// [`PARTING_STEPS`]): their colliders get the [`PARTING`] solver group,
+    /// which the instance's fixed chunk colliders stop solving against.
+    /// O(clusters of `h` + colliders of its fixed bodies).
+    pub(crate) fn part_from_fixed(
+        &self,
+        physics: &mut PhysicsWorld,
+        h: super::InstanceHandle,
+        created: &[smithereens_core::ClusterHandle],
+        state: &mut RerunState,
+    ) {
+        let until = self.step_index + PARTING_STEPS;
+        let Ok(e) = self.entry(h) else { return };
+        let mut created = created.to_vec();
+        created.sort_unstable();
+        for (c, &rb) in &e.bodies {
+            let Some(body) = physics.bodies.get(rb) else {
+                continue;
+            };
+            if body.is_dynamic() && created.binary_search(c).is_ok() {
+                if let Some(cluster) = e.instance.cluster(*c) {
+                    state
+                        .parting
+                        .extend(cluster.nodes.iter().map(|&chunk| Parting {
+                            instance: h,
+                            chunk,
+                            until,
+                        }));
+                }
+                set_body_groups(physics, rb, parting_groups());
+            } else if body.is_fixed() {
+                let before = state.parted_from.len();
+                state.parted_from.extend_from_slice(body.colliders());
+                for k in before..state.parted_from.len() {
+                    if let Some(col) = physics.colliders.get_mut(state.parted_from[k]) {
+                        col.set_solver_groups(InteractionGroups::new(
+                            Group::ALL,
+                            Group::ALL.difference(PARTING),
+                            InteractionTestMode::And,
+                        ));
                     }
                 }
             }

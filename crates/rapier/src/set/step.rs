@@ -427,6 +427,7 @@ impl DestructionSet {
         let mut committing = std::mem::take(&mut self.committing);
         committing.clear();
         committing.extend_from_slice(&self.dirty);
+        let mut blasted = Vec::new();
         for &h in &committing {
             // The commit hands the parent's motion on to its parts.
             self.sync_motions(physics, h);
@@ -489,6 +490,9 @@ impl DestructionSet {
                         );
                     }
                     super::impulses::apply_transfers(physics, &entry.bodies, &pushes);
+                    if !blasts.is_empty() && !outcome.created.is_empty() {
+                        blasted.push((h, outcome.created.clone()));
+                    }
                     let r = report.instances.entry(h).or_default();
                     r.broken = outcome.broken;
                     r.removed = outcome.removed;
@@ -521,6 +525,17 @@ impl DestructionSet {
             }
         }
         self.committing = committing;
+        // Pieces a blast freed part from the fixed rest of their instance,
+        // as a projectile's do: otherwise a Voronoi piece whose tilted faces
+        // lock it between fixed neighbours stays in the hole, its bonds all
+        // broken (the built-in bridge kept 9 of its 9 freed pieces so).
+        if !blasted.is_empty() {
+            let mut state = std::mem::take(&mut self.rerun);
+            for (h, created) in &blasted {
+                self.part_from_fixed(physics, *h, created, &mut state);
+            }
+            self.rerun = state;
+        }
     }
 }
 
