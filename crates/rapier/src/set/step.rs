@@ -35,6 +35,10 @@ pub struct InstanceReport {
     pub render_only: Vec<ClusterHandle>,
     /// Debris clusters recycled (released and removed) at this step.
     pub recycled: Vec<ClusterHandle>,
+    /// Loose pieces that fell asleep at this step still in the hole they
+    /// broke from, touching their instance's fixed chunks: wedged (see
+    /// [`super::hold`]). Noticed within the sleep sweep's window.
+    pub wedged: Vec<ClusterHandle>,
     /// Set when the budget held the commit back (events stay pending).
     pub deferred: Option<smithereens_core::budget::BudgetShortfall>,
 }
@@ -136,7 +140,7 @@ impl DestructionSet {
         }
         self.commit_all(physics, &mut report);
         self.update_parting(physics);
-        self.sweep(physics);
+        self.sweep(physics, &mut report);
         self.withdraw_due(physics);
         self.pre_step_taken = false;
         report.instances.retain(|_, r| !r.is_empty());
@@ -525,10 +529,14 @@ impl DestructionSet {
             }
         }
         self.committing = committing;
-        // Pieces a blast freed part from the fixed rest of their instance,
-        // as a projectile's do: otherwise a Voronoi piece whose tilted faces
+        // Pieces a blast freed part from the fixed chunks they were bonded
+        // to, as a re-run's do: otherwise a Voronoi piece whose tilted faces
         // lock it between fixed neighbours stays in the hole, its bonds all
-        // broken (the built-in bridge kept 9 of its 9 freed pieces so).
+        // broken (the built-in bridge kept all 9 of its freed pieces so).
+        // (Pieces freed by a game body's hit in the ordinary safe point do
+        // not: the body already bounced off, and parting them let pieces of
+        // the town's facades sink 34 cm into the ground; the re-run stepper
+        // is the way to have them part.)
         if !blasted.is_empty() {
             let mut state = std::mem::take(&mut self.rerun);
             for (h, created) in &blasted {
