@@ -165,33 +165,3 @@ fn the_demo_takes_an_open_mesh_only_with_a_fallback_and_says_what_it_closed() {
     assert!(dir.join("demo.run.json").exists());
     std::fs::remove_dir_all(&dir).ok();
 }
-
-#[test]
-#[ignore]
-fn print_dip() {
-    let out = run_demo(&short(), &mut |_| {}, &mut |_, _| {}).unwrap();
-    let rec = &out.record;
-    let b = rec.bodies.iter().find(|b| b.id == 6).unwrap();
-    let mut prev: Option<glam::Vec3> = None;
-    for (i, p) in b.poses.iter().enumerate() {
-        let pose = smithereens_core::record::pose_from_array(p);
-        let c = pose.transform_point(rec.chunks[b.chunks[0] as usize].centroid);
-        let y = b
-            .chunks
-            .iter()
-            .flat_map(|&c| rec.chunks[c as usize].mesh.positions.iter())
-            .map(|&v| pose.transform_point(v).y)
-            .fold(f32::INFINITY, f32::min);
-        let f = b.first_frame as usize + i;
-        let v = prev.map(|q| (c - q) * 60.0).unwrap_or_default();
-        prev = Some(c);
-        if (30..50).contains(&f) {
-            println!("frame {f} low {y:.4} centroid {c} v {v}");
-        }
-    }
-    for pr in &rec.projectiles {
-        let p =
-            smithereens_core::record::pose_from_array(&pr.poses[(42 - pr.first_frame) as usize]);
-        println!("projectile at 42: {} r {}", p.translation, pr.radius);
-    }
-}
