@@ -138,6 +138,10 @@ pub fn demo_scenario(asset: AssetFile, options: &DemoOptions) -> Result<Scripted
     // Tumbling debris: contacts predicted 5 cm ahead, as in the town
     // scenario (see `ScriptedRun::prediction_distance`).
     scenario.prediction_distance = Some(0.05);
+    // The breaking step is re-run against the freed pieces, so the balls
+    // carry on through them and what they free leaves the statue (issue
+    // 11, items 2 and 3).
+    scenario.resolve_breaks = true;
     Ok(scenario)
 }
 

@@ -43,6 +43,9 @@ pub fn summary_table(s: &RunSummary) -> String {
             "lowest chunk point (last frame)",
             format!("{:.3} m", s.lowest_chunk_y),
         ),
+        // Loose pieces left where they broke free (issue 11, item 3).
+        ("pieces wedged (reported)", s.wedged.to_string()),
+        ("pieces stuck unsupported", s.stuck.to_string()),
         ("final state hash", format!("{:016x}", s.final_hash)),
     ];
     table(&rows)

@@ -313,6 +313,12 @@ impl Instance {
         }
     }
 
+    /// Asset → world transform the instance was placed at (m); its fixed
+    /// chunks stay there.
+    pub fn placement(&self) -> Pose {
+        self.placement
+    }
+
     /// Identity of this instance.
     pub fn id(&self) -> InstanceId {
         self.id

@@ -31,9 +31,9 @@ pub use error::BackendError;
 pub use impact::ImpactDamage;
 pub use set::{
     Attachments, BothEvents, CONTACT_EVENT_BIT, ColliderTag, CollisionGroups, DestructionSet,
-    DestructionSettings, Explosion, ExtraMass, InstanceHandle, InstanceReport, MAX_PROJECTILE_MASS,
-    MAX_PROJECTILE_SPEED, ProjectileDesc, Quarantined, RecyclePolicy, SetAdmitError,
-    SetSnapshotError, SetStepReport,
+    DestructionSettings, Explosion, ExtraMass, Hold, InstanceHandle, InstanceReport,
+    MAX_PROJECTILE_MASS, MAX_PROJECTILE_SPEED, ProjectileDesc, Quarantined, RecyclePolicy,
+    SetAdmitError, SetSnapshotError, SetStepReport,
 };
 /// The engine-agnostic core (assets, instances, damage events, poses), re-exported
 /// so a game needs one dependency to spawn instances.

@@ -182,14 +182,15 @@ fn a_450_kg_ball_carries_its_momentum_through_the_built_in_wall() {
     assert_eq!(again.hashes, m.hashes);
 }
 
-/// The same hit as a scenario file run (`resolve_breaks = true`): the
-/// recorded ball ends beyond the wall; the file without the key keeps
-/// today's outcome (the ball bounces back).
+/// The same hit as a scenario file run (the built-in wall has
+/// `resolve_breaks = true`): the recorded ball ends beyond the wall; the
+/// file with the key off keeps the ordinary outcome (the ball bounces back).
 #[test]
 fn the_scenario_key_resolve_breaks_reaches_the_scripted_run() {
-    let run_wall = |extra: &str| {
-        let text = format!("{extra}\n{}", builtin("wall").unwrap());
-        let mut file = ScenarioFile::parse(&text).unwrap();
+    assert!(builtin("wall").unwrap().contains("resolve_breaks = true"));
+    let run_wall = |resolve: bool| {
+        let mut file = ScenarioFile::parse(builtin("wall").unwrap()).unwrap();
+        file.resolve_breaks = resolve;
         file.duration = 0.75;
         let built = build(&file, Path::new("."), &mut |_| {}).unwrap();
         let (record, summary) =
@@ -197,7 +198,7 @@ fn the_scenario_key_resolve_breaks_reaches_the_scripted_run() {
         let end = record.projectiles[0].poses.last().unwrap()[2];
         (end, summary)
     };
-    let (end, summary) = run_wall("resolve_breaks = true\nprediction_distance = 0.1");
+    let (end, summary) = run_wall(true);
     eprintln!(
         "scripted re-run: ball ends at z = {end:.2} m, {} bonds broken, max speed {:.2} m/s, lowest {:.4} m",
         summary.bonds_broken, summary.max_speed, summary.lowest_chunk_y_ever
@@ -205,6 +206,6 @@ fn the_scenario_key_resolve_breaks_reaches_the_scripted_run() {
     assert!(end > 0.5, "{end}");
     assert!(summary.max_speed <= 1.2 * 24.0, "{}", summary.max_speed);
     assert!(summary.lowest_chunk_y_ever > -0.05, "{summary:?}");
-    let (end, _) = run_wall("prediction_distance = 0.1");
+    let (end, _) = run_wall(false);
     assert!(end < -0.5, "without the key the ball bounces back: {end}");
 }

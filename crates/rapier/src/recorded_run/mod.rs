@@ -206,7 +206,18 @@ pub struct RunSummary {
     pub non_finite_steps: u32,
     /// State hash after the last step.
     pub final_hash: u64,
+    /// Distinct loose pieces reported wedged when they fell asleep
+    /// ([`crate::InstanceReport::wedged`]).
+    pub wedged: usize,
+    /// Loose pieces on the last frame that moved less than
+    /// [`STUCK_DISTANCE`] from where they broke free and are not supported
+    /// from below ([`crate::set::Hold`]): pieces left hanging where they were.
+    pub stuck: usize,
 }
+
+/// Least distance, m, a loose piece must move from where it broke free not
+/// to count as [`RunSummary::stuck`] (unless supported from below): 5 cm.
+pub const STUCK_DISTANCE: f32 = 0.05;
 
 /// Why a run failed.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -370,6 +381,7 @@ pub fn run(
     launches.sort_by_key(|p| p.step);
     let mut next_launch = 0;
     let mut max_speed = 0.0f32;
+    let mut wedged = std::collections::BTreeSet::new();
     // Frame 0 counts too: every recorded frame is in the minimum.
     let mut lowest_ever = lowest_chunk_point(&physics, &set).unwrap_or(f32::INFINITY);
     let mut non_finite_steps = 0u32;
@@ -440,6 +452,8 @@ pub fn run(
             .collect();
         reports.sort_by_key(|&(k, _)| k);
         for (k, r) in reports {
+            let h = rec.instances[k].handle;
+            wedged.extend(r.wedged.iter().map(|&c| (h, c)));
             for e in &r.events {
                 events += 1;
                 rec.record.events.push(RunEvent {
@@ -488,6 +502,8 @@ pub fn run(
         max_speed,
         non_finite_steps,
         final_hash: rec.state_hash(&set, &physics),
+        wedged: wedged.len(),
+        stuck: rec.stuck(&set, &physics),
     };
     for &h in &handles {
         if let (Ok(i), Ok(bodies)) = (set.instance(h), set.cluster_bodies(h)) {

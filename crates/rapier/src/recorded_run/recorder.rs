@@ -173,4 +173,38 @@ impl Recorder {
         }
         h.finish()
     }
+
+    /// Loose pieces alive on the last frame captured that moved less than
+    /// [`super::STUCK_DISTANCE`] (any chunk centroid) since their first frame and are
+    /// not supported from below ([`crate::set::Hold`]).
+    pub(super) fn stuck(&self, set: &DestructionSet, physics: &PhysicsWorld) -> usize {
+        let mut stuck = 0;
+        for (&(h, c, _, supported), &i) in &self.body_of {
+            let body = &self.record.bodies[i];
+            if supported || body.first_frame + body.poses.len() as u32 != self.frame {
+                continue;
+            }
+            let (Some(first), Some(last)) = (body.poses.first(), body.poses.last()) else {
+                continue;
+            };
+            let (a, b) = (
+                smithereens_core::record::pose_from_array(first),
+                smithereens_core::record::pose_from_array(last),
+            );
+            let moved = body
+                .chunks
+                .iter()
+                .map(|&k| {
+                    let p = self.record.chunks[k as usize].centroid;
+                    a.transform_point(p).distance(b.transform_point(p))
+                })
+                .fold(0.0f32, f32::max);
+            if moved < super::STUCK_DISTANCE
+                && set.hold(physics, h, c) != Some(crate::set::Hold::Supported)
+            {
+                stuck += 1;
+            }
+        }
+        stuck
+    }
 }

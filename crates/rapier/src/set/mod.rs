@@ -46,6 +46,7 @@ use std::sync::Arc;
 pub mod attachments;
 pub mod contact;
 mod episode;
+pub mod hold;
 mod impulses;
 pub(crate) mod registry;
 pub mod rerun;
@@ -57,6 +58,7 @@ pub mod tag;
 
 pub use attachments::Attachments;
 pub use contact::{BothEvents, ContactCollector};
+pub use hold::{Hold, LEFT_HOLE, SUPPORT_COS};
 pub use impulses::{Explosion, MAX_PROJECTILE_MASS, MAX_PROJECTILE_SPEED, ProjectileDesc};
 pub use rerun::{PARTING, PARTING_LIMIT, PARTING_STEPS};
 pub use settings::{CollisionGroups, DestructionSettings, RecyclePolicy, SerialGroups};
@@ -464,6 +466,35 @@ impl DestructionSet {
         h: InstanceHandle,
     ) -> Result<&BTreeMap<ClusterHandle, RigidBodyHandle>, BackendError> {
         Ok(&self.entry(h)?.bodies)
+    }
+
+    /// How cluster `c` of instance `h` is held now, if it is a dynamic
+    /// piece (see [`hold`]): wedged in the hole it broke from, supported
+    /// from below, or neither. `None` for a fixed or unknown cluster, or
+    /// without gravity. O(the piece's chunks + contact pairs).
+    pub fn hold(
+        &self,
+        physics: &PhysicsWorld,
+        h: InstanceHandle,
+        c: ClusterHandle,
+    ) -> Option<Hold> {
+        let e = self.entry(h).ok()?;
+        let rb = *e.bodies.get(&c)?;
+        let now = self.cluster_asset_pose(physics, h, c)?;
+        let placed = e.instance.placement();
+        let asset = e.instance.asset();
+        let moved = e
+            .instance
+            .cluster(c)?
+            .nodes
+            .iter()
+            .filter_map(|&k| asset.chunks().get(k))
+            .map(|chunk| {
+                now.transform_point(chunk.centroid)
+                    .distance(placed.transform_point(chunk.centroid))
+            })
+            .fold(0.0f32, f32::max);
+        hold::hold_of(physics, &self.registry, h, rb, moved)
     }
 
     /// Live instances, in handle order.

@@ -70,10 +70,11 @@
 //! resolved the ordinary way (one re-run per step). A hit whose damage
 //! frees nothing still costs its re-run (whether a commit frees pieces is
 //! known only after it, and it must see the pre-step motions). Set
-//! snapshots do not keep the parting list: a restored set finds parting
-//! pieces by their solver groups and lets them part only while still
-//! inside (a snapshot within their first [`PARTING_STEPS`] steps does not
-//! resume bit for bit). Parting pieces pass through the fixed chunks of
+//! snapshots keep the parting list (format 5; one of format 4 or older is
+//! restored by finding parting pieces by their solver groups, parting only
+//! while still inside, and does not resume bit for bit within a piece's
+//! first [`PARTING_STEPS`]). Pieces freed by a blast part too (see
+//! `commit_all`). Parting pieces pass through the fixed chunks of
 //! their instance, visibly, for up to 0.2 s (longer while inside); the
 //! 4.5 t ball's debris dipped 9 cm into the ground once (−0.025 m ordinary).
 
@@ -115,18 +116,19 @@ pub(crate) struct RerunState {
     /// (game body, instance, chunk) hits already admitted this step.
     pub(crate) spent: Vec<(RigidBodyHandle, super::InstanceHandle, u32)>,
     /// Freed pieces parting from the fixed part of their instance.
-    parting: Vec<Parting>,
+    pub(crate) parting: Vec<Parting>,
     /// Fixed chunk colliders that let parting pieces through.
-    parted_from: Vec<ColliderHandle>,
+    pub(crate) parted_from: Vec<ColliderHandle>,
     /// Whether parting pieces were looked for in the world's colliders
-    /// (once per set: a restored set finds them there, see [`PARTING`]).
-    scanned: bool,
+    /// (once per set: a set restored from a snapshot of format 4 or older
+    /// finds them there, see [`PARTING`]).
+    pub(crate) scanned: bool,
 }
 
 /// A piece a projectile freed, passing through the fixed part of its
 /// instance while it moves on along the hit (see [`PARTING_STEPS`]).
-#[derive(Copy, Clone, Debug)]
-struct Parting {
+#[derive(Copy, Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Parting {
     /// One chunk of the piece (every chunk of a parting piece has an
     /// entry, so the parts of a piece that splits go on parting).
     instance: super::InstanceHandle,
@@ -322,50 +324,64 @@ pub const PARTING: Group = Group::GROUP_32;
 
 impl DestructionSet {
     /// The dynamic pieces the re-run's commit created start parting from
-    /// the fixed chunks of their instance (see [`PARTING_STEPS`]): their
-    /// colliders get the [`PARTING`] solver group, which the instance's
-    /// fixed chunk colliders stop solving against. O(colliders of the
-    /// instances that split).
+    /// the fixed chunks of their instance (see [`PARTING_STEPS`]).
     fn start_parting(
         &self,
         physics: &mut PhysicsWorld,
         first: &SetStepReport,
         state: &mut RerunState,
     ) {
-        let until = self.step_index + PARTING_STEPS;
         for (&h, r) in &first.instances {
-            if r.created.is_empty() || !state.hits.iter().any(|hit| hit.instance == h) {
-                continue;
+            if !r.created.is_empty() && state.hits.iter().any(|hit| hit.instance == h) {
+                self.part_from_fixed(physics, h, &r.created, state);
             }
-            let Ok(e) = self.entry(h) else { continue };
-            let mut created = r.created.clone();
-            created.sort_unstable();
-            for (c, &rb) in &e.bodies {
-                let Some(body) = physics.bodies.get(rb) else {
-                    continue;
-                };
-                if body.is_dynamic() && created.binary_search(c).is_ok() {
-                    if let Some(cluster) = e.instance.cluster(*c) {
-                        state
-                            .parting
-                            .extend(cluster.nodes.iter().map(|&chunk| Parting {
-                                instance: h,
-                                chunk,
-                                until,
-                            }));
-                    }
-                    set_body_groups(physics, rb, parting_groups());
-                } else if body.is_fixed() {
-                    let before = state.parted_from.len();
-                    state.parted_from.extend_from_slice(body.colliders());
-                    for k in before..state.parted_from.len() {
-                        if let Some(col) = physics.colliders.get_mut(state.parted_from[k]) {
-                            col.set_solver_groups(InteractionGroups::new(
-                                Group::ALL,
-                                Group::ALL.difference(PARTING),
-                                InteractionTestMode::And,
-                            ));
-                        }
+        }
+    }
+
+    /// The dynamic pieces among `created` (clusters of instance `h` a
+    /// commit just made) start parting from the fixed chunks of `h` (see
+    /// [`PARTING_STEPS`]): their colliders get the [`PARTING`] solver group,
+    /// which the instance's fixed chunk colliders stop solving against.
+    /// (Parting from the bonded neighbours only was tried: Voronoi pieces
+    /// also touch fixed chunks they share no bond with, at edges and
+    /// corners, and the tower's top then stayed locked in place.)
+    /// O(clusters of `h` + colliders of its fixed bodies).
+    pub(crate) fn part_from_fixed(
+        &self,
+        physics: &mut PhysicsWorld,
+        h: super::InstanceHandle,
+        created: &[smithereens_core::ClusterHandle],
+        state: &mut RerunState,
+    ) {
+        let until = self.step_index + PARTING_STEPS;
+        let Ok(e) = self.entry(h) else { return };
+        let mut created = created.to_vec();
+        created.sort_unstable();
+        for (c, &rb) in &e.bodies {
+            let Some(body) = physics.bodies.get(rb) else {
+                continue;
+            };
+            if body.is_dynamic() && created.binary_search(c).is_ok() {
+                if let Some(cluster) = e.instance.cluster(*c) {
+                    state
+                        .parting
+                        .extend(cluster.nodes.iter().map(|&chunk| Parting {
+                            instance: h,
+                            chunk,
+                            until,
+                        }));
+                }
+                set_body_groups(physics, rb, parting_groups());
+            } else if body.is_fixed() {
+                let before = state.parted_from.len();
+                state.parted_from.extend_from_slice(body.colliders());
+                for k in before..state.parted_from.len() {
+                    if let Some(col) = physics.colliders.get_mut(state.parted_from[k]) {
+                        col.set_solver_groups(InteractionGroups::new(
+                            Group::ALL,
+                            Group::ALL.difference(PARTING),
+                            InteractionTestMode::And,
+                        ));
                     }
                 }
             }
@@ -378,21 +394,27 @@ impl DestructionSet {
 
     /// Keeps the parting pieces parting (the parts of one that split too)
     /// until [`PARTING_STEPS`] have passed and they are out of the fixed
-    /// chunks they parted from (at most [`PARTING_LIMIT`] steps more); once
-    /// none is parting, the fixed chunks are restored too. O(chunks of
-    /// parting pieces × their contacts).
+    /// chunks they parted from (at most [`PARTING_LIMIT`] steps more), or
+    /// sooner once they are out of their hole (moved more than twice their
+    /// size); once none is parting, the fixed chunks are restored too.
+    /// O(chunks of parting pieces × their contacts).
     fn end_parting(&self, physics: &mut PhysicsWorld, state: &mut RerunState) {
         if state.parting.is_empty() && state.parted_from.is_empty() {
             return;
         }
         let now = self.step_index;
         let parted_from = &state.parted_from;
+        // Bodies whose pieces part on, and bodies with a piece that stopped.
+        let (mut on, mut off) = (Vec::new(), Vec::new());
         state.parting.retain(|p| {
-            let Some(rb) = self.entry(p.instance).ok().and_then(|e| {
-                e.instance
-                    .cluster_of(p.chunk)
-                    .and_then(|c| e.bodies.get(&c).copied())
-            }) else {
+            let Ok(e) = self.entry(p.instance) else {
+                return false;
+            };
+            let Some((cluster, rb)) = e
+                .instance
+                .cluster_of(p.chunk)
+                .and_then(|c| e.bodies.get(&c).map(|&rb| (c, rb)))
+            else {
                 return false;
             };
             let Some(body) = physics.bodies.get(rb).filter(|b| b.is_dynamic()) else {
@@ -415,18 +437,42 @@ impl DestructionSet {
                     })
                 })
             };
-            let keep = now < p.until || (now < p.until + PARTING_LIMIT && inside());
-            set_body_groups(
-                physics,
-                rb,
-                if keep {
-                    parting_groups()
-                } else {
-                    InteractionGroups::all()
-                },
-            );
+            // Out of its hole: the chunk moved more than twice its size from
+            // where the instance placed it (its fixed neighbours never
+            // move). From there on it is solved against the fixed part
+            // again, so a piece that falls onto the structure's base lands
+            // on it instead of sinking through it into the ground (the
+            // tower's debris reached y = −0.70 m so).
+            let left = self
+                .cluster_asset_pose(physics, p.instance, cluster)
+                .zip(e.instance.asset().chunks().get(p.chunk))
+                .is_some_and(|(pose, chunk)| {
+                    let placed = e.instance.placement();
+                    pose.transform_point(chunk.centroid)
+                        .distance(placed.transform_point(chunk.centroid))
+                        > 2.0 * chunk.volume.cbrt()
+                });
+            let keep = !left && (now < p.until || (now < p.until + PARTING_LIMIT && inside()));
+            if keep {
+                on.push(rb)
+            } else {
+                off.push(rb)
+            }
             keep
         });
+        on.sort_unstable_by_key(|rb| rb.into_raw_parts());
+        on.dedup();
+        for rb in off {
+            if on
+                .binary_search_by_key(&rb.into_raw_parts(), |h| h.into_raw_parts())
+                .is_err()
+            {
+                set_body_groups(physics, rb, InteractionGroups::all());
+            }
+        }
+        for &rb in &on {
+            set_body_groups(physics, rb, parting_groups());
+        }
         if state.parting.is_empty() {
             for ch in state.parted_from.drain(..) {
                 if let Some(col) = physics.colliders.get_mut(ch) {

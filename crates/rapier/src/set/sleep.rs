@@ -156,7 +156,7 @@ impl DestructionSet {
     }
 
     /// One step of the sleep sweep (see the module docs).
-    pub(super) fn sweep(&mut self, physics: &mut PhysicsWorld) {
+    pub(super) fn sweep(&mut self, physics: &mut PhysicsWorld, report: &mut SetStepReport) {
         let step = self.step_index;
         let k = self.settings.sleep_sweep as usize;
         let mut t = std::mem::take(&mut self.sleep);
@@ -217,6 +217,16 @@ impl DestructionSet {
             };
             if body.is_sleeping() {
                 let motion = motion_of(body);
+                if self.hold(physics, owner.instance, owner.cluster)
+                    == Some(super::hold::Hold::Wedged)
+                {
+                    report
+                        .instances
+                        .entry(owner.instance)
+                        .or_default()
+                        .wedged
+                        .push(owner.cluster);
+                }
                 t.forget(at);
                 t.slot(rb).2 = true;
                 if let Ok(e) = self.entry_mut(owner.instance) {

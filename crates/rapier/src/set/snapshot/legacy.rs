@@ -1,5 +1,7 @@
 //! Set snapshots written by earlier versions, still read:
-//! - format 3: today's layout with version-1 damage events (radial only,
+//! - format 4: today's layout without the parting pieces (a restored set
+//!   finds them by their solver groups, as before);
+//! - format 3: format 4's layout with version-1 damage events (radial only,
 //!   explosions without an inner radius) and contact damage settings with a
 //!   radius instead of a reach in rings;
 //! - format 2: also without the contact watch and the sleep sweep (its
@@ -22,7 +24,7 @@ use smithereens_core::ClusterHandle;
 use smithereens_core::codec::with_legacy_event_layout;
 use std::collections::BTreeMap;
 
-/// Decodes a set snapshot of format 2, 3 or today's (checksum already
+/// Decodes a set snapshot of format 2, 3, 4 or today's (checksum already
 /// removed); `format` is the first field, a one-byte postcard varint.
 ///
 /// # Errors
@@ -32,10 +34,11 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
     let mut snap: SetSnapshot = match body.first() {
         Some(2) => with_legacy_event_layout(|| decode_exact::<SetSnapshotV2>(body))?.upgrade(),
         Some(3) => with_legacy_event_layout(|| decode_exact::<SetSnapshotV3>(body))?.upgrade(),
+        Some(4) => decode_exact::<SetSnapshotV4>(body)?.upgrade(),
         _ => decode_exact(body)?,
     };
     match snap.format {
-        2 | 3 => snap.format = super::SET_SNAPSHOT_FORMAT,
+        2..=4 => snap.format = super::SET_SNAPSHOT_FORMAT,
         f if f == super::SET_SNAPSHOT_FORMAT => {}
         f => return Err(SetSnapshotError::Format(f)),
     }
@@ -136,6 +139,8 @@ impl SetSnapshotV3 {
             sleep_queue: self.sleep_queue,
             episodes: self.episodes,
             watch: self.watch,
+            parting: Vec::new(),
+            parted_from: Vec::new(),
         }
     }
 }
@@ -219,6 +224,50 @@ impl SetSnapshotV2 {
             sleep_queue: self.sleep_queue,
             episodes: self.episodes,
             watch: Vec::new(),
+            parting: Vec::new(),
+            parted_from: Vec::new(),
+        }
+    }
+}
+
+/// Format 4: today's layout without the parting list.
+#[derive(serde::Deserialize)]
+struct SetSnapshotV4 {
+    format: u32,
+    settings: DestructionSettings,
+    slots: Vec<(u32, Option<super::EntrySnapshot>)>,
+    free: Vec<u32>,
+    registry: crate::set::registry::Registry,
+    dirty: Vec<InstanceHandle>,
+    recycling: Vec<InstanceHandle>,
+    sleep: SleepTracker,
+    quarantine: Vec<Quarantined>,
+    step_index: u64,
+    next_event: u64,
+    sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
+    episodes: Vec<((u32, u32, u32, u32), crate::set::episode::Episode)>,
+    watch: crate::set::contact::Watch,
+}
+
+impl SetSnapshotV4 {
+    fn upgrade(self) -> SetSnapshot {
+        SetSnapshot {
+            format: self.format,
+            settings: self.settings,
+            slots: self.slots,
+            free: self.free,
+            registry: self.registry,
+            dirty: self.dirty,
+            recycling: self.recycling,
+            sleep: self.sleep,
+            quarantine: self.quarantine,
+            step_index: self.step_index,
+            next_event: self.next_event,
+            sleep_queue: self.sleep_queue,
+            episodes: self.episodes,
+            watch: self.watch,
+            parting: Vec::new(),
+            parted_from: Vec::new(),
         }
     }
 }

@@ -16,11 +16,12 @@ use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-/// Format 4: falloff explosions, spreading contact damage (`max_rings`)
-/// and the contact watch (format 3 was the contact watch with version-1
-/// events and a contact damage radius, format 2 also without the watch;
-/// both still read, see [`legacy`]).
-const SET_SNAPSHOT_FORMAT: u32 = 4;
+/// Format 5: the pieces parting from their instance's fixed chunks (format
+/// 4 was today's layout without them: falloff explosions, spreading
+/// contact damage (`max_rings`) and the contact watch; format 3 the
+/// contact watch with version-1 events and a contact damage radius, format
+/// 2 also without the watch; all still read, see [`legacy`]).
+const SET_SNAPSHOT_FORMAT: u32 = 5;
 
 /// Appends an FNV-1a 64 checksum of `bytes` (little-endian): a flipped or
 /// truncated byte anywhere is then a typed error, never a Rapier world in an
@@ -92,6 +93,10 @@ struct SetSnapshot {
     sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
     episodes: Vec<((u32, u32, u32, u32), super::episode::Episode)>,
     watch: super::contact::Watch,
+    /// Pieces parting from their instance's fixed chunks (format 5).
+    parting: Vec<super::rerun::Parting>,
+    /// Fixed chunk colliders letting them through (format 5).
+    parted_from: Vec<ColliderHandle>,
 }
 
 /// Why a snapshot could not be restored. Nothing is created on error.
@@ -162,6 +167,8 @@ impl DestructionSet {
             sleep_queue: self.sleep_queue.iter().copied().collect(),
             episodes: self.episodes.iter().map(|(k, e)| (*k, *e)).collect(),
             watch: self.watch.clone(),
+            parting: self.rerun.parting.clone(),
+            parted_from: self.rerun.parted_from.clone(),
         };
         postcard::to_stdvec(&snap)
             .map(seal)
@@ -238,6 +245,11 @@ impl DestructionSet {
         set.live = set.slots.iter().filter(|s| s.entry.is_some()).count();
         set.episodes = snap.episodes.into_iter().collect();
         set.watch = snap.watch;
+        // A snapshot of format 4 or older did not keep the parting list:
+        // the set then finds parting pieces by their solver groups.
+        set.rerun.scanned = !(snap.parting.is_empty() && snap.parted_from.is_empty());
+        set.rerun.parting = snap.parting;
+        set.rerun.parted_from = snap.parted_from;
         set.shapes = shapes;
         Ok(set)
     }
