@@ -3,16 +3,18 @@
 
 use crate::bonds::{RawBond, RawChunk};
 use crate::cut_noise::roughen_interfaces;
+use crate::decompose::{decompose, hull_volume};
 use crate::error::FractureError;
 use crate::mass_properties::{MassProperties, combine, polyhedron_mass_properties};
 use crate::mesh::TriMesh;
 use crate::piece::{EXTERIOR, Piece, Plane};
 use crate::report::{FractureReport, SliverAction, SliverEvent, SliverReason};
-use crate::settings::{BondRule, FractureSettings};
+use crate::settings::{BondRule, FractureSettings, HullDecomposition};
 use crate::support::Ground;
 use crate::union::{Interface, union_surface};
 use crate::voronoi::{RawFracture, Scale};
 use glam::{DVec3, Vec3};
+use rayon::prelude::*;
 use smithereens_core::{
     AssetDesc, AssetFile, BondDesc, BondEnd, ChunkDesc, ChunkIndex, ChunkMesh, HullDesc,
 };
@@ -47,6 +49,10 @@ pub(crate) struct AssemblyParams {
     /// Group of every raw piece (a hierarchy's parent), or empty: a sliver
     /// is merged into a neighbour of its own group when it has one.
     pub groups: Vec<u32>,
+    /// Clipper snapping distance (m), for the hull decomposition's cuts.
+    pub eps: f64,
+    /// Several hulls for concave chunks, or one hull each.
+    pub decomposition: Option<HullDecomposition>,
 }
 
 /// The common end of every pattern: roughens the interfaces when
@@ -78,6 +84,8 @@ pub(crate) fn finish_asset(
         min_bond_area: scale.min_bond_area(),
         weld: scale.weld(),
         groups: Vec::new(),
+        eps: scale.eps(),
+        decomposition: settings.decomposition,
     };
     let roughened: Vec<RawChunk>;
     let (raw, noise_note) = match settings.cut_noise.filter(|n| n.is_active()) {
@@ -121,6 +129,8 @@ pub(crate) fn finish_asset(
         mesh_volume,
         chunk_volume,
         volume_error: chunk_volume - mesh_volume,
+        merged_sites: cells.sites.merged,
+        sites_outside_bounds: cells.sites.outside_bounds,
     };
     Ok((file, report))
 }
@@ -355,38 +365,49 @@ pub(crate) fn assemble_mapped(
     let mut chunks = Vec::with_capacity(groups.len());
     let mut meshes = Vec::with_capacity(groups.len());
     let mut unjoined = Vec::new();
-    for (index, (g, members)) in groups.iter().enumerate() {
+    // Per chunk (independent, so in parallel; collected in chunk order):
+    // hulls, support flag, render mesh.
+    let cached: Vec<Option<Result<Vec<Vec3>, String>>> =
+        groups.iter().map(|(g, _)| hulls[*g].take()).collect();
+    let built: Vec<_> = groups
+        .par_iter()
+        .zip(cached)
+        .map(|((_, members), cached)| {
+            let points = cached.unwrap_or_else(|| hull_points(raw, members));
+            let hulls = points.map(|points| chunk_hulls(raw, members, points, params));
+            let support = params.ground.is_some_and(|ground| {
+                ground.touches(
+                    members
+                        .iter()
+                        .flat_map(|&m| raw[m].piece.positions.iter().copied()),
+                )
+            });
+            let (mesh, unjoinable) = chunk_mesh(raw, raw_bonds, members, params.weld);
+            (hulls, support, mesh, unjoinable)
+        })
+        .collect();
+    for (index, ((_, members), (hulls, support, mesh, unjoinable))) in
+        groups.iter().zip(built).enumerate()
+    {
         for &m in members {
             chunk_of_raw[m] = index;
         }
         let unit = combine(&members.iter().map(|&m| unit_props[m]).collect::<Vec<_>>());
-        let points = match hulls[*g].take() {
-            Some(h) => h,
-            None => hull_points(raw, members),
-        }
-        .map_err(|reason| FractureError::Hull {
+        let hulls = hulls.map_err(|reason| FractureError::Hull {
             chunk: index as u32,
             reason,
         })?;
-        let support = params.ground.is_some_and(|ground| {
-            ground.touches(
-                members
-                    .iter()
-                    .flat_map(|&m| raw[m].piece.positions.iter().copied()),
-            )
-        });
         chunks.push(ChunkDesc {
             volume: unit.volume as f32,
             mass: (unit.mass * params.density) as f32,
             centroid: unit.centroid.as_vec3(),
             inertia: (unit.inertia * params.density).as_mat3(),
-            hulls: vec![HullDesc { points }],
+            hulls,
             support,
             gameplay_critical: false,
             parent: None,
             depth: 0,
         });
-        let (mesh, unjoinable) = chunk_mesh(raw, raw_bonds, members, params.weld);
         meshes.push(mesh);
         if let Some(reason) = unjoinable {
             unjoined.push((ChunkIndex(index as u32), reason));
@@ -525,11 +546,49 @@ fn inertia_ratio(unit: &MassProperties, density: f64) -> f64 {
 /// (`parry3d::transformation::try_convex_hull`). Fails when the hull cannot
 /// be built or encloses no volume.
 fn hull_points(raw: &[RawChunk], members: &[usize]) -> Result<Vec<Vec3>, String> {
+    hull_of_points(
+        &mut members
+            .iter()
+            .flat_map(|&m| raw[m].piece.positions.iter().copied()),
+    )
+}
+
+/// The hulls of a chunk whose single hull has vertices `points`: that hull
+/// alone, or with [`FractureSettings::decomposition`] on and a concave
+/// chunk, the hulls of its convex parts (see `decompose.rs`).
+fn chunk_hulls(
+    raw: &[RawChunk],
+    members: &[usize],
+    points: Vec<Vec3>,
+    params: &AssemblyParams,
+) -> Vec<HullDesc> {
+    let parts = params.decomposition.and_then(|d| {
+        let pieces: Vec<&Piece> = members.iter().map(|&m| &raw[m].piece).collect();
+        decompose(
+            &pieces,
+            hull_volume(&points)?,
+            d.threshold,
+            d.max_hulls as usize,
+            params.eps,
+            params.weld,
+            &hull_of_points,
+        )
+    });
+    match parts {
+        Some(parts) => parts
+            .into_iter()
+            .map(|points| HullDesc { points })
+            .collect(),
+        None => vec![HullDesc { points }],
+    }
+}
+
+/// Vertices of the convex hull of `points` (f32, as stored), or why it
+/// failed or is flat.
+fn hull_of_points(points: &mut dyn Iterator<Item = DVec3>) -> Result<Vec<Vec3>, String> {
     // Exact f32 duplicates (distinct f64 points that round together) upset
     // quickhull; remove them in a deterministic (sorted) order.
-    let mut keyed: Vec<([u32; 3], Vec3)> = members
-        .iter()
-        .flat_map(|&m| raw[m].piece.positions.iter())
+    let mut keyed: Vec<([u32; 3], Vec3)> = points
         .map(|p| {
             let v = p.as_vec3() + Vec3::ZERO;
             ([v.x.to_bits(), v.y.to_bits(), v.z.to_bits()], v)
@@ -784,6 +843,8 @@ mod tests {
             min_bond_area: 1e-12,
             weld: 1e-9,
             groups: Vec::new(),
+            eps: 1e-10,
+            decomposition: None,
         }
     }
 

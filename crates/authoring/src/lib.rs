@@ -54,6 +54,7 @@ mod bonds;
 mod cap;
 mod clip;
 mod cut_noise;
+mod decompose;
 pub mod error;
 pub mod hierarchy;
 mod hole;
@@ -72,6 +73,7 @@ mod union;
 pub mod voronoi;
 
 pub use assembly::{SHORT_EDGE_ULPS, SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
+pub use decompose::hull_volume;
 pub use error::{FractureError, MeshError};
 pub use hierarchy::{Refinement, fracture_hierarchy};
 pub use hole::{ClosedHole, MAX_TRIANGULATED_LOOP};
@@ -91,9 +93,9 @@ pub use repair::{
 };
 pub use report::{FractureReport, SliverAction, SliverEvent, SliverReason};
 pub use settings::{
-    Axis, BondRule, CutNoise, DEFAULT_STRENGTH_PER_AREA, DEFAULT_SUPPORT_TOLERANCE,
-    FractureSettings, MAX_CHUNK_COUNT, MAX_NOISE_OCTAVES, MAX_NOISE_RESOLUTION, Progress,
-    SupportRule,
+    Axis, BondRule, CutNoise, DEFAULT_DECOMPOSITION_THRESHOLD, DEFAULT_STRENGTH_PER_AREA,
+    DEFAULT_SUPPORT_TOLERANCE, FractureSettings, HullDecomposition, MAX_CHUNK_COUNT,
+    MAX_HULLS_PER_CHUNK, MAX_NOISE_OCTAVES, MAX_NOISE_RESOLUTION, Progress, SupportRule,
 };
-pub use sites::SiteDistribution;
+pub use sites::{COINCIDENT_SITE_FRACTION, SiteDistribution};
 pub use voronoi::{SNAP_FRACTION, WELD_FRACTION, fracture_voronoi};
