@@ -3,7 +3,7 @@
 
 use crate::bonds::{RawBond, RawChunk};
 use crate::cut_noise::roughen_interfaces;
-use crate::decompose::{decompose, hull_volume};
+use crate::decompose::decompose;
 use crate::error::FractureError;
 use crate::mass_properties::{MassProperties, combine, polyhedron_mass_properties};
 use crate::mesh::TriMesh;
@@ -257,7 +257,7 @@ pub(crate) fn assemble_mapped(
     let mut root: Vec<usize> = (0..n).collect();
     let mut alive = vec![true; n];
     // Hull per group root, `None` = not computed since the group last changed.
-    let mut hulls: Vec<Option<Result<Vec<Vec3>, String>>> = vec![None; n];
+    let mut hulls: Vec<Option<Result<Hull, String>>> = vec![None; n];
     fn find(root: &mut [usize], mut x: usize) -> usize {
         while root[x] != x {
             root[x] = root[root[x]];
@@ -367,14 +367,14 @@ pub(crate) fn assemble_mapped(
     let mut unjoined = Vec::new();
     // Per chunk (independent, so in parallel; collected in chunk order):
     // hulls, support flag, render mesh.
-    let cached: Vec<Option<Result<Vec<Vec3>, String>>> =
+    let cached: Vec<Option<Result<Hull, String>>> =
         groups.iter().map(|(g, _)| hulls[*g].take()).collect();
     let built: Vec<_> = groups
         .par_iter()
         .zip(cached)
         .map(|((_, members), cached)| {
-            let points = cached.unwrap_or_else(|| hull_points(raw, members));
-            let hulls = points.map(|points| chunk_hulls(raw, members, points, params));
+            let hull = cached.unwrap_or_else(|| hull_points(raw, members));
+            let hulls = hull.map(|hull| chunk_hulls(raw, members, hull, params));
             let support = params.ground.is_some_and(|ground| {
                 ground.touches(
                     members
@@ -545,7 +545,7 @@ fn inertia_ratio(unit: &MassProperties, density: f64) -> f64 {
 /// Vertices (f32, m) of the convex hull of the members' vertices
 /// (`parry3d::transformation::try_convex_hull`). Fails when the hull cannot
 /// be built or encloses no volume.
-fn hull_points(raw: &[RawChunk], members: &[usize]) -> Result<Vec<Vec3>, String> {
+fn hull_points(raw: &[RawChunk], members: &[usize]) -> Result<Hull, String> {
     hull_of_points(
         &mut members
             .iter()
@@ -553,25 +553,24 @@ fn hull_points(raw: &[RawChunk], members: &[usize]) -> Result<Vec<Vec3>, String>
     )
 }
 
-/// The hulls of a chunk whose single hull has vertices `points`: that hull
-/// alone, or with [`FractureSettings::decomposition`] on and a concave
-/// chunk, the hulls of its convex parts (see `decompose.rs`).
+/// The hulls of a chunk whose single hull is `hull`: that hull alone, or
+/// with [`FractureSettings::decomposition`] on and a concave chunk, the
+/// hulls of its convex parts (see `decompose.rs`).
 fn chunk_hulls(
     raw: &[RawChunk],
     members: &[usize],
-    points: Vec<Vec3>,
+    hull: Hull,
     params: &AssemblyParams,
 ) -> Vec<HullDesc> {
     let parts = params.decomposition.and_then(|d| {
         let pieces: Vec<&Piece> = members.iter().map(|&m| &raw[m].piece).collect();
         decompose(
             &pieces,
-            hull_volume(&points)?,
+            hull.volume,
             d.threshold,
             d.max_hulls as usize,
             params.eps,
             params.weld,
-            &hull_of_points,
         )
     });
     match parts {
@@ -579,13 +578,22 @@ fn chunk_hulls(
             .into_iter()
             .map(|points| HullDesc { points })
             .collect(),
-        None => vec![HullDesc { points }],
+        None => vec![HullDesc {
+            points: hull.points,
+        }],
     }
 }
 
-/// Vertices of the convex hull of `points` (f32, as stored), or why it
-/// failed or is flat.
-fn hull_of_points(points: &mut dyn Iterator<Item = DVec3>) -> Result<Vec<Vec3>, String> {
+/// A convex hull: its vertices (f32, as stored) and the volume it
+/// encloses (m³).
+#[derive(Clone)]
+pub(crate) struct Hull {
+    pub points: Vec<Vec3>,
+    pub volume: f64,
+}
+
+/// The convex hull of `points`, or why it failed or is flat.
+pub(crate) fn hull_of_points(points: &mut dyn Iterator<Item = DVec3>) -> Result<Hull, String> {
     // Exact f32 duplicates (distinct f64 points that round together) upset
     // quickhull; remove them in a deterministic (sorted) order.
     let mut keyed: Vec<([u32; 3], Vec3)> = points
@@ -632,7 +640,10 @@ fn hull_of_points(points: &mut dyn Iterator<Item = DVec3>) -> Result<Vec<Vec3>, 
             vertices.len()
         ));
     }
-    Ok(vertices)
+    Ok(Hull {
+        points: vertices,
+        volume,
+    })
 }
 
 /// `parry3d::transformation::try_convex_hull`, with a panic inside parry

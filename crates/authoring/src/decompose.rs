@@ -24,13 +24,14 @@
 //! hull, and depend only on the chunk's geometry (deterministic, no
 //! voxelisation resolution).
 
+use crate::assembly::hull_of_points;
 use crate::clip::{Clip, clip_piece};
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::piece::{Piece, Plane};
 use glam::{DVec3, Vec3};
 
 /// Concave face planes tried per split (largest faces first).
-pub(crate) const MAX_CANDIDATE_PLANES: usize = 24;
+pub(crate) const MAX_CANDIDATE_PLANES: usize = 12;
 
 /// A part smaller than this fraction of the part it is cut from is not
 /// worth a hull of its own: the split is not taken.
@@ -52,19 +53,15 @@ impl Part {
     }
 }
 
-/// Hull of `piece` as `(vertices, enclosed volume m³)`, via `hull_of`.
-fn part_of(
-    piece: Piece,
-    hull_of: &dyn Fn(&mut dyn Iterator<Item = DVec3>) -> Result<Vec<Vec3>, String>,
-) -> Option<Part> {
+/// `piece` with its volume (m³) and hull; `None` when the hull fails.
+fn part_of(piece: Piece) -> Option<Part> {
     let volume = polyhedron_mass_properties(&piece.positions, &piece.triangles, 1.0).volume;
-    let hull = hull_of(&mut piece.positions.iter().copied()).ok()?;
-    let hull_volume = hull_volume(&hull)?;
+    let hull = hull_of_points(&mut piece.positions.iter().copied()).ok()?;
     Some(Part {
         piece,
         volume,
-        hull,
-        hull_volume,
+        hull: hull.points,
+        hull_volume: hull.volume,
         settled: false,
     })
 }
@@ -98,7 +95,7 @@ pub fn hull_volume(points: &[Vec3]) -> Option<f64> {
 /// Returns one point set per part (f32, as stored), in a deterministic
 /// order, or `None` when the chunk needs no decomposition (or none helped):
 /// the caller keeps its single hull. `eps` and `weld` are the clipper's
-/// tolerances (m); `hull_of` builds a hull from points.
+/// tolerances (m).
 pub(crate) fn decompose(
     pieces: &[&Piece],
     single_hull_volume: f64,
@@ -106,7 +103,6 @@ pub(crate) fn decompose(
     max_hulls: usize,
     eps: f64,
     weld: f64,
-    hull_of: &dyn Fn(&mut dyn Iterator<Item = DVec3>) -> Result<Vec<Vec3>, String>,
 ) -> Option<Vec<Vec<Vec3>>> {
     let volume: f64 = pieces
         .iter()
@@ -117,7 +113,7 @@ pub(crate) fn decompose(
     }
     let mut parts: Vec<Part> = Vec::new();
     for piece in pieces {
-        parts.push(part_of((*piece).clone(), hull_of)?);
+        parts.push(part_of((*piece).clone())?);
     }
     let limit = (1.0 + threshold) * volume;
     loop {
@@ -137,7 +133,7 @@ pub(crate) fn decompose(
         else {
             break;
         };
-        match best_split(&parts[k], max_hulls - parts.len() + 1, eps, weld, hull_of) {
+        match best_split(&parts[k], max_hulls - parts.len() + 1, eps, weld) {
             Some(split) => {
                 parts.splice(k..=k, split);
             }
@@ -153,13 +149,7 @@ pub(crate) fn decompose(
 /// The split of `part` by one of its concave face planes whose sides' hulls
 /// enclose the least volume (at most `budget` parts), if it encloses less
 /// than `part`'s own hull.
-fn best_split(
-    part: &Part,
-    budget: usize,
-    eps: f64,
-    weld: f64,
-    hull_of: &dyn Fn(&mut dyn Iterator<Item = DVec3>) -> Result<Vec<Vec3>, String>,
-) -> Option<Vec<Part>> {
+fn best_split(part: &Part, budget: usize, eps: f64, weld: f64) -> Option<Vec<Part>> {
     let mut best: Option<(f64, Vec<Part>)> = None;
     for plane in concave_planes(&part.piece, eps) {
         let mut sides = Vec::new();
@@ -184,7 +174,7 @@ fn best_split(
         }
         let mut split = Vec::with_capacity(sides.len());
         for side in sides {
-            match part_of(side, hull_of) {
+            match part_of(side) {
                 Some(p) if p.volume > MIN_PART_FRACTION * part.volume => split.push(p),
                 _ => {
                     ok = false;
@@ -210,8 +200,12 @@ fn best_split(
 /// area first (ties: first triangle), at most [`MAX_CANDIDATE_PLANES`].
 fn concave_planes(piece: &Piece, eps: f64) -> Vec<Plane> {
     let margin = 100.0 * eps;
-    // (area, plane) per triangle, merged when planes coincide.
+    // (area, plane) per distinct plane, in order of first triangle; planes
+    // are merged when their normals and offsets agree after quantising
+    // (1e-9 for the normal, `eps` for the offset). The map is for lookup
+    // only, never iterated.
     let mut planes: Vec<(f64, Plane)> = Vec::new();
+    let mut slot: std::collections::HashMap<[i64; 4], usize> = std::collections::HashMap::new();
     for t in &piece.triangles {
         let [a, b, c] = t.map(|i| piece.positions[i as usize]);
         let n = (b - a).cross(c - a);
@@ -219,14 +213,20 @@ fn concave_planes(piece: &Piece, eps: f64) -> Vec<Plane> {
         let Some(normal) = n.try_normalize() else {
             continue;
         };
-        let offset = normal.dot(a);
-        if let Some(entry) = planes.iter_mut().find(|(_, p)| {
-            p.normal.dot(normal) > 1.0 - 1e-9 && (p.normal.dot(p.point) - offset).abs() <= eps
-        }) {
-            entry.0 += area;
-            continue;
+        let q = |x: f64, unit: f64| (x / unit).round() as i64;
+        let key = [
+            q(normal.x, 1e-9),
+            q(normal.y, 1e-9),
+            q(normal.z, 1e-9),
+            q(normal.dot(a), eps.max(f64::MIN_POSITIVE)),
+        ];
+        match slot.get(&key) {
+            Some(&k) => planes[k].0 += area,
+            None => {
+                slot.insert(key, planes.len());
+                planes.push((area, Plane { point: a, normal }));
+            }
         }
-        planes.push((area, Plane { point: a, normal }));
     }
     // Stable sort: equal areas keep triangle order.
     planes.sort_by(|x, y| y.0.total_cmp(&x.0));

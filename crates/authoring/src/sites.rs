@@ -2,7 +2,7 @@
 //! Poisson-disk and Lloyd-relaxed; all seeded with `rand_pcg::Pcg64Mcg`.
 
 use crate::error::FractureError;
-use crate::mesh::TriMesh;
+use crate::mesh::{ContainmentGrid, TriMesh};
 use crate::settings::MAX_CHUNK_COUNT;
 use glam::DVec3;
 use rand::{RngExt, SeedableRng};
@@ -406,7 +406,8 @@ fn around(
 ///
 /// Candidates are drawn in order from `candidate` and accepted in that
 /// order, exactly as one at a time; only the containment tests (the
-/// costly part: a winding number over every triangle) run in parallel, a
+/// costly part: a winding number over every triangle, skipped for points
+/// in surface-free cells of a [`ContainmentGrid`]) run in parallel, a
 /// batch of candidates at a time. The batch is sized from the acceptance
 /// rate so far; candidates drawn past the last one needed are discarded
 /// (the generator is private to this call), so the sites do not depend on
@@ -418,6 +419,7 @@ fn sample_sites(
     mut candidate: impl FnMut() -> DVec3,
 ) -> Result<Vec<DVec3>, FractureError> {
     let budget = 1000 + ATTEMPTS_PER_SITE * count as u64;
+    let grid = ContainmentGrid::new(mesh);
     let mut sites: Vec<DVec3> = Vec::with_capacity(count as usize);
     let mut attempts = 0u64;
     let mut inside_seen = 0u64;
@@ -432,7 +434,7 @@ fn sample_sites(
         let points: Vec<DVec3> = (0..batch).map(|_| candidate()).collect();
         let inside: Vec<bool> = points
             .par_iter()
-            .map(|p| p.is_finite() && mesh.contains_point(*p))
+            .map(|p| p.is_finite() && grid.contains_point(*p))
             .collect();
         for (p, inside) in points.into_iter().zip(inside) {
             if sites.len() == count as usize {
