@@ -136,8 +136,8 @@ pub(crate) fn finish_asset(
 }
 
 /// The provenance line: tool version, `what` (entry point and pattern),
-/// settings (the bond rule only when it is not the default, so default
-/// assets keep their bytes), and the source mesh ending in its volume (which
+/// settings (the bond rule and the hull decomposition only when they are
+/// not the default), and the source mesh ending in its volume (which
 /// `smithereens inspect` reads back as the last "volume").
 pub(crate) fn provenance_line(
     settings: &FractureSettings,
@@ -149,9 +149,18 @@ pub(crate) fn provenance_line(
         BondRule::Detect => "",
         BondRule::Off => " bonds=Off",
     };
+    // Like the bond rule, only when not the default.
+    let hulls = match settings.decomposition {
+        Some(d) if d == HullDecomposition::default() => String::new(),
+        Some(d) => format!(
+            " decomposition=threshold {:?}, at most {} hulls",
+            d.threshold, d.max_hulls
+        ),
+        None => " decomposition=off".to_string(),
+    };
     format!(
         "smithereens-authoring {} {what} seed={} density={:?} kg/m3 \
-         strength_per_area={:?} du/m2 support={:?}{bonds}; source mesh: {} vertices, {} triangles, volume {:?} m3",
+         strength_per_area={:?} du/m2 support={:?}{bonds}{hulls}; source mesh: {} vertices, {} triangles, volume {:?} m3",
         env!("CARGO_PKG_VERSION"),
         settings.seed,
         settings.density,
