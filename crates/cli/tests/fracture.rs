@@ -448,3 +448,45 @@ fn a_site_file_gives_one_chunk_per_site_and_warns_about_merged_and_outside_sites
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("site list is empty"));
 }
+
+#[test]
+fn hull_flags_set_the_decomposition_and_inspect_reports_hulls_per_chunk() {
+    let dir = std::env::temp_dir().join(format!("smithereens-hulls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // bob_tri.obj is a torus: a few of 12 cells keep a bent piece.
+    let out = run(&["--chunks", "12"], "bob_tri.obj", &dir, "on");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("hulls (chunks with several)"), "{stdout}");
+    assert!(
+        stdout.contains("hull/volume ratio min/median/max"),
+        "{stdout}"
+    );
+    let out = run(
+        &["--chunks", "12", "--single-hull"],
+        "bob_tri.obj",
+        &dir,
+        "off",
+    );
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("| hulls per chunk min/median/max   |") && stdout.contains("1 / 1 / 1 |"),
+        "{stdout}"
+    );
+    for bad in [
+        ["--hull-threshold", "0"],
+        ["--hull-threshold", "-1"],
+        ["--max-hulls", "1"],
+    ] {
+        let out = run(&bad, "bob_tri.obj", &dir, "bad");
+        assert!(!out.status.success(), "{bad:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("hull decomposition"), "{bad:?}: {stderr}");
+        assert!(!dir.join("bad.smasset").exists());
+    }
+}
