@@ -101,7 +101,7 @@ pub enum SiteDistribution {
     /// [`FractureReport::sites_outside_bounds`](crate::FractureReport::sites_outside_bounds).
     /// Both counts also appear in the asset's provenance.
     Explicit {
-        /// The sites, m. 1 to [`MAX_CHUNK_COUNT`](crate::MAX_CHUNK_COUNT),
+        /// The sites, m. 1 to [`MAX_CHUNK_COUNT`],
         /// all finite.
         points: Vec<DVec3>,
     },
