@@ -1,11 +1,16 @@
 //! Voronoi fracture time of the real meshes `spot.obj` (5,856 triangles)
 //! and `bob_tri.obj` (10,688 triangles, genus 1) into 100, 500 and 2,000
-//! sites (uniform, seed 1), single-threaded (the cutter uses one thread).
-//! Throughput is reported in chunks produced per second.
+//! sites (uniform, seed 1), with 1 and 2 threads (cells are carved in
+//! parallel with rayon; the asset is the same for any thread count).
+//! Throughput is reported in chunks produced per second. Benchmark ids are
+//! `fracture_voronoi/<mesh>/<threads>t/<sites>`.
 //!
 //! Peak memory: after each size the bench prints the process's peak
 //! resident set (`VmHWM` from `/proc/self/status`, Linux only). It is the
 //! peak so far, so with sizes run in increasing order it bounds that size.
+//! Hull counts: once per size it prints the number of hulls with the
+//! default decomposition of concave chunks and without it (one hull per
+//! chunk), and the time of each.
 //!
 //! Also: a two-level hierarchy of Spot (20 coarse sites × 25 per chunk,
 //! support depth 1) and Spot into 100 chunks with rough cuts (1 cm,
@@ -29,6 +34,13 @@ fn peak_rss_kib() -> Option<u64> {
     line.split_whitespace().nth(1)?.parse().ok()
 }
 
+fn pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+}
+
 fn bench(c: &mut Criterion) {
     for name in ["spot.obj", "bob_tri.obj"] {
         let path =
@@ -42,22 +54,48 @@ fn bench(c: &mut Criterion) {
                 seed: 1,
                 ..Default::default()
             };
-            let start = Instant::now();
-            let chunks = fracture_voronoi(&mesh, &settings, &mut |_| {})
-                .unwrap()
-                .desc
-                .chunks
-                .len();
-            let once = start.elapsed().as_secs_f64();
-            eprintln!(
-                "{name} {sites} sites: {chunks} chunks in {once:.3} s = {:.0} chunks/s (one run); peak RSS {} KiB",
-                chunks as f64 / once,
-                peak_rss_kib().unwrap_or(0)
-            );
-            group.throughput(Throughput::Elements(chunks as u64));
-            group.bench_with_input(BenchmarkId::from_parameter(sites), &settings, |b, s| {
-                b.iter(|| black_box(fracture_voronoi(&mesh, s, &mut |_| {}).unwrap()))
-            });
+            let single = FractureSettings {
+                decomposition: None,
+                ..settings
+            };
+            for threads in [1usize, 2] {
+                let pool = pool(threads);
+                let once = |s: &FractureSettings| {
+                    let start = Instant::now();
+                    let file = pool.install(|| fracture_voronoi(&mesh, s, &mut |_| {}).unwrap());
+                    (file, start.elapsed().as_secs_f64())
+                };
+                let (file, time) = once(&settings);
+                let chunks = file.desc.chunks.len();
+                let hulls: usize = file.desc.chunks.iter().map(|c| c.hulls.len()).sum();
+                let several = file
+                    .desc
+                    .chunks
+                    .iter()
+                    .filter(|c| c.hulls.len() > 1)
+                    .count();
+                let (plain, plain_time) = once(&single);
+                let plain_hulls: usize = plain.desc.chunks.iter().map(|c| c.hulls.len()).sum();
+                eprintln!(
+                    "{name} {sites} sites, {threads} thread(s): {chunks} chunks in {time:.3} s = {:.0} chunks/s (one run); \
+                     hulls {hulls} ({several} chunks with several) with decomposition, \
+                     {plain_hulls} without ({plain_time:.3} s); peak RSS {} KiB",
+                    chunks as f64 / time,
+                    peak_rss_kib().unwrap_or(0)
+                );
+                group.throughput(Throughput::Elements(chunks as u64));
+                group.bench_with_input(
+                    BenchmarkId::new(format!("{threads}t"), sites),
+                    &settings,
+                    |b, s| {
+                        b.iter(|| {
+                            black_box(
+                                pool.install(|| fracture_voronoi(&mesh, s, &mut |_| {}).unwrap()),
+                            )
+                        })
+                    },
+                );
+            }
         }
         group.finish();
     }

@@ -3,16 +3,18 @@
 
 use crate::bonds::{RawBond, RawChunk};
 use crate::cut_noise::roughen_interfaces;
+use crate::decompose::decompose;
 use crate::error::FractureError;
 use crate::mass_properties::{MassProperties, combine, polyhedron_mass_properties};
 use crate::mesh::TriMesh;
 use crate::piece::{EXTERIOR, Piece, Plane};
 use crate::report::{FractureReport, SliverAction, SliverEvent, SliverReason};
-use crate::settings::{BondRule, FractureSettings};
+use crate::settings::{BondRule, FractureSettings, HullDecomposition};
 use crate::support::Ground;
 use crate::union::{Interface, union_surface};
 use crate::voronoi::{RawFracture, Scale};
 use glam::{DVec3, Vec3};
+use rayon::prelude::*;
 use smithereens_core::{
     AssetDesc, AssetFile, BondDesc, BondEnd, ChunkDesc, ChunkIndex, ChunkMesh, HullDesc,
 };
@@ -47,6 +49,10 @@ pub(crate) struct AssemblyParams {
     /// Group of every raw piece (a hierarchy's parent), or empty: a sliver
     /// is merged into a neighbour of its own group when it has one.
     pub groups: Vec<u32>,
+    /// Clipper snapping distance (m), for the hull decomposition's cuts.
+    pub eps: f64,
+    /// Several hulls for concave chunks, or one hull each.
+    pub decomposition: Option<HullDecomposition>,
 }
 
 /// The common end of every pattern: roughens the interfaces when
@@ -78,6 +84,8 @@ pub(crate) fn finish_asset(
         min_bond_area: scale.min_bond_area(),
         weld: scale.weld(),
         groups: Vec::new(),
+        eps: scale.eps(),
+        decomposition: settings.decomposition,
     };
     let roughened: Vec<RawChunk>;
     let (raw, noise_note) = match settings.cut_noise.filter(|n| n.is_active()) {
@@ -121,13 +129,15 @@ pub(crate) fn finish_asset(
         mesh_volume,
         chunk_volume,
         volume_error: chunk_volume - mesh_volume,
+        merged_sites: cells.sites.merged,
+        sites_outside_bounds: cells.sites.outside_bounds,
     };
     Ok((file, report))
 }
 
 /// The provenance line: tool version, `what` (entry point and pattern),
-/// settings (the bond rule only when it is not the default, so default
-/// assets keep their bytes), and the source mesh ending in its volume (which
+/// settings (the bond rule and the hull decomposition only when they are
+/// not the default), and the source mesh ending in its volume (which
 /// `smithereens inspect` reads back as the last "volume").
 pub(crate) fn provenance_line(
     settings: &FractureSettings,
@@ -139,9 +149,18 @@ pub(crate) fn provenance_line(
         BondRule::Detect => "",
         BondRule::Off => " bonds=Off",
     };
+    // Like the bond rule, only when not the default.
+    let hulls = match settings.decomposition {
+        Some(d) if d == HullDecomposition::default() => String::new(),
+        Some(d) => format!(
+            " decomposition=threshold {:?}, at most {} hulls",
+            d.threshold, d.max_hulls
+        ),
+        None => " decomposition=off".to_string(),
+    };
     format!(
         "smithereens-authoring {} {what} seed={} density={:?} kg/m3 \
-         strength_per_area={:?} du/m2 support={:?}{bonds}; source mesh: {} vertices, {} triangles, volume {:?} m3",
+         strength_per_area={:?} du/m2 support={:?}{bonds}{hulls}; source mesh: {} vertices, {} triangles, volume {:?} m3",
         env!("CARGO_PKG_VERSION"),
         settings.seed,
         settings.density,
@@ -247,7 +266,7 @@ pub(crate) fn assemble_mapped(
     let mut root: Vec<usize> = (0..n).collect();
     let mut alive = vec![true; n];
     // Hull per group root, `None` = not computed since the group last changed.
-    let mut hulls: Vec<Option<Result<Vec<Vec3>, String>>> = vec![None; n];
+    let mut hulls: Vec<Option<Result<Hull, String>>> = vec![None; n];
     fn find(root: &mut [usize], mut x: usize) -> usize {
         while root[x] != x {
             root[x] = root[root[x]];
@@ -355,38 +374,49 @@ pub(crate) fn assemble_mapped(
     let mut chunks = Vec::with_capacity(groups.len());
     let mut meshes = Vec::with_capacity(groups.len());
     let mut unjoined = Vec::new();
-    for (index, (g, members)) in groups.iter().enumerate() {
+    // Per chunk (independent, so in parallel; collected in chunk order):
+    // hulls, support flag, render mesh.
+    let cached: Vec<Option<Result<Hull, String>>> =
+        groups.iter().map(|(g, _)| hulls[*g].take()).collect();
+    let built: Vec<_> = groups
+        .par_iter()
+        .zip(cached)
+        .map(|((_, members), cached)| {
+            let hull = cached.unwrap_or_else(|| hull_points(raw, members));
+            let hulls = hull.map(|hull| chunk_hulls(raw, members, hull, params));
+            let support = params.ground.is_some_and(|ground| {
+                ground.touches(
+                    members
+                        .iter()
+                        .flat_map(|&m| raw[m].piece.positions.iter().copied()),
+                )
+            });
+            let (mesh, unjoinable) = chunk_mesh(raw, raw_bonds, members, params.weld);
+            (hulls, support, mesh, unjoinable)
+        })
+        .collect();
+    for (index, ((_, members), (hulls, support, mesh, unjoinable))) in
+        groups.iter().zip(built).enumerate()
+    {
         for &m in members {
             chunk_of_raw[m] = index;
         }
         let unit = combine(&members.iter().map(|&m| unit_props[m]).collect::<Vec<_>>());
-        let points = match hulls[*g].take() {
-            Some(h) => h,
-            None => hull_points(raw, members),
-        }
-        .map_err(|reason| FractureError::Hull {
+        let hulls = hulls.map_err(|reason| FractureError::Hull {
             chunk: index as u32,
             reason,
         })?;
-        let support = params.ground.is_some_and(|ground| {
-            ground.touches(
-                members
-                    .iter()
-                    .flat_map(|&m| raw[m].piece.positions.iter().copied()),
-            )
-        });
         chunks.push(ChunkDesc {
             volume: unit.volume as f32,
             mass: (unit.mass * params.density) as f32,
             centroid: unit.centroid.as_vec3(),
             inertia: (unit.inertia * params.density).as_mat3(),
-            hulls: vec![HullDesc { points }],
+            hulls,
             support,
             gameplay_critical: false,
             parent: None,
             depth: 0,
         });
-        let (mesh, unjoinable) = chunk_mesh(raw, raw_bonds, members, params.weld);
         meshes.push(mesh);
         if let Some(reason) = unjoinable {
             unjoined.push((ChunkIndex(index as u32), reason));
@@ -524,12 +554,58 @@ fn inertia_ratio(unit: &MassProperties, density: f64) -> f64 {
 /// Vertices (f32, m) of the convex hull of the members' vertices
 /// (`parry3d::transformation::try_convex_hull`). Fails when the hull cannot
 /// be built or encloses no volume.
-fn hull_points(raw: &[RawChunk], members: &[usize]) -> Result<Vec<Vec3>, String> {
+fn hull_points(raw: &[RawChunk], members: &[usize]) -> Result<Hull, String> {
+    hull_of_points(
+        &mut members
+            .iter()
+            .flat_map(|&m| raw[m].piece.positions.iter().copied()),
+    )
+}
+
+/// The hulls of a chunk whose single hull is `hull`: that hull alone, or
+/// with [`FractureSettings::decomposition`] on and a concave chunk, the
+/// hulls of its convex parts (see `decompose.rs`).
+fn chunk_hulls(
+    raw: &[RawChunk],
+    members: &[usize],
+    hull: Hull,
+    params: &AssemblyParams,
+) -> Vec<HullDesc> {
+    let parts = params.decomposition.and_then(|d| {
+        let pieces: Vec<&Piece> = members.iter().map(|&m| &raw[m].piece).collect();
+        decompose(
+            &pieces,
+            hull.volume,
+            d.threshold,
+            d.max_hulls as usize,
+            params.eps,
+            params.weld,
+        )
+    });
+    match parts {
+        Some(parts) => parts
+            .into_iter()
+            .map(|points| HullDesc { points })
+            .collect(),
+        None => vec![HullDesc {
+            points: hull.points,
+        }],
+    }
+}
+
+/// A convex hull: its vertices (f32, as stored) and the volume it
+/// encloses (m³).
+#[derive(Clone)]
+pub(crate) struct Hull {
+    pub points: Vec<Vec3>,
+    pub volume: f64,
+}
+
+/// The convex hull of `points`, or why it failed or is flat.
+pub(crate) fn hull_of_points(points: &mut dyn Iterator<Item = DVec3>) -> Result<Hull, String> {
     // Exact f32 duplicates (distinct f64 points that round together) upset
     // quickhull; remove them in a deterministic (sorted) order.
-    let mut keyed: Vec<([u32; 3], Vec3)> = members
-        .iter()
-        .flat_map(|&m| raw[m].piece.positions.iter())
+    let mut keyed: Vec<([u32; 3], Vec3)> = points
         .map(|p| {
             let v = p.as_vec3() + Vec3::ZERO;
             ([v.x.to_bits(), v.y.to_bits(), v.z.to_bits()], v)
@@ -573,7 +649,10 @@ fn hull_points(raw: &[RawChunk], members: &[usize]) -> Result<Vec<Vec3>, String>
             vertices.len()
         ));
     }
-    Ok(vertices)
+    Ok(Hull {
+        points: vertices,
+        volume,
+    })
 }
 
 /// `parry3d::transformation::try_convex_hull`, with a panic inside parry
@@ -784,6 +863,8 @@ mod tests {
             min_bond_area: 1e-12,
             weld: 1e-9,
             groups: Vec::new(),
+            eps: 1e-10,
+            decomposition: None,
         }
     }
 

@@ -143,7 +143,14 @@ fn triangulate_cap_unguarded(
     for face in cdt.inner_faces() {
         for e in face.adjacent_edges() {
             if e.rev().face().is_outer() {
-                let w = crossing(id_of[e.from().fix().index()], id_of[e.to().fix().index()]);
+                // Every segment is a constraint edge and every constraint
+                // edge a segment, so other edges change nothing (and the
+                // lookup is skipped).
+                let w = if e.is_constraint_edge() {
+                    crossing(id_of[e.from().fix().index()], id_of[e.to().fix().index()])
+                } else {
+                    0
+                };
                 let slot = &mut winding[face.fix().index()];
                 if *slot == UNSET {
                     *slot = w;
@@ -161,7 +168,11 @@ fn triangulate_cap_unguarded(
                 continue;
             };
             // Crossing e (from → to) from its left (f) to its right (g).
-            let wg = w - crossing(id_of[e.from().fix().index()], id_of[e.to().fix().index()]);
+            let wg = if e.is_constraint_edge() {
+                w - crossing(id_of[e.from().fix().index()], id_of[e.to().fix().index()])
+            } else {
+                w
+            };
             let slot = &mut winding[g.index()];
             if *slot == UNSET {
                 *slot = wg;

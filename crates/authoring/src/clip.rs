@@ -12,7 +12,7 @@
 
 use crate::cap::triangulate_cap;
 use crate::piece::{Piece, Plane};
-use crate::topology::unpaired_edges;
+use crate::topology::unpaired_edges_where;
 use glam::DVec3;
 use std::collections::HashMap;
 
@@ -130,15 +130,25 @@ pub(crate) fn clip_piece(
         }
     }
 
+    // Only edges with both ends on the plane can be unpaired (the piece was
+    // closed, and every other edge keeps both of its triangles or loses
+    // both): kept vertices with d = 0 and every cut vertex.
+    let mut on_plane = vec![true; positions.len()];
+    for (i, &slot) in kept.iter().enumerate() {
+        if slot != u32::MAX {
+            on_plane[slot as usize] = d[i] == 0.0;
+        }
+    }
     // The cap closes the unpaired edges, traversed in the opposite direction.
-    let cap = match triangulate_cap(&positions, &cap_segments(&triangles), plane) {
+    let segments = cap_segments(&triangles, |v| on_plane[v as usize]);
+    let cap = match triangulate_cap(&positions, &segments, plane) {
         Ok(cap) => cap,
         Err(first) => {
             // Degenerate input (zero-area triangles filling T-junctions,
             // near-coincident cut points on different edges) can leave
             // distinct boundary vertices at (almost) the same place. Weld
             // them, collapsing the tiny edges between them, and retry.
-            let (root, merged) = weld_boundary(&positions, &cap_segments(&triangles), weld);
+            let (root, merged) = weld_boundary(&positions, &segments, weld);
             if merged == 0 {
                 return Err(first);
             }
@@ -153,9 +163,14 @@ pub(crate) fn clip_piece(
             }
             triangles = kept_triangles;
             tags = kept_tags;
-            triangulate_cap(&positions, &cap_segments(&triangles), plane).map_err(|e| {
-                format!("{first}; after welding {merged} near-coincident boundary vertices: {e}")
-            })?
+            // Welding changed the surface: look at every edge again.
+            triangulate_cap(&positions, &cap_segments(&triangles, |_| true), plane).map_err(
+                |e| {
+                    format!(
+                        "{first}; after welding {merged} near-coincident boundary vertices: {e}"
+                    )
+                },
+            )?
         }
     };
     tags.extend(std::iter::repeat_n(cap_tag, cap.len()));
@@ -172,9 +187,10 @@ pub(crate) fn clip_piece(
     Ok(Clip::Cut(out))
 }
 
-/// The cap's boundary: the unpaired edges of `triangles`, reversed.
-fn cap_segments(triangles: &[[u32; 3]]) -> Vec<(u32, u32)> {
-    unpaired_edges(triangles)
+/// The cap's boundary: the unpaired edges of `triangles` among those whose
+/// two vertices are `wanted`, reversed.
+fn cap_segments(triangles: &[[u32; 3]], wanted: impl Fn(u32) -> bool) -> Vec<(u32, u32)> {
+    unpaired_edges_where(triangles, wanted)
         .into_iter()
         .map(|(a, b)| (b, a))
         .collect()

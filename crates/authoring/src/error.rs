@@ -176,6 +176,16 @@ pub enum FractureError {
         /// The accepted range.
         expected: &'static str,
     },
+    /// A [`HullDecomposition`](crate::HullDecomposition) parameter is out of range.
+    #[error("hull decomposition {parameter} is {}; expected {expected}", sig(.value))]
+    InvalidDecomposition {
+        /// Field name: `threshold` or `max_hulls`.
+        parameter: &'static str,
+        /// The offending value (integers converted to f64).
+        value: f64,
+        /// The accepted range.
+        expected: &'static str,
+    },
     /// Could not place all sites inside the mesh within the attempt budget
     /// (the mesh fills too little of its bounding box).
     #[error(
@@ -190,6 +200,27 @@ pub enum FractureError {
         requested: u32,
         /// Random points tried.
         attempts: u64,
+    },
+    /// An explicit site list ([`SiteDistribution::Explicit`](crate::SiteDistribution::Explicit))
+    /// is empty.
+    #[error("the explicit Voronoi site list is empty: give at least one site")]
+    NoSites,
+    /// An explicit site list has more sites than
+    /// [`MAX_CHUNK_COUNT`](crate::MAX_CHUNK_COUNT).
+    #[error("{count} explicit Voronoi sites exceed the maximum of {max}")]
+    TooManySites {
+        /// Sites given.
+        count: usize,
+        /// The limit.
+        max: u32,
+    },
+    /// An explicit site has a NaN or infinite coordinate.
+    #[error("explicit Voronoi site {index} is not finite: {}", sig(.position))]
+    NonFiniteSite {
+        /// Index of the site in the given list.
+        index: usize,
+        /// Its position, m.
+        position: DVec3,
     },
     /// A cut face could not be triangulated watertight (degenerate or
     /// self-intersecting cross-section).

@@ -11,6 +11,7 @@ use crate::mesh::TriMesh;
 use crate::pattern::{Pattern, raw_cells};
 use crate::piece::{EXTERIOR, Piece, Plane};
 use crate::settings::{BondRule, FractureSettings, MAX_CHUNK_COUNT, Progress};
+use crate::sites::SiteCounts;
 use crate::support::Ground;
 use crate::voronoi::{RawFracture, Scale};
 use glam::DVec3;
@@ -146,6 +147,8 @@ pub fn fracture_hierarchy(
         min_bond_area: scale.min_bond_area(),
         weld: scale.weld(),
         groups,
+        eps: scale.eps(),
+        decomposition: settings.decomposition,
     };
     let level0 = assemble_mapped(
         &coarse.raw,
@@ -201,9 +204,13 @@ pub fn fracture_hierarchy(
         desc.0.bonds.clear();
     }
     let what = format!(
-        "fracture_hierarchy: level 0 pattern={pattern:?} chunk_count={}; level 1 pattern={:?} \
+        "fracture_hierarchy: level 0 pattern={} chunk_count={}; level 1 pattern={} \
          chunk_count={} per chunk; support_depth={}; {unrefined} level-0 pieces not refined{first_failure}",
-        settings.chunk_count, refinement.pattern, refinement.chunk_count, refinement.support_depth,
+        pattern.describe(&coarse.sites),
+        settings.chunk_count,
+        refinement.pattern.describe(&SiteCounts::default()),
+        refinement.chunk_count,
+        refinement.support_depth,
     );
     let (s0, s1) = (level0.slivers, level1.slivers);
     let slivers = SliverStats {
@@ -297,6 +304,7 @@ fn refine(
                     piece: piece.clone(),
                 }],
                 bonds: Vec::new(),
+                sites: SiteCounts::default(),
             }
         });
         let offset = out.fine.len();

@@ -19,7 +19,8 @@
 //!   one render mesh per chunk).
 //! * [`fracture`] does the same for any [`Pattern`]: Voronoi with a
 //!   [`SiteDistribution`] (uniform, clustered, radial, impact-density,
-//!   Poisson-disk, Lloyd), or the plane-cut patterns slice
+//!   Poisson-disk, Lloyd, or an explicit site list whose near-coincident
+//!   sites are merged and counted), or the plane-cut patterns slice
 //!   ([`SliceSettings`]), brick ([`BrickSettings`]) and planar
 //!   ([`CutPlane`]s), whose cells are convex too and go through the same
 //!   clipper, capper, bond finder and assembly.
@@ -30,6 +31,11 @@
 //!   [`COINCIDENT_CUT_FRACTION`] of the diagonal are one cut.
 //!   [`FractureSettings::bonds`] = [`BondRule::Off`] gives an asset without
 //!   bonds (loose pieces).
+//! * [`FractureSettings::decomposition`] ([`HullDecomposition`], on by
+//!   default) gives a concave chunk several convex hulls, cut along its own
+//!   concave faces, when one hull would enclose more than 1.2 × its volume.
+//! * Cells are carved in parallel on rayon's current thread pool; the asset
+//!   is byte-identical for any number of threads.
 //! * [`FractureSettings::cut_noise`] ([`CutNoise`]) makes the interior cut
 //!   surfaces of any pattern rough: both chunks of an interface share the
 //!   same noisy triangles, every chunk stays closed, the volume is kept.
@@ -54,6 +60,7 @@ mod bonds;
 mod cap;
 mod clip;
 mod cut_noise;
+mod decompose;
 pub mod error;
 pub mod hierarchy;
 mod hole;
@@ -72,6 +79,7 @@ mod union;
 pub mod voronoi;
 
 pub use assembly::{SHORT_EDGE_ULPS, SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
+pub use decompose::hull_volume;
 pub use error::{FractureError, MeshError};
 pub use hierarchy::{Refinement, fracture_hierarchy};
 pub use hole::{ClosedHole, MAX_TRIANGULATED_LOOP};
@@ -91,9 +99,9 @@ pub use repair::{
 };
 pub use report::{FractureReport, SliverAction, SliverEvent, SliverReason};
 pub use settings::{
-    Axis, BondRule, CutNoise, DEFAULT_STRENGTH_PER_AREA, DEFAULT_SUPPORT_TOLERANCE,
-    FractureSettings, MAX_CHUNK_COUNT, MAX_NOISE_OCTAVES, MAX_NOISE_RESOLUTION, Progress,
-    SupportRule,
+    Axis, BondRule, CutNoise, DEFAULT_DECOMPOSITION_THRESHOLD, DEFAULT_STRENGTH_PER_AREA,
+    DEFAULT_SUPPORT_TOLERANCE, FractureSettings, HullDecomposition, MAX_CHUNK_COUNT,
+    MAX_HULLS_PER_CHUNK, MAX_NOISE_OCTAVES, MAX_NOISE_RESOLUTION, Progress, SupportRule,
 };
-pub use sites::SiteDistribution;
+pub use sites::{COINCIDENT_SITE_FRACTION, SiteDistribution};
 pub use voronoi::{SNAP_FRACTION, WELD_FRACTION, fracture_voronoi};

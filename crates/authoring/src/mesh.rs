@@ -382,9 +382,166 @@ impl TriMesh {
     }
 }
 
+/// Cells per axis of a [`ContainmentGrid`].
+const GRID_CELLS: usize = 32;
+
+/// Answers [`TriMesh::contains_point`] for many points quickly and with the
+/// same result: the bounding box is cut into [`GRID_CELLS`]³ cells; a cell
+/// that no triangle's bounding box (grown by a small margin) touches holds
+/// no surface, so the winding number is the same everywhere in it and in
+/// every face-adjacent such cell. Those regions are labelled once (by flood
+/// fill: regions reaching the box's border are outside; any other region
+/// by the winding number at one cell centre, which is at least half a cell
+/// from every triangle); points in cells the surface may cross fall back to
+/// the exact winding number.
+pub(crate) struct ContainmentGrid<'a> {
+    mesh: &'a TriMesh,
+    lo: DVec3,
+    step: DVec3,
+    /// Per cell: `Some(inside)` for surface-free cells, `None` otherwise.
+    label: Vec<Option<bool>>,
+}
+
+impl<'a> ContainmentGrid<'a> {
+    pub fn new(mesh: &'a TriMesh) -> Self {
+        let (lo, hi) = mesh.bounds();
+        let n = GRID_CELLS;
+        let step = ((hi - lo) / n as f64).max(DVec3::splat(f64::MIN_POSITIVE));
+        let margin =
+            1e-9 * (hi - lo).length() + f64::EPSILON * lo.abs().max(hi.abs()).max_element();
+        let index = |c: [usize; 3]| (c[2] * n + c[1]) * n + c[0];
+        let cell_range = |a: f64, b: f64, axis: usize| -> (usize, usize) {
+            let f = |x: f64| {
+                ((x - lo[axis]) / step[axis])
+                    .floor()
+                    .clamp(0.0, (n - 1) as f64) as usize
+            };
+            (f(a - margin), f(b + margin))
+        };
+        let mut surface = vec![false; n * n * n];
+        for t in &mesh.triangles {
+            let p = t.map(|i| mesh.positions.get(i as usize).copied().unwrap_or(lo));
+            let (tlo, thi) = (p[0].min(p[1]).min(p[2]), p[0].max(p[1]).max(p[2]));
+            let (x0, x1) = cell_range(tlo.x, thi.x, 0);
+            let (y0, y1) = cell_range(tlo.y, thi.y, 1);
+            let (z0, z1) = cell_range(tlo.z, thi.z, 2);
+            for z in z0..=z1 {
+                for y in y0..=y1 {
+                    for x in x0..=x1 {
+                        surface[index([x, y, z])] = true;
+                    }
+                }
+            }
+        }
+        // Flood fill the surface-free regions in cell order; a region is
+        // outside if it reaches the grid's border, else labelled by the
+        // winding number at its first cell's centre.
+        let mut label: Vec<Option<bool>> = vec![None; n * n * n];
+        let mut region = Vec::new();
+        for start in 0..n * n * n {
+            if surface[start] || label[start].is_some() {
+                continue;
+            }
+            region.clear();
+            region.push(start);
+            label[start] = Some(false);
+            let mut border = false;
+            let mut k = 0;
+            while k < region.len() {
+                let c = region[k];
+                k += 1;
+                let (x, y, z) = (c % n, (c / n) % n, c / (n * n));
+                border |= x == 0 || y == 0 || z == 0 || x == n - 1 || y == n - 1 || z == n - 1;
+                let mut visit = |nx: usize, ny: usize, nz: usize| {
+                    let j = index([nx, ny, nz]);
+                    if !surface[j] && label[j].is_none() {
+                        label[j] = Some(false);
+                        region.push(j);
+                    }
+                };
+                if x > 0 {
+                    visit(x - 1, y, z);
+                }
+                if x + 1 < n {
+                    visit(x + 1, y, z);
+                }
+                if y > 0 {
+                    visit(x, y - 1, z);
+                }
+                if y + 1 < n {
+                    visit(x, y + 1, z);
+                }
+                if z > 0 {
+                    visit(x, y, z - 1);
+                }
+                if z + 1 < n {
+                    visit(x, y, z + 1);
+                }
+            }
+            let inside = !border && {
+                let (x, y, z) = (start % n, (start / n) % n, start / (n * n));
+                let centre = lo + step * DVec3::new(x as f64 + 0.5, y as f64 + 0.5, z as f64 + 0.5);
+                mesh.contains_point(centre)
+            };
+            if inside {
+                for &c in &region {
+                    label[c] = Some(true);
+                }
+            }
+        }
+        Self {
+            mesh,
+            lo,
+            step,
+            label,
+        }
+    }
+
+    /// Same as [`TriMesh::contains_point`].
+    pub fn contains_point(&self, point: DVec3) -> bool {
+        let n = GRID_CELLS;
+        let c = (point - self.lo) / self.step;
+        let inside_box = c.cmpge(DVec3::ZERO).all() && c.cmplt(DVec3::splat(n as f64)).all();
+        if inside_box {
+            let (x, y, z) = (c.x as usize, c.y as usize, c.z as usize);
+            if let Some(Some(inside)) = self.label.get((z * n + y) * n + x) {
+                return *inside;
+            }
+        }
+        self.mesh.contains_point(point)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_containment_grid_agrees_with_the_winding_number() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../assets/meshes/bob_tri.obj"
+        );
+        let mesh = crate::load_mesh(path.as_ref()).unwrap();
+        let grid = ContainmentGrid::new(&mesh);
+        let (lo, hi) = mesh.bounds();
+        let mut state = 12345u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let mut inside = 0;
+        for _ in 0..3000 {
+            // A little beyond the box too.
+            let p = lo - 0.05 * (hi - lo) + 1.1 * (hi - lo) * DVec3::new(next(), next(), next());
+            let want = mesh.contains_point(p);
+            assert_eq!(grid.contains_point(p), want, "at {p}");
+            inside += want as u32;
+        }
+        assert!(inside > 100);
+    }
 
     /// Unit cube as 12 triangles with 24 unwelded vertices (split per face).
     fn split_cube() -> (Vec<DVec3>, Vec<[u32; 3]>) {

@@ -12,7 +12,7 @@ use crate::mesh::TriMesh;
 use crate::piece::{Piece, Plane};
 use crate::report::FractureReport;
 use crate::settings::{Axis, FractureSettings, MAX_CHUNK_COUNT, Progress};
-use crate::sites::SiteDistribution;
+use crate::sites::{SiteCounts, SiteDistribution};
 use crate::voronoi::{RawFracture, Scale, fracture_voronoi_with, voronoi_raw};
 use glam::DVec3;
 use rand::{RngExt, SeedableRng};
@@ -52,6 +52,19 @@ pub enum Pattern {
         /// The cutting planes.
         planes: Vec<CutPlane>,
     },
+}
+
+impl Pattern {
+    /// Short text for the asset provenance: the `Debug` form, with explicit
+    /// Voronoi sites summarised by `counts` instead of listed.
+    pub(crate) fn describe(&self, counts: &SiteCounts) -> String {
+        match self {
+            Pattern::Voronoi { sites } => {
+                format!("Voronoi {{ sites: {} }}", sites.describe(counts))
+            }
+            other => format!("{other:?}"),
+        }
+    }
 }
 
 impl Default for Pattern {
@@ -557,7 +570,11 @@ fn planes_raw(
     }
     let planes: Vec<Plane> = cuts.iter().map(|c| c.plane).collect();
     let bonds = plane_bonds(&raw, &raw_sides, &planes, scale.min_bond_area());
-    Ok(RawFracture { raw, bonds })
+    Ok(RawFracture {
+        raw,
+        bonds,
+        sites: SiteCounts::default(),
+    })
 }
 
 /// Bonds across each cutting plane: every chunk below the plane with caps

@@ -105,9 +105,39 @@ pub struct FractureReport {
     pub chunk_volume: f64,
     /// `chunk_volume − mesh_volume`, m³ (negative when volume was lost).
     pub volume_error: f64,
+    /// Explicit Voronoi sites merged into an earlier site because they lay
+    /// within [`COINCIDENT_SITE_FRACTION`](crate::COINCIDENT_SITE_FRACTION)
+    /// × the bounding-box diagonal of it (0 for other patterns).
+    pub merged_sites: u32,
+    /// Explicit Voronoi sites outside the mesh's bounding box, kept (0 for
+    /// other patterns).
+    pub sites_outside_bounds: u32,
 }
 
 impl FractureReport {
+    /// Human-readable warnings about the input the caller should see (one
+    /// line each, no trailing period), e.g. merged explicit sites. Empty
+    /// when there is nothing to warn about.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.merged_sites > 0 {
+            out.push(format!(
+                "{} Voronoi site(s) merged into an earlier site closer than {:e} × the mesh's \
+                 bounding-box diagonal",
+                self.merged_sites,
+                crate::COINCIDENT_SITE_FRACTION
+            ));
+        }
+        if self.sites_outside_bounds > 0 {
+            out.push(format!(
+                "{} Voronoi site(s) lie outside the mesh's bounding box (kept; their cells \
+                 may be empty)",
+                self.sites_outside_bounds
+            ));
+        }
+        out
+    }
+
     /// `volume_error / mesh_volume` (unitless), or 0 for a zero-volume mesh.
     pub fn relative_volume_error(&self) -> f64 {
         if self.mesh_volume > 0.0 {

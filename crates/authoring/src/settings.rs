@@ -125,6 +125,68 @@ impl CutNoise {
     }
 }
 
+/// Default [`HullDecomposition::threshold`]: a chunk whose convex hull
+/// encloses more than 1.2 × its volume gets several hulls.
+pub const DEFAULT_DECOMPOSITION_THRESHOLD: f64 = 0.2;
+
+/// Largest accepted [`HullDecomposition::max_hulls`].
+pub const MAX_HULLS_PER_CHUNK: u32 = 64;
+
+/// Several convex hulls for concave chunks, through
+/// [`FractureSettings::decomposition`] (on by default).
+///
+/// A chunk whose single convex hull encloses more than
+/// `(1 + threshold) ×` its volume is cut along the planes of its own
+/// concave faces (faces with chunk vertices in front of their plane) into
+/// parts, each with its own hull, until the hulls together enclose at most
+/// `(1 + threshold) ×` the volume, `max_hulls` is reached or no cut helps.
+/// The parts are exact pieces of the chunk, so the hulls cover all of its
+/// material and never reach into a concavity beyond a part's own hull
+/// (a doorway in a wall stays open). Deterministic. Mass properties and
+/// render meshes are unchanged; only `ChunkDesc::hulls` differs.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HullDecomposition {
+    /// Largest accepted excess of hull volume over chunk volume, as a
+    /// fraction of the chunk volume (unitless). Positive and finite.
+    pub threshold: f64,
+    /// Most hulls per chunk, 2..=[`MAX_HULLS_PER_CHUNK`].
+    pub max_hulls: u32,
+}
+
+impl Default for HullDecomposition {
+    /// Threshold [`DEFAULT_DECOMPOSITION_THRESHOLD`] (20 %), at most 8 hulls.
+    fn default() -> Self {
+        Self {
+            threshold: DEFAULT_DECOMPOSITION_THRESHOLD,
+            max_hulls: 8,
+        }
+    }
+}
+
+impl HullDecomposition {
+    /// Checks both parameters.
+    ///
+    /// # Errors
+    /// [`FractureError::InvalidDecomposition`] naming the parameter and value.
+    pub fn validate(&self) -> Result<(), FractureError> {
+        if !positive_finite(self.threshold) {
+            return Err(FractureError::InvalidDecomposition {
+                parameter: "threshold",
+                value: self.threshold,
+                expected: "positive and finite (a fraction of the chunk volume)",
+            });
+        }
+        if !(2..=MAX_HULLS_PER_CHUNK).contains(&self.max_hulls) {
+            return Err(FractureError::InvalidDecomposition {
+                parameter: "max_hulls",
+                value: self.max_hulls as f64,
+                expected: "2 to 64",
+            });
+        }
+        Ok(())
+    }
+}
+
 /// A coordinate axis.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Axis {
@@ -213,12 +275,17 @@ pub struct FractureSettings {
     /// [`BondRule::Detect`]).
     #[serde(default)]
     pub bonds: BondRule,
+    /// Several hulls for concave chunks; `None` gives every chunk one
+    /// convex hull. Default: on, [`HullDecomposition::default`].
+    #[serde(default)]
+    pub decomposition: Option<HullDecomposition>,
 }
 
 impl Default for FractureSettings {
     /// 32 chunks, seed 1, density 2400 kg/m³ (concrete), strength
     /// [`DEFAULT_STRENGTH_PER_AREA`], support = chunks within
-    /// [`DEFAULT_SUPPORT_TOLERANCE`] of the lowest Y plane, bonds detected.
+    /// [`DEFAULT_SUPPORT_TOLERANCE`] of the lowest Y plane, bonds detected,
+    /// concave chunks decomposed ([`HullDecomposition::default`]).
     fn default() -> Self {
         Self {
             chunk_count: 32,
@@ -231,6 +298,7 @@ impl Default for FractureSettings {
             },
             cut_noise: None,
             bonds: BondRule::Detect,
+            decomposition: Some(HullDecomposition::default()),
         }
     }
 }
@@ -242,7 +310,8 @@ impl FractureSettings {
     /// [`FractureError::ZeroChunkCount`], [`FractureError::TooManyChunks`],
     /// [`FractureError::InvalidDensity`], [`FractureError::InvalidStrength`],
     /// [`FractureError::InvalidSupportTolerance`],
-    /// [`FractureError::InvalidSupportPlane`], [`FractureError::InvalidCutNoise`].
+    /// [`FractureError::InvalidSupportPlane`], [`FractureError::InvalidCutNoise`],
+    /// [`FractureError::InvalidDecomposition`].
     pub fn validate(&self) -> Result<(), FractureError> {
         if self.chunk_count == 0 {
             return Err(FractureError::ZeroChunkCount);
@@ -286,6 +355,9 @@ impl FractureSettings {
         }
         if let Some(noise) = &self.cut_noise {
             noise.validate()?;
+        }
+        if let Some(decomposition) = &self.decomposition {
+            decomposition.validate()?;
         }
         Ok(())
     }

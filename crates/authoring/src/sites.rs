@@ -2,10 +2,12 @@
 //! Poisson-disk and Lloyd-relaxed; all seeded with `rand_pcg::Pcg64Mcg`.
 
 use crate::error::FractureError;
-use crate::mesh::TriMesh;
+use crate::mesh::{ContainmentGrid, TriMesh};
+use crate::settings::MAX_CHUNK_COUNT;
 use glam::DVec3;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
+use rayon::prelude::*;
 
 /// Random points tried per requested site before giving up (plus a fixed
 /// allowance), so a mesh filling 1 % of its bounding box still succeeds.
@@ -35,9 +37,10 @@ pub(crate) fn uniform_sites_in_mesh(
     })
 }
 
-/// How Voronoi sites are placed inside the mesh (all deterministic for a
-/// seed). Every site lies inside the mesh (winding number > ½).
-#[derive(Copy, Clone, Debug, Default, PartialEq)]
+/// How Voronoi sites are placed (all deterministic for a seed). Every
+/// sampled site lies inside the mesh (winding number > ½); explicit sites
+/// are taken as given.
+#[derive(Clone, Debug, Default, PartialEq)]
 pub enum SiteDistribution {
     /// Uniform in the solid.
     #[default]
@@ -86,18 +89,159 @@ pub enum SiteDistribution {
         /// Relaxation steps, at most 100.
         iterations: u32,
     },
+    /// Sites given by the caller (an artist's layout, another tool's
+    /// output), m, in the mesh's space; `FractureSettings::chunk_count` and
+    /// the seed are ignored. Sites are used in list order (site `k` is
+    /// cell `k` of the [`FractureReport`](crate::FractureReport)'s
+    /// events). A site within [`COINCIDENT_SITE_FRACTION`] × the mesh's
+    /// bounding-box diagonal of an earlier kept site is merged into it
+    /// (dropped), and [`FractureReport::merged_sites`](crate::FractureReport::merged_sites)
+    /// counts it; sites outside the mesh's bounding box are kept (their
+    /// cells may still reach into the mesh) and counted in
+    /// [`FractureReport::sites_outside_bounds`](crate::FractureReport::sites_outside_bounds).
+    /// Both counts also appear in the asset's provenance.
+    Explicit {
+        /// The sites, m. 1 to [`MAX_CHUNK_COUNT`],
+        /// all finite.
+        points: Vec<DVec3>,
+    },
+}
+
+/// Two explicit sites closer than this fraction of the mesh's bounding-box
+/// diagonal are one site: the later one is merged into (replaced by) the
+/// earlier. Their bisector would otherwise be computed from a difference
+/// of nearly equal coordinates, and the cells it separates meet other
+/// cells' faces in edges shorter than the output's smallest feature
+/// (1e-5 × the diagonal is also the weld tolerance a game importer
+/// typically applies).
+pub const COINCIDENT_SITE_FRACTION: f64 = 1e-5;
+
+/// What was done to explicit sites (all zero for sampled ones).
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct SiteCounts {
+    /// Sites given.
+    pub given: u32,
+    /// Sites merged into an earlier one (dropped).
+    pub merged: u32,
+    /// Sites outside the mesh's bounding box (kept).
+    pub outside_bounds: u32,
+}
+
+/// Sites actually used for a fracture, and what was done to the given ones.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct SitePlan {
+    /// The sites, m, one Voronoi cell each.
+    pub sites: Vec<DVec3>,
+    /// Merge and bounds counts of explicit sites.
+    pub counts: SiteCounts,
+}
+
+/// Checks explicit sites and merges near-coincident ones (see
+/// [`SiteDistribution::Explicit`]): a site is dropped when an earlier kept
+/// site lies within `tolerance` (m). Kept sites stay in list order. Uses a
+/// uniform grid of cell size `tolerance` for the neighbour lookup (hash map
+/// used for lookup only, never iterated), so it is linear in the number of
+/// sites.
+///
+/// # Errors
+/// [`FractureError::NoSites`], [`FractureError::TooManySites`],
+/// [`FractureError::NonFiniteSite`].
+pub(crate) fn plan_explicit_sites(
+    points: &[DVec3],
+    lo: DVec3,
+    hi: DVec3,
+    tolerance: f64,
+) -> Result<SitePlan, FractureError> {
+    if points.is_empty() {
+        return Err(FractureError::NoSites);
+    }
+    if points.len() > MAX_CHUNK_COUNT as usize {
+        return Err(FractureError::TooManySites {
+            count: points.len(),
+            max: MAX_CHUNK_COUNT,
+        });
+    }
+    if let Some((index, &position)) = points.iter().enumerate().find(|(_, p)| !p.is_finite()) {
+        return Err(FractureError::NonFiniteSite { index, position });
+    }
+    let cell_of = |p: DVec3| {
+        // Saturating float-to-int casts: a site far outside only shares a
+        // (clamped) cell with other far sites, and distances decide.
+        let c = ((p - lo) / tolerance).floor();
+        [c.x as i64, c.y as i64, c.z as i64]
+    };
+    let mut grid: std::collections::HashMap<[i64; 3], Vec<u32>> = std::collections::HashMap::new();
+    let mut plan = SitePlan::default();
+    plan.counts.given = points.len() as u32;
+    for &p in points {
+        let outside = p.cmplt(lo).any() || p.cmpgt(hi).any();
+        if outside {
+            plan.counts.outside_bounds += 1;
+        }
+        let c = cell_of(p);
+        let mut near = false;
+        'search: for dx in -1i64..=1 {
+            for dy in -1i64..=1 {
+                for dz in -1i64..=1 {
+                    let key = [
+                        c[0].saturating_add(dx),
+                        c[1].saturating_add(dy),
+                        c[2].saturating_add(dz),
+                    ];
+                    if let Some(list) = grid.get(&key)
+                        && list
+                            .iter()
+                            .any(|&k| plan.sites[k as usize].distance(p) < tolerance)
+                    {
+                        near = true;
+                        break 'search;
+                    }
+                }
+            }
+        }
+        if near {
+            plan.counts.merged += 1;
+            continue;
+        }
+        grid.entry(c).or_default().push(plan.sites.len() as u32);
+        plan.sites.push(p);
+    }
+    Ok(plan)
+}
+
+impl SiteDistribution {
+    /// Short text for the asset provenance: the `Debug` form, except that
+    /// explicit sites are summarised by `counts` (or, when they were not
+    /// planned, all zero, by their number) instead of listed.
+    pub(crate) fn describe(&self, counts: &SiteCounts) -> String {
+        match self {
+            SiteDistribution::Explicit { points } if counts.given == 0 => {
+                format!("Explicit {{ {} points }}", points.len())
+            }
+            SiteDistribution::Explicit { .. } => format!(
+                "Explicit {{ {} given, {} merged (closer than {COINCIDENT_SITE_FRACTION:e} × diagonal), \
+                 {} outside the bounding box }}",
+                counts.given, counts.merged, counts.outside_bounds
+            ),
+            other => format!("{other:?}"),
+        }
+    }
 }
 
 fn invalid(reason: String) -> FractureError {
     FractureError::InvalidPattern { reason }
 }
 
-/// The `count` Voronoi sites (m) that [`fracture`](crate::fracture) uses
-/// for `distribution` and `seed`, e.g. to check or display them.
+/// The Voronoi sites (m) that [`fracture`](crate::fracture) uses for
+/// `distribution` and `seed` (`count` of them, or for
+/// [`SiteDistribution::Explicit`] the given ones after merging
+/// near-coincident sites), e.g. to check or display them.
 ///
 /// # Errors
 /// [`FractureError::InvalidPattern`] for bad distribution parameters,
-/// [`FractureError::SitePlacement`] when the sites do not fit.
+/// [`FractureError::SitePlacement`] when the sites do not fit, and for
+/// explicit sites [`FractureError::NoSites`],
+/// [`FractureError::TooManySites`], [`FractureError::NonFiniteSite`].
 pub fn generate(
     mesh: &TriMesh,
     count: u32,
@@ -105,11 +249,29 @@ pub fn generate(
     distribution: &SiteDistribution,
 ) -> Result<Vec<DVec3>, FractureError> {
     mesh.validate()?;
-    generate_sites(mesh, count, seed, distribution)
+    plan_sites(mesh, count, seed, distribution).map(|plan| plan.sites)
 }
 
-/// [`generate`] without validating the mesh.
-pub(crate) fn generate_sites(
+/// [`generate`] without validating the mesh, with the merge counts.
+pub(crate) fn plan_sites(
+    mesh: &TriMesh,
+    count: u32,
+    seed: u64,
+    distribution: &SiteDistribution,
+) -> Result<SitePlan, FractureError> {
+    if let SiteDistribution::Explicit { points } = distribution {
+        let (lo, hi) = mesh.bounds();
+        let tolerance = COINCIDENT_SITE_FRACTION * (hi - lo).length();
+        return plan_explicit_sites(points, lo, hi, tolerance);
+    }
+    Ok(SitePlan {
+        sites: generate_sites(mesh, count, seed, distribution)?,
+        ..SitePlan::default()
+    })
+}
+
+/// Sampled sites of `distribution` (every variant but `Explicit`).
+fn generate_sites(
     mesh: &TriMesh,
     count: u32,
     seed: u64,
@@ -119,6 +281,10 @@ pub(crate) fn generate_sites(
     let diagonal = (hi - lo).length();
     let positive = |x: f64| x.is_finite() && x > 0.0;
     match *distribution {
+        SiteDistribution::Explicit { ref points } => {
+            let tolerance = COINCIDENT_SITE_FRACTION * diagonal;
+            plan_explicit_sites(points, lo, hi, tolerance).map(|plan| plan.sites)
+        }
         SiteDistribution::Uniform => uniform_sites_in_mesh(mesh, count, seed, 1e-6 * diagonal),
         SiteDistribution::PoissonDisk { min_distance } => {
             if !positive(min_distance) {
@@ -237,6 +403,15 @@ fn around(
 /// Draws candidates until `count` lie inside the mesh and are more than
 /// `separation` (m) from earlier sites; fails when the attempt budget
 /// (1000 + [`ATTEMPTS_PER_SITE`] per site) runs out.
+///
+/// Candidates are drawn in order from `candidate` and accepted in that
+/// order, exactly as one at a time; only the containment tests (the
+/// costly part: a winding number over every triangle, skipped for points
+/// in surface-free cells of a [`ContainmentGrid`]) run in parallel, a
+/// batch of candidates at a time. The batch is sized from the acceptance
+/// rate so far; candidates drawn past the last one needed are discarded
+/// (the generator is private to this call), so the sites do not depend on
+/// the batch size or the number of threads.
 fn sample_sites(
     mesh: &TriMesh,
     count: u32,
@@ -244,25 +419,44 @@ fn sample_sites(
     mut candidate: impl FnMut() -> DVec3,
 ) -> Result<Vec<DVec3>, FractureError> {
     let budget = 1000 + ATTEMPTS_PER_SITE * count as u64;
+    let grid = ContainmentGrid::new(mesh);
     let mut sites: Vec<DVec3> = Vec::with_capacity(count as usize);
     let mut attempts = 0u64;
+    let mut inside_seen = 0u64;
     while sites.len() < count as usize {
-        if attempts >= budget {
-            return Err(FractureError::SitePlacement {
-                placed: sites.len() as u32,
-                requested: count,
-                attempts,
-            });
+        let needed = (count as usize - sites.len()) as u64;
+        // Expected candidates for the sites still needed (+10 %), at least
+        // 16, at most 65,536 and never past the budget.
+        let rate = (inside_seen + 1) as f64 / (attempts + 1) as f64;
+        let batch = ((needed as f64 / rate * 1.1) as u64 + 16)
+            .min(65_536)
+            .min(budget.saturating_sub(attempts).max(1));
+        let points: Vec<DVec3> = (0..batch).map(|_| candidate()).collect();
+        let inside: Vec<bool> = points
+            .par_iter()
+            .map(|p| p.is_finite() && grid.contains_point(*p))
+            .collect();
+        for (p, inside) in points.into_iter().zip(inside) {
+            if sites.len() == count as usize {
+                break;
+            }
+            if attempts >= budget {
+                return Err(FractureError::SitePlacement {
+                    placed: sites.len() as u32,
+                    requested: count,
+                    attempts,
+                });
+            }
+            attempts += 1;
+            if !inside {
+                continue;
+            }
+            inside_seen += 1;
+            if sites.iter().any(|s| s.distance(p) <= separation) {
+                continue;
+            }
+            sites.push(p);
         }
-        attempts += 1;
-        let p = candidate();
-        if !p.is_finite() || !mesh.contains_point(p) {
-            continue;
-        }
-        if sites.iter().any(|s| s.distance(p) <= separation) {
-            continue;
-        }
-        sites.push(p);
     }
     Ok(sites)
 }

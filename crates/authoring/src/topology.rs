@@ -7,10 +7,19 @@
 /// in total and the net orientation (`+1` per use as `lo → hi`, `−1` per use
 /// as `hi → lo`). Sorted by `(lo, hi)`. Degenerate edges (`a == a`) are skipped.
 pub(crate) fn edge_uses(triangles: &[[u32; 3]]) -> Vec<EdgeUse> {
-    let mut keys: Vec<(u32, u32, i32)> = Vec::with_capacity(triangles.len() * 3);
+    edge_uses_where(triangles, |_| true)
+}
+
+/// [`edge_uses`] restricted to the edges whose two vertices both satisfy
+/// `wanted` (the others are skipped, as if absent).
+fn edge_uses_where(triangles: &[[u32; 3]], wanted: impl Fn(u32) -> bool) -> Vec<EdgeUse> {
+    let mut keys: Vec<(u32, u32, i32)> = Vec::new();
     for t in triangles {
         for k in 0..3 {
             let (a, b) = (t[k], t[(k + 1) % 3]);
+            if !(wanted(a) && wanted(b)) {
+                continue;
+            }
             if a < b {
                 keys.push((a, b, 1));
             } else if b < a {
@@ -63,8 +72,20 @@ impl EdgeUse {
 /// boundary edges, oriented as the triangles traverse them. Ordered by the
 /// undirected key `(min, max)`.
 pub(crate) fn unpaired_edges(triangles: &[[u32; 3]]) -> Vec<(u32, u32)> {
+    unpaired_edges_where(triangles, |_| true)
+}
+
+/// [`unpaired_edges`] among the edges whose two vertices both satisfy
+/// `wanted`. When every unpaired edge of `triangles` is known to join two
+/// such vertices (after a plane cut of a closed surface: both ends on the
+/// plane), the result equals [`unpaired_edges`] but only those edges are
+/// sorted, not the whole surface's.
+pub(crate) fn unpaired_edges_where(
+    triangles: &[[u32; 3]],
+    wanted: impl Fn(u32) -> bool,
+) -> Vec<(u32, u32)> {
     let mut out = Vec::new();
-    for e in edge_uses(triangles) {
+    for e in edge_uses_where(triangles, wanted) {
         let (dir, n) = if e.net > 0 {
             ((e.lo, e.hi), e.net)
         } else {

@@ -9,8 +9,9 @@ use crate::mesh::TriMesh;
 use crate::piece::{Piece, Plane};
 use crate::report::FractureReport;
 use crate::settings::{FractureSettings, Progress};
-use crate::sites::{SiteDistribution, generate_sites};
+use crate::sites::{SiteCounts, SiteDistribution, plan_sites};
 use glam::DVec3;
+use rayon::prelude::*;
 use smithereens_core::AssetFile;
 
 /// Snapping distance of the clipper's sign rule, as a fraction of the mesh's
@@ -138,7 +139,7 @@ pub(crate) fn fracture_voronoi_with(
     )?;
     let pattern = match distribution {
         SiteDistribution::Uniform => String::new(),
-        other => format!(" sites={other:?}"),
+        other => format!(" sites={}", other.describe(&cells.sites)),
     };
     let what = format!(
         "fracture_voronoi{pattern}: chunk_count={}",
@@ -191,6 +192,8 @@ impl Scale {
 pub(crate) struct RawFracture {
     pub raw: Vec<RawChunk>,
     pub bonds: Vec<RawBond>,
+    /// What happened to explicit Voronoi sites (zero otherwise).
+    pub sites: SiteCounts,
 }
 
 /// Steps 1–4 of [`fracture_voronoi`] on `base` (a closed tagged surface;
@@ -206,30 +209,61 @@ pub(crate) fn voronoi_raw(
     scale: &Scale,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RawFracture, FractureError> {
-    let sites = generate_sites(mesh, count, seed, distribution)?;
+    let plan = plan_sites(mesh, count, seed, distribution)?;
+    let sites = plan.sites;
     let mut raw = Vec::new();
-    for cell in 0..sites.len() {
-        let piece = carve_cell(base, &sites, cell, scale.eps(), scale.weld())?;
-        if !piece.triangles.is_empty() {
-            for component in piece.components() {
-                let volume =
-                    polyhedron_mass_properties(&component.positions, &component.triangles, 1.0)
-                        .volume;
-                if volume > scale.dust_volume() {
-                    raw.push(RawChunk {
-                        cell: cell as u32,
-                        piece: component,
-                    });
-                }
-            }
+    // Cells are carved in parallel (rayon's current pool), a batch at a
+    // time so progress is reported on the caller's thread; results are
+    // taken in site order, and the first error in site order is returned,
+    // so the output does not depend on the number of threads.
+    for start in (0..sites.len()).step_by(CELL_BATCH) {
+        let end = (start + CELL_BATCH).min(sites.len());
+        let batch: Vec<Result<Vec<Piece>, FractureError>> = (start..end)
+            .into_par_iter()
+            .map(|cell| cell_pieces(base, &sites, cell, scale))
+            .collect();
+        for (cell, pieces) in (start..end).zip(batch) {
+            raw.extend(pieces?.into_iter().map(|piece| RawChunk {
+                cell: cell as u32,
+                piece,
+            }));
+            progress(Progress {
+                done: cell as u32 + 1,
+                total: sites.len() as u32,
+            });
         }
-        progress(Progress {
-            done: cell as u32 + 1,
-            total: sites.len() as u32,
-        });
     }
     let bonds = find_bonds(&raw, &sites, scale.min_bond_area());
-    Ok(RawFracture { raw, bonds })
+    Ok(RawFracture {
+        raw,
+        bonds,
+        sites: plan.counts,
+    })
+}
+
+/// Cells carved in parallel between two progress reports.
+const CELL_BATCH: usize = 64;
+
+/// The connected components of the Voronoi cell of `sites[cell]` within
+/// `base`, numerical dust removed, in component order.
+fn cell_pieces(
+    base: &Piece,
+    sites: &[DVec3],
+    cell: usize,
+    scale: &Scale,
+) -> Result<Vec<Piece>, FractureError> {
+    let piece = carve_cell(base, sites, cell, scale.eps(), scale.weld())?;
+    if piece.triangles.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(piece
+        .components()
+        .into_iter()
+        .filter(|component| {
+            polyhedron_mass_properties(&component.positions, &component.triangles, 1.0).volume
+                > scale.dust_volume()
+        })
+        .collect())
 }
 
 /// Clips a copy of the mesh to the Voronoi cell of `sites[cell]`.
@@ -247,33 +281,47 @@ fn carve_cell(
         .filter(|&(j, _)| j != cell)
         .map(|(j, s)| (s.distance_squared(site), j))
         .collect();
-    order.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    // Nearest first, by (distance², index): a total order, so sorting only
+    // the next batch of nearest sites (most cells stop after a few dozen)
+    // visits them in exactly the order a full sort would.
+    let nearer = |a: &(f64, usize), b: &(f64, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
     let mut piece = base.clone();
     let mut radius = piece.radius_about(site);
-    for (distance_squared, j) in order {
-        // The bisector is at distance √d²/2 from the site; beyond R it misses
-        // the ball of radius R that contains the piece.
-        if distance_squared.sqrt() > 2.0 * radius {
-            break;
+    let (mut start, mut batch) = (0, 32);
+    while start < order.len() {
+        let rest = &mut order[start..];
+        let k = batch.min(rest.len());
+        if k < rest.len() {
+            rest.select_nth_unstable_by(k - 1, nearer);
         }
-        let Some(plane) = Plane::bisector(site, sites[j]) else {
-            continue;
-        };
-        let clipped = clip_piece(&piece, &plane, j as u32, eps, weld).map_err(|reason| {
-            FractureError::Cap {
-                cell: cell as u32,
-                neighbour: j as u32,
-                reason,
+        rest[..k].sort_unstable_by(nearer);
+        for &(distance_squared, j) in &rest[..k] {
+            // The bisector is at distance √d²/2 from the site; beyond R it
+            // misses the ball of radius R that contains the piece.
+            if distance_squared.sqrt() > 2.0 * radius {
+                return Ok(piece);
             }
-        })?;
-        match clipped {
-            Clip::Unchanged => {}
-            Clip::Empty => return Ok(Piece::default()),
-            Clip::Cut(p) => {
-                piece = p;
-                radius = piece.radius_about(site);
+            let Some(plane) = Plane::bisector(site, sites[j]) else {
+                continue;
+            };
+            let clipped = clip_piece(&piece, &plane, j as u32, eps, weld).map_err(|reason| {
+                FractureError::Cap {
+                    cell: cell as u32,
+                    neighbour: j as u32,
+                    reason,
+                }
+            })?;
+            match clipped {
+                Clip::Unchanged => {}
+                Clip::Empty => return Ok(Piece::default()),
+                Clip::Cut(p) => {
+                    piece = p;
+                    radius = piece.radius_about(site);
+                }
             }
         }
+        start += k;
+        batch *= 4;
     }
     Ok(piece)
 }

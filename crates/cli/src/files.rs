@@ -99,3 +99,45 @@ mod tests {
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
+
+/// Why a site file could not be read (see [`parse_sites`]).
+#[derive(Debug, thiserror::Error)]
+#[error("line {line}: {reason}")]
+pub struct SiteFileError {
+    /// 1-based line number.
+    pub line: usize,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+/// Voronoi sites from text: one point `x y z` (m) per line, the numbers
+/// separated by spaces, tabs or commas; blank lines and lines starting with
+/// `#` are skipped. Values are parsed as given (`nan` and `inf` included:
+/// the library rejects them with the site's index).
+///
+/// # Errors
+/// [`SiteFileError`] naming the first line that is not three numbers.
+pub fn parse_sites(text: &str) -> Result<Vec<glam::DVec3>, SiteFileError> {
+    let mut out = Vec::new();
+    for (k, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = line
+            .split(|c: char| c == ',' || c.is_whitespace())
+            .filter(|f| !f.is_empty())
+            .collect();
+        let numbers: Result<Vec<f64>, _> = fields.iter().map(|f| f.parse::<f64>()).collect();
+        match numbers.as_deref() {
+            Ok([x, y, z]) => out.push(glam::DVec3::new(*x, *y, *z)),
+            _ => {
+                return Err(SiteFileError {
+                    line: k + 1,
+                    reason: format!("expected three numbers \"x y z\", got {line:?}"),
+                });
+            }
+        }
+    }
+    Ok(out)
+}

@@ -8,9 +8,9 @@ use smithereens::simulate::{ScenarioSource, replay, simulate};
 use smithereens::view::{ViewServer, standalone_page};
 use smithereens::{progress, report};
 use smithereens_authoring::{
-    Axis, BondRule, BrickSettings, CutNoise, CutPlane, FractureSettings, OpenMeshFallback, Pattern,
-    Refinement, RepairOptions, SiteDistribution, SliceSettings, TriMesh, fracture_hierarchy,
-    fracture_with_report, load_mesh_with,
+    Axis, BondRule, BrickSettings, CutNoise, CutPlane, FractureSettings, HullDecomposition,
+    OpenMeshFallback, Pattern, Refinement, RepairOptions, SiteDistribution, SliceSettings, TriMesh,
+    fracture_hierarchy, fracture_with_report, load_mesh_with,
 };
 use smithereens_core::AssetFile;
 use smithereens_core::record::RunRecord;
@@ -167,6 +167,32 @@ impl NoiseArgs {
     }
 }
 
+/// Collision hull flags of `smithereens fracture`.
+#[derive(clap::Args, Debug)]
+struct HullArgs {
+    /// Give a concave chunk several convex hulls when its single hull
+    /// encloses more than (1 + F) × its volume (0.2 = 20 % more). The
+    /// chunk is cut along its own concave faces; the parts' hulls cover it
+    /// exactly. Positive.
+    #[arg(long, value_name = "F", default_value_t = HullDecomposition::default().threshold)]
+    hull_threshold: f64,
+    /// Most hulls per concave chunk (2 to 64).
+    #[arg(long, value_name = "N", default_value_t = HullDecomposition::default().max_hulls)]
+    max_hulls: u32,
+    /// One convex hull per chunk, however concave (no decomposition).
+    #[arg(long, conflicts_with_all = ["hull_threshold", "max_hulls"])]
+    single_hull: bool,
+}
+
+impl HullArgs {
+    fn to_decomposition(&self) -> Option<HullDecomposition> {
+        (!self.single_hull).then_some(HullDecomposition {
+            threshold: self.hull_threshold,
+            max_hulls: self.max_hulls,
+        })
+    }
+}
+
 /// Pattern flags of `smithereens fracture`.
 #[derive(clap::Args, Debug)]
 struct PatternArgs {
@@ -197,6 +223,13 @@ struct PatternArgs {
     /// Lloyd sites: relaxation iterations.
     #[arg(long, default_value_t = 5)]
     lloyd_iterations: u32,
+    /// Voronoi sites from a text file instead of --sites and --chunks: one
+    /// point "x y z" (m, mesh space; spaces or commas) per line, blank lines
+    /// and lines starting with # ignored. Sites closer than 1e-5 × the
+    /// mesh's bounding-box diagonal to an earlier one are merged, and sites
+    /// outside its bounding box are kept; both are counted in a warning.
+    #[arg(long, value_name = "FILE")]
+    site_file: Option<PathBuf>,
     /// Slice: slabs along X,Y,Z, e.g. "4,3,2".
     #[arg(long, default_value = "3,3,3")]
     slices: String,
@@ -240,6 +273,18 @@ impl PatternArgs {
         let size = (hi - lo).max_element();
         let centre = self.impact.unwrap_or((lo + hi) * 0.5);
         let radius = self.radius.unwrap_or(size);
+        if let Some(path) = &self.site_file {
+            if self.pattern != PatternKind::Voronoi {
+                anyhow::bail!("--site-file needs --pattern voronoi");
+            }
+            let text = std::fs::read_to_string(path)
+                .with_context(|| format!("reading {}", path.display()))?;
+            let points = smithereens::files::parse_sites(&text)
+                .with_context(|| format!("reading {}", path.display()))?;
+            return Ok(Pattern::Voronoi {
+                sites: SiteDistribution::Explicit { points },
+            });
+        }
         Ok(match self.pattern {
             PatternKind::Voronoi => Pattern::Voronoi {
                 sites: match self.sites {
@@ -375,6 +420,8 @@ enum Command {
         /// (supports are still flagged).
         #[arg(long)]
         no_bonds: bool,
+        #[command(flatten)]
+        hulls: HullArgs,
     },
     /// Print counts, volume, mass, bond statistics and warnings of an asset file.
     Inspect {
@@ -508,12 +555,17 @@ fn run(cli: Cli) -> Result<()> {
             refine,
             support_depth,
             no_bonds,
+            hulls,
         } => {
             let mut outputs = vec![("asset output", output.as_path())];
             if let Some(g) = &gltf {
                 outputs.push(("--gltf output", g.as_path()));
             }
-            check_outputs(&[("input mesh", mesh.as_path())], &outputs)?;
+            let mut inputs = vec![("input mesh", mesh.as_path())];
+            if let Some(sites) = &pattern.site_file {
+                inputs.push(("--site-file", sites.as_path()));
+            }
+            check_outputs(&inputs, &outputs)?;
             let options = RepairOptions {
                 open_fallback: open_mesh.fallback(),
                 ..RepairOptions::default()
@@ -534,6 +586,7 @@ fn run(cli: Cli) -> Result<()> {
                 } else {
                     BondRule::Detect
                 },
+                decomposition: hulls.to_decomposition(),
                 ..FractureSettings::default()
             };
             let pattern = pattern.to_pattern(&m, chunks)?;
@@ -579,6 +632,9 @@ fn run(cli: Cli) -> Result<()> {
                 .with_context(|| format!("writing {}", output.display()))?;
             print!("{}", report::inspect(&file, &asset));
             if let Some(sliver_report) = &sliver_report {
+                for warning in sliver_report.warnings() {
+                    eprintln!("warning: {warning}");
+                }
                 print!("{}", report::sliver_summary(sliver_report));
             }
             println!("wrote {}", output.display());

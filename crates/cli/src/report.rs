@@ -374,6 +374,7 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
             format!("{tri_ext} / {tri_int}"),
         ),
     ];
+    rows.extend(hull_rows(asset));
     if depths > 1 {
         let per_depth: Vec<String> = (0..depths)
             .map(|d| chunks.iter().filter(|c| c.depth == d).count().to_string())
@@ -406,6 +407,53 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
         }
     }
     out
+}
+
+/// Hull rows of [`inspect`]: hull count (and how many chunks have several),
+/// hulls per chunk, and the ratio of the volume the hulls enclose (summed
+/// over a chunk's hulls) to the chunk's volume, with the chunk of the
+/// largest ratio. A ratio well above 1 means the hulls fill space the
+/// material does not (a concavity); below 1 would mean they miss material.
+fn hull_rows(asset: &Asset) -> Vec<(&'static str, String)> {
+    let chunks = asset.chunks();
+    let total: usize = chunks.iter().map(|c| c.hulls.len()).sum();
+    let several = chunks.iter().filter(|c| c.hulls.len() > 1).count();
+    let mut per_chunk: Vec<f64> = chunks.iter().map(|c| c.hulls.len() as f64).collect();
+    let ratios: Vec<(usize, f64)> = chunks
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !c.hulls.is_empty() && c.volume > 0.0)
+        .filter_map(|(i, c)| {
+            let enclosed: Option<f64> = c
+                .hulls
+                .iter()
+                .map(|h| smithereens_authoring::hull_volume(&h.points))
+                .sum();
+            Some((i, enclosed? / c.volume as f64))
+        })
+        .collect();
+    let mut sorted: Vec<f64> = ratios.iter().map(|r| r.1).collect();
+    let worst = ratios
+        .iter()
+        .fold(None, |w: Option<(usize, f64)>, &(i, r)| match w {
+            Some((_, best)) if best >= r => w,
+            _ => Some((i, r)),
+        });
+    vec![
+        (
+            "hulls (chunks with several)",
+            format!("{total} ({several})"),
+        ),
+        (
+            "hulls per chunk min/median/max",
+            spread(&mut per_chunk, |v| format!("{v:.0}")),
+        ),
+        (
+            "hull/volume ratio min/median/max",
+            spread(&mut sorted, |v| format!("{v:.3}"))
+                + &worst.map_or(String::new(), |(i, _)| format!(" (max: chunk {i})")),
+        ),
+    ]
 }
 
 /// The sliver part of a [`FractureReport`]: totals and the volume balance,

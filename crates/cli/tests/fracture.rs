@@ -381,3 +381,112 @@ fn inspect_warns_about_bonds_that_break_at_the_lightest_touch() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_site_file_gives_one_chunk_per_site_and_warns_about_merged_and_outside_sites() {
+    let dir = std::env::temp_dir().join(format!("smithereens-sites-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // Box.gltf spans [-0.5, 0.5]³. Four sites in a symmetric square, one
+    // repeated (merged), one far outside (kept, its cell is empty).
+    let sites = dir.join("sites.txt");
+    std::fs::write(
+        &sites,
+        "# x y z\n0.25 0 0.25\n-0.25,0,0.25\n\n-0.25 0 -0.25\n0.25\t0\t-0.25\n0.25 0 0.25\n9 9 9\n",
+    )
+    .unwrap();
+    let out = run(
+        &["--site-file", sites.to_str().unwrap()],
+        "Box.gltf",
+        &dir,
+        "sites",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("warning: 1 Voronoi site(s) merged"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("warning: 1 Voronoi site(s) lie outside"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("chunks: 4") || stdout.contains("4 chunks"),
+        "{stdout}"
+    );
+
+    // A NaN site and a malformed line are errors; nothing is written.
+    std::fs::write(&sites, "0 0 0\nnan 0 0\n").unwrap();
+    let out = run(
+        &["--site-file", sites.to_str().unwrap()],
+        "Box.gltf",
+        &dir,
+        "nan",
+    );
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("site 1 is not finite"), "{stderr}");
+    assert!(!dir.join("nan.smasset").exists());
+    std::fs::write(&sites, "0 0 0\n1 2\n").unwrap();
+    let out = run(
+        &["--site-file", sites.to_str().unwrap()],
+        "Box.gltf",
+        &dir,
+        "short",
+    );
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("line 2"), "{stderr}");
+    std::fs::write(&sites, "# nothing\n").unwrap();
+    let out = run(
+        &["--site-file", sites.to_str().unwrap()],
+        "Box.gltf",
+        &dir,
+        "empty",
+    );
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("site list is empty"));
+}
+
+#[test]
+fn hull_flags_set_the_decomposition_and_inspect_reports_hulls_per_chunk() {
+    let dir = std::env::temp_dir().join(format!("smithereens-hulls-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // bob_tri.obj is a torus: a few of 12 cells keep a bent piece.
+    let out = run(&["--chunks", "12"], "bob_tri.obj", &dir, "on");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("hulls (chunks with several)"), "{stdout}");
+    assert!(
+        stdout.contains("hull/volume ratio min/median/max"),
+        "{stdout}"
+    );
+    let out = run(
+        &["--chunks", "12", "--single-hull"],
+        "bob_tri.obj",
+        &dir,
+        "off",
+    );
+    assert!(out.status.success());
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("| hulls per chunk min/median/max   |") && stdout.contains("1 / 1 / 1 |"),
+        "{stdout}"
+    );
+    for bad in [
+        ["--hull-threshold", "0"],
+        ["--hull-threshold", "-1"],
+        ["--max-hulls", "1"],
+    ] {
+        let out = run(&bad, "bob_tri.obj", &dir, "bad");
+        assert!(!out.status.success(), "{bad:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.contains("hull decomposition"), "{bad:?}: {stderr}");
+        assert!(!dir.join("bad.smasset").exists());
+    }
+}

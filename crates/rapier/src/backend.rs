@@ -78,8 +78,9 @@ impl ChunkShapes {
     /// cube on its bounding-box diagonal (four coplanar points, or points
     /// within 1e-20 m, once passed here as a flat, rounded plate);
     /// [`BackendError::HullMismatch`] when a chunk's hulls do not fit its
-    /// declared mass properties (its centroid lies outside every hull by
-    /// more than [`HULL_CENTROID_TOLERANCE`] × ∛(hull volume), or the chunk
+    /// declared mass properties (its centroid lies outside every hull, or
+    /// for a chunk with several hulls outside the convex hull of all their
+    /// points, by more than [`HULL_CENTROID_TOLERANCE`] × ∛(hull volume), or the chunk
     /// declares more than
     /// [`HULL_VOLUME_TOLERANCE`] × the volume its hulls enclose): such a
     /// body would rest with its centre of mass outside its shape.
@@ -110,6 +111,20 @@ impl ChunkShapes {
                 let shape = round.or(sharp);
                 let shape = shape.ok_or(BackendError::DegenerateHull(i))?;
                 parts.push(shape);
+            }
+            if hull_volume > 0.0 && chunk.hulls.len() > 1 {
+                // Several hulls (a decomposed concave chunk): the centroid
+                // lies in the convex envelope of all of the material, which
+                // may be between the parts (a U-shaped chunk's centroid is
+                // in its gap), so measure against the hull of every point.
+                let all: Vec<Vec3> = chunk
+                    .hulls
+                    .iter()
+                    .flat_map(|h| h.points.iter().map(|p| *p - chunk.centroid))
+                    .collect();
+                if let Some(envelope) = SharedShape::convex_hull(&all) {
+                    centroid_gap = envelope.as_ref().distance_to_local_point(Vec3::ZERO, true);
+                }
             }
             if hull_volume > 0.0 {
                 let offset = centroid_gap;

@@ -355,3 +355,80 @@ fn a_five_millimetre_sliver_has_a_five_millimetre_collider_and_rests_on_the_grou
     // Before: 4.9 mm above. Now within the solver's 1 mm allowed penetration.
     assert!((-0.0011..=0.0001).contains(&bottom), "{bottom} m");
 }
+
+/// Issue 17, item 3: the 4 × 3 × 0.2 m wall with a 1 × 2 m doorway
+/// (outline (−2,0), (−0.5,0), (−0.5,2), (0.5,2), (0.5,0), (2,0), (2,3),
+/// (−2,3), extruded over z ∈ [−0.1, 0.1]).
+fn doorway_wall() -> smithereens_authoring::TriMesh {
+    let outline = [
+        (-2.0, 0.0),
+        (-0.5, 0.0),
+        (-0.5, 2.0),
+        (0.5, 2.0),
+        (0.5, 0.0),
+        (2.0, 0.0),
+        (2.0, 3.0),
+        (-2.0, 3.0),
+    ];
+    let mut positions = Vec::new();
+    for z in [0.1, -0.1] {
+        positions.extend(outline.iter().map(|&(x, y)| DVec3::new(x, y, z)));
+    }
+    let front: [[u32; 3]; 6] = [
+        [0, 1, 2],
+        [0, 2, 7],
+        [2, 3, 6],
+        [2, 6, 7],
+        [3, 4, 5],
+        [3, 5, 6],
+    ];
+    let mut triangles: Vec<[u32; 3]> = front.to_vec();
+    triangles.extend(front.iter().map(|t| [t[0] + 8, t[2] + 8, t[1] + 8]));
+    for i in 0..8u32 {
+        let j = (i + 1) % 8;
+        triangles.push([i + 8, j + 8, j]);
+        triangles.push([i + 8, j, i]);
+    }
+    smithereens_authoring::mesh_from_triangles(positions, triangles).unwrap()
+}
+
+#[test]
+fn decomposed_concave_chunks_are_compounds_of_rounded_hulls_that_leave_the_doorway_open() {
+    let wall = doorway_wall();
+    let mut compounds = 0;
+    for seed in [1u64, 8, 10, 11, 18, 19] {
+        let settings = FractureSettings {
+            chunk_count: 6,
+            seed,
+            ..FractureSettings::default()
+        };
+        let file = fracture_voronoi(&wall, &settings, &mut |_| {}).unwrap();
+        let asset = Asset::new(&file.desc).unwrap();
+        // Each hull is rounded toward its own centroid and stays inside
+        // its own sharp hull (a compound part per hull).
+        assert_colliders_inside_hulls(&asset);
+        let shapes = ChunkShapes::build(&asset, WorldSettings::default().collider_border).unwrap();
+        let ball = SharedShape::ball(0.2);
+        for (i, chunk) in asset.chunks().iter_enumerated() {
+            let shape = shapes.shape(i).unwrap();
+            compounds += shape.as_compound().is_some() as u32;
+            let at = rapier3d::math::Pose::from_translation(chunk.centroid);
+            // A 0.4 m ball rolled along the floor through the doorway.
+            for k in 0..=60 {
+                let centre = Vec3::new(0.0, 0.2 + 1e-3, -0.6 + 0.02 * k as f32);
+                let hit = query::intersection_test(
+                    &at,
+                    shape.as_ref(),
+                    &rapier3d::math::Pose::from_translation(centre),
+                    ball.as_ref(),
+                )
+                .unwrap();
+                assert!(
+                    !hit.intersecting,
+                    "seed {seed}: chunk {i:?} blocks the ball at {centre}"
+                );
+            }
+        }
+    }
+    assert!(compounds > 0, "no chunk was decomposed");
+}

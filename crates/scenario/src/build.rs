@@ -174,6 +174,7 @@ fn load_asset(
         support: SupportRule::None,
         cut_noise: None,
         bonds: BondRule::Detect,
+        ..FractureSettings::default()
     };
     if let Some(b) = &a.box_ {
         let mesh = box_mesh(b.size)?;

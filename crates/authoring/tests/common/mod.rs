@@ -123,10 +123,24 @@ pub fn check_fracture(file: &AssetFile, mesh_volume_expected: f64, diagonal: f64
             "chunk {k}: mesh volume {v} vs stored {}",
             chunk.volume
         );
+        // One hull, or several for a concave chunk (issue 17): together
+        // they hold at least the chunk's volume.
         assert!(
-            chunk.hulls.len() == 1 && chunk.hulls[0].points.len() >= 4,
+            !chunk.hulls.is_empty() && chunk.hulls.iter().all(|h| h.points.len() >= 4),
             "chunk {k} hull"
         );
+        if chunk.hulls.len() > 1 {
+            let enclosed: f64 = chunk
+                .hulls
+                .iter()
+                .map(|h| smithereens_authoring::hull_volume(&h.points).unwrap())
+                .sum();
+            assert!(
+                enclosed >= (1.0 - 1e-4) * chunk.volume as f64,
+                "chunk {k}: hulls enclose {enclosed} < volume {}",
+                chunk.volume
+            );
+        }
         assert!((chunk.mass / chunk.volume - 2400.0).abs() < 1.0 || chunk.mass > 0.0);
     }
 

@@ -431,7 +431,16 @@ pub fn lowest_chunk_point(physics: &PhysicsWorld, set: &DestructionSet) -> Optio
         .colliders
         .iter()
         .filter(|(h, _)| matches!(set.collider_tag(*h), Some(ColliderTag::Chunk { .. })))
-        .map(|(_, c)| c.compute_aabb().mins.y)
+        .map(|(_, c)| match c.shape().as_compound() {
+            // A compound's AABB is its local box rotated, which can reach far
+            // below its parts (a decomposed concave chunk): take the parts'.
+            Some(compound) => compound
+                .shapes()
+                .iter()
+                .map(|(pose, part)| part.compute_aabb(&(*c.position() * *pose)).mins.y)
+                .fold(f32::INFINITY, f32::min),
+            None => c.compute_aabb().mins.y,
+        })
         .reduce(f32::min)
 }
 

@@ -1,0 +1,238 @@
+//! Issue 17, item 4: explicit Voronoi sites (`SiteDistribution::Explicit`):
+//! a symmetric ring, near-coincident sites merged with a count, sampled
+//! sites passed back in, and bad site lists.
+
+#![allow(clippy::unwrap_used)]
+
+mod common;
+
+use common::{check_fracture, unit_cube};
+use glam::DVec3;
+use smithereens_authoring::{
+    COINCIDENT_SITE_FRACTION, FractureError, FractureSettings, Pattern, SiteDistribution, TriMesh,
+    fracture, fracture_with_report, mesh_from_triangles, sites,
+};
+use smithereens_core::BondEnd;
+
+/// A closed prism approximating a cylinder of `radius` (m) around the Z
+/// axis from z = 0 to `height`, with `segments` sides, wound outward.
+fn cylinder(radius: f64, height: f64, segments: u32) -> TriMesh {
+    let mut positions = Vec::new();
+    for z in [0.0, height] {
+        for i in 0..segments {
+            let a = std::f64::consts::TAU * i as f64 / segments as f64;
+            positions.push(DVec3::new(radius * a.cos(), radius * a.sin(), z));
+        }
+    }
+    let bottom = positions.len() as u32;
+    positions.push(DVec3::new(0.0, 0.0, 0.0));
+    let top = bottom + 1;
+    positions.push(DVec3::new(0.0, 0.0, height));
+    let mut triangles = Vec::new();
+    for i in 0..segments {
+        let j = (i + 1) % segments;
+        let (b0, b1, t0, t1) = (i, j, segments + i, segments + j);
+        triangles.push([b0, b1, t1]);
+        triangles.push([b0, t1, t0]);
+        triangles.push([bottom, b1, b0]);
+        triangles.push([top, t0, t1]);
+    }
+    mesh_from_triangles(positions, triangles).unwrap()
+}
+
+fn explicit(points: Vec<DVec3>) -> Pattern {
+    Pattern::Voronoi {
+        sites: SiteDistribution::Explicit { points },
+    }
+}
+
+/// The bonded neighbours of every chunk, sorted.
+fn neighbours(file: &smithereens_core::AssetFile) -> Vec<Vec<u32>> {
+    let mut out = vec![Vec::new(); file.desc.chunks.len()];
+    for b in &file.desc.bonds {
+        let BondEnd::Chunk(c1) = b.chunk1 else {
+            panic!("bond to the world")
+        };
+        out[b.chunk0 as usize].push(c1);
+        out[c1 as usize].push(b.chunk0);
+    }
+    for n in &mut out {
+        n.sort_unstable();
+    }
+    out
+}
+
+#[test]
+fn a_ring_of_ten_sites_in_a_cylinder_gives_ten_equal_cells_bonded_to_both_ring_neighbours() {
+    // 40 sides: the prism has the ring's 10-fold symmetry.
+    let mesh = cylinder(1.0, 1.0, 40);
+    let ring: Vec<DVec3> = (0..10)
+        .map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / 10.0;
+            DVec3::new(0.5 * a.cos(), 0.5 * a.sin(), 0.5)
+        })
+        .collect();
+    let settings = FractureSettings::default();
+    let (file, report) =
+        fracture_with_report(&mesh, &settings, &explicit(ring), &mut |_| {}).unwrap();
+    let (lo, hi) = mesh.bounds();
+    check_fracture(&file, mesh.volume(), (hi - lo).length());
+    assert_eq!(file.desc.chunks.len(), 10);
+    assert_eq!((report.merged_sites, report.sites_outside_bounds), (0, 0));
+    assert!(report.warnings().is_empty());
+    let expected = mesh.volume() / 10.0;
+    for (k, c) in file.desc.chunks.iter().enumerate() {
+        let rel = (c.volume as f64 - expected).abs() / expected;
+        assert!(rel < 1e-5, "chunk {k}: volume {} vs {expected}", c.volume);
+    }
+    // Chunks follow site order (no slivers), so chunk k is site k's cell.
+    for (k, n) in neighbours(&file).iter().enumerate() {
+        let k = k as u32;
+        let mut want = vec![(k + 1) % 10, (k + 9) % 10];
+        want.sort_unstable();
+        assert_eq!(n, &want, "chunk {k} bonds");
+    }
+    // All ten interfaces have the same area (height × radius).
+    for b in &file.desc.bonds {
+        assert!((b.area - 1.0).abs() < 1e-4, "bond area {}", b.area);
+    }
+}
+
+#[test]
+fn sampled_sites_passed_back_explicitly_give_the_same_chunks() {
+    let mesh = unit_cube();
+    let settings = FractureSettings {
+        chunk_count: 16,
+        seed: 3,
+        ..Default::default()
+    };
+    let points = sites::generate(&mesh, 16, 3, &SiteDistribution::Uniform).unwrap();
+    let uniform = fracture(&mesh, &settings, &Pattern::default(), &mut |_| {}).unwrap();
+    let given = fracture(&mesh, &settings, &explicit(points), &mut |_| {}).unwrap();
+    assert_eq!(uniform.desc, given.desc);
+    assert_eq!(uniform.meshes, given.meshes);
+    assert!(
+        given.provenance.contains("Explicit { 16 given, 0 merged"),
+        "{}",
+        given.provenance
+    );
+}
+
+#[test]
+fn near_coincident_sites_are_merged_and_counted_never_silently() {
+    let mesh = unit_cube();
+    let tolerance = COINCIDENT_SITE_FRACTION * 3f64.sqrt();
+    let a = DVec3::new(0.25, 0.5, 0.5);
+    let b = DVec3::new(0.75, 0.5, 0.5);
+    let points = vec![
+        a,
+        b,
+        a + DVec3::new(0.3 * tolerance, 0.0, 0.0),
+        b - DVec3::new(0.0, 0.5 * tolerance, 0.5 * tolerance),
+        a + DVec3::new(0.0, 0.0, 0.9 * tolerance),
+    ];
+    let (file, report) = fracture_with_report(
+        &mesh,
+        &FractureSettings::default(),
+        &explicit(points.clone()),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(report.merged_sites, 3);
+    assert_eq!(file.desc.chunks.len(), 2);
+    let warnings = report.warnings();
+    assert_eq!(warnings.len(), 1);
+    assert!(
+        warnings[0].starts_with("3 Voronoi site(s) merged"),
+        "{warnings:?}"
+    );
+    assert!(
+        file.provenance.contains("5 given, 3 merged"),
+        "{}",
+        file.provenance
+    );
+    assert_eq!(
+        sites::generate(&mesh, 0, 0, &SiteDistribution::Explicit { points }).unwrap(),
+        vec![a, b]
+    );
+
+    // Just beyond the tolerance, a near-coincident pair is two sites and
+    // two chunks (half the cube each).
+    let pair = vec![a, a + DVec3::new(2.0 * tolerance, 0.0, 0.0)];
+    let (file, report) = fracture_with_report(
+        &mesh,
+        &FractureSettings::default(),
+        &explicit(pair),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(report.merged_sites, 0);
+    assert_eq!(file.desc.chunks.len(), 2);
+    check_fracture(&file, 1.0, 3f64.sqrt());
+}
+
+#[test]
+fn sites_outside_the_bounds_are_kept_with_a_warning() {
+    let mesh = unit_cube();
+    let points = vec![
+        DVec3::new(0.5, 0.5, 0.5),
+        DVec3::new(1.5, 0.5, 0.5),
+        DVec3::new(50.0, 50.0, 50.0),
+    ];
+    let (file, report) = fracture_with_report(
+        &mesh,
+        &FractureSettings::default(),
+        &explicit(points),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(report.sites_outside_bounds, 2);
+    assert_eq!(report.merged_sites, 0);
+    assert_eq!(report.warnings().len(), 1);
+    // The bisector at x = 1 touches the cube only on its face: one chunk.
+    assert_eq!(file.desc.chunks.len(), 1);
+    let v: f32 = file.desc.chunks.iter().map(|c| c.volume).sum();
+    assert!((v - 1.0).abs() < 1e-5);
+
+    // A site outside whose cell still reaches into the mesh cuts it.
+    let points = vec![DVec3::new(0.5, 0.5, 0.5), DVec3::new(1.1, 0.5, 0.5)];
+    let (file, report) = fracture_with_report(
+        &mesh,
+        &FractureSettings::default(),
+        &explicit(points),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(report.sites_outside_bounds, 1);
+    assert_eq!(file.desc.chunks.len(), 2);
+}
+
+#[test]
+fn bad_site_lists_are_typed_errors() {
+    let mesh = unit_cube();
+    let run = |points: Vec<DVec3>| {
+        fracture(
+            &mesh,
+            &FractureSettings::default(),
+            &explicit(points),
+            &mut |_| {},
+        )
+        .unwrap_err()
+    };
+    assert!(matches!(run(Vec::new()), FractureError::NoSites));
+    assert!(matches!(
+        run(vec![DVec3::splat(0.5), DVec3::new(0.2, f64::NAN, 0.2)]),
+        FractureError::NonFiniteSite { index: 1, .. }
+    ));
+    assert!(matches!(
+        run(vec![DVec3::new(f64::INFINITY, 0.0, 0.0)]),
+        FractureError::NonFiniteSite { index: 0, .. }
+    ));
+    assert!(matches!(
+        run(vec![
+            DVec3::splat(0.5);
+            smithereens_authoring::MAX_CHUNK_COUNT as usize + 1
+        ]),
+        FractureError::TooManySites { .. }
+    ));
+}
