@@ -529,8 +529,8 @@ impl DestructionSet {
             }
         }
         self.committing = committing;
-        // Pieces a blast freed part from the fixed chunks they were bonded
-        // to, as a re-run's do: otherwise a Voronoi piece whose tilted faces
+        // Pieces a blast freed part from the fixed chunks of their instance,
+        // as a re-run's do: otherwise a Voronoi piece whose tilted faces
         // lock it between fixed neighbours stays in the hole, its bonds all
         // broken (the built-in bridge kept all 9 of its freed pieces so).
         // (Pieces freed by a game body's hit in the ordinary safe point do
