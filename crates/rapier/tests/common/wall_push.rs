@@ -102,7 +102,8 @@ pub fn scene(design: Design, n: u32) -> (PhysicsWorld, HeldParts, Vec<Vehicle>) 
                 let mut bodies = Vec::new();
                 for part in &desc.parts {
                     let (b, _) = w.insert(
-                        RigidBodyBuilder::dynamic().pose(Pose::from_translation(origin) * part.pose),
+                        RigidBodyBuilder::dynamic()
+                            .pose(Pose::from_translation(origin) * part.pose),
                         part.shape.collider().mass(part.mass),
                     );
                     w.insert_impulse_joint(
