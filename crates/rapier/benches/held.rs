@@ -59,3 +59,48 @@ fn main() {
         }
     }
 }
+
+/// What saving the state for a retry costs on the 8-vehicle joint-design
+/// world (the one `BoundedStepper` saves before every trial): cloning the
+/// sets a step writes versus a postcard round trip of the whole world.
+fn save_cost() {
+    let (mut w, _held, _cars) = scene(Design::FixedJoints, 8);
+    for _ in 0..60 {
+        w.step();
+    }
+    let n = 200;
+    let t = Instant::now();
+    for _ in 0..n {
+        let saved = (
+            w.islands.clone(),
+            w.broad_phase.clone(),
+            w.narrow_phase.clone(),
+            w.bodies.clone(),
+            w.colliders.clone(),
+            w.impulse_joints.clone(),
+            w.multibody_joints.clone(),
+            w.soft_bodies.clone(),
+            w.ccd_solver.clone(),
+        );
+        std::hint::black_box(&saved);
+    }
+    let clone_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(n);
+    let t = Instant::now();
+    let mut bytes = 0;
+    for _ in 0..n {
+        let b = postcard::to_allocvec(&w).expect("world serializes");
+        bytes = b.len();
+        let back: rapier3d::prelude::PhysicsWorld = postcard::from_bytes(&b).expect("and back");
+        std::hint::black_box(&back);
+    }
+    let serde_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(n);
+    let t = Instant::now();
+    for _ in 0..n {
+        w.step();
+    }
+    let step_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(n);
+    println!(
+        "save state, 8 vehicles ({} bodies): clone of the sets {clone_us:.1} µs, postcard round trip {serde_us:.1} µs ({bytes} B), one plain step {step_us:.1} µs",
+        w.bodies.len()
+    );
+}

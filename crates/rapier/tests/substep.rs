@@ -295,3 +295,39 @@ fn a_resumed_world_and_another_process_decide_every_frame_the_same_way() {
     assert_eq!(line, format!("CHILD {h:016x} {dh}"));
     assert!(d.iter().any(|x| x.1), "the run subdivided");
 }
+
+#[test]
+fn the_stall_rule_lets_go_at_the_first_frame_under_tolerance() {
+    let mut w = heavy_chain();
+    let mut stepper = BoundedStepper::new(SubstepSettings {
+        stall_frames: 2,
+        ..SubstepSettings::default()
+    })
+    .unwrap();
+    let outs: Vec<FrameOutcome> = (0..4).map(|_| stepper.step(&mut w)).collect();
+    assert!(outs[0].subdivided && outs[1].subdivided);
+    assert!(outs[2].stalled && outs[3].stalled);
+    assert_eq!(
+        stepper.state(),
+        SubstepState {
+            subdivided_run: 2,
+            stalled: true
+        }
+    );
+    // The joints go (the weight is released): the next frame is within tolerance.
+    let joints: Vec<_> = w.impulse_joints.iter().map(|(h, _)| h).collect();
+    for j in joints {
+        w.remove_impulse_joint(j);
+    }
+    let out = stepper.step(&mut w);
+    assert_eq!(
+        (out.trials, out.stalled, out.over_tolerance),
+        (1, false, false)
+    );
+    assert_eq!(stepper.state(), SubstepState::default());
+    let d = stepper.diagnostics();
+    assert_eq!(
+        (d.stall_trips, d.stalled_frames, d.longest_subdivided_run),
+        (1, 2, 2)
+    );
+}
