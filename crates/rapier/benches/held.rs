@@ -27,6 +27,7 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .and_then(|v| v.parse().ok())
         .unwrap_or(600u32);
+    save_cost();
     println!(
         "design            vehicles  median ms  p95 ms  max ms  trials/frame  max trials  subdiv frames  stall trips  longest run"
     );

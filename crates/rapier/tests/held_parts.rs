@@ -1,6 +1,7 @@
 //! Held parts (issue 14 items 1–4): holding colliders, the one-step launch
 //! (mass, momentum and pose conservation with real numbers), bad input,
 //! rollback check and bit-for-bit resume across a launch frame.
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
 
 use rapier3d::prelude::*;
 use smithereens_rapier::{
@@ -336,7 +337,8 @@ fn bad_parts_and_bad_launches_are_refused_and_change_nothing() {
         f(&mut d.parts[1]);
         Arc::new(d)
     };
-    let cases: Vec<(Arc<LauncherDesc>, fn(&HeldError) -> bool)> = vec![
+    type Case = (Arc<LauncherDesc>, fn(&HeldError) -> bool);
+    let cases: Vec<Case> = vec![
         (with(&|p| p.mass = 0.0), |e| {
             matches!(e, HeldError::BadMass { projectile: 1, .. })
         }),

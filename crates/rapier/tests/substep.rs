@@ -1,6 +1,7 @@
 //! Bounded sub-stepping (issue 14 item 5): trial cap, stall rule, faithful
 //! rollback of rejected trials, and decisions that are the same in every
 //! process.
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
 
 use rapier3d::prelude::*;
 use smithereens_rapier::{

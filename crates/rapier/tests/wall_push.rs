@@ -2,6 +2,7 @@
 //! a 1.2 t vehicle pushing its launcher into a wall for 10 s under the
 //! bounded stepper, with held colliders and, for comparison, with
 //! projectiles on fixed joints.
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
 
 #[path = "common/wall_push.rs"]
 mod wall_push;
