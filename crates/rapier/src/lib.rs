@@ -13,21 +13,39 @@
 //! [`DestructionWorld`] is a convenience for tools and tests: one instance,
 //! a ground and projectiles in a world it owns and steps.
 //!
-//! Units: metres, kilograms, seconds; damage in du.
+//! Held parts ([`held`], held-projectile seed 決定 › 持彈碰撞體切換, issue 14):
+//! a launcher's preloaded projectiles are colliders on their parent body
+//! plus pre-created disabled bodies; [`HeldParts::launch`] switches one in a
+//! single step through [`detach_collider`], the collider-leaves-a-body
+//! operation (mass, momentum and pose conserved); [`HeldParts::restore`]
+//! rejects a rollback whose world disagrees with the spec and the recorded
+//! ammunition state. [`BoundedStepper`] ([`substep`], seed 決定 › bounded-step
+//! 細分停損) subdivides a frame while joint anchor errors exceed a tolerance,
+//! bounded by a trial cap and a deterministic world-level stall rule.
+//!
+//! Units: metres, kilograms, seconds; impulses in N·s; damage in du.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 pub mod backend;
 pub mod convert;
+pub mod detach;
 pub mod error;
+pub mod held;
 pub mod impact;
 pub mod recorded_run;
 mod round_hull;
 pub mod set;
 pub mod stepping;
+pub mod substep;
 pub mod world;
 
+pub use detach::{DetachError, Detached, detach_collider};
 pub use error::BackendError;
+pub use held::{
+    HeldError, HeldPartDesc, HeldParts, HeldPose, HeldState, HoldingOwner, LauncherDesc,
+    LauncherId, MAX_PART_OFFSET, PartMaterial, PartShape, PartStatus, RollbackError,
+};
 pub use impact::ImpactDamage;
 pub use set::{
     Attachments, BothEvents, CONTACT_EVENT_BIT, ColliderTag, CollisionGroups, DestructionSet,
@@ -39,6 +57,10 @@ pub use set::{
 /// so a game needs one dependency to spawn instances.
 pub use smithereens_core as core;
 pub use stepping::{BacklogPolicy, FixedStepper, FramePlan, StepperSettings, TimeLedger};
+pub use substep::{
+    BoundedStepper, FrameOutcome, FrameStep, SubstepDiagnostics, SubstepError, SubstepSettings,
+    SubstepState, max_joint_anchor_error,
+};
 pub use world::{
     DestructionWorld, HealthCheck, StepError, StepReport, WorldSettings, WorldSnapshotError,
     insert_ground, new_physics_world,

@@ -1,0 +1,107 @@
+//! The held-projectile seed's wall-push scene (issue 14 item 6, benchmarks):
+//! a 1.2 t vehicle on four revolute-jointed wheels pushing its launcher of 4
+//! projectiles into a wall for 600 frames (10 s at 60 Hz) under the bounded
+//! stepper (tolerance 0.1 mm, 64 trials, default stall rule), with held
+//! colliders and with projectiles on fixed joints, for 1 and 8 vehicles.
+//! Prints world step time median / p95 / max (ms) and trials per frame.
+//!
+//! `cargo bench -p smithereens-rapier --bench held` (add `-- --frames N` for a shorter run).
+
+#[path = "../tests/common/wall_push.rs"]
+mod wall_push;
+
+use smithereens_rapier::{BoundedStepper, SubstepSettings};
+use std::time::Instant;
+use wall_push::{Design, scene};
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    sorted[i]
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let frames = args
+        .iter()
+        .position(|a| a == "--frames")
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(600u32);
+    save_cost();
+    println!(
+        "design            vehicles  median ms  p95 ms  max ms  trials/frame  max trials  subdiv frames  stall trips  longest run"
+    );
+    for vehicles in [1u32, 8] {
+        for design in [Design::HoldingColliders, Design::FixedJoints] {
+            let (mut w, _held, _cars) = scene(design, vehicles);
+            let mut stepper =
+                BoundedStepper::new(SubstepSettings::default()).expect("defaults are valid");
+            let mut times = Vec::with_capacity(frames as usize);
+            for _ in 0..frames {
+                let t = Instant::now();
+                stepper.step(&mut w);
+                times.push(t.elapsed().as_secs_f64() * 1e3);
+            }
+            times.sort_by(f64::total_cmp);
+            let d = stepper.diagnostics();
+            println!(
+                "{:<17} {:>8}  {:>9.3}  {:>6.3}  {:>6.3}  {:>12.2}  {:>10}  {:>13}  {:>11}  {:>11}",
+                format!("{design:?}"),
+                vehicles,
+                percentile(&times, 0.5),
+                percentile(&times, 0.95),
+                times.last().copied().unwrap_or(0.0),
+                d.trials as f64 / d.frames as f64,
+                d.max_trials_in_frame,
+                d.subdivided_frames,
+                d.stall_trips,
+                d.longest_subdivided_run,
+            );
+        }
+    }
+}
+
+/// What saving the state for a retry costs on the 8-vehicle joint-design
+/// world (the one `BoundedStepper` saves before every trial): cloning the
+/// sets a step writes versus a postcard round trip of the whole world.
+fn save_cost() {
+    let (mut w, _held, _cars) = scene(Design::FixedJoints, 8);
+    for _ in 0..60 {
+        w.step();
+    }
+    let n = 200;
+    let t = Instant::now();
+    for _ in 0..n {
+        let saved = (
+            w.islands.clone(),
+            w.broad_phase.clone(),
+            w.narrow_phase.clone(),
+            w.bodies.clone(),
+            w.colliders.clone(),
+            w.impulse_joints.clone(),
+            w.multibody_joints.clone(),
+            w.soft_bodies.clone(),
+            w.ccd_solver.clone(),
+        );
+        std::hint::black_box(&saved);
+    }
+    let clone_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(n);
+    let t = Instant::now();
+    let mut bytes = 0;
+    for _ in 0..n {
+        let b = postcard::to_allocvec(&w).expect("world serializes");
+        bytes = b.len();
+        let back: rapier3d::prelude::PhysicsWorld = postcard::from_bytes(&b).expect("and back");
+        std::hint::black_box(&back);
+    }
+    let serde_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(n);
+    let t = Instant::now();
+    for _ in 0..n {
+        w.step();
+    }
+    let step_us = t.elapsed().as_secs_f64() * 1e6 / f64::from(n);
+    println!(
+        "save state, 8 vehicles ({} bodies): clone of the sets {clone_us:.1} µs, postcard round trip {serde_us:.1} µs ({bytes} B), one plain step {step_us:.1} µs",
+        w.bodies.len()
+    );
+}

@@ -1,0 +1,175 @@
+//! The immutable description of held parts: a launcher (weapon part) on a
+//! parent body holding parts (projectiles) at authored poses
+//! (held-projectile seed, 決定 › 持彈碰撞體切換: "形狀、材質與質量取自該彈的
+//! canonical proxy，pose 為 authored 預載 pose").
+
+use super::HeldError;
+use rapier3d::prelude::*;
+use serde::{Deserialize, Serialize};
+
+/// Farthest a held part's authored position may be from its parent body's
+/// origin, m: 50 m. A vehicle-sized parent carries its parts within a few
+/// metres; anything farther is an authoring mistake (a unit error, a pose in
+/// world space instead of parent space) and would also cost f32 precision
+/// in the parent's frame.
+pub const MAX_PART_OFFSET: f32 = 50.0;
+
+/// Shape of a held part, in the part's own frame (m). The holding collider
+/// and the part's own collider use the same shape.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum PartShape {
+    /// A sphere of this radius, m.
+    Ball {
+        /// Radius, m (> 0).
+        radius: f32,
+    },
+    /// A box with these half extents, m.
+    Cuboid {
+        /// Half extents along x, y, z, m (each > 0).
+        half_extents: Vector,
+    },
+    /// A capsule along the part's local y axis.
+    Capsule {
+        /// Half the length of the segment, m (> 0).
+        half_height: f32,
+        /// Radius, m (> 0).
+        radius: f32,
+    },
+    /// A cylinder along the part's local y axis.
+    Cylinder {
+        /// Half the height, m (> 0).
+        half_height: f32,
+        /// Radius, m (> 0).
+        radius: f32,
+    },
+}
+
+impl PartShape {
+    fn is_valid(&self) -> bool {
+        let ok = |x: f32| x.is_finite() && x > 0.0;
+        match *self {
+            PartShape::Ball { radius } => ok(radius),
+            PartShape::Cuboid { half_extents: h } => ok(h.x) && ok(h.y) && ok(h.z),
+            PartShape::Capsule {
+                half_height,
+                radius,
+            }
+            | PartShape::Cylinder {
+                half_height,
+                radius,
+            } => ok(half_height) && ok(radius),
+        }
+    }
+
+    /// A collider builder of this shape (no mass or material set).
+    pub fn collider(&self) -> ColliderBuilder {
+        match *self {
+            PartShape::Ball { radius } => ColliderBuilder::ball(radius),
+            PartShape::Cuboid { half_extents: h } => ColliderBuilder::cuboid(h.x, h.y, h.z),
+            PartShape::Capsule {
+                half_height,
+                radius,
+            } => ColliderBuilder::capsule_y(half_height, radius),
+            PartShape::Cylinder {
+                half_height,
+                radius,
+            } => ColliderBuilder::cylinder(half_height, radius),
+        }
+    }
+}
+
+/// Surface material of a held part (both of its colliders).
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PartMaterial {
+    /// Friction coefficient (≥ 0, finite).
+    pub friction: f32,
+    /// Restitution coefficient (in [0, 1]).
+    pub restitution: f32,
+}
+
+impl Default for PartMaterial {
+    fn default() -> Self {
+        Self {
+            friction: 0.5,
+            restitution: 0.0,
+        }
+    }
+}
+
+/// One held part (a preloaded projectile).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HeldPartDesc {
+    /// Collision shape (the part's canonical proxy).
+    pub shape: PartShape,
+    /// Surface material.
+    pub material: PartMaterial,
+    /// Mass, kg (> 0, finite). Both colliders carry exactly this mass
+    /// (`ColliderBuilder::mass`); the density follows from the shape's volume.
+    pub mass: f32,
+    /// Authored pose of the part in its parent body's frame, m; its
+    /// translation is at most [`MAX_PART_OFFSET`] from the parent's origin.
+    pub pose: Pose,
+}
+
+/// A launcher: one weapon part of a parent body and the parts it holds, in
+/// projectile index order (the launch order).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LauncherDesc {
+    /// Index of the weapon part on its parent (the game's part numbering);
+    /// recorded in every holding collider's ownership.
+    pub weapon: u32,
+    /// The held parts; `parts[i]` is projectile index `i`.
+    pub parts: Vec<HeldPartDesc>,
+    /// Each held part has its own durability (seed: 可選彈體獨立耐久,
+    /// `projectile_independent_durability`); default false: a held part
+    /// belongs to the weapon until launched.
+    pub independent_durability: bool,
+}
+
+impl LauncherDesc {
+    /// Checks every part; the first bad one is the error.
+    ///
+    /// # Errors
+    /// [`HeldError::BadMass`], [`HeldError::BadShape`],
+    /// [`HeldError::BadMaterial`], [`HeldError::BadPose`] or
+    /// [`HeldError::TooFar`], naming the projectile index.
+    pub fn validate(&self) -> Result<(), HeldError> {
+        for (i, part) in self.parts.iter().enumerate() {
+            let projectile = i as u32;
+            if !(part.mass > 0.0) || !part.mass.is_finite() {
+                return Err(HeldError::BadMass {
+                    projectile,
+                    mass: part.mass,
+                });
+            }
+            if !part.shape.is_valid() {
+                return Err(HeldError::BadShape { projectile });
+            }
+            let m = part.material;
+            if !(m.friction >= 0.0)
+                || !m.friction.is_finite()
+                || !(m.restitution >= 0.0)
+                || !(m.restitution <= 1.0)
+            {
+                return Err(HeldError::BadMaterial { projectile });
+            }
+            let t = part.pose.translation;
+            let q = part.pose.rotation;
+            if !t.is_finite() || !q.is_finite() || (q.length() - 1.0).abs() > 1e-3 {
+                return Err(HeldError::BadPose { projectile });
+            }
+            let distance = t.length();
+            if distance > MAX_PART_OFFSET {
+                return Err(HeldError::TooFar {
+                    projectile,
+                    distance,
+                    limit: MAX_PART_OFFSET,
+                });
+            }
+        }
+        if self.parts.len() > u32::MAX as usize {
+            return Err(HeldError::TooManyParts);
+        }
+        Ok(())
+    }
+}
