@@ -85,26 +85,3 @@ fn the_joint_held_design_never_subdivides_longer_than_the_stall_limit() {
     assert!(d.max_trials_in_frame <= 64);
     assert!(d.stall_trips > 0, "{d:?}");
 }
-
-#[test]
-#[ignore = "exploration: prints joint errors"]
-fn explore_joint_errors() {
-    for design in [Design::HoldingColliders, Design::FixedJoints] {
-        for iters in [4usize, 8] {
-            let (mut w, _h, cars) = scene(design, 1);
-            w.integration_parameters.num_solver_iterations = iters;
-            let mut line = Vec::new();
-            for f in 0..600 {
-                w.step();
-                if f % 60 == 59 {
-                    line.push(format!(
-                        "{:.3}mm v{:.3}",
-                        smithereens_rapier::max_joint_anchor_error(&w) * 1000.0,
-                        w.bodies[cars[0].chassis].linvel().x
-                    ));
-                }
-            }
-            println!("{design:?} iters {iters}: {}", line.join(" "));
-        }
-    }
-}
