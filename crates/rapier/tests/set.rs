@@ -589,7 +589,7 @@ fn every_single_byte_corruption_of_a_save_is_a_typed_error() {
 }
 
 #[test]
-fn a_set_snapshot_of_format_4_without_the_parting_list_still_restores() {
+fn set_snapshots_of_formats_4_and_5_without_the_parting_list_or_rest_probes_still_restore() {
     let asset = wall();
     let mut physics = game_world();
     let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
@@ -597,29 +597,36 @@ fn a_set_snapshot_of_format_4_without_the_parting_list_still_restores() {
     for _ in 0..3 {
         step(&mut set, &mut physics);
     }
-    // Format 5 ends with the two parting lists (empty here: one zero byte
-    // each), then the 8-byte checksum; format 4 is the same without them.
-    let v5 = set.snapshot().unwrap();
-    let body = &v5[..v5.len() - 8];
-    assert_eq!(body[0], 5, "format byte");
-    assert_eq!(&body[body.len() - 2..], &[0, 0]);
-    let mut v4 = body[..body.len() - 2].to_vec();
-    v4[0] = 4;
-    let mut h = smithereens_core::hash::StateHasher::new();
-    h.write(&v4);
-    v4.extend_from_slice(&h.finish().to_le_bytes());
-    let mut restored =
-        DestructionSet::restore(&v4, std::slice::from_ref(&asset), &physics).unwrap();
-    assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
+    // Format 6 ends with the two parting lists and the rest probes (all
+    // empty here: one zero byte each), then the 8-byte checksum; format 5
+    // is the same without the probes, format 4 also without the lists.
+    let v6 = set.snapshot().unwrap();
+    let body = &v6[..v6.len() - 8];
+    assert_eq!(body[0], 6, "format byte");
+    assert_eq!(&body[body.len() - 3..], &[0, 0, 0]);
+    let seal = |mut bytes: Vec<u8>| {
+        let mut h = smithereens_core::hash::StateHasher::new();
+        h.write(&bytes);
+        bytes.extend_from_slice(&h.finish().to_le_bytes());
+        bytes
+    };
+    for (format, cut) in [(5u8, 1usize), (4, 3)] {
+        let mut old = body[..body.len() - cut].to_vec();
+        old[0] = format;
+        let restored =
+            DestructionSet::restore(&seal(old), std::slice::from_ref(&asset), &physics).unwrap();
+        assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
+    }
     // A format the build does not know is a typed error.
     let mut v9 = body.to_vec();
     v9[0] = 9;
-    let mut h = smithereens_core::hash::StateHasher::new();
-    h.write(&v9);
-    v9.extend_from_slice(&h.finish().to_le_bytes());
     assert!(matches!(
-        DestructionSet::restore(&v9, std::slice::from_ref(&asset), &physics),
+        DestructionSet::restore(&seal(v9), std::slice::from_ref(&asset), &physics),
         Err(smithereens_rapier::SetSnapshotError::Format(9))
     ));
+    let mut old = body[..body.len() - 3].to_vec();
+    old[0] = 4;
+    let mut restored =
+        DestructionSet::restore(&seal(old), std::slice::from_ref(&asset), &physics).unwrap();
     step(&mut restored, &mut physics);
 }

@@ -50,6 +50,7 @@ pub mod hold;
 mod impulses;
 pub(crate) mod registry;
 pub mod rerun;
+pub mod rest;
 pub mod settings;
 mod sleep;
 pub(crate) mod snapshot;
@@ -159,6 +160,8 @@ pub struct DestructionSet {
     /// Instances with clusters withdrawn for recycling.
     pub(crate) recycling: Vec<InstanceHandle>,
     pub(crate) sleep: sleep::SleepTracker,
+    /// Rest probes of awake library bodies (see [`rest`]).
+    pub(crate) rest: rest::RestTracker,
     pub(crate) quarantine: Vec<Quarantined>,
     pub(crate) step_index: u64,
     pub(crate) next_event: u64,
@@ -200,6 +203,7 @@ impl DestructionSet {
             dirty: Vec::new(),
             recycling: Vec::new(),
             sleep: sleep::SleepTracker::default(),
+            rest: rest::RestTracker::default(),
             quarantine: Vec::new(),
             step_index: 0,
             next_event: 0,

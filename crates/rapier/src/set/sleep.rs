@@ -8,7 +8,8 @@
 //! over Rapier's active set (finds library bodies that woke up or are new)
 //! and one over the library bodies known to be awake (finds those that fell
 //! asleep, syncing their motion and starting the recycling clock; switches
-//! CCD by speed; keeps game colliders on library bodies massless). Cost per
+//! CCD by speed; keeps game colliders on library bodies massless; lets
+//! pieces that stayed in place sleep, see [`super::rest`]). Cost per
 //! step O(min(awake bodies, 2 · sleep_sweep)), zero when nothing is awake;
 //! a change is noticed within ⌈awake bodies / sleep_sweep⌉ steps. The
 //! core's per-instance sleep timers
@@ -229,6 +230,7 @@ impl DestructionSet {
                 }
                 t.forget(at);
                 t.slot(rb).2 = true;
+                self.rest.forget(rb);
                 if let Ok(e) = self.entry_mut(owner.instance) {
                     let _ = e.instance.set_motion::<()>(owner.cluster, motion);
                     let _ = e
@@ -242,6 +244,14 @@ impl DestructionSet {
                 }
                 continue;
             }
+            // Pieces that stayed put for a second may sleep whatever their
+            // velocities say (see `super::rest`).
+            let at_rest = self.rest.visit(physics, rb, step);
+            super::rest::allow_sleep(physics, rb, at_rest);
+            let Some(body) = physics.bodies.get(rb) else {
+                at += 1;
+                continue;
+            };
             let speed = body.linvel().length();
             let ccd = if speed > ccd_speed && !body.is_ccd_enabled() {
                 Some(true)

@@ -1,4 +1,6 @@
 //! Set snapshots written by earlier versions, still read:
+//! - format 5: today's layout without the rest probes (a restored set
+//!   starts every awake body's rest window afresh);
 //! - format 4: today's layout without the parting pieces (a restored set
 //!   finds them by their solver groups, as before);
 //! - format 3: format 4's layout with version-1 damage events (radial only,
@@ -16,6 +18,7 @@
 
 use super::{SetSnapshot, SetSnapshotError, decode_exact};
 use crate::impact::{DEFAULT_IMPACT_RINGS, ImpactDamage};
+use crate::set::rest::RestTracker;
 use crate::set::settings::{CollisionGroups, RecyclePolicy};
 use crate::set::sleep::SleepTracker;
 use crate::set::{DestructionSettings, InstanceHandle, Quarantined};
@@ -24,7 +27,7 @@ use smithereens_core::ClusterHandle;
 use smithereens_core::codec::with_legacy_event_layout;
 use std::collections::BTreeMap;
 
-/// Decodes a set snapshot of format 2, 3, 4 or today's (checksum already
+/// Decodes a set snapshot of format 2, 3, 4, 5 or today's (checksum already
 /// removed); `format` is the first field, a one-byte postcard varint.
 ///
 /// # Errors
@@ -35,10 +38,11 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
         Some(2) => with_legacy_event_layout(|| decode_exact::<SetSnapshotV2>(body))?.upgrade(),
         Some(3) => with_legacy_event_layout(|| decode_exact::<SetSnapshotV3>(body))?.upgrade(),
         Some(4) => decode_exact::<SetSnapshotV4>(body)?.upgrade(),
+        Some(5) => decode_exact::<SetSnapshotV5>(body)?.upgrade(),
         _ => decode_exact(body)?,
     };
     match snap.format {
-        2..=4 => snap.format = super::SET_SNAPSHOT_FORMAT,
+        2..=5 => snap.format = super::SET_SNAPSHOT_FORMAT,
         f if f == super::SET_SNAPSHOT_FORMAT => {}
         f => return Err(SetSnapshotError::Format(f)),
     }
@@ -141,6 +145,7 @@ impl SetSnapshotV3 {
             watch: self.watch,
             parting: Vec::new(),
             parted_from: Vec::new(),
+            rest: RestTracker::default(),
         }
     }
 }
@@ -226,6 +231,7 @@ impl SetSnapshotV2 {
             watch: Vec::new(),
             parting: Vec::new(),
             parted_from: Vec::new(),
+            rest: RestTracker::default(),
         }
     }
 }
@@ -268,6 +274,52 @@ impl SetSnapshotV4 {
             watch: self.watch,
             parting: Vec::new(),
             parted_from: Vec::new(),
+            rest: RestTracker::default(),
+        }
+    }
+}
+
+/// Format 5: today's layout without the rest probes.
+#[derive(serde::Deserialize)]
+struct SetSnapshotV5 {
+    format: u32,
+    settings: DestructionSettings,
+    slots: Vec<(u32, Option<super::EntrySnapshot>)>,
+    free: Vec<u32>,
+    registry: crate::set::registry::Registry,
+    dirty: Vec<InstanceHandle>,
+    recycling: Vec<InstanceHandle>,
+    sleep: SleepTracker,
+    quarantine: Vec<Quarantined>,
+    step_index: u64,
+    next_event: u64,
+    sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
+    episodes: Vec<((u32, u32, u32, u32), crate::set::episode::Episode)>,
+    watch: crate::set::contact::Watch,
+    parting: Vec<crate::set::rerun::Parting>,
+    parted_from: Vec<rapier3d::prelude::ColliderHandle>,
+}
+
+impl SetSnapshotV5 {
+    fn upgrade(self) -> SetSnapshot {
+        SetSnapshot {
+            format: self.format,
+            settings: self.settings,
+            slots: self.slots,
+            free: self.free,
+            registry: self.registry,
+            dirty: self.dirty,
+            recycling: self.recycling,
+            sleep: self.sleep,
+            quarantine: self.quarantine,
+            step_index: self.step_index,
+            next_event: self.next_event,
+            sleep_queue: self.sleep_queue,
+            episodes: self.episodes,
+            watch: self.watch,
+            parting: self.parting,
+            parted_from: self.parted_from,
+            rest: RestTracker::default(),
         }
     }
 }

@@ -16,12 +16,13 @@ use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-/// Format 5: the pieces parting from their instance's fixed chunks (format
-/// 4 was today's layout without them: falloff explosions, spreading
+/// Format 6: the rest probes of awake library bodies (format 5 was today's
+/// layout without them; format 4 also without the pieces parting from
+/// their instance's fixed chunks, with falloff explosions, spreading
 /// contact damage (`max_rings`) and the contact watch; format 3 the
 /// contact watch with version-1 events and a contact damage radius, format
 /// 2 also without the watch; all still read, see [`legacy`]).
-const SET_SNAPSHOT_FORMAT: u32 = 5;
+const SET_SNAPSHOT_FORMAT: u32 = 6;
 
 /// Appends an FNV-1a 64 checksum of `bytes` (little-endian): a flipped or
 /// truncated byte anywhere is then a typed error, never a Rapier world in an
@@ -97,6 +98,8 @@ struct SetSnapshot {
     parting: Vec<super::rerun::Parting>,
     /// Fixed chunk colliders letting them through (format 5).
     parted_from: Vec<ColliderHandle>,
+    /// Rest probes of awake library bodies (format 6).
+    rest: super::rest::RestTracker,
 }
 
 /// Why a snapshot could not be restored. Nothing is created on error.
@@ -169,6 +172,7 @@ impl DestructionSet {
             watch: self.watch.clone(),
             parting: self.rerun.parting.clone(),
             parted_from: self.rerun.parted_from.clone(),
+            rest: self.rest.clone(),
         };
         postcard::to_stdvec(&snap)
             .map(seal)
@@ -250,6 +254,7 @@ impl DestructionSet {
         set.rerun.scanned = !(snap.parting.is_empty() && snap.parted_from.is_empty());
         set.rerun.parting = snap.parting;
         set.rerun.parted_from = snap.parted_from;
+        set.rest = snap.rest;
         set.shapes = shapes;
         Ok(set)
     }
