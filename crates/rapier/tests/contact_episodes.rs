@@ -57,11 +57,10 @@ fn newton(fall: f32) -> f32 {
 }
 
 /// Time steps and solver iterations (Rapier substeps) the drops run at,
-/// with the tolerance on damage each is held to. One substep at 1/60 s is
-/// held to 5 %: there Rapier's speculative contact stops the falling box's
-/// position at the surface a step before the impact and keeps its velocity,
-/// which hides where the trajectory crossed (measured 3.9 % at 0.5 m, 2.4 %
-/// at 1 m; see `impact_speed`).
+/// with the tolerance on damage each is held to at these falls. One
+/// substep at 1/60 s is held to 5 % (3.9 % measured at 0.5 m); at other
+/// falls both 1/60 s steppings are worse, see
+/// `damage_over_every_phase_of_a_step`.
 const STEPPINGS: [(f32, u32, f32); 5] = [
     (1.0 / 60.0, 4, 0.03),
     (1.0 / 60.0, 1, 0.05),
@@ -118,4 +117,45 @@ fn a_box_resting_under_its_own_weight_at_120_hz_does_no_damage() {
     // The box starts touching: no approach, no episode, however long it rests.
     let (d, n) = drop_box(0.0, 1.0 / 120.0, 4);
     assert_eq!((d, n), (0.0, 0));
+}
+
+/// Falls of 0.40–0.60 m put the impact at every phase of a step (a 1/60 s
+/// step is 5.2 cm of fall here; 51 drops, 4 mm apart). At 1/120 and
+/// 1/240 s the damage is within 3 % of Newton at every phase (measured
+/// −0.3 … 0.0 % and −2.0 … 0.0 %). At 1/60 s it is not, with 1 or 4
+/// substeps (measured −0.6 … +7.8 % and −0.9 … +8.3 %): when a step begins
+/// 2–5 cm above the surface, Rapier's speculative contact stops the box's
+/// *position* at the surface within that step but keeps its velocity, so
+/// drops 1 cm apart reach the next step in bit-identical states (fall
+/// 0.49, 0.50 and 0.51 m: 1 mm deep at 3.1065 m/s) and no function of that
+/// state can tell their impact speeds (3.10–3.16 m/s) apart. The contact
+/// only starts (and its episode opens) at that next step. This bounds the
+/// defect so it cannot grow unnoticed; issue 11 item 5 stays open on it.
+#[test]
+fn damage_over_every_phase_of_a_step() {
+    let bounds: [(f32, u32, f32); 5] = [
+        (1.0 / 60.0, 1, 0.09),
+        (1.0 / 60.0, 4, 0.09),
+        (1.0 / 120.0, 1, 0.03),
+        (1.0 / 120.0, 4, 0.03),
+        (1.0 / 240.0, 2, 0.03),
+    ];
+    for (dt, it, bound) in bounds {
+        let mut worst = (0.0f32, 0.0f32);
+        for k in 0..=50 {
+            let fall = 0.40 + 0.004 * k as f32;
+            let (d, n) = drop_box(fall, dt, it);
+            assert_eq!(n, 1, "fall {fall} m, dt {dt}, {it} substeps: {n} events");
+            let rel = (d - newton(fall)) / newton(fall);
+            if rel.abs() > worst.0.abs() {
+                worst = (rel, fall);
+            }
+        }
+        assert!(
+            worst.0.abs() < bound,
+            "dt {dt}, {it} substeps: {:+.1} % at a fall of {} m",
+            worst.0 * 100.0,
+            worst.1
+        );
+    }
 }
