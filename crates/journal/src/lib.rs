@@ -685,7 +685,9 @@ impl Journal {
     /// Checks the journal without an asset: every value decodes, the log is
     /// contiguous up to the latest commit, every receipt belongs to a commit
     /// that lists it (or that a snapshot covers) and every logged receipt is
-    /// stored, and no event is both pending and applied.
+    /// stored unless it left its source's receipt window (the source then
+    /// has a full window of stored receipts, all newer), and no event is
+    /// both pending and applied.
     ///
     /// # Errors
     /// [`JournalError::Corrupt`] or [`JournalError::Inconsistent`] with the
@@ -765,13 +767,39 @@ impl Journal {
                 }
             }
         }
+        // A logged receipt may be missing only because it left its source's
+        // receipt window (`smithereens_core::receipts`): the store keeps the
+        // receipts of each source's `window` highest sequence numbers, so a
+        // missing one is legitimate exactly when the source has a full
+        // window of stored receipts, all of higher sequence.
+        let window = snapshots[&self.meta.snapshot_seq]
+            .receipt_window
+            .unwrap_or(smithereens_core::receipts::DEFAULT_RECEIPT_WINDOW)
+            as usize;
+        let mut stored: BTreeMap<EventSource, (usize, u64)> = BTreeMap::new();
+        for &id in receipts.keys() {
+            let id = EventId(id);
+            let e = stored.entry(id.source()).or_insert((0, u64::MAX));
+            e.0 += 1;
+            e.1 = e.1.min(id.sequence());
+        }
         for rec in log.values() {
             for r in &rec.receipts {
-                if receipts.get(&r.event.id.0) != Some(r) {
-                    return Err(JournalError::Inconsistent(format!(
-                        "commit {} lists event {} without its receipt",
-                        rec.commit_seq, r.event.id
-                    )));
+                let id = r.event.id;
+                let expired = || {
+                    stored
+                        .get(&id.source())
+                        .is_some_and(|&(count, lowest)| count >= window && id.sequence() < lowest)
+                };
+                match receipts.get(&id.0) {
+                    Some(kept) if kept == r => {}
+                    None if expired() => {}
+                    _ => {
+                        return Err(JournalError::Inconsistent(format!(
+                            "commit {} lists event {} without its receipt",
+                            rec.commit_seq, id
+                        )));
+                    }
                 }
             }
         }

@@ -99,6 +99,30 @@ fn the_receipts_table_follows_the_receipt_window_and_recovery_answers_expired_id
     std::fs::remove_dir_all(dir).ok();
 }
 
+/// An unpruned log keeps commits whose receipts have left the window:
+/// `verify` accepts them (it refused every journal of more than 4,096
+/// commits from one source, found by the 500-kill soak in release mode).
+#[test]
+fn verify_accepts_logged_commits_whose_receipts_expired() {
+    let dir = temp_dir("window-unpruned");
+    let path = dir.join("j.redb");
+    let mut inst = Instance::with_desc(asset(), desc()).unwrap();
+    inst.set_receipt_window(4);
+    let options = JournalOptions {
+        checkpoint_every: 5,
+        prune: false,
+        durability: Durability::None,
+    };
+    let mut journal = Journal::create(&path, &inst, options).unwrap();
+    run(&mut journal, &mut inst, 1, 23);
+    let report = journal.verify().unwrap();
+    assert_eq!(report.records, 23, "the whole log is kept");
+    assert_eq!(report.receipts, 4, "receipts of commits 20..=23 only");
+    let rec = journal.recover(asset()).unwrap();
+    assert_eq!(rec.instance.state_hash(), inst.state_hash());
+    std::fs::remove_dir_all(dir).ok();
+}
+
 #[test]
 fn pending_events_survive_a_restart_with_their_frozen_distances_and_order() {
     let dir = temp_dir("pending");
