@@ -181,3 +181,53 @@ fn a_one_body_sweep_still_recycles_every_sleeping_piece() {
     }
     assert!(set.cluster_bodies(h).unwrap().is_empty());
 }
+
+/// The rest rule (`smithereens_rapier::set::rest`) lets a piece that stays
+/// within 20 cm for a second sleep; a piece riding a slow kinematic
+/// platform (0.1 m/s, so 10 cm a second) must still ride it: Rapier wakes
+/// what a moving kinematic body touches. After 5 s the cube has moved with
+/// the platform, not stayed behind asleep in mid-air.
+#[test]
+fn a_piece_riding_a_slow_kinematic_platform_keeps_riding_it() {
+    let mut physics = new_physics_world(&WorldSettings::default());
+    let platform = physics.insert_body(
+        RigidBodyBuilder::kinematic_velocity_based()
+            .translation(Vec3::new(0.0, 0.5, 0.0))
+            .linvel(Vec3::new(0.1, 0.0, 0.0)),
+    );
+    physics.insert_collider(
+        ColliderBuilder::cuboid(3.0, 0.1, 3.0).friction(1.0),
+        Some(platform),
+    );
+    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
+    let h = set
+        .spawn(
+            &mut physics,
+            debris(1),
+            Pose::from_translation(Vec3::new(0.0, 0.601, 0.0)),
+            InstanceDesc::default(),
+        )
+        .unwrap();
+    let rb = *set.cluster_bodies(h).unwrap().values().next().unwrap();
+    let mut raised = 0;
+    for _ in 0..300 {
+        step(&mut set, &mut physics);
+        raised += (physics.bodies[rb].activation().normalized_linear_threshold
+            == smithereens_rapier::set::rest::REST_SLEEP_THRESHOLD) as u32;
+    }
+    // The rule did take it for resting (10 cm a second) and raised its
+    // sleep threshold; riding on is Rapier's doing (it wakes what a moving
+    // kinematic body touches).
+    assert!(raised > 0, "the rest rule never engaged");
+    let cube = physics.bodies[rb].translation();
+    let under = physics.bodies[platform].translation();
+    assert!(
+        (under.x - 0.5).abs() < 0.01,
+        "the platform moved {} m",
+        under.x
+    );
+    assert!(
+        (cube.x - under.x).abs() < 0.02 && (cube.y - 0.7).abs() < 0.01,
+        "the cube is at {cube:?}, the platform at {under:?}"
+    );
+}
