@@ -125,7 +125,9 @@ impl RestTracker {
             probe.since = step;
             return false;
         }
-        (step - probe.since) as f32 * physics.integration_parameters.dt >= REST_TIME
+        // A probe from a snapshot never starts after the current step unless
+        // its bytes are corrupt: saturate rather than panic.
+        step.saturating_sub(probe.since) as f32 * physics.integration_parameters.dt >= REST_TIME
     }
 
     /// Forgets the probe of `rb` (it fell asleep or left the set).
