@@ -16,9 +16,8 @@
 //! not list. Contact events admitted before the snapshot keep their radial
 //! model; new ones spread.
 
-use super::{SetSnapshot, SetSnapshotError, decode_exact};
+use super::{SetSnapshot, SetSnapshotError, SnapshotHead, decode_exact};
 use crate::impact::{DEFAULT_IMPACT_RINGS, ImpactDamage};
-use crate::set::rest::RestTracker;
 use crate::set::settings::{CollisionGroups, RecyclePolicy};
 use crate::set::sleep::SleepTracker;
 use crate::set::{DestructionSettings, InstanceHandle, Quarantined};
@@ -34,15 +33,30 @@ use std::collections::BTreeMap;
 /// [`SetSnapshotError::Decode`] for bytes that do not decode as their
 /// format; [`SetSnapshotError::Format`] for any other format.
 pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
-    let mut snap: SetSnapshot = match body.first() {
-        Some(2) => with_legacy_event_layout(|| decode_exact::<SetSnapshotV2>(body))?.upgrade(),
-        Some(3) => with_legacy_event_layout(|| decode_exact::<SetSnapshotV3>(body))?.upgrade(),
-        Some(4) => decode_exact::<SetSnapshotV4>(body)?.upgrade(),
-        Some(5) => decode_exact::<SetSnapshotV5>(body)?.upgrade(),
+    let mut snap = match body.first() {
+        Some(2) => SetSnapshot::from_head(
+            with_legacy_event_layout(|| decode_exact::<SetSnapshotV2>(body))?.upgrade(),
+        ),
+        Some(3) => SetSnapshot::from_head(
+            with_legacy_event_layout(|| decode_exact::<SnapshotHead<SettingsV3>>(body))?.upgrade(),
+        ),
+        Some(4) => SetSnapshot::from_head(decode_exact::<SnapshotHead>(body)?),
+        Some(5) => {
+            let (head, parting, parted_from) = decode_exact::<(
+                SnapshotHead,
+                Vec<crate::set::rerun::Parting>,
+                Vec<rapier3d::prelude::ColliderHandle>,
+            )>(body)?;
+            SetSnapshot {
+                parting,
+                parted_from,
+                ..SetSnapshot::from_head(head)
+            }
+        }
         _ => decode_exact(body)?,
     };
-    match snap.format {
-        2..=5 => snap.format = super::SET_SNAPSHOT_FORMAT,
+    match snap.head.format {
+        2..=5 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
         f if f == super::SET_SNAPSHOT_FORMAT => {}
         f => return Err(SetSnapshotError::Format(f)),
     }
@@ -108,27 +122,9 @@ impl SettingsV3 {
     }
 }
 
-#[derive(serde::Deserialize)]
-struct SetSnapshotV3 {
-    format: u32,
-    settings: SettingsV3,
-    slots: Vec<(u32, Option<super::EntrySnapshot>)>,
-    free: Vec<u32>,
-    registry: crate::set::registry::Registry,
-    dirty: Vec<InstanceHandle>,
-    recycling: Vec<InstanceHandle>,
-    sleep: SleepTracker,
-    quarantine: Vec<Quarantined>,
-    step_index: u64,
-    next_event: u64,
-    sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
-    episodes: Vec<((u32, u32, u32, u32), crate::set::episode::Episode)>,
-    watch: crate::set::contact::Watch,
-}
-
-impl SetSnapshotV3 {
-    fn upgrade(self) -> SetSnapshot {
-        SetSnapshot {
+impl SnapshotHead<SettingsV3> {
+    fn upgrade(self) -> SnapshotHead {
+        SnapshotHead {
             format: self.format,
             settings: self.settings.upgrade(),
             slots: self.slots,
@@ -143,9 +139,6 @@ impl SetSnapshotV3 {
             sleep_queue: self.sleep_queue,
             episodes: self.episodes,
             watch: self.watch,
-            parting: Vec::new(),
-            parted_from: Vec::new(),
-            rest: RestTracker::default(),
         }
     }
 }
@@ -194,7 +187,7 @@ struct SetSnapshotV2 {
 }
 
 impl SetSnapshotV2 {
-    fn upgrade(self) -> SetSnapshot {
+    fn upgrade(self) -> SnapshotHead {
         let s = self.settings;
         // Format 2 is format 3's settings without the sleep sweep.
         let settings = SettingsV3 {
@@ -214,7 +207,7 @@ impl SetSnapshotV2 {
         .upgrade();
         let awake: Vec<RigidBodyHandle> = self.awake.awake.iter().map(|a| a.0).collect();
         let sleep = SleepTracker::from_awake(awake, self.awake.asleep_since);
-        SetSnapshot {
+        SnapshotHead {
             format: self.format,
             settings,
             slots: self.slots,
@@ -229,97 +222,6 @@ impl SetSnapshotV2 {
             sleep_queue: self.sleep_queue,
             episodes: self.episodes,
             watch: Vec::new(),
-            parting: Vec::new(),
-            parted_from: Vec::new(),
-            rest: RestTracker::default(),
-        }
-    }
-}
-
-/// Format 4: today's layout without the parting list.
-#[derive(serde::Deserialize)]
-struct SetSnapshotV4 {
-    format: u32,
-    settings: DestructionSettings,
-    slots: Vec<(u32, Option<super::EntrySnapshot>)>,
-    free: Vec<u32>,
-    registry: crate::set::registry::Registry,
-    dirty: Vec<InstanceHandle>,
-    recycling: Vec<InstanceHandle>,
-    sleep: SleepTracker,
-    quarantine: Vec<Quarantined>,
-    step_index: u64,
-    next_event: u64,
-    sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
-    episodes: Vec<((u32, u32, u32, u32), crate::set::episode::Episode)>,
-    watch: crate::set::contact::Watch,
-}
-
-impl SetSnapshotV4 {
-    fn upgrade(self) -> SetSnapshot {
-        SetSnapshot {
-            format: self.format,
-            settings: self.settings,
-            slots: self.slots,
-            free: self.free,
-            registry: self.registry,
-            dirty: self.dirty,
-            recycling: self.recycling,
-            sleep: self.sleep,
-            quarantine: self.quarantine,
-            step_index: self.step_index,
-            next_event: self.next_event,
-            sleep_queue: self.sleep_queue,
-            episodes: self.episodes,
-            watch: self.watch,
-            parting: Vec::new(),
-            parted_from: Vec::new(),
-            rest: RestTracker::default(),
-        }
-    }
-}
-
-/// Format 5: today's layout without the rest probes.
-#[derive(serde::Deserialize)]
-struct SetSnapshotV5 {
-    format: u32,
-    settings: DestructionSettings,
-    slots: Vec<(u32, Option<super::EntrySnapshot>)>,
-    free: Vec<u32>,
-    registry: crate::set::registry::Registry,
-    dirty: Vec<InstanceHandle>,
-    recycling: Vec<InstanceHandle>,
-    sleep: SleepTracker,
-    quarantine: Vec<Quarantined>,
-    step_index: u64,
-    next_event: u64,
-    sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
-    episodes: Vec<((u32, u32, u32, u32), crate::set::episode::Episode)>,
-    watch: crate::set::contact::Watch,
-    parting: Vec<crate::set::rerun::Parting>,
-    parted_from: Vec<rapier3d::prelude::ColliderHandle>,
-}
-
-impl SetSnapshotV5 {
-    fn upgrade(self) -> SetSnapshot {
-        SetSnapshot {
-            format: self.format,
-            settings: self.settings,
-            slots: self.slots,
-            free: self.free,
-            registry: self.registry,
-            dirty: self.dirty,
-            recycling: self.recycling,
-            sleep: self.sleep,
-            quarantine: self.quarantine,
-            step_index: self.step_index,
-            next_event: self.next_event,
-            sleep_queue: self.sleep_queue,
-            episodes: self.episodes,
-            watch: self.watch,
-            parting: self.parting,
-            parted_from: self.parted_from,
-            rest: RestTracker::default(),
         }
     }
 }

@@ -78,10 +78,16 @@ struct EntrySnapshot {
     extra: BTreeMap<smithereens_core::ChunkIndex, super::ExtraMass>,
 }
 
+/// The fields every snapshot since format 3 begins with, in this order
+/// (format 4 is exactly this, with today's settings; format 3 has its own
+/// settings layout `S`). Later formats append their fields after it, so
+/// postcard writes `SetSnapshot` byte for byte as these fields followed by
+/// the appended ones, and [`legacy`] decodes each older format as this head
+/// plus what that format had of the tail.
 #[derive(serde::Serialize, serde::Deserialize)]
-struct SetSnapshot {
+struct SnapshotHead<S = DestructionSettings> {
     format: u32,
-    settings: DestructionSettings,
+    settings: S,
     slots: Vec<(u32, Option<EntrySnapshot>)>,
     free: Vec<u32>,
     registry: Registry,
@@ -94,12 +100,31 @@ struct SetSnapshot {
     sleep_queue: Vec<(u64, InstanceHandle, ClusterHandle)>,
     episodes: Vec<((u32, u32, u32, u32), super::episode::Episode)>,
     watch: super::contact::Watch,
+}
+
+#[derive(serde::Serialize, serde::Deserialize)]
+struct SetSnapshot {
+    head: SnapshotHead,
     /// Pieces parting from their instance's fixed chunks (format 5).
     parting: Vec<super::rerun::Parting>,
     /// Fixed chunk colliders letting them through (format 5).
     parted_from: Vec<ColliderHandle>,
     /// Rest probes of awake library bodies (format 6).
     rest: super::rest::RestTracker,
+}
+
+impl SetSnapshot {
+    /// A snapshot of a format that ended at `head`: no parting pieces and
+    /// no rest probes (a restored set finds parting pieces by their solver
+    /// groups and starts every rest window afresh).
+    fn from_head(head: SnapshotHead) -> Self {
+        Self {
+            head,
+            parting: Vec::new(),
+            parted_from: Vec::new(),
+            rest: super::rest::RestTracker::default(),
+        }
+    }
 }
 
 /// Why a snapshot could not be restored. Nothing is created on error.
@@ -156,20 +181,22 @@ impl DestructionSet {
             })
             .collect();
         let snap = SetSnapshot {
-            format: SET_SNAPSHOT_FORMAT,
-            settings: self.settings,
-            slots,
-            free: self.free.clone(),
-            registry: self.registry.clone(),
-            dirty: self.dirty.clone(),
-            recycling: self.recycling.clone(),
-            sleep: self.sleep.clone(),
-            quarantine: self.quarantine.clone(),
-            step_index: self.step_index,
-            next_event: self.next_event,
-            sleep_queue: self.sleep_queue.iter().copied().collect(),
-            episodes: self.episodes.iter().map(|(k, e)| (*k, *e)).collect(),
-            watch: self.watch.clone(),
+            head: SnapshotHead {
+                format: SET_SNAPSHOT_FORMAT,
+                settings: self.settings,
+                slots,
+                free: self.free.clone(),
+                registry: self.registry.clone(),
+                dirty: self.dirty.clone(),
+                recycling: self.recycling.clone(),
+                sleep: self.sleep.clone(),
+                quarantine: self.quarantine.clone(),
+                step_index: self.step_index,
+                next_event: self.next_event,
+                sleep_queue: self.sleep_queue.iter().copied().collect(),
+                episodes: self.episodes.iter().map(|(k, e)| (*k, *e)).collect(),
+                watch: self.watch.clone(),
+            },
             parting: self.rerun.parting.clone(),
             parted_from: self.rerun.parted_from.clone(),
             rest: self.rest.clone(),
@@ -191,7 +218,12 @@ impl DestructionSet {
         assets: &[Arc<Asset>],
         physics: &PhysicsWorld,
     ) -> Result<Self, SetSnapshotError> {
-        let snap = legacy::decode(unseal(bytes)?)?;
+        let SetSnapshot {
+            head: snap,
+            parting,
+            parted_from,
+            rest,
+        } = legacy::decode(unseal(bytes)?)?;
         snap.settings.validate()?;
         let mut set = Self::new(snap.settings)?;
         let mut shapes: BTreeMap<u64, Arc<ChunkShapes>> = BTreeMap::new();
@@ -251,10 +283,10 @@ impl DestructionSet {
         set.watch = snap.watch;
         // A snapshot of format 4 or older did not keep the parting list:
         // the set then finds parting pieces by their solver groups.
-        set.rerun.scanned = !(snap.parting.is_empty() && snap.parted_from.is_empty());
-        set.rerun.parting = snap.parting;
-        set.rerun.parted_from = snap.parted_from;
-        set.rest = snap.rest;
+        set.rerun.scanned = !(parting.is_empty() && parted_from.is_empty());
+        set.rerun.parting = parting;
+        set.rerun.parted_from = parted_from;
+        set.rest = rest;
         set.shapes = shapes;
         Ok(set)
     }
