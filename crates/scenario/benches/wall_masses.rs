@@ -13,49 +13,24 @@ use smithereens_rapier::recorded_run::run;
 use smithereens_scenario::{ScenarioFile, build, builtin};
 use std::path::Path;
 
-fn main() {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!(
         "| ball | stepper | bonds broken | pieces freed | worst destruction step, ms | worst step, ms | ball speed at 1 s, m/s |"
     );
     println!("|---|---|---|---|---|---|---|");
     for mass in [45.0f32, 450.0, 4_500.0, 45_000.0] {
         for resolve in [true, false] {
-            let Some(text) = builtin("wall") else {
-                eprintln!("no built-in wall");
-                return;
-            };
-            let mut file = match ScenarioFile::parse(text) {
-                Ok(f) => f,
-                Err(e) => {
-                    eprintln!("{e}");
-                    return;
-                }
-            };
+            let mut file = ScenarioFile::parse(builtin("wall").ok_or("no built-in wall")?)?;
             file.duration = 1.0;
             file.resolve_breaks = resolve;
             file.projectiles[0].mass = mass;
-            let built = match build(&file, Path::new("."), &mut |_| {}) {
-                Ok(b) => b,
-                Err(e) => {
-                    eprintln!("{e}");
-                    return;
-                }
-            };
-            let (record, summary) = match run(&built.scenario, &mut |_, _| {}) {
-                Ok(r) => r,
-                Err(e) => {
-                    eprintln!("{e}");
-                    return;
-                }
-            };
+            let built = build(&file, Path::new("."), &mut |_| {})?;
+            let (record, summary) = run(&built.scenario, &mut |_, _| {})?;
             // The ball's velocity along z from its last two recorded poses.
-            let speed = record.projectiles.first().map_or(f32::NAN, |p| {
-                let n = p.poses.len();
-                if n < 2 {
-                    return f32::NAN;
-                }
-                (p.poses[n - 1][2] - p.poses[n - 2][2]) / record.timestep
-            });
+            let speed = match record.projectiles.first().map(|p| p.poses.as_slice()) {
+                Some([.., a, b]) => (b[2] - a[2]) / record.timestep,
+                _ => f32::NAN,
+            };
             println!(
                 "| {} kg | {} | {} of {} | {} | {:.2} | {:.2} | {:.1} |",
                 mass,
@@ -69,4 +44,5 @@ fn main() {
             );
         }
     }
+    Ok(())
 }
