@@ -448,9 +448,50 @@ pub fn refresh_mass(physics: &mut PhysicsWorld, rb: RigidBodyHandle) {
     }
 }
 
-/// Bodies prepared for one commit, in plan order (splits, then parts).
+/// Bodies prepared for one commit, in plan order (splits, then parts);
+/// `None` for a remainder that keeps its body (see [`keeps_body`]).
 pub struct PreparedBodies {
-    parts: Vec<(RigidBodyBuilder, Vec<TaggedCollider>)>,
+    parts: Vec<Option<(RigidBodyBuilder, Vec<TaggedCollider>)>>,
+}
+
+/// Whether the remainder `part` of a split of the cluster whose body is
+/// `old` keeps that body (issue 12 item 5): only the departing chunks'
+/// colliders leave it, new bodies are built for the other pieces only, and
+/// the kept body's mass properties are updated rather than rebuilt.
+///
+/// It does when the body is made of chunk hulls and stays so (the
+/// remainder is a [`Representation::Body`] and the old body's library
+/// colliders are chunk colliders, not an authored proxy's pieces or
+/// render-only debris), and the remainder has more chunks than all the
+/// pieces that leave together: keeping saves building the remainder's
+/// colliders at the price of removing the leaving ones, and Rapier finds
+/// each leaving collider in the body's collider list (O(leaving ×
+/// colliders)), so when half or more of a body leaves, building the
+/// remainder afresh is as cheap or cheaper. O(parts).
+pub fn keeps_body(
+    physics: &PhysicsWorld,
+    registry: &Registry,
+    old: RigidBodyHandle,
+    split: &smithereens_core::commit::SplitPlan,
+) -> bool {
+    let Some(kept) = split.parts.first().filter(|p| p.kept) else {
+        return false;
+    };
+    if kept.representation != Representation::Body {
+        return false;
+    }
+    let leaving: usize = split.parts[1..].iter().map(|p| p.nodes.len()).sum();
+    if kept.nodes.len() <= leaving {
+        return false;
+    }
+    let Some(body) = physics.bodies.get(old) else {
+        return false;
+    };
+    // Every library collider of a body has the same kind; the first one found tells.
+    body.colliders()
+        .iter()
+        .find_map(|&c| registry.collider(c))
+        .is_some_and(|t| matches!(t, ColliderTag::Chunk { .. }))
 }
 
 /// The [`CommitBackend`] over one instance of a set in the game's Rapier world.
@@ -473,6 +514,107 @@ pub struct RapierCommit<'a> {
     pub moved: &'a mut Attachments,
     /// The game's extra masses by chunk.
     pub extra: &'a BTreeMap<ChunkIndex, ExtraMass>,
+    /// Whether a remainder may keep its body ([`keeps_body`]). Off inside a
+    /// re-run step ([`crate::set::rerun`]): it rewinds the bodies but not
+    /// the narrow phase, so a kept body's contact manifolds would carry the
+    /// contacts and impulses of the discarded step. (With keeping on there,
+    /// the built-in wall's 450 kg ball left a freed piece stuck in the hole
+    /// and a chunk dipped 5.04 cm into the ground; that the manifolds are
+    /// the cause is inferred, not shown.)
+    pub keep_bodies: bool,
+}
+
+impl RapierCommit<'_> {
+    /// The remainder `part` keeps body `rb`: the `leaving` colliders leave
+    /// it ([`crate::detach::leave_body`]), its origin moves to the
+    /// remainder's centre of mass (the colliders that stay do not move in
+    /// the world), its mass properties become the remainder's, and it turns
+    /// dynamic in place when it lost its support (or fixed when it gained
+    /// one). Every material point keeps its velocity; the plan's impulses
+    /// on the remainder are added. Returns the motion to record (without
+    /// the impulses, as for new pieces). Cost: O(leaving × colliders of the
+    /// body) in Rapier, O(colliders of the body) for the recentring.
+    fn keep_body(
+        &mut self,
+        rb: RigidBodyHandle,
+        part: &smithereens_core::commit::SplitPart,
+        plan: &CommitPlan,
+        old: (ClusterMotion, Vec3),
+        leaving: &[ColliderHandle],
+    ) -> ClusterMotion {
+        let spec = BodySpec {
+            nodes: &part.nodes,
+            supported: part.supported,
+            mass: &part.mass,
+            principal: &part.principal,
+            representation: part.representation,
+            proxies: self.proxies,
+            extra: self.extra,
+        };
+        let mut owner = self.registry.body(rb);
+        // The game's colliders were taken off already: what is attached is ours.
+        let attached = self
+            .physics
+            .bodies
+            .get(rb)
+            .map_or(0, |b| b.colliders().len());
+        let staying = attached.saturating_sub(leaving.len()) as u32;
+        // Fixed: supported, or nothing left to collide with (see `body_builder`).
+        let fixed = part.supported || staying == 0;
+        let mass = if fixed {
+            MassProperties::default()
+        } else {
+            body_mass_properties(&spec)
+        };
+        let recentre = part.mass.center - old.1;
+        crate::detach::leave_body(
+            self.physics,
+            rb,
+            leaving,
+            crate::detach::Leaving::Removed { mass, recentre },
+        );
+        for &c in leaving {
+            self.registry.remove_collider(c);
+        }
+        let mut recorded = part_motion(old.0, old.1, part);
+        if fixed {
+            recorded.velocity = Default::default();
+        }
+        let mut motion = recorded;
+        if !fixed {
+            for imp in plan.impulses.iter().filter(|i| i.target == part.handle) {
+                let dv = impulse_change(&part.mass, &motion, imp);
+                motion.velocity.linear += dv.linear;
+                motion.velocity.angular += dv.angular;
+            }
+        }
+        let ccd_speed = self.cx.settings.ccd_speed;
+        if let Some(body) = self.physics.bodies.get_mut(rb) {
+            let kind = if fixed {
+                RigidBodyType::Fixed
+            } else {
+                RigidBodyType::Dynamic
+            };
+            body.set_body_type(kind, true);
+            if !fixed {
+                body.set_linvel(motion.velocity.linear, true);
+                body.set_angvel(motion.velocity.angular, true);
+                // Fast pieces get CCD at once (see `DestructionSettings::ccd_speed`).
+                if !body.is_ccd_enabled() && motion.velocity.linear.length() > ccd_speed {
+                    body.enable_ccd(true);
+                    if let Some(o) = owner.as_mut() {
+                        o.ccd_by_library = true;
+                    }
+                }
+            }
+        }
+        refresh_mass(self.physics, rb);
+        if let Some(mut o) = owner {
+            o.colliders = staying;
+            self.registry.insert_body(rb, o);
+        }
+        recorded
+    }
 }
 
 impl CommitBackend for RapierCommit<'_> {
@@ -490,7 +632,16 @@ impl CommitBackend for RapierCommit<'_> {
         }
         let mut parts = Vec::with_capacity(plan.new_cluster_count());
         for split in &plan.splits {
-            for p in &split.parts {
+            let keep = self.keep_bodies
+                && self
+                    .bodies
+                    .get(&split.old)
+                    .is_some_and(|&rb| keeps_body(self.physics, self.registry, rb, split));
+            for (k, p) in split.parts.iter().enumerate() {
+                if keep && k == 0 {
+                    parts.push(None);
+                    continue;
+                }
                 let spec = BodySpec {
                     nodes: &p.nodes,
                     supported: p.supported,
@@ -500,7 +651,7 @@ impl CommitBackend for RapierCommit<'_> {
                     proxies: self.proxies,
                     extra: self.extra,
                 };
-                parts.push(build_body(self.shapes, asset, &spec, &self.cx)?);
+                parts.push(Some(build_body(self.shapes, asset, &spec, &self.cx)?));
             }
         }
         Ok(PreparedBodies { parts })
@@ -515,7 +666,11 @@ impl CommitBackend for RapierCommit<'_> {
         // Validate everything first: after this loop nothing can fail, so the
         // swap below is all-or-nothing.
         let mut olds = Vec::with_capacity(plan.splits.len());
+        let mut at = 0;
         for split in &plan.splits {
+            // A remainder prepared as `None` keeps its body.
+            let keep = matches!(prepared.parts.get(at), Some(None));
+            at += split.parts.len();
             let rb = *self
                 .bodies
                 .get(&split.old)
@@ -538,7 +693,22 @@ impl CommitBackend for RapierCommit<'_> {
             if self.registry.body(rb).is_some_and(|o| o.ccd_by_library) {
                 traits.ccd = false;
             }
-            olds.push((rb, motion, cluster.mass.center, traits));
+            // The colliders that leave a kept body: its chunk colliders whose
+            // chunk is not the remainder's (nodes ascending). O(colliders).
+            let leaving = keep.then(|| {
+                let kept = &split.parts[0].nodes;
+                body.colliders()
+                    .iter()
+                    .copied()
+                    .filter(|&c| match self.registry.collider(c) {
+                        Some(ColliderTag::Chunk { chunk, .. }) => {
+                            kept.binary_search(&ChunkIndex(chunk)).is_err()
+                        }
+                        _ => false,
+                    })
+                    .collect::<Vec<_>>()
+            });
+            olds.push((rb, motion, cluster.mass.center, traits, leaving));
         }
         for imp in &plan.impulses {
             let split_target = plan
@@ -551,10 +721,13 @@ impl CommitBackend for RapierCommit<'_> {
         }
 
         // Bodies touching the old ones must wake up when their support changes.
+        // A kept body wakes what touched its leaving colliders only: the rest
+        // of it still holds up what rests on it.
         let mut to_wake = Vec::new();
-        for &(rb, ..) in &olds {
-            if let Some(body) = self.physics.bodies.get(rb) {
-                for &ch in body.colliders() {
+        for (rb, .., leaving) in &olds {
+            if let Some(body) = self.physics.bodies.get(*rb) {
+                let colliders = leaving.as_deref().unwrap_or(body.colliders());
+                for &ch in colliders {
                     for pair in self.physics.narrow_phase.contact_pairs_with(ch) {
                         let other = if pair.collider1 == ch {
                             pair.collider2
@@ -574,20 +747,38 @@ impl CommitBackend for RapierCommit<'_> {
         let mut motions = Vec::with_capacity(prepared.parts.len());
         let mut prepared = prepared.parts.into_iter();
         // Old bodies leave with their colliders and new ones arrive with theirs
-        // in this one safe-point window. (Re-parenting the old chunk colliders
-        // instead saved ~0.6 ms on a 2,000-chunk split but left Rapier's
-        // recycled contact manifolds pointing at the old body frame: chunks sank
-        // 9 cm into the ground in the bridge scenario.)
-        for (split, &(old_rb, old_motion, old_center, traits)) in plan.splits.iter().zip(&olds) {
+        // in this one safe-point window; a remainder that keeps its body only
+        // loses the leaving colliders (`keep_body`). (Re-parenting the old
+        // chunk colliders instead saved ~0.6 ms on a 2,000-chunk split but
+        // left Rapier's recycled contact manifolds pointing at the old body
+        // frame: chunks sank 9 cm into the ground in the bridge scenario.
+        // Keeping a body without moving its origin to the remainder's centre
+        // of mass put the next split's pieces off by the centroid shift:
+        // the built-in tower's pieces reached −57 cm, see `tests/kept_body.rs`.)
+        for (split, (old_rb, old_motion, old_center, traits, leaving)) in
+            plan.splits.iter().zip(olds)
+        {
             // The game's joints and colliders on the old body leave it first
-            // and are re-attached to the piece holding their anchor chunk.
+            // and are re-attached to the piece holding their anchor chunk
+            // (the kept body is one of the candidates).
             let detached = crate::set::attachments::detach(self.physics, self.registry, old_rb);
-            remove_body(self.physics, self.registry, old_rb);
-            self.bodies.remove(&split.old);
+            if leaving.is_none() {
+                remove_body(self.physics, self.registry, old_rb);
+                self.bodies.remove(&split.old);
+            }
             let mut new_bodies = Vec::with_capacity(split.parts.len());
             for part in &split.parts {
-                let Some((builder, colliders)) = prepared.next() else {
+                let Some(next) = prepared.next() else {
                     break;
+                };
+                let Some((builder, colliders)) = next else {
+                    // The remainder keeps its body.
+                    let leaving = leaving.as_deref().unwrap_or_default();
+                    let recorded =
+                        self.keep_body(old_rb, part, plan, (old_motion, old_center), leaving);
+                    new_bodies.push((old_rb, &part.nodes[..], part.mass.center));
+                    motions.push(recorded);
+                    continue;
                 };
                 // Fixed: supported, or nothing to collide with (see `body_builder`).
                 let fixed = part.supported || colliders.is_empty();

@@ -134,16 +134,7 @@ pub fn detach_collider(
     let pose = parent_pose * local;
 
     // 2–3. Disable the collider; new mass properties at once; same velocity field.
-    if let Some(col) = physics.colliders.get_mut(leaving) {
-        col.set_enabled(false);
-    }
-    if let Some(p) = physics.bodies.get_mut(parent) {
-        p.recompute_mass_properties_from_colliders(&physics.colliders);
-        if p.is_dynamic() {
-            let c_new = p.center_of_mass();
-            p.set_linvel(v + w.cross(c_new - c), true);
-        }
-    }
+    leave_body(physics, parent, &[leaving], Leaving::Disabled);
 
     // 4. Enable the body where the collider was, at the parent's point velocity.
     let body_pose = pose * b_local.inverse();
@@ -174,4 +165,111 @@ pub fn detach_collider(
         launch_point: point,
         impulse,
     })
+}
+
+/// How colliders leave their body in [`leave_body`].
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) enum Leaving {
+    /// Disabled and kept attached (a held part: its collider may be
+    /// restored by a rollback). The body's mass properties are recomputed
+    /// from its enabled colliders.
+    Disabled,
+    /// Removed from the world (a chunk leaving a kept cluster body). The
+    /// body's colliders carry no mass (density 0); `mass` becomes its
+    /// additional mass properties, expressed about its new origin, which
+    /// moves by `recentre` (body-local, m) so that it stays at the centre of
+    /// mass (DESIGN §3.5: a cluster body's origin is its centre of mass).
+    /// The colliders that stay are shifted by `−recentre` in the body, so
+    /// none of them moves in the world.
+    Removed {
+        /// Mass properties of what stays, about the new origin.
+        mass: MassProperties,
+        /// Body-local offset from the old origin to the new centre of mass, m.
+        recentre: Vector,
+    },
+}
+
+/// The body's motion just before colliders left it: linear velocity of the
+/// centre of mass (m/s), angular velocity (rad/s) and centre of mass
+/// (world, m).
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct MotionBefore {
+    pub(crate) linvel: Vector,
+    pub(crate) angvel: Vector,
+    pub(crate) center: Vector,
+}
+
+/// Colliders `leaving` leave body `parent`: the one collider-leaves-a-body
+/// step shared by [`detach_collider`] (a launched held part) and the commit
+/// backend (the largest piece of a split keeps its body, issue 12 item 5).
+///
+/// Cost: O(leaving × colliders of the body) inside Rapier (it finds each
+/// collider in the body's list), plus O(colliders of the body) for
+/// [`Leaving::Removed`] with a non-zero `recentre`. No material point of
+/// what stays changes velocity: Rapier stores the linear velocity at the
+/// centre of mass and keeps it when the centre of mass moves, so it is set
+/// to `v + ω × (c′ − c)`. Mass properties are current on return. Callers
+/// validate the handles; unknown ones are skipped.
+pub(crate) fn leave_body(
+    physics: &mut PhysicsWorld,
+    parent: RigidBodyHandle,
+    leaving: &[ColliderHandle],
+    how: Leaving,
+) -> Option<MotionBefore> {
+    let p = physics.bodies.get(parent)?;
+    let before = MotionBefore {
+        linvel: p.linvel(),
+        angvel: p.angvel(),
+        center: p.center_of_mass(),
+    };
+    match how {
+        Leaving::Disabled => {
+            for &h in leaving {
+                if let Some(col) = physics.colliders.get_mut(h) {
+                    col.set_enabled(false);
+                }
+            }
+        }
+        Leaving::Removed { mass, recentre } => {
+            for &h in leaving {
+                physics.remove_collider(h);
+            }
+            if recentre != Vector::ZERO {
+                let PhysicsWorld {
+                    bodies, colliders, ..
+                } = physics;
+                if let Some(p) = bodies.get_mut(parent) {
+                    for &h in p.colliders() {
+                        if let Some(c) = colliders.get_mut(h)
+                            && let Some(local) = c.position_wrt_parent().copied()
+                        {
+                            c.set_position_wrt_parent(Pose::from_parts(
+                                local.translation - recentre,
+                                local.rotation,
+                            ));
+                        }
+                    }
+                    let origin = *p.position() * Pose::from_translation(recentre);
+                    p.set_position(origin, false);
+                }
+            }
+            if let Some(p) = physics.bodies.get_mut(parent) {
+                p.set_additional_mass_properties(mass, false);
+            }
+        }
+    }
+    let PhysicsWorld {
+        bodies, colliders, ..
+    } = physics;
+    if let Some(p) = bodies.get_mut(parent) {
+        p.recompute_mass_properties_from_colliders(colliders);
+        if p.is_dynamic() {
+            let c_new = p.center_of_mass();
+            p.set_linvel(
+                before.linvel + before.angvel.cross(c_new - before.center),
+                true,
+            );
+        }
+    }
+    Some(before)
 }

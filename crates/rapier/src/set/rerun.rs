@@ -79,7 +79,7 @@
 //! 4.5 t ball's debris dipped 9 cm into the ground once (−0.025 m ordinary).
 
 use super::contact::{BodyState, ContactHit, pair_key, point_velocity};
-use super::{DestructionSet, SetStepReport};
+use super::{DestructionSet, InstanceReport, SetStepReport};
 use crate::set::ContactCollector;
 use glam::Vec3;
 use rapier3d::math::Pose;
@@ -209,7 +209,7 @@ impl DestructionSet {
                 &mut first,
             );
         }
-        self.commit_all(physics, &mut first);
+        self.commit_all(physics, &mut first, true);
         self.start_parting(physics, &first, &mut state);
         self.rerun = state;
         self.before_step(physics);
@@ -602,26 +602,53 @@ fn restore(physics: &mut PhysicsWorld, saved: &[SavedBody]) {
 }
 
 /// Adds what the first half of a re-run step did (its admissions and commit)
-/// to the report of the second, first things first.
+/// to the report of the second, first things first. Every field is named
+/// (no `..`), so a field added to the reports cannot be forgotten here (the
+/// first half's `shrunk` once was).
 fn merge(report: &mut SetStepReport, first: SetStepReport) {
-    for (h, r) in first.instances {
+    let SetStepReport {
+        instances,
+        failed,
+        quarantined,
+        rejected_contacts,
+        pre_step_missing,
+        moved,
+        destruction_seconds,
+        rerun: _,
+        rerun_seconds: _,
+    } = first;
+    for (h, r) in instances {
+        let InstanceReport {
+            events,
+            broken,
+            removed,
+            created,
+            shrunk,
+            render_only,
+            recycled,
+            wedged,
+            deferred,
+        } = r;
         let into = report.instances.entry(h).or_default();
-        prepend(&mut into.events, r.events);
-        prepend(&mut into.broken, r.broken);
-        prepend(&mut into.removed, r.removed);
-        prepend(&mut into.created, r.created);
-        prepend(&mut into.render_only, r.render_only);
-        prepend(&mut into.recycled, r.recycled);
+        prepend(&mut into.events, events);
+        prepend(&mut into.broken, broken);
+        prepend(&mut into.removed, removed);
+        prepend(&mut into.created, created);
+        prepend(&mut into.shrunk, shrunk);
+        prepend(&mut into.render_only, render_only);
+        prepend(&mut into.recycled, recycled);
+        prepend(&mut into.wedged, wedged);
         if into.deferred.is_none() {
-            into.deferred = r.deferred;
+            into.deferred = deferred;
         }
     }
-    prepend(&mut report.failed, first.failed);
-    prepend(&mut report.quarantined, first.quarantined);
-    prepend(&mut report.moved.joints, first.moved.joints);
-    prepend(&mut report.moved.colliders, first.moved.colliders);
-    report.rejected_contacts += first.rejected_contacts;
-    report.destruction_seconds += first.destruction_seconds;
+    prepend(&mut report.failed, failed);
+    prepend(&mut report.quarantined, quarantined);
+    prepend(&mut report.moved.joints, moved.joints);
+    prepend(&mut report.moved.colliders, moved.colliders);
+    report.rejected_contacts += rejected_contacts;
+    report.pre_step_missing |= pre_step_missing;
+    report.destruction_seconds += destruction_seconds;
 }
 
 /// `into = first ++ into`.

@@ -29,7 +29,8 @@ pub struct InstanceReport {
     /// Clusters created by the commit (pieces that broke off).
     pub created: Vec<ClusterHandle>,
     /// Clusters that lost pieces or their support and keep their handle;
-    /// their bodies were rebuilt (issue 12).
+    /// a remainder larger than what left keeps its body too, otherwise its
+    /// body was rebuilt (issue 12; see `backend::keeps_body`).
     pub shrunk: Vec<ClusterHandle>,
     /// Created or shrunk clusters that are render-only debris (no authoritative collider).
     pub render_only: Vec<ClusterHandle>,
@@ -138,7 +139,7 @@ impl DestructionSet {
         if any {
             self.admit_kinematic_hits(physics, &mut report);
         }
-        self.commit_all(physics, &mut report);
+        self.commit_all(physics, &mut report, false);
         self.update_parting(physics);
         self.sweep(physics, &mut report);
         self.withdraw_due(physics);
@@ -424,7 +425,15 @@ impl DestructionSet {
         self.kinematic_hits = hits;
     }
 
-    pub(super) fn commit_all(&mut self, physics: &mut PhysicsWorld, report: &mut SetStepReport) {
+    /// Commits every dirty instance at this safe point; `rerun` when called
+    /// from inside a re-run step (remainders then do not keep their bodies,
+    /// see [`RapierCommit::keep_bodies`]).
+    pub(super) fn commit_all(
+        &mut self,
+        physics: &mut PhysicsWorld,
+        report: &mut SetStepReport,
+        rerun: bool,
+    ) {
         if self.dirty.is_empty() {
             return;
         }
@@ -457,6 +466,7 @@ impl DestructionSet {
                         instance: h,
                     },
                     fail_prepare: &mut entry.fail_prepare,
+                    keep_bodies: !rerun,
                     proxies: &proxies,
                     moved: &mut report.moved,
                     extra: &entry.extra,
@@ -466,6 +476,14 @@ impl DestructionSet {
             match result {
                 Ok(outcome) => {
                     entry.failures = 0;
+                    // A shrunk cluster kept its body (issue 12 item 5) with
+                    // fewer colliders and a new centre of mass: its rest
+                    // probe's radius and reference no longer describe it.
+                    for c in &outcome.shrunk {
+                        if let Some(&rb) = entry.bodies.get(c) {
+                            self.rest.forget(rb);
+                        }
+                    }
                     let mut pushes: BTreeMap<ClusterHandle, (Vec3, f32)> = BTreeMap::new();
                     let mut blasts = Vec::new();
                     for receipt in &outcome.receipts {

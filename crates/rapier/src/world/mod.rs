@@ -46,7 +46,8 @@ pub struct StepReport {
     /// Clusters created by the commit (pieces that broke off).
     pub created: Vec<ClusterHandle>,
     /// Clusters that lost pieces or their support and keep their handle;
-    /// their bodies were rebuilt (issue 12).
+    /// a remainder larger than what left keeps its body too, otherwise its
+    /// body was rebuilt (issue 12; see `backend::keeps_body`).
     pub shrunk: Vec<ClusterHandle>,
     /// Created or shrunk clusters that are render-only debris (no authoritative collider).
     pub render_only: Vec<ClusterHandle>,
