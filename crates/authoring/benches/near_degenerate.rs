@@ -65,11 +65,8 @@ fn main() {
             );
         }
     }
-    let cube = mesh_from_triangles(
-        box_corners(DVec3::ZERO, DVec3::ONE),
-        BOX_TRIANGLES.to_vec(),
-    )
-    .unwrap();
+    let cube =
+        mesh_from_triangles(box_corners(DVec3::ZERO, DVec3::ONE), BOX_TRIANGLES.to_vec()).unwrap();
     let tolerance = 1e-5 * 3f64.sqrt();
     let normal = DVec3::new(15.0, -5.0, -10.0).normalize();
     let corner = normal.dot(DVec3::X);
@@ -82,7 +79,8 @@ fn main() {
                     normal,
                 }],
             };
-            let file = fracture(&cube, &FractureSettings::default(), &pattern, &mut |_| {}).unwrap();
+            let file =
+                fracture(&cube, &FractureSettings::default(), &pattern, &mut |_| {}).unwrap();
             let m = file_weld_metric(&file, tolerance);
             println!(
                 "cube, plane {gap:+.0e} m inside the corner: {} chunks, {} triangles, {} short, \

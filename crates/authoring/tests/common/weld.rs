@@ -66,7 +66,12 @@ pub fn file_weld_metric(file: &AssetFile, tolerance: f64) -> WeldMetric {
 /// before the weld.
 pub fn weld_metric(mesh: &ChunkMesh, tolerance: f64) -> WeldMetric {
     let p = |i: u32| mesh.positions[i as usize].as_dvec3();
-    let triangles: Vec<[u32; 3]> = mesh.exterior.iter().chain(&mesh.interior).copied().collect();
+    let triangles: Vec<[u32; 3]> = mesh
+        .exterior
+        .iter()
+        .chain(&mesh.interior)
+        .copied()
+        .collect();
     let mut metric = WeldMetric {
         triangles: triangles.len(),
         shortest_edge: f64::INFINITY,
