@@ -2,6 +2,8 @@
 
 #![allow(dead_code, clippy::unwrap_used)]
 
+pub mod weld;
+
 use glam::{DVec3, Vec3};
 use smithereens_core::{AssetFile, BondEnd, ChunkMesh};
 use std::collections::BTreeMap;
