@@ -43,6 +43,7 @@ pub mod world;
 pub use detach::{DetachError, Detached, detach_collider};
 pub use error::BackendError;
 pub use held::{
+    DEFAULT_PART_HEALTH, DEFAULT_WEAPON_HEALTH, DamageTarget, HeldContacts, HeldDamageEvent,
     HeldError, HeldPartDesc, HeldParts, HeldPose, HeldState, HoldingOwner, LauncherDesc,
     LauncherId, MAX_PART_OFFSET, PartMaterial, PartShape, PartStatus, RollbackError,
 };
