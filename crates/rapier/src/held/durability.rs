@@ -93,6 +93,11 @@ pub struct HeldContacts {
 }
 
 impl HeldContacts {
+    /// Contact episodes still open (their damage is not queued yet).
+    pub fn open_episodes(&self) -> usize {
+        self.episodes.len()
+    }
+
     /// Whether every number is finite and every episode is in the past.
     pub(crate) fn is_valid(&self) -> bool {
         let ok = |x: f32| x.is_finite() && x >= 0.0;
@@ -102,12 +107,11 @@ impl HeldContacts {
                 && ok(e.impact)
                 && e.impulse_on_2.is_finite()
                 && e.last_step <= self.step
-        }) && self.states.iter().all(|(_, s)| {
-            s.linvel.is_finite() && s.angvel.is_finite() && s.com.is_finite()
         }) && self
             .states
-            .windows(2)
-            .all(|w| key(w[0].0) < key(w[1].0))
+            .iter()
+            .all(|(_, s)| s.linvel.is_finite() && s.angvel.is_finite() && s.com.is_finite())
+            && self.states.windows(2).all(|w| key(w[0].0) < key(w[1].0))
     }
 }
 
@@ -142,6 +146,11 @@ impl HeldParts {
     /// The impulse → damage mapping of contacts on holding colliders.
     pub fn impact(&self) -> &crate::ImpactDamage {
         &self.impact
+    }
+
+    /// Contact bookkeeping (open episodes, recorded velocities).
+    pub fn contacts(&self) -> &HeldContacts {
+        &self.contacts
     }
 
     /// The frame in progress: frames committed so far.
@@ -295,7 +304,10 @@ impl HeldParts {
                     if !hit.point.is_finite() {
                         continue;
                     }
-                    let pre = [state_of(states, hit.bodies.0), state_of(states, hit.bodies.1)];
+                    let pre = [
+                        state_of(states, hit.bodies.0),
+                        state_of(states, hit.bodies.1),
+                    ];
                     let v1 = point_velocity(&physics.bodies, hit.bodies.0, pre[0], hit.point);
                     let v2 = point_velocity(&physics.bodies, hit.bodies.1, pre[1], hit.point);
                     let approach = (v1 - v2).dot(hit.normal).max(0.0);

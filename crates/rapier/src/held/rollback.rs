@@ -320,7 +320,10 @@ fn check_damage_state(
         if !desc.independent_durability
             && (r.health.to_bits() != part.health.to_bits() || r.pending != 0.0)
         {
-            return err(p, "part has damage of its own without independent durability");
+            return err(
+                p,
+                "part has damage of its own without independent durability",
+            );
         }
         if (r.status == PartStatus::Broken) != r.break_frame.is_some() {
             return err(p, "part broken without a break frame, or the reverse");
