@@ -322,7 +322,7 @@ fn pushed_frame(
 }
 
 fn push(w: &mut PhysicsWorld, held: &mut HeldParts, parent: RigidBodyHandle) {
-    if held.frame() % 25 == 0 {
+    if held.frame().is_multiple_of(25) {
         let b = &mut w.bodies[parent];
         b.set_linvel(Vector::new(SPEED, 0.0, 0.0), true);
         held.before_step(w);
@@ -362,6 +362,8 @@ fn snapshot_mid_damage_then_restore_resumes_bit_for_bit() {
     let restored: HeldState = postcard::from_bytes(&state).unwrap();
     let mut held_b = held_a.restore(&restored, &b).unwrap();
     assert_eq!(state_bytes(&held_b), state);
+    assert_eq!(held_b.state_hash(), held_a.state_hash());
+    let hash_at_snapshot = held_a.state_hash();
 
     let mut ev_a = Vec::new();
     let mut ev_b = Vec::new();
@@ -373,6 +375,8 @@ fn snapshot_mid_damage_then_restore_resumes_bit_for_bit() {
     }
     assert_eq!(bits(&a), bits(&b));
     assert_eq!(state_bytes(&held_a), state_bytes(&held_b));
+    assert_eq!(held_a.state_hash(), held_b.state_hash());
+    assert_ne!(held_a.state_hash(), hash_at_snapshot);
     assert_eq!(
         postcard::to_allocvec(&ev_a).unwrap(),
         postcard::to_allocvec(&ev_b).unwrap()

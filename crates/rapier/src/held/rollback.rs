@@ -170,6 +170,42 @@ impl HeldParts {
         }
     }
 
+    /// FNV-1a 64 over the bit patterns of the runtime state (seed: SavedState
+    /// 每顆預載彈保存 broken／breakFrame；runtime hash 納入): the frame, each
+    /// launcher's weapon health, queued damage and break frame, each part's
+    /// status, health, queued damage and break frame, and the open contact
+    /// episodes. Handles and descriptions are not in it.
+    pub fn state_hash(&self) -> u64 {
+        let mut h = smithereens_core::hash::StateHasher::new();
+        let frame = |h: &mut smithereens_core::hash::StateHasher, f: Option<u64>| {
+            h.write_u64(f.map_or(u64::MAX, |f| f))
+        };
+        h.write_u64(self.frame);
+        for l in &self.launchers {
+            h.write_f32(l.weapon_health);
+            h.write_f32(l.weapon_pending);
+            frame(&mut h, l.weapon_broken);
+            for i in 0..l.status.len() {
+                h.write_u32(l.status[i] as u32);
+                h.write_f32(l.health[i]);
+                h.write_f32(l.pending[i]);
+                frame(&mut h, l.break_frame[i]);
+            }
+        }
+        h.write_u64(self.contacts.step);
+        for e in self.contacts.episodes.values() {
+            let (a, b, c, d) = e.first.key();
+            for k in [a, b, c, d] {
+                h.write_u32(k);
+            }
+            for x in [e.impulse, e.approach, e.impact] {
+                h.write_f32(x);
+            }
+            h.write_u64(e.last_step);
+        }
+        h.finish()
+    }
+
     /// Held parts rebuilt from these launchers' immutable descriptions plus
     /// `state`, after checking the restored world `physics` against them
     /// (see the module docs). `self` and `physics` are only read.
