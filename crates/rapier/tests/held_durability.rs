@@ -135,6 +135,12 @@ fn a_weapon_scraping_a_wall_loses_the_impact_models_damage() {
     for i in 0..3 {
         assert_eq!(held.part_health(id, i), Some(100.0));
     }
+    // The game's own damage on a part counts for the weapon too.
+    held.damage_part(id, 1, 5.0).unwrap();
+    assert_eq!(
+        held.pending_damage(id).unwrap(),
+        (5.0, &[0.0, 0.0, 0.0][..])
+    );
     println!(
         "scrape: weapon {full} -> {health} du (event {} du; head-on m_eff·v gives {d} du)",
         e.damage

@@ -143,6 +143,17 @@ impl HeldParts {
         })
     }
 
+    /// Replaces the impulse → damage mapping (a configuration, not part of
+    /// [`super::HeldState`]); open episodes keep their measured impulses.
+    ///
+    /// # Errors
+    /// [`crate::BackendError::BadSetting`]; nothing changes on error.
+    pub fn set_impact(&mut self, impact: crate::ImpactDamage) -> Result<(), crate::BackendError> {
+        impact.validate()?;
+        self.impact = impact;
+        Ok(())
+    }
+
     /// The impulse → damage mapping of contacts on holding colliders.
     pub fn impact(&self) -> &crate::ImpactDamage {
         &self.impact
