@@ -292,6 +292,40 @@ impl HeldParts {
     /// [`crate::BoundedStepper`], once per frame: it sees the last
     /// segment's contacts). Cost O(held parts × their narrow-phase pairs);
     /// allocates only when an episode opens.
+    ///
+    /// ```
+    /// use rapier3d::prelude::*;
+    /// use smithereens_rapier::{HeldPartDesc, HeldParts, LauncherDesc, PartMaterial, PartShape};
+    /// use std::sync::Arc;
+    ///
+    /// let mut physics = PhysicsWorld::new();
+    /// let (parent, _) = physics.insert(
+    ///     RigidBodyBuilder::dynamic(),
+    ///     ColliderBuilder::cuboid(1.0, 0.5, 1.0).mass(100.0),
+    /// );
+    /// let part = HeldPartDesc {
+    ///     shape: PartShape::Ball { radius: 0.1 },
+    ///     material: PartMaterial::default(),
+    ///     mass: 2.0,
+    ///     pose: Pose::from_translation(Vector::new(1.2, 0.0, 0.0)),
+    ///     health: 50.0,
+    /// };
+    /// let desc = LauncherDesc {
+    ///     weapon: 0,
+    ///     parts: vec![part],
+    ///     independent_durability: true,
+    ///     weapon_health: 400.0,
+    /// };
+    /// let mut held = HeldParts::new();
+    /// let launcher = held.add_launcher(&mut physics, parent, Arc::new(desc))?;
+    /// let mut events = Vec::new();
+    /// // The game's frame: input (launches), the step, then the safe points.
+    /// physics.step();
+    /// held.after_step(&physics);
+    /// held.commit_damage(&mut physics, &mut events);
+    /// assert_eq!(held.ammunition(launcher), 1);
+    /// # Ok::<(), smithereens_rapier::HeldError>(())
+    /// ```
     pub fn after_step(&mut self, physics: &PhysicsWorld) {
         self.contacts.step += 1;
         let step = self.contacts.step;
