@@ -28,6 +28,7 @@ fn main() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(600u32);
     save_cost();
+    durability_cost(frames);
     println!(
         "design            vehicles  median ms  p95 ms  max ms  trials/frame  max trials  subdiv frames  stall trips  longest run"
     );
@@ -103,5 +104,67 @@ fn save_cost() {
     println!(
         "save state, 8 vehicles ({} bodies): clone of the sets {clone_us:.1} µs, postcard round trip {serde_us:.1} µs ({bytes} B), one plain step {step_us:.1} µs",
         w.bodies.len()
+    );
+}
+
+/// What held-part durability costs per frame on the 8-vehicle held-design
+/// world driving into the wall: `after_step` (contacts of 32 holding
+/// colliders through the episode model) plus `commit_damage`, over the
+/// frames in which some holding collider touched something (the chassis are
+/// kept awake so the drive keeps pressing), beside the plain step.
+fn durability_cost(frames: u32) {
+    let (mut w, mut held, cars) = scene(Design::HoldingColliders, 8);
+    // The default 1 du per N·s breaks a 1.2 t vehicle's weapon (1,400 du)
+    // at the first bump; at 0.01 du per N·s the parts stay and keep pressing.
+    held.set_impact(smithereens_rapier::ImpactDamage {
+        damage_per_impulse: 0.01,
+        ..Default::default()
+    })
+    .expect("valid mapping");
+    let holding: Vec<_> = (0..held.launcher_count())
+        .flat_map(|l| (0..4).map(move |i| (l, i)))
+        .filter_map(|(l, i)| held.holding_collider(smithereens_rapier::LauncherId(l), i))
+        .collect();
+    let mut events = Vec::new();
+    let (mut read, mut step) = (Vec::new(), Vec::new());
+    let mut most = 0;
+    for _ in 0..frames {
+        // Kept awake: the drive keeps pressing the parts into the wall.
+        for car in &cars {
+            w.bodies[car.chassis].wake_up(true);
+        }
+        let t = Instant::now();
+        w.step();
+        let step_us = t.elapsed().as_secs_f64() * 1e6;
+        let t = Instant::now();
+        held.after_step(&w);
+        held.commit_damage(&mut w, &mut events);
+        let us = t.elapsed().as_secs_f64() * 1e6;
+        let touching: usize = holding
+            .iter()
+            .map(|&h| {
+                w.narrow_phase
+                    .contact_pairs_with(h)
+                    .filter(|p| p.has_any_active_contact())
+                    .count()
+            })
+            .sum();
+        if touching > 0 {
+            most = most.max(touching);
+            read.push(us);
+            step.push(step_us);
+        }
+    }
+    read.sort_by(f64::total_cmp);
+    step.sort_by(f64::total_cmp);
+    println!(
+        "held durability, 8 vehicles (32 holding colliders), {} of {frames} frames with contacts (at most {most} pairs): after_step + commit median {:.1} µs, p95 {:.1} µs, max {:.1} µs; plain step median {:.1} µs; {} damage events, the first {:.2} du",
+        read.len(),
+        percentile(&read, 0.5),
+        percentile(&read, 0.95),
+        read.last().copied().unwrap_or(0.0),
+        percentile(&step, 0.5),
+        events.len(),
+        events.first().map_or(0.0, |e| e.damage),
     );
 }

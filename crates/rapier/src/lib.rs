@@ -19,7 +19,9 @@
 //! single step through [`detach_collider`], the collider-leaves-a-body
 //! operation (mass, momentum and pose conserved); [`HeldParts::restore`]
 //! rejects a rollback whose world disagrees with the spec and the recorded
-//! ammunition state. [`BoundedStepper`] ([`substep`], seed 決定 › bounded-step
+//! ammunition and damage state. Contacts on holding colliders damage the
+//! weapon, or each part with independent durability, through the same
+//! impact model, committed at frame end ([`HeldParts::commit_damage`]). [`BoundedStepper`] ([`substep`], seed 決定 › bounded-step
 //! 細分停損) subdivides a frame while joint anchor errors exceed a tolerance,
 //! bounded by a trial cap and a deterministic world-level stall rule.
 //!
@@ -43,6 +45,7 @@ pub mod world;
 pub use detach::{DetachError, Detached, detach_collider};
 pub use error::BackendError;
 pub use held::{
+    DEFAULT_PART_HEALTH, DEFAULT_WEAPON_HEALTH, DamageTarget, HeldContacts, HeldDamageEvent,
     HeldError, HeldPartDesc, HeldParts, HeldPose, HeldState, HoldingOwner, LauncherDesc,
     LauncherId, MAX_PART_OFFSET, PartMaterial, PartShape, PartStatus, RollbackError,
 };

@@ -25,6 +25,7 @@ fn part(x: f32, z: f32) -> HeldPartDesc {
             Vector::new(x, 0.7, z),
             Rotation::from_axis_angle(Vector::X, std::f32::consts::FRAC_PI_2),
         ),
+        health: smithereens_rapier::DEFAULT_PART_HEALTH,
     }
 }
 
@@ -38,6 +39,7 @@ fn launcher() -> Arc<LauncherDesc> {
             part(1.2, 0.3),
         ],
         independent_durability: false,
+        weapon_health: smithereens_rapier::DEFAULT_WEAPON_HEALTH,
     })
 }
 

@@ -20,20 +20,30 @@
 //! world pose and point velocity, then the launch impulse and its recoil.
 //! Unfired parts are drawn at the authored pose relative to the parent
 //! ([`HeldParts::held_poses`]), never read from the disabled bodies.
+//! Durability (`durability.rs`, issue 14 item 3): contacts on holding
+//! colliders become damage through the library's impact model
+//! ([`crate::ImpactDamage`]), to the weapon by default or to each part with
+//! [`LauncherDesc::independent_durability`]; it commits at frame end
+//! ([`HeldParts::commit_damage`]).
 //! Rollback: [`HeldParts::state`] / [`HeldParts::restore`] (`rollback.rs`).
 //!
-//! Units: metres, kilograms, seconds, impulses in N·s.
+//! Units: metres, kilograms, seconds, impulses in N·s, damage and health in du.
 
 use crate::detach::{DetachError, Detached, detach_collider};
 use rapier3d::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
+mod durability;
 mod rollback;
 mod spec;
 
+pub use durability::{DamageTarget, HeldContacts, HeldDamageEvent};
 pub use rollback::{HeldState, LauncherRecord, PartRecord, RollbackError};
-pub use spec::{HeldPartDesc, LauncherDesc, MAX_PART_OFFSET, PartMaterial, PartShape};
+pub use spec::{
+    DEFAULT_PART_HEALTH, DEFAULT_WEAPON_HEALTH, HeldPartDesc, LauncherDesc, MAX_PART_OFFSET,
+    PartMaterial, PartShape,
+};
 
 /// Who holds a holding collider: recorded at creation, kept in snapshots.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -103,6 +113,17 @@ pub enum HeldError {
         /// The limit, m.
         limit: f32,
     },
+    /// A health is ≤ 0, NaN or infinite (`projectile: None` for the weapon).
+    #[error("{projectile:?}: health {health} du is not positive and finite")]
+    BadHealth {
+        /// Projectile index, `None` for the weapon.
+        projectile: Option<u32>,
+        /// The health given, du.
+        health: f32,
+    },
+    /// A damage amount is negative, NaN or infinite.
+    #[error("damage {0} du is not finite and ≥ 0")]
+    BadDamage(f32),
     /// More parts than a `u32` index can name.
     #[error("too many parts in one launcher")]
     TooManyParts,
@@ -148,6 +169,18 @@ pub(crate) struct Launcher {
     pub parent: RigidBodyHandle,
     pub handles: Vec<PartHandles>,
     pub status: Vec<PartStatus>,
+    /// Weapon health, du, in [0, `desc.weapon_max_health()`].
+    pub weapon_health: f32,
+    /// Weapon damage queued this frame, du (committed at frame end).
+    pub weapon_pending: f32,
+    /// Frame in which the weapon broke.
+    pub weapon_broken: Option<u64>,
+    /// Per part: own health, du (only lowered with independent durability).
+    pub health: Vec<f32>,
+    /// Per part: own damage queued this frame, du.
+    pub pending: Vec<f32>,
+    /// Per part: frame in which it broke (`Some` iff `Broken`).
+    pub break_frame: Vec<Option<u64>>,
 }
 
 /// A held part's drawing pose (see [`HeldParts::held_poses`]).
@@ -164,13 +197,24 @@ pub struct HeldPose {
 /// All held parts of a world: launchers in creation order, each with its
 /// immutable [`LauncherDesc`], its parent body, the handles it created and
 /// each part's [`PartStatus`].
+///
+/// Durability state (health, queued damage, open contact episodes, frame
+/// counter) is part of it and of its [`HeldState`].
 #[derive(Clone, Debug, Default)]
 pub struct HeldParts {
     pub(crate) launchers: Vec<Launcher>,
+    /// The impulse → damage mapping for contacts on holding colliders.
+    pub(crate) impact: crate::ImpactDamage,
+    /// Frames committed so far ([`Self::commit_damage`] calls): the index
+    /// of the frame in progress.
+    pub(crate) frame: u64,
+    pub(crate) contacts: HeldContacts,
+    /// Scratch: episodes that ended this step.
+    pub(crate) ended: Vec<crate::set::episode::Episode>,
 }
 
 impl HeldParts {
-    /// No launchers.
+    /// No launchers; contact damage with the default [`crate::ImpactDamage`].
     pub fn new() -> Self {
         Self::default()
     }
@@ -229,11 +273,18 @@ impl HeldParts {
         }
         let n = desc.parts.len();
         self.launchers.push(Launcher {
+            weapon_health: desc.weapon_max_health(),
+            weapon_pending: 0.0,
+            weapon_broken: None,
+            health: desc.parts.iter().map(|p| p.health).collect(),
+            pending: vec![0.0; n],
+            break_frame: vec![None; n],
             desc,
             parent,
             handles,
             status: vec![PartStatus::Held; n],
         });
+        self.record_states(physics);
         Ok(id)
     }
 
@@ -322,6 +373,11 @@ impl HeldParts {
     /// [`HeldError::AlreadyLaunched`], [`HeldError::Broken`], or
     /// [`HeldError::Detach`] (non-finite impulse, or the world no longer
     /// holds the handles). Nothing changes on error.
+    ///
+    /// Same-frame rule (seed 同幀判定): launch is decided here, when the
+    /// frame's input is processed; damage commits at frame end. The part is
+    /// no longer the weapon's: its queued own damage is dropped, and neither
+    /// this frame's weapon damage nor a weapon break touches it.
     pub fn launch(
         &mut self,
         physics: &mut PhysicsWorld,
@@ -333,13 +389,17 @@ impl HeldParts {
         let h = self.held_part(launcher, projectile)?;
         let done = detach_collider(physics, h.holding, h.body, impulse, launch_point)?;
         self.set_status(launcher, projectile, PartStatus::Launched);
+        // The recoil changed the parent's velocity: it is the next step's
+        // pre-step velocity of the parent's contacts.
+        self.record_states(physics);
         Ok(done)
     }
 
-    /// Breaks a held part: its holding collider is disabled (its mass leaves
-    /// the parent, whose velocity field is kept) and its body stays disabled.
-    /// For a launcher with independent durability this is the frame-end
-    /// damage commit of one part.
+    /// Breaks a held part now: its holding collider is disabled (its mass
+    /// leaves the parent, whose velocity field is kept) and its body stays
+    /// disabled; its break frame is the frame in progress. The frame-end
+    /// damage commit ([`Self::commit_damage`]) breaks parts this way; a game
+    /// may call it for its own reasons.
     ///
     /// # Errors
     /// As [`Self::launch`] for unknown, out-of-range, launched or broken parts.
@@ -352,10 +412,13 @@ impl HeldParts {
         let h = self.held_part(launcher, projectile)?;
         disable_holding(physics, h.holding);
         self.set_status(launcher, projectile, PartStatus::Broken);
+        self.record_states(physics);
         Ok(())
     }
 
-    /// The weapon part broke: every unfired part is disabled (seed: weapon
+    /// The weapon part broke now (the game's own reason; contact damage
+    /// breaks it in [`Self::commit_damage`]): its health is kept, it is
+    /// marked broken and every unfired part is disabled (seed: weapon
     /// broken 連帶停用未發射彈藥). Returns the projectile indices broken, in order.
     ///
     /// # Errors
@@ -371,6 +434,11 @@ impl HeldParts {
             .collect();
         for &i in &held {
             self.break_part(physics, launcher, i)?;
+        }
+        let frame = self.frame;
+        if let Some(l) = self.launchers.get_mut(launcher.0 as usize) {
+            l.weapon_broken.get_or_insert(frame);
+            l.weapon_pending = 0.0;
         }
         Ok(held)
     }
@@ -418,20 +486,31 @@ impl HeldParts {
         }
     }
 
+    /// Sets a part's status; a part that leaves `Held` drops its queued
+    /// damage, a broken one records the frame in progress.
     fn set_status(&mut self, launcher: LauncherId, projectile: u32, s: PartStatus) {
-        if let Some(slot) = self
-            .launchers
-            .get_mut(launcher.0 as usize)
-            .and_then(|l| l.status.get_mut(projectile as usize))
-        {
+        let frame = self.frame;
+        let i = projectile as usize;
+        let Some(l) = self.launchers.get_mut(launcher.0 as usize) else {
+            return;
+        };
+        if let Some(slot) = l.status.get_mut(i) {
             *slot = s;
+        }
+        if let Some(p) = l.pending.get_mut(i) {
+            *p = 0.0;
+        }
+        if s == PartStatus::Broken
+            && let Some(b) = l.break_frame.get_mut(i)
+        {
+            *b = Some(frame);
         }
     }
 }
 
 /// Disables a holding collider without a receiving body: the parent loses
 /// its mass at once and keeps its velocity field (see [`crate::detach`]).
-fn disable_holding(physics: &mut PhysicsWorld, holding: ColliderHandle) {
+pub(crate) fn disable_holding(physics: &mut PhysicsWorld, holding: ColliderHandle) {
     let Some(col) = physics.colliders.get_mut(holding) else {
         return;
     };

@@ -109,6 +109,25 @@ pub struct HeldPartDesc {
     /// Authored pose of the part in its parent body's frame, m; its
     /// translation is at most [`MAX_PART_OFFSET`] from the parent's origin.
     pub pose: Pose,
+    /// Health of the part, du (> 0, finite; default [`DEFAULT_PART_HEALTH`]).
+    /// With [`LauncherDesc::independent_durability`] it is the part's own
+    /// health; without, it is the part's share of its weapon's health (see
+    /// [`LauncherDesc::weapon_max_health`]).
+    #[serde(default = "default_part_health")]
+    pub health: f32,
+}
+
+/// Default [`HeldPartDesc::health`], du: 100.
+pub const DEFAULT_PART_HEALTH: f32 = 100.0;
+/// Default [`LauncherDesc::weapon_health`], du: 1000.
+pub const DEFAULT_WEAPON_HEALTH: f32 = 1000.0;
+
+fn default_part_health() -> f32 {
+    DEFAULT_PART_HEALTH
+}
+
+fn default_weapon_health() -> f32 {
+    DEFAULT_WEAPON_HEALTH
 }
 
 /// A launcher: one weapon part of a parent body and the parts it holds, in
@@ -120,20 +139,56 @@ pub struct LauncherDesc {
     pub weapon: u32,
     /// The held parts; `parts[i]` is projectile index `i`.
     pub parts: Vec<HeldPartDesc>,
-    /// Each held part has its own durability (seed: 可選彈體獨立耐久,
-    /// `projectile_independent_durability`); default false: a held part
-    /// belongs to the weapon until launched.
+    /// Each held part has its own durability (seed: 可選彈體獨立耐久);
+    /// default false: a held part belongs to the weapon until launched. In a
+    /// spec file the key is `projectile_independent_durability` (the seed's
+    /// GLB root-extras name; `independent_durability` is read too), absent =
+    /// false. This crate reads no weapon GLB: a game that authors weapons as
+    /// GLB copies the root extra into this field.
+    #[serde(
+        default,
+        rename = "projectile_independent_durability",
+        alias = "independent_durability"
+    )]
     pub independent_durability: bool,
+    /// Health of the weapon's non-projectile parts, du (> 0, finite;
+    /// default [`DEFAULT_WEAPON_HEALTH`]). See [`Self::weapon_max_health`].
+    #[serde(default = "default_weapon_health")]
+    pub weapon_health: f32,
 }
 
 impl LauncherDesc {
+    /// The weapon part's full health, du: with independent durability its
+    /// non-projectile parts only ([`Self::weapon_health`]); without, the
+    /// held parts are proxies of the weapon and add their
+    /// [`HeldPartDesc::health`] (seed: "武器零件的耐久…只由非彈體 proxy 合成"
+    /// when independent). Fixed at creation: launching a part does not lower
+    /// it. Summed in f32 in projectile order.
+    pub fn weapon_max_health(&self) -> f32 {
+        if self.independent_durability {
+            self.weapon_health
+        } else {
+            self.parts
+                .iter()
+                .fold(self.weapon_health, |sum, p| sum + p.health)
+        }
+    }
+
     /// Checks every part; the first bad one is the error.
     ///
     /// # Errors
     /// [`HeldError::BadMass`], [`HeldError::BadShape`],
     /// [`HeldError::BadMaterial`], [`HeldError::BadPose`] or
-    /// [`HeldError::TooFar`], naming the projectile index.
+    /// [`HeldError::TooFar`] or [`HeldError::BadHealth`], naming the
+    /// projectile index; [`HeldError::BadHealth`] without one for the weapon.
     pub fn validate(&self) -> Result<(), HeldError> {
+        let good_health = |h: f32| h.is_finite() && h > 0.0;
+        if !good_health(self.weapon_health) {
+            return Err(HeldError::BadHealth {
+                projectile: None,
+                health: self.weapon_health,
+            });
+        }
         for (i, part) in self.parts.iter().enumerate() {
             let projectile = i as u32;
             if !(part.mass > 0.0) || !part.mass.is_finite() {
@@ -166,6 +221,18 @@ impl LauncherDesc {
                     limit: MAX_PART_OFFSET,
                 });
             }
+            if !good_health(part.health) {
+                return Err(HeldError::BadHealth {
+                    projectile: Some(projectile),
+                    health: part.health,
+                });
+            }
+        }
+        if !self.weapon_max_health().is_finite() {
+            return Err(HeldError::BadHealth {
+                projectile: None,
+                health: self.weapon_max_health(),
+            });
         }
         if self.parts.len() > u32::MAX as usize {
             return Err(HeldError::TooManyParts);

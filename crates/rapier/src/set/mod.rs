@@ -45,7 +45,7 @@ use std::sync::Arc;
 
 pub mod attachments;
 pub mod contact;
-mod episode;
+pub(crate) mod episode;
 pub mod hold;
 mod impulses;
 pub(crate) mod registry;
@@ -54,7 +54,7 @@ pub mod rest;
 pub mod settings;
 mod sleep;
 pub(crate) mod snapshot;
-mod step;
+pub(crate) mod step;
 pub mod tag;
 
 pub use attachments::Attachments;

@@ -588,7 +588,7 @@ impl DestructionSet {
 /// starts at the next step, whose state no longer holds where the
 /// trajectory crossed (drops 1 cm apart arrive there bit-identical).
 /// O(contact points of the pair), once per episode.
-pub(super) fn impact_speed(
+pub(crate) fn impact_speed(
     physics: &PhysicsWorld,
     hit: &ContactHit,
     states: [Option<super::contact::BodyState>; 2],

@@ -48,11 +48,13 @@ pub fn launcher() -> Arc<LauncherDesc> {
             Vector::new(1.9, 0.55, z),
             Rotation::from_axis_angle(Vector::Z, std::f32::consts::FRAC_PI_2),
         ),
+        health: smithereens_rapier::DEFAULT_PART_HEALTH,
     };
     Arc::new(LauncherDesc {
         weapon: 0,
         parts: vec![part(-0.3), part(-0.1), part(0.1), part(0.3)],
         independent_durability: false,
+        weapon_health: smithereens_rapier::DEFAULT_WEAPON_HEALTH,
     })
 }
 
