@@ -93,3 +93,14 @@ pub fn floating_block(nx: u32, ny: u32, nz: u32) -> (DestructionWorld, Arc<Asset
         asset,
     )
 }
+
+/// A standing wall of `nx × ny × nz` cubes of 0.25 m on its bottom row, with
+/// no projectile, and the world centre of its top corner cube (x = 0).
+#[allow(dead_code)] // each bench binary uses its own scenes
+pub fn standing_wall(nx: u32, ny: u32, nz: u32) -> (DestructionWorld, Vec3) {
+    let size = 0.25;
+    let asset =
+        Arc::new(Asset::new(&grid_desc(nx, ny, nz, size, 2400.0, 1500.0)).expect("valid grid"));
+    let w = DestructionWorld::new(asset, Pose::IDENTITY, WorldSettings::default()).expect("world");
+    (w, Vec3::new(0.5, ny as f32 - 0.5, 0.5) * size)
+}

@@ -63,6 +63,42 @@ fn big_split(c: &mut Criterion) {
             total
         })
     });
+    // A 48 × 24 × 2 wall of 0.25 m cubes (2,304 chunks, one fixed body)
+    // loses its top corner cube: the commit (the wall keeps its body and
+    // loses one collider, issue 12 item 5), then the Rapier step after it,
+    // which pays for the kept body's modified colliders.
+    for (name, rapier_step) in [
+        ("chip_wall_2304_commit", false),
+        ("chip_wall_2304_next_step", true),
+    ] {
+        g.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    let (mut w, corner) = scenes::standing_wall(48, 24, 2);
+                    w.step().expect("warm-up step");
+                    w.admit(RadialDamage {
+                        id: EventId(1),
+                        point: corner,
+                        radius: 0.2,
+                        damage: 1.0e6,
+                        impulse: None,
+                    })
+                    .expect("admit");
+                    let r = w.step().expect("step");
+                    assert_eq!(r.created.len(), 1);
+                    let r = if rapier_step {
+                        let next = w.step().expect("step");
+                        Duration::from_secs_f64(next.physics_seconds)
+                    } else {
+                        Duration::from_secs_f64(r.destruction_seconds)
+                    };
+                    total += r;
+                }
+                total
+            })
+        });
+    }
     g.finish();
 }
 

@@ -567,6 +567,16 @@ impl RapierCommit<'_> {
             body_mass_properties(&spec)
         };
         let recentre = part.mass.center - old.1;
+        let kind = if fixed {
+            RigidBodyType::Fixed
+        } else {
+            RigidBodyType::Dynamic
+        };
+        // The type first: `leave_body` brings a dynamic body's mass
+        // properties up to date (a fixed one's at the next step).
+        if let Some(body) = self.physics.bodies.get_mut(rb) {
+            body.set_body_type(kind, true);
+        }
         crate::detach::leave_body(
             self.physics,
             rb,
@@ -589,26 +599,17 @@ impl RapierCommit<'_> {
             }
         }
         let ccd_speed = self.cx.settings.ccd_speed;
-        if let Some(body) = self.physics.bodies.get_mut(rb) {
-            let kind = if fixed {
-                RigidBodyType::Fixed
-            } else {
-                RigidBodyType::Dynamic
-            };
-            body.set_body_type(kind, true);
-            if !fixed {
-                body.set_linvel(motion.velocity.linear, true);
-                body.set_angvel(motion.velocity.angular, true);
-                // Fast pieces get CCD at once (see `DestructionSettings::ccd_speed`).
-                if !body.is_ccd_enabled() && motion.velocity.linear.length() > ccd_speed {
-                    body.enable_ccd(true);
-                    if let Some(o) = owner.as_mut() {
-                        o.ccd_by_library = true;
-                    }
+        if !fixed && let Some(body) = self.physics.bodies.get_mut(rb) {
+            body.set_linvel(motion.velocity.linear, true);
+            body.set_angvel(motion.velocity.angular, true);
+            // Fast pieces get CCD at once (see `DestructionSettings::ccd_speed`).
+            if !body.is_ccd_enabled() && motion.velocity.linear.length() > ccd_speed {
+                body.enable_ccd(true);
+                if let Some(o) = owner.as_mut() {
+                    o.ccd_by_library = true;
                 }
             }
         }
-        refresh_mass(self.physics, rb);
         if let Some(mut o) = owner {
             o.colliders = staying;
             self.registry.insert_body(rb, o);

@@ -205,7 +205,10 @@ pub(crate) struct MotionBefore {
 ///
 /// Cost: O(leaving × colliders of the body) inside Rapier (it finds each
 /// collider in the body's list), plus O(colliders of the body) for
-/// [`Leaving::Removed`] with a non-zero `recentre`. No material point of
+/// [`Leaving::Removed`] with a non-zero `recentre`, plus, for a dynamic
+/// body, Rapier's recomputation of its mass properties, which walks every
+/// vertex of its colliders (Rapier repeats it at the next step for any body
+/// whose colliders changed, fixed ones included). No material point of
 /// what stays changes velocity: Rapier stores the linear velocity at the
 /// centre of mass and keeps it when the centre of mass moves, so it is set
 /// to `v + ω × (c′ − c)`. Mass properties are current on return. Callers
@@ -262,6 +265,13 @@ pub(crate) fn leave_body(
         bodies, colliders, ..
     } = physics;
     if let Some(p) = bodies.get_mut(parent) {
+        if !p.is_dynamic() && matches!(how, Leaving::Removed { .. }) {
+            // A fixed (or kinematic) body moves no mass: Rapier brings its
+            // mass properties up to date at the next step. Recomputing
+            // them walks every vertex of every collider of the body (its
+            // bounding extent): 0.42 ms on a 2,304-chunk wall.
+            return Some(before);
+        }
         p.recompute_mass_properties_from_colliders(colliders);
         if p.is_dynamic() {
             let c_new = p.center_of_mass();
