@@ -214,6 +214,39 @@ pub enum CommitStatus {
     /// The budget held the commit back; the events stay pending in order and
     /// later admissions answer [`crate::Admission::Deferred`] until a commit succeeds.
     Deferred(BudgetShortfall),
+    /// The frame's body-creation allowance held the commit back whole
+    /// ([`Instance::commit_within`]): the events stay pending in order (and
+    /// admissions go on) until a later frame has room for it.
+    Throttled {
+        /// New bodies the commit would create.
+        bodies: u32,
+        /// What was left of the frame's allowance.
+        remaining: u32,
+    },
+}
+
+/// How many new bodies a frame may still create, for
+/// [`Instance::commit_within`]: a deterministic throttle between commits
+/// (issue 12 item 7). A commit counts one new body per piece that breaks
+/// off (a remainder keeps or replaces its body).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub struct BodyAllowance {
+    /// New bodies the frame may still create.
+    pub remaining: u32,
+    /// The whole allowance of a frame (≥ 1).
+    pub per_frame: u32,
+}
+
+impl CommitPlan {
+    /// New bodies this plan creates: one per piece that breaks off (the
+    /// remainder of each split keeps its handle and keeps or replaces its
+    /// body). O(splits).
+    pub fn new_body_count(&self) -> u32 {
+        self.splits
+            .iter()
+            .map(|s| s.parts.iter().filter(|p| !p.kept).count() as u32)
+            .sum()
+    }
 }
 
 /// Result of [`Instance::commit`].
@@ -269,6 +302,32 @@ impl Instance {
         &mut self,
         backend: &mut B,
     ) -> Result<CommitOutcome, CommitError<B::Error>> {
+        self.commit_within(
+            backend,
+            BodyAllowance {
+                remaining: u32::MAX,
+                per_frame: u32::MAX,
+            },
+        )
+    }
+
+    /// As [`Self::commit`], under a frame's body-creation allowance: a
+    /// commit whose plan creates more new bodies
+    /// ([`CommitPlan::new_body_count`]) than `allowance.remaining` is held
+    /// back whole ([`CommitStatus::Throttled`], events kept, nothing
+    /// changed) — unless the frame has created nothing yet
+    /// (`remaining == per_frame`): a single commit larger than the whole
+    /// allowance then goes through alone, so no commit waits forever.
+    /// Commits stay atomic; the caller subtracts
+    /// `outcome.created.len()` from its allowance.
+    ///
+    /// # Errors
+    /// As [`Self::commit`].
+    pub fn commit_within<B: CommitBackend>(
+        &mut self,
+        backend: &mut B,
+        allowance: BodyAllowance,
+    ) -> Result<CommitOutcome, CommitError<B::Error>> {
         if self.pending().is_empty() {
             return Ok(CommitOutcome::empty(CommitStatus::Idle));
         }
@@ -280,6 +339,13 @@ impl Instance {
             }
             Err(e) => return Err(e),
         };
+        let bodies = plan.new_body_count();
+        if bodies > allowance.remaining && allowance.remaining < allowance.per_frame {
+            return Ok(CommitOutcome::empty(CommitStatus::Throttled {
+                bodies,
+                remaining: allowance.remaining,
+            }));
+        }
         let prepared = backend
             .prepare(self.asset(), &plan)
             .map_err(CommitError::Prepare)?;

@@ -61,8 +61,8 @@ pub use budget::{
 pub use cluster::{Cluster, ClusterHandle, ClusterMotion};
 pub use codec::FrameError;
 pub use commit::{
-    CommitBackend, CommitError, CommitOutcome, CommitPlan, CommitStatus, HeadlessBackend,
-    PlannedImpulse, SplitPart, SplitPlan, impulse_change, part_motion,
+    BodyAllowance, CommitBackend, CommitError, CommitOutcome, CommitPlan, CommitStatus,
+    HeadlessBackend, PlannedImpulse, SplitPart, SplitPlan, impulse_change, part_motion,
 };
 pub use damage::{
     DamageEvent, DamageModel, EventId, EventSource, FalloffDamage, RadialDamage, SpreadDamage,

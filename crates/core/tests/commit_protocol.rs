@@ -235,3 +235,40 @@ fn a_commit_with_nothing_pending_is_idle() {
     assert_eq!(out.record, None);
     assert_eq!(inst.commit_seq(), 0);
 }
+
+#[test]
+fn a_commit_over_the_frames_body_allowance_waits_whole_and_changes_nothing() {
+    let mut inst = Instance::new(three_chunks(), Pose::IDENTITY).unwrap();
+    inst.admit(hit(1)).unwrap();
+    inst.admit(hit(2)).unwrap();
+    // Chunk 2 breaks off: one new body (the remainder keeps its handle).
+    assert_eq!(inst.plan::<()>().unwrap().new_body_count(), 1);
+    let before = inst.state_hash();
+    let mut backend = Watching::default();
+    let spent = BodyAllowance {
+        remaining: 0,
+        per_frame: 4,
+    };
+    let out = inst.commit_within(&mut backend, spent).unwrap();
+    assert_eq!(
+        out.status,
+        CommitStatus::Throttled {
+            bodies: 1,
+            remaining: 0
+        }
+    );
+    assert!(out.created.is_empty() && out.receipts.is_empty());
+    assert_eq!(inst.state_hash(), before, "nothing changed");
+    assert_eq!(inst.pending().len(), 2, "both events wait");
+    assert_eq!((backend.prepares, backend.commits), (0, 0));
+    // A later frame with room commits both events at once.
+    let room = BodyAllowance {
+        remaining: 1,
+        per_frame: 4,
+    };
+    let out = inst.commit_within(&mut backend, room).unwrap();
+    assert_eq!(out.status, CommitStatus::Committed);
+    assert_eq!(out.created.len(), 1);
+    assert_eq!(inst.health(), &[2.0, 0.0]);
+    assert!(inst.pending().is_empty());
+}

@@ -263,6 +263,37 @@ fn a_set_snapshot_of_format_3_with_a_pending_radial_blast_still_restores() {
     }
 }
 
+#[test]
+fn a_set_snapshot_of_format_6_restores_with_the_default_body_allowance_and_resumes_bit_for_bit() {
+    // Written by main 4df8628 (see tests/data/legacy_set_format6.txt), the
+    // last format whose settings have no `new_bodies_per_frame`.
+    let bytes = include_bytes!("data/legacy_set_format6.bin");
+    let rod = Arc::new(chain(3, &[(0, 1), (1, 2)], &[]).unwrap());
+    let (mut physics, mut set) = DestructionSet::restore_with(bytes, &[rod]).unwrap();
+    // The settings it had, and the new one at its default.
+    let s = set.settings();
+    assert_eq!((s.sleep_sweep, s.quarantine_after), (64, 5));
+    assert_eq!(s.new_bodies_per_frame, 16);
+    let h = set.instances().next().unwrap().0;
+    for _ in 0..3 {
+        step(&mut set, &mut physics);
+    }
+    let inst = set.instance(h).unwrap();
+    assert_eq!(inst.health(), &[0.0, 6.719838]);
+    assert_eq!(inst.broken_count(), 1);
+    let mut v: Vec<(Vec3, Vec3)> = set
+        .cluster_bodies(h)
+        .unwrap()
+        .values()
+        .map(|&rb| (physics.bodies[rb].linvel(), physics.bodies[rb].angvel()))
+        .collect();
+    v.sort_by(|a, b| a.0.x.total_cmp(&b.0.x));
+    assert_eq!(v[0].0, Vec3::new(-1.7861478, -2.4028842, 0.0));
+    assert_eq!(v[1].0, Vec3::new(1.3089986, 1.9260158e-7, 0.0));
+    assert_eq!(v[1].1.z, -1.2470462);
+    assert_eq!(set.state_hash(&physics), 0x47f0_c9de_7fa6_80a6);
+}
+
 /// The fixture's run stepped Rapier and then `after_step` (no `before_step`).
 fn step_after_restore(set: &mut DestructionSet, physics: &mut PhysicsWorld) {
     physics.step_with_events(&(), set.events());

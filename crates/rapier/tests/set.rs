@@ -589,7 +589,8 @@ fn every_single_byte_corruption_of_a_save_is_a_typed_error() {
 }
 
 #[test]
-fn set_snapshots_of_formats_4_and_5_without_the_parting_list_or_rest_probes_still_restore() {
+fn set_snapshots_of_formats_4_to_6_without_the_body_allowance_parting_list_or_rest_probes_still_restore()
+ {
     let asset = wall();
     let mut physics = game_world();
     let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
@@ -597,12 +598,23 @@ fn set_snapshots_of_formats_4_and_5_without_the_parting_list_or_rest_probes_stil
     for _ in 0..3 {
         step(&mut set, &mut physics);
     }
-    // Format 6 ends with the two parting lists and the rest probes (all
-    // empty here: one zero byte each), then the 8-byte checksum; format 5
-    // is the same without the probes, format 4 also without the lists.
-    let v6 = set.snapshot().unwrap();
-    let body = &v6[..v6.len() - 8];
-    assert_eq!(body[0], 6, "format byte");
+    // Format 7 is the format byte, the settings (ending with
+    // `new_bodies_per_frame`, 16: one byte), the rest of the head, the two
+    // parting lists and the rest probes (all empty here: one zero byte
+    // each), then the 8-byte checksum. Format 6 is the same without the
+    // allowance byte; format 5 also without the probes, format 4 also
+    // without the lists.
+    let v7 = set.snapshot().unwrap();
+    let body = &v7[..v7.len() - 8];
+    let today = body.to_vec();
+    assert_eq!(body[0], 7, "format byte");
+    let settings = postcard::to_stdvec(set.settings()).unwrap();
+    assert_eq!(&body[1..1 + settings.len()], &settings[..]);
+    assert_eq!(settings.last(), Some(&16));
+    let mut v6 = body.to_vec();
+    v6.remove(settings.len());
+    v6[0] = 6;
+    let body = &v6[..];
     assert_eq!(&body[body.len() - 3..], &[0, 0, 0]);
     let seal = |mut bytes: Vec<u8>| {
         let mut h = smithereens_core::hash::StateHasher::new();
@@ -610,7 +622,7 @@ fn set_snapshots_of_formats_4_and_5_without_the_parting_list_or_rest_probes_stil
         bytes.extend_from_slice(&h.finish().to_le_bytes());
         bytes
     };
-    for (format, cut) in [(5u8, 1usize), (4, 3)] {
+    for (format, cut) in [(6u8, 0usize), (5, 1), (4, 3)] {
         let mut old = body[..body.len() - cut].to_vec();
         old[0] = format;
         let restored =
@@ -618,7 +630,7 @@ fn set_snapshots_of_formats_4_and_5_without_the_parting_list_or_rest_probes_stil
         assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
     }
     // A format the build does not know is a typed error.
-    let mut v9 = body.to_vec();
+    let mut v9 = today;
     v9[0] = 9;
     assert!(matches!(
         DestructionSet::restore(&seal(v9), std::slice::from_ref(&asset), &physics),

@@ -183,6 +183,10 @@ pub struct DestructionSet {
     pub(crate) live: usize,
     /// Buffers of [`Self::step_resolving_breaks`].
     rerun: rerun::RerunState,
+    /// New bodies this frame's commits may still create
+    /// ([`DestructionSettings::new_bodies_per_frame`]); full again at the
+    /// end of every safe point, so never part of a snapshot.
+    pub(crate) allowance: u32,
 }
 
 impl DestructionSet {
@@ -216,6 +220,7 @@ impl DestructionSet {
             shapes: BTreeMap::new(),
             live: 0,
             rerun: rerun::RerunState::default(),
+            allowance: settings.new_bodies_per_frame,
         })
     }
 

@@ -628,6 +628,7 @@ fn merge(report: &mut SetStepReport, first: SetStepReport) {
             recycled,
             wedged,
             deferred,
+            throttled,
         } = r;
         let into = report.instances.entry(h).or_default();
         prepend(&mut into.events, events);
@@ -640,6 +641,9 @@ fn merge(report: &mut SetStepReport, first: SetStepReport) {
         prepend(&mut into.wedged, wedged);
         if into.deferred.is_none() {
             into.deferred = deferred;
+        }
+        if into.throttled.is_none() {
+            into.throttled = throttled;
         }
     }
     prepend(&mut report.failed, failed);

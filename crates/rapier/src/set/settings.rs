@@ -125,6 +125,18 @@ pub struct DestructionSettings {
     /// events are set aside in quarantine (≥ 1; default 3). The other
     /// instances commit regardless.
     pub quarantine_after: u32,
+    /// New Rapier bodies the set's commits may create per frame (one safe
+    /// point, or both halves of a re-run step; ≥ 1; default 16), a
+    /// deterministic throttle between commits (issue 12 item 7): a commit
+    /// that would create more than what is left of it waits whole in its
+    /// instance's pending queue for a later frame
+    /// ([`smithereens_core::CommitStatus::Throttled`]); the first commit of
+    /// a frame always goes through, so a single split larger than the whole
+    /// allowance goes through alone. Instances take turns being first
+    /// (the order rotates with the step index), so none waits forever. The
+    /// default bounds a frame's body creation at about the cost of one
+    /// large split (16 pieces of a few colliders each).
+    pub new_bodies_per_frame: u32,
 }
 
 /// Default [`DestructionSettings::tag_mark`]: "SMT".
@@ -145,6 +157,7 @@ impl Default for DestructionSettings {
             ccd_speed: 8.0,
             sleep_sweep: 128,
             quarantine_after: 3,
+            new_bodies_per_frame: 16,
         }
     }
 }
@@ -198,6 +211,9 @@ impl DestructionSettings {
         }
         if self.quarantine_after == 0 {
             return bad("quarantine_after", 0.0, "≥ 1");
+        }
+        if self.new_bodies_per_frame == 0 {
+            return bad("new_bodies_per_frame", 0.0, "≥ 1");
         }
         self.impact.validate()
     }

@@ -42,6 +42,10 @@ pub struct InstanceReport {
     pub wedged: Vec<ClusterHandle>,
     /// Set when the budget held the commit back (events stay pending).
     pub deferred: Option<smithereens_core::budget::BudgetShortfall>,
+    /// New bodies of a commit the frame's body allowance held back whole
+    /// ([`super::DestructionSettings::new_bodies_per_frame`]; events stay
+    /// pending for a later frame).
+    pub throttled: Option<u32>,
 }
 
 impl InstanceReport {
@@ -144,6 +148,7 @@ impl DestructionSet {
         self.sweep(physics, &mut report);
         self.withdraw_due(physics);
         self.pre_step_taken = false;
+        self.allowance = self.settings.new_bodies_per_frame;
         report.instances.retain(|_, r| !r.is_empty());
         report.destruction_seconds = t0.elapsed().as_secs_f64();
         report
@@ -440,6 +445,12 @@ impl DestructionSet {
         let mut committing = std::mem::take(&mut self.committing);
         committing.clear();
         committing.extend_from_slice(&self.dirty);
+        // Instances take turns committing first (the dirty list is in handle
+        // order), so one that commits every frame cannot starve another whose
+        // commit needs the frame's whole body allowance
+        // (`DestructionSettings::new_bodies_per_frame`).
+        let n = committing.len();
+        committing.rotate_left((self.step_index % n as u64) as usize);
         let mut blasted = Vec::new();
         for &h in &committing {
             // The commit hands the parent's motion on to its parts.
@@ -471,11 +482,18 @@ impl DestructionSet {
                     moved: &mut report.moved,
                     extra: &entry.extra,
                 };
-                entry.instance.commit(&mut backend)
+                entry.instance.commit_within(
+                    &mut backend,
+                    smithereens_core::BodyAllowance {
+                        remaining: self.allowance,
+                        per_frame: settings.new_bodies_per_frame,
+                    },
+                )
             };
             match result {
                 Ok(outcome) => {
                     entry.failures = 0;
+                    self.allowance = self.allowance.saturating_sub(outcome.created.len() as u32);
                     // A shrunk cluster kept its body (issue 12 item 5) with
                     // fewer colliders and a new centre of mass: its rest
                     // probe's radius and reference no longer describe it.
@@ -523,6 +541,11 @@ impl DestructionSet {
                     r.render_only = outcome.render_only;
                     if let smithereens_core::commit::CommitStatus::Deferred(s) = outcome.status {
                         r.deferred = Some(s);
+                    } else if let smithereens_core::commit::CommitStatus::Throttled {
+                        bodies, ..
+                    } = outcome.status
+                    {
+                        r.throttled = Some(bodies);
                     } else if entry.instance.pending().is_empty() {
                         self.dirty.retain(|&d| d != h);
                     }

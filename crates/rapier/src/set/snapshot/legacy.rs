@@ -1,5 +1,7 @@
 //! Set snapshots written by earlier versions, still read:
-//! - format 5: today's layout without the rest probes (a restored set
+//! - format 6: today's layout with settings that have no
+//!   `new_bodies_per_frame` (it starts at its default, 16);
+//! - format 5: format 6's layout without the rest probes (a restored set
 //!   starts every awake body's rest window afresh);
 //! - format 4: today's layout without the parting pieces (a restored set
 //!   finds them by their solver groups, as before);
@@ -26,7 +28,7 @@ use smithereens_core::ClusterHandle;
 use smithereens_core::codec::with_legacy_event_layout;
 use std::collections::BTreeMap;
 
-/// Decodes a set snapshot of format 2, 3, 4, 5 or today's (checksum already
+/// Decodes a set snapshot of format 2 to 6 or today's (checksum already
 /// removed); `format` is the first field, a one-byte postcard varint.
 ///
 /// # Errors
@@ -40,27 +42,102 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
         Some(3) => SetSnapshot::from_head(
             with_legacy_event_layout(|| decode_exact::<SnapshotHead<SettingsV3>>(body))?.upgrade(),
         ),
-        Some(4) => SetSnapshot::from_head(decode_exact::<SnapshotHead>(body)?),
+        Some(4) => SetSnapshot::from_head(
+            decode_exact::<SnapshotHead<SettingsV6>>(body)?.with_settings(SettingsV6::upgrade),
+        ),
         Some(5) => {
             let (head, parting, parted_from) = decode_exact::<(
-                SnapshotHead,
+                SnapshotHead<SettingsV6>,
                 Vec<crate::set::rerun::Parting>,
                 Vec<rapier3d::prelude::ColliderHandle>,
             )>(body)?;
             SetSnapshot {
                 parting,
                 parted_from,
-                ..SetSnapshot::from_head(head)
+                ..SetSnapshot::from_head(head.with_settings(SettingsV6::upgrade))
+            }
+        }
+        Some(6) => {
+            let (head, parting, parted_from, rest) = decode_exact::<(
+                SnapshotHead<SettingsV6>,
+                Vec<crate::set::rerun::Parting>,
+                Vec<rapier3d::prelude::ColliderHandle>,
+                crate::set::rest::RestTracker,
+            )>(body)?;
+            SetSnapshot {
+                head: head.with_settings(SettingsV6::upgrade),
+                parting,
+                parted_from,
+                rest,
             }
         }
         _ => decode_exact(body)?,
     };
     match snap.head.format {
-        2..=5 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
+        2..=6 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
         f if f == super::SET_SNAPSHOT_FORMAT => {}
         f => return Err(SetSnapshotError::Format(f)),
     }
     Ok(snap)
+}
+
+/// [`DestructionSettings`] of formats 4 to 6: no `new_bodies_per_frame`.
+#[derive(serde::Deserialize)]
+struct SettingsV6 {
+    impact: ImpactDamage,
+    friction: f32,
+    restitution: f32,
+    collider_border: f32,
+    groups: CollisionGroups,
+    tag_mark: u32,
+    recycle: Option<RecyclePolicy>,
+    max_blast_speed: f32,
+    max_blast_spin: f32,
+    ccd_speed: f32,
+    sleep_sweep: u32,
+    quarantine_after: u32,
+}
+
+impl SettingsV6 {
+    fn upgrade(self) -> DestructionSettings {
+        DestructionSettings {
+            impact: self.impact,
+            friction: self.friction,
+            restitution: self.restitution,
+            collider_border: self.collider_border,
+            groups: self.groups,
+            tag_mark: self.tag_mark,
+            recycle: self.recycle,
+            max_blast_speed: self.max_blast_speed,
+            max_blast_spin: self.max_blast_spin,
+            ccd_speed: self.ccd_speed,
+            sleep_sweep: self.sleep_sweep,
+            quarantine_after: self.quarantine_after,
+            new_bodies_per_frame: DestructionSettings::default().new_bodies_per_frame,
+        }
+    }
+}
+
+impl<S> SnapshotHead<S> {
+    /// The same head with its settings converted by `f`.
+    fn with_settings<T>(self, f: impl FnOnce(S) -> T) -> SnapshotHead<T> {
+        SnapshotHead {
+            format: self.format,
+            settings: f(self.settings),
+            slots: self.slots,
+            free: self.free,
+            registry: self.registry,
+            dirty: self.dirty,
+            recycling: self.recycling,
+            sleep: self.sleep,
+            quarantine: self.quarantine,
+            step_index: self.step_index,
+            next_event: self.next_event,
+            sleep_queue: self.sleep_queue,
+            episodes: self.episodes,
+            watch: self.watch,
+        }
+    }
 }
 
 /// [`ImpactDamage`] of formats 2 and 3: a radius (m) instead of `max_rings`.
@@ -118,28 +195,14 @@ impl SettingsV3 {
             ccd_speed: self.ccd_speed,
             sleep_sweep: self.sleep_sweep,
             quarantine_after: self.quarantine_after,
+            new_bodies_per_frame: DestructionSettings::default().new_bodies_per_frame,
         }
     }
 }
 
 impl SnapshotHead<SettingsV3> {
     fn upgrade(self) -> SnapshotHead {
-        SnapshotHead {
-            format: self.format,
-            settings: self.settings.upgrade(),
-            slots: self.slots,
-            free: self.free,
-            registry: self.registry,
-            dirty: self.dirty,
-            recycling: self.recycling,
-            sleep: self.sleep,
-            quarantine: self.quarantine,
-            step_index: self.step_index,
-            next_event: self.next_event,
-            sleep_queue: self.sleep_queue,
-            episodes: self.episodes,
-            watch: self.watch,
-        }
+        self.with_settings(SettingsV3::upgrade)
     }
 }
 

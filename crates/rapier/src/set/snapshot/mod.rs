@@ -16,13 +16,14 @@ use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-/// Format 6: the rest probes of awake library bodies (format 5 was today's
-/// layout without them; format 4 also without the pieces parting from
+/// Format 7: settings with `new_bodies_per_frame` (format 6 was today's
+/// layout without it); format 6 added the rest probes of awake library
+/// bodies (format 5 was format 6's layout without them; format 4 also without the pieces parting from
 /// their instance's fixed chunks, with falloff explosions, spreading
 /// contact damage (`max_rings`) and the contact watch; format 3 the
 /// contact watch with version-1 events and a contact damage radius, format
 /// 2 also without the watch; all still read, see [`legacy`]).
-const SET_SNAPSHOT_FORMAT: u32 = 6;
+const SET_SNAPSHOT_FORMAT: u32 = 7;
 
 /// Appends an FNV-1a 64 checksum of `bytes` (little-endian): a flipped or
 /// truncated byte anywhere is then a typed error, never a Rapier world in an
