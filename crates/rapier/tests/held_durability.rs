@@ -608,3 +608,32 @@ fn the_spec_file_key_is_projectile_independent_durability_default_false() {
     let old: LauncherDesc = serde_json::from_str(&text).unwrap();
     assert!(old.independent_durability);
 }
+
+#[test]
+fn three_parts_meeting_a_wall_at_once_are_one_impact_of_the_weapon() {
+    // All three parts flush 0.1 m in front of the box, across its face: they
+    // reach the wall in the same step. The weapon is one rigid part, so it
+    // takes the largest of the three episodes (the one on the line through
+    // the centre of mass: 13 kg · 4 m/s → 32 du), not their sum.
+    let launcher = Arc::new(LauncherDesc {
+        weapon: 2,
+        parts: vec![
+            ball(0.6, -0.3, 100.0),
+            ball(0.6, 0.0, 100.0),
+            ball(0.6, 0.3, 100.0),
+        ],
+        independent_durability: false,
+        weapon_health: 1000.0,
+    });
+    let (mut w, _, mut held, id) = scene(launcher, Vector::new(SPEED, 0.0, 0.0));
+    let events = run(&mut w, &mut held, 60);
+    assert_eq!(events.len(), 1, "{events:?}");
+    let e = events[0];
+    assert_eq!(e.target, DamageTarget::Weapon);
+    assert!(close(e.damage, expected_damage(), 0.01), "{e:?}");
+    assert!(close(
+        held.weapon_health(id).unwrap(),
+        1300.0 - e.damage,
+        1e-6
+    ));
+}

@@ -45,10 +45,20 @@
 //! damage event but no kill, destruction count or statistic).
 
 use super::{HeldError, HeldParts, LauncherId, PartStatus, disable_holding};
-use crate::set::contact::{BodyState, ContactHit, point_velocity};
+use crate::set::contact::{BodyState, ContactHit, pair_key, point_velocity};
 use crate::set::episode::{Episodes, accumulate, impact_impulse, take_ended};
 use rapier3d::prelude::*;
 use serde::{Deserialize, Serialize};
+
+/// One holding collider's hit of a step, for merging a weapon's contacts:
+/// (merged pair key, merged colliders, the hit, approach speed, pre-step states).
+pub(crate) type WeaponHit = (
+    (u32, u32, u32, u32),
+    (ColliderHandle, ColliderHandle),
+    ContactHit,
+    f32,
+    [Option<BodyState>; 2],
+);
 
 /// What a [`HeldDamageEvent`] is about.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -333,7 +343,17 @@ impl HeldParts {
         let speeds = (open_speed, open_speed * crate::impact::CONTINUE_FRACTION);
         let episodes = &mut self.contacts.episodes;
         let states = &self.contacts.states;
+        let mut merged = std::mem::take(&mut self.weapon_hits);
         for l in &self.launchers {
+            // Without independent durability the weapon is one rigid part:
+            // its holding colliders touching one collider in one step are one
+            // contact of the weapon (keyed by the first part's holding
+            // collider), else four parts meeting a wall dealt the weapon four
+            // impacts, each with the whole parent's effective mass.
+            let weapon_key = (!l.desc.independent_durability)
+                .then(|| l.handles.first().map(|h| h.holding))
+                .flatten();
+            merged.clear();
             for (h, s) in l.handles.iter().zip(&l.status) {
                 if *s != PartStatus::Held {
                     continue;
@@ -356,13 +376,50 @@ impl HeldParts {
                     let v1 = point_velocity(&physics.bodies, hit.bodies.0, pre[0], hit.point);
                     let v2 = point_velocity(&physics.bodies, hit.bodies.1, pre[1], hit.point);
                     let approach = (v1 - v2).dot(hit.normal).max(0.0);
-                    accumulate(episodes, &hit, approach, step, speeds, || {
-                        let speed = crate::set::step::impact_speed(physics, &hit, pre, approach);
-                        impact_impulse(physics, &hit, speed)
-                    });
+                    match weapon_key {
+                        Some(w) => {
+                            let mut key = hit.colliders;
+                            if side.0 {
+                                key.0 = w;
+                            } else {
+                                key.1 = w;
+                            }
+                            merged.push((pair_key(key), key, hit, approach, pre));
+                        }
+                        None => accumulate(episodes, &hit, approach, step, speeds, || {
+                            let speed =
+                                crate::set::step::impact_speed(physics, &hit, pre, approach);
+                            impact_impulse(physics, &hit, speed)
+                        }),
+                    }
                 }
             }
+            // One contact per weapon and other collider: the hit with the
+            // largest impulse stands for the group (its point and normal give
+            // the impact), carrying the group's summed impulses and fastest
+            // approach. Sorted by key, then impulse: deterministic.
+            merged.sort_unstable_by(|a, b| a.0.cmp(&b.0).then(a.2.impulse.total_cmp(&b.2.impulse)));
+            let mut k = 0;
+            while k < merged.len() {
+                let mut end = k + 1;
+                while end < merged.len() && merged[end].0 == merged[k].0 {
+                    end += 1;
+                }
+                let group = &merged[k..end];
+                let (_, key, best, _, pre) = group[group.len() - 1];
+                let approach = group.iter().map(|g| g.3).fold(0.0f32, f32::max);
+                let mut keyed = best;
+                keyed.colliders = key;
+                keyed.impulse = group.iter().map(|g| g.2.impulse).sum();
+                keyed.impulse_on_2 = group.iter().map(|g| g.2.impulse_on_2).sum();
+                accumulate(episodes, &keyed, approach, step, speeds, || {
+                    let speed = crate::set::step::impact_speed(physics, &best, pre, approach);
+                    impact_impulse(physics, &best, speed)
+                });
+                k = end;
+            }
         }
+        self.weapon_hits = merged;
         let mut ended = std::mem::take(&mut self.ended);
         ended.clear();
         take_ended(&mut self.contacts.episodes, step, &mut ended);

@@ -211,6 +211,8 @@ pub struct HeldParts {
     pub(crate) contacts: HeldContacts,
     /// Scratch: episodes that ended this step.
     pub(crate) ended: Vec<crate::set::episode::Episode>,
+    /// Scratch: one launcher's hits of a step, merged per weapon contact.
+    pub(crate) weapon_hits: Vec<durability::WeaponHit>,
 }
 
 impl HeldParts {

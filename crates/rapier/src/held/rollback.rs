@@ -309,6 +309,7 @@ impl HeldParts {
             frame: state.frame,
             contacts: state.contacts.clone(),
             ended: Vec::new(),
+            weapon_hits: Vec::new(),
         })
     }
 }
