@@ -709,7 +709,10 @@ impl CommitBackend for RapierCommit<'_> {
                     })
                     .collect::<Vec<_>>()
             });
-            olds.push((rb, motion, cluster.mass.center, traits, leaving));
+            // A kept body that loses its support and starts to fall wakes
+            // everything it touches, like a rebuilt one.
+            let falls = body.is_fixed() && !split.parts[0].supported;
+            olds.push((rb, motion, cluster.mass.center, traits, leaving, falls));
         }
         for imp in &plan.impulses {
             let split_target = plan
@@ -722,12 +725,15 @@ impl CommitBackend for RapierCommit<'_> {
         }
 
         // Bodies touching the old ones must wake up when their support changes.
-        // A kept body wakes what touched its leaving colliders only: the rest
-        // of it still holds up what rests on it.
+        // A kept body wakes what touched its leaving colliders only (the rest
+        // of it still holds up what rests on it), unless it starts to fall.
         let mut to_wake = Vec::new();
-        for (rb, .., leaving) in &olds {
+        for (rb, .., leaving, falls) in &olds {
             if let Some(body) = self.physics.bodies.get(*rb) {
-                let colliders = leaving.as_deref().unwrap_or(body.colliders());
+                let colliders = match leaving {
+                    Some(l) if !falls => &l[..],
+                    _ => body.colliders(),
+                };
                 for &ch in colliders {
                     for pair in self.physics.narrow_phase.contact_pairs_with(ch) {
                         let other = if pair.collider1 == ch {
@@ -756,7 +762,7 @@ impl CommitBackend for RapierCommit<'_> {
         // Keeping a body without moving its origin to the remainder's centre
         // of mass put the next split's pieces off by the centroid shift:
         // the built-in tower's pieces reached −57 cm, see `tests/kept_body.rs`.)
-        for (split, (old_rb, old_motion, old_center, traits, leaving)) in
+        for (split, (old_rb, old_motion, old_center, traits, leaving, _)) in
             plan.splits.iter().zip(olds)
         {
             // The game's joints and colliders on the old body leave it first

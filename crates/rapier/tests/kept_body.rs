@@ -215,6 +215,22 @@ fn a_remainder_that_loses_its_support_turns_dynamic_in_place_and_lands() {
     let mut world = DestructionWorld::new(asset, pose, WorldSettings::default()).unwrap();
     let (beam, rb) = body_of(&world, 0);
     assert!(world.physics().bodies[rb].is_fixed());
+    // A game box resting on the beam's free end falls asleep there.
+    let boxed = {
+        let physics = world.physics_mut();
+        let b = physics.insert_body(
+            rapier3d::prelude::RigidBodyBuilder::dynamic().translation(Vec3::new(1.75, 1.61, 0.25)),
+        );
+        physics.insert_collider(
+            rapier3d::prelude::ColliderBuilder::cuboid(0.1, 0.1, 0.1),
+            Some(b),
+        );
+        b
+    };
+    for _ in 0..120 {
+        world.step().unwrap();
+    }
+    assert!(world.physics().bodies[boxed].is_sleeping());
     break_at(
         &mut world,
         ChunkIndex(0),
@@ -222,6 +238,8 @@ fn a_remainder_that_loses_its_support_turns_dynamic_in_place_and_lands() {
         0.05,
         1,
     );
+    // The beam that carried it starts to fall: the box is woken with it.
+    assert!(!world.physics().bodies[boxed].is_sleeping());
 
     // Chunks 1–3 keep the body, now dynamic; chunk 0 stays up on a new fixed body.
     assert_eq!(world.instance().cluster_of(ChunkIndex(3)), Some(beam));
@@ -248,6 +266,8 @@ fn a_remainder_that_loses_its_support_turns_dynamic_in_place_and_lands() {
         "the beam did not fall: {:?}",
         body.position().translation
     );
+    let y = world.physics().bodies[boxed].translation().y;
+    assert!(y < 1.0, "the box stayed up at y = {y}");
     assert_poses_agree(&world);
 }
 
