@@ -19,7 +19,7 @@ use std::fmt;
 /// Significant digits shown.
 const DIGITS: i32 = 4;
 
-/// A value wrapped for display with [`DIGITS`] significant digits; build it with [`sig`].
+/// A value wrapped for display with `DIGITS` significant digits; build it with [`sig`].
 #[derive(Copy, Clone, Debug, PartialEq)]
 pub struct Sig<T>(pub T);
 

@@ -4,7 +4,7 @@
 //! recorded into one [`RunRecord`] plus a [`RunSummary`] of counts and
 //! timings.
 //!
-//! The run steps a [`DestructionSet`] beside its [`PhysicsWorld`] exactly
+//! The run steps a [`DestructionSet`] beside its [`PhysicsWorld`](rapier3d::prelude::PhysicsWorld) exactly
 //! as a game does (`before_step`, Rapier step with the set's events,
 //! `after_step`). The ground is inserted first, then the instances in
 //! order, then the plain bodies. Instances whose [`RunInstance::asset`] is

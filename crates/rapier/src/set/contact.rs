@@ -6,7 +6,7 @@
 //! `CollisionEvent::Started`, raised by the narrow phase before the solver,
 //! when the bodies still have their pre-step velocities, which the handler
 //! records) for as long as it keeps approaching, and then for
-//! [`QUIET_STEPS`] more steps. At the safe point the library reads each
+//! `QUIET_STEPS` more steps. At the safe point the library reads each
 //! watched pair's contact impulses from the narrow phase. Pairs that have
 //! been resting against each other for longer (debris on the ground, a
 //! pile) are not watched and cost nothing, however many; chunk colliders

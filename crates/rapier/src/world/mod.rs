@@ -159,7 +159,7 @@ impl DestructionWorld {
         Ok(index)
     }
 
-    /// Admits an external damage event (a [`RadialDamage`] scripted hit or
+    /// Admits an external damage event (a [`RadialDamage`](smithereens_core::RadialDamage) scripted hit or
     /// a [`smithereens_core::FalloffDamage`]) for the next safe point.
     ///
     /// # Errors

@@ -6,7 +6,7 @@ use crate::set::{DestructionSettings, RecyclePolicy};
 use glam::Vec3;
 use rapier3d::prelude::*;
 
-/// Settings of a [`DestructionWorld`]. All values SI; see each field.
+/// Settings of a [`DestructionWorld`](crate::DestructionWorld). All values SI; see each field.
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct WorldSettings {
     /// Fixed physics time step, s (default 1/60).
@@ -144,7 +144,7 @@ impl WorldSettings {
     }
 }
 
-/// A Rapier world configured as every [`DestructionWorld`] is: gravity and
+/// A Rapier world configured as every [`DestructionWorld`](crate::DestructionWorld) is: gravity and
 /// fixed time step from `settings`, Rapier's default solver otherwise (the
 /// validation scenarios in `tests/validation_scenarios.rs` run on it).
 pub fn new_physics_world(settings: &WorldSettings) -> PhysicsWorld {
