@@ -27,7 +27,7 @@ use std::path::Path;
 ///
 /// # Errors
 /// [`MeshError::Io`], [`MeshError::UnsupportedFormat`], [`MeshError::Parse`],
-/// [`MeshError::GltfBuffer`], and every error of [`repair_mesh`](crate::repair_mesh),
+/// [`MeshError::GltfBuffer`], and every error of [`repair_mesh`],
 /// notably [`MeshError::NotClosed`] for an open or non-manifold surface.
 ///
 /// # Example

@@ -528,8 +528,8 @@ fn finish_glb(mut root: json::Root, mut bin: Bin) -> Result<Vec<u8>, ExportError
 }
 
 /// A static GLB of a fractured asset: one node per chunk at the origin
-/// (vertices in asset space, metres), named `chunk <i>` (`chunk <i> (parent
-/// <p>)` in a hierarchy), each with an `exterior` primitive (the source
+/// (vertices in asset space, metres), named `chunk I` (`chunk I (parent P)`
+/// in a hierarchy, I and P chunk indices), each with an `exterior` primitive (the source
 /// surface) and an `interior` primitive (cut faces) with their own
 /// materials. A hierarchy gets one scene per depth, the support depth's
 /// shown by default. Opens in any glTF 2.0 viewer.
