@@ -277,6 +277,10 @@ const CASES: &[Case] = &[
         run: || settings_refused(|s| s.quarantine_after = 0),
     },
     Case {
+        name: "settings: zero new bodies per frame",
+        run: || settings_refused(|s| s.new_bodies_per_frame = 0),
+    },
+    Case {
         name: "settings: NaN recycle delay",
         run: || {
             settings_refused(|s| {
