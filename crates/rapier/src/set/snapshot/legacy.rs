@@ -81,10 +81,12 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
     Ok(snap)
 }
 
-/// [`DestructionSettings`] of formats 4 to 6: no `new_bodies_per_frame`.
+/// [`DestructionSettings`] of formats 3 to 6: no `new_bodies_per_frame`
+/// (it starts at its default). `I` is the contact damage layout: today's
+/// for formats 4 to 6, [`ImpactDamageV3`] for format 3 ([`SettingsV3`]).
 #[derive(serde::Deserialize)]
-struct SettingsV6 {
-    impact: ImpactDamage,
+struct SettingsV6<I = ImpactDamage> {
+    impact: I,
     friction: f32,
     restitution: f32,
     collider_border: f32,
@@ -98,10 +100,13 @@ struct SettingsV6 {
     quarantine_after: u32,
 }
 
-impl SettingsV6 {
+/// [`DestructionSettings`] of format 3: the old contact damage settings.
+type SettingsV3 = SettingsV6<ImpactDamageV3>;
+
+impl<I: Into<ImpactDamage>> SettingsV6<I> {
     fn upgrade(self) -> DestructionSettings {
         DestructionSettings {
-            impact: self.impact,
+            impact: self.impact.into(),
             friction: self.friction,
             restitution: self.restitution,
             collider_border: self.collider_border,
@@ -151,51 +156,14 @@ struct ImpactDamageV3 {
     impulse_transfer: f32,
 }
 
-impl ImpactDamageV3 {
-    fn upgrade(self) -> ImpactDamage {
+impl From<ImpactDamageV3> for ImpactDamage {
+    fn from(v3: ImpactDamageV3) -> Self {
         ImpactDamage {
-            damage_per_impulse: self.damage_per_impulse,
-            threshold: self.threshold,
+            damage_per_impulse: v3.damage_per_impulse,
+            threshold: v3.threshold,
             max_rings: DEFAULT_IMPACT_RINGS,
-            min_approach_speed: self.min_approach_speed,
-            impulse_transfer: self.impulse_transfer,
-        }
-    }
-}
-
-/// [`DestructionSettings`] of format 3: the old contact damage settings.
-#[derive(serde::Deserialize)]
-struct SettingsV3 {
-    impact: ImpactDamageV3,
-    friction: f32,
-    restitution: f32,
-    collider_border: f32,
-    groups: CollisionGroups,
-    tag_mark: u32,
-    recycle: Option<RecyclePolicy>,
-    max_blast_speed: f32,
-    max_blast_spin: f32,
-    ccd_speed: f32,
-    sleep_sweep: u32,
-    quarantine_after: u32,
-}
-
-impl SettingsV3 {
-    fn upgrade(self) -> DestructionSettings {
-        DestructionSettings {
-            impact: self.impact.upgrade(),
-            friction: self.friction,
-            restitution: self.restitution,
-            collider_border: self.collider_border,
-            groups: self.groups,
-            tag_mark: self.tag_mark,
-            recycle: self.recycle,
-            max_blast_speed: self.max_blast_speed,
-            max_blast_spin: self.max_blast_spin,
-            ccd_speed: self.ccd_speed,
-            sleep_sweep: self.sleep_sweep,
-            quarantine_after: self.quarantine_after,
-            new_bodies_per_frame: DestructionSettings::default().new_bodies_per_frame,
+            min_approach_speed: v3.min_approach_speed,
+            impulse_transfer: v3.impulse_transfer,
         }
     }
 }
