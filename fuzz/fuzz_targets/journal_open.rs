@@ -2,19 +2,15 @@
 //! verification and recovery give a typed answer; never a panic that escapes.
 //!
 //! The store (redb) may panic on a damaged file inside the journal's guard,
-//! which turns it into `JournalError::Corrupt`; libFuzzer's panic hook would
-//! count that caught panic as a crash, so this target installs a hook that
-//! only prints. A panic that escapes the library still unwinds out of the
-//! target and is a crash.
+//! which turns it into `JournalError::Corrupt` and keeps it from the panic
+//! hook (`smithereens_journal`'s `guard` module), so libFuzzer's own hook
+//! only ever sees a panic that escapes the library: a crash.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use smithereens_journal::{Journal, JournalOptions};
-use std::sync::Once;
 
 fuzz_target!(|data: &[u8]| {
-    static HOOK: Once = Once::new();
-    HOOK.call_once(|| std::panic::set_hook(Box::new(|_| {})));
     let dir = std::env::temp_dir().join(format!("smithereens-fuzz-journal-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
     let path = dir.join("journal.redb");

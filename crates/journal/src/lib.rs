@@ -41,6 +41,9 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+mod guard;
+use guard::guard;
+
 const META: TableDefinition<&str, &[u8]> = TableDefinition::new("meta");
 const LOG: TableDefinition<u64, &[u8]> = TableDefinition::new("log");
 const RECEIPTS: TableDefinition<u64, &[u8]> = TableDefinition::new("receipts");
@@ -844,16 +847,4 @@ fn encode_receipt(r: &Receipt) -> Vec<u8> {
 
 fn encode_pending(p: &PendingEvent) -> Vec<u8> {
     codec::encode(PENDING_MAGIC, JOURNAL_VERSION, p).unwrap_or_default()
-}
-
-/// Runs a store operation on a file that may be corrupt. The store reports
-/// corruption as errors; should one of its internal consistency checks panic
-/// on a damaged file instead, the panic is turned into
-/// [`JournalError::Corrupt`] so that a bad file never takes the game down.
-fn guard<T>(f: impl FnOnce() -> Result<T, JournalError>) -> Result<T, JournalError> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|_| {
-        Err(JournalError::Corrupt(
-            "the store failed an internal check on this file".into(),
-        ))
-    })
 }
