@@ -95,9 +95,22 @@ impl OpenMeshArgs {
     /// Adds what to try next to an error about `mesh` not being closed.
     fn explain(&self, mesh: &Path, e: smithereens_authoring::MeshError) -> anyhow::Error {
         match e {
-            smithereens_authoring::MeshError::NotClosed { open_edges, .. } if open_edges > 0 => {
+            smithereens_authoring::MeshError::NotClosed {
+                open_edges,
+                non_manifold_edges,
+                ..
+            } if open_edges > 0 => {
                 let hint = match self.close_holes {
-                    Some(max) => format!("holes of more than {max} edges are left open"),
+                    // The holes left are the ones over the limit; together
+                    // they have `open_edges` edges, so that limit closes each.
+                    Some(max) if non_manifold_edges == 0 => format!(
+                        "holes of more than {max} edges are left open, {open_edges} edges in all: \
+                         --close-holes {open_edges} closes them, or --hull-fallback fractures the convex hull"
+                    ),
+                    Some(max) => format!(
+                        "holes of more than {max} edges are left open, and closing holes cannot mend \
+                         its {non_manifold_edges} non-manifold edge(s): --hull-fallback fractures the convex hull"
+                    ),
                     None => "an open mesh can be fractured as its convex hull with --hull-fallback, or have small holes closed with --close-holes [MAX_EDGES]".to_string(),
                 };
                 anyhow::Error::new(e)
@@ -683,8 +696,12 @@ fn run(cli: Cli) -> Result<()> {
                     output.display()
                 );
             }
+            // Refused before any progress line is printed.
+            if let Some(n) = steps.filter(|&n| n == 0 || n > smithereens_scenario::MAX_STEPS) {
+                return Err(smithereens::simulate::SimulateError::Steps { steps: n }.into());
+            }
             let mut file = smithereens_scenario::ScenarioFile::parse(&source.text)?;
-            if let Some(n) = steps.filter(|&n| (1..=smithereens_scenario::MAX_STEPS).contains(&n)) {
+            if let Some(n) = steps {
                 for removed in file.truncate(n)? {
                     eprintln!("note: --steps {n} ends the run before {removed}; it is left out");
                 }

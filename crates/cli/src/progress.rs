@@ -27,18 +27,19 @@ struct Counts {
 }
 
 impl Counts {
-    /// `label: done/total (p %), m:ss elapsed`.
+    /// `label: done/total (p %), m:ss elapsed`; before the total is known,
+    /// `label: started, m:ss elapsed` (not a puzzling `0/0`).
     fn line(&self) -> String {
         let elapsed = self.started.elapsed().as_secs();
         let position = self.position.load(Ordering::Relaxed);
-        let percent = match self.total.load(Ordering::Relaxed) {
-            0 => String::new(),
-            t => format!(" ({} %)", position.saturating_mul(100) / t),
+        let done = match self.total.load(Ordering::Relaxed) {
+            0 if position == 0 => "started".to_string(),
+            0 => format!("{position} done"),
+            t => format!("{position}/{t} ({} %)", position.saturating_mul(100) / t),
         };
         format!(
-            "{}: {position}/{}{percent}, {}:{:02} elapsed",
+            "{}: {done}, {}:{:02} elapsed",
             self.label,
-            self.total.load(Ordering::Relaxed),
             elapsed / 60,
             elapsed % 60
         )

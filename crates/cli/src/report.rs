@@ -1,6 +1,7 @@
 //! Plain-text reports: the run summary table and the asset inspection.
 
 use smithereens_authoring::{FractureReport, SliverAction, SliverReason};
+use smithereens_core::quantity::sig;
 use smithereens_core::{Asset, AssetFile};
 use smithereens_rapier::recorded_run::RunSummary;
 use std::fmt::Write;
@@ -107,10 +108,28 @@ fn readable_units(text: &str) -> String {
         .map(|word| match word {
             "m3" => "m³".to_string(),
             "m3;" => "m³;".to_string(),
-            w => w.replace("/m3", "/m³").replace("/m2", "/m²"),
+            w => scientific_readable(w)
+                .unwrap_or_else(|| w.replace("/m3", "/m³").replace("/m2", "/m²")),
         })
         .collect::<Vec<_>>()
         .join(" ")
+}
+
+/// A word holding a number in Rust's `{:e}` notation (`(0e0`, `3.5e-10`),
+/// the way the provenance records the dropped volume, written as [`sig`]
+/// writes numbers (`(0`, `3.5e-10`); `None` for any other word.
+fn scientific_readable(word: &str) -> Option<String> {
+    let start = word.find(|c: char| c.is_ascii_digit() || c == '-')?;
+    let (open, rest) = word.split_at(start);
+    let end = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == '+'))
+        .unwrap_or(rest.len());
+    let (number, close) = rest.split_at(end);
+    if !number.contains('e') || !open.chars().all(|c| c == '(') {
+        return None;
+    }
+    let value: f64 = number.parse().ok()?;
+    Some(format!("{open}{}{close}", sig(value)))
 }
 
 /// The `slivers:` counts the authoring tool records in the provenance:
@@ -143,13 +162,12 @@ fn spread(values: &mut [f64], fmt: impl Fn(f64) -> String) -> String {
     }
 }
 
-/// A bond strength (du): one decimal in [0.1, 1e5), scientific otherwise
-/// (so a 7e-5 du bond does not print as 0.0).
-fn strength(v: f64) -> String {
-    if v == 0.0 || (0.1..1e5).contains(&v.abs()) {
-        format!("{v:.1}")
+/// A signed quantity for a balance: `+` before a positive value.
+fn signed(v: f64) -> String {
+    if v > 0.0 {
+        format!("+{}", sig(v))
     } else {
-        format!("{v:.2e}")
+        sig(v).to_string()
     }
 }
 
@@ -258,7 +276,8 @@ pub fn warnings(file: &AssetFile, asset: &Asset) -> Vec<String> {
         .collect();
     if !thin.is_empty() {
         out.push(format!(
-            "{} thin chunk(s) (smallest/largest principal moment < {THIN_CHUNK_RATIO:e}): chunks {}",
+            "{} thin chunk(s) (smallest/largest principal moment < {}): chunks {}",
+            sig(THIN_CHUNK_RATIO),
             thin.len(),
             list(&thin)
         ));
@@ -278,8 +297,10 @@ pub fn warnings(file: &AssetFile, asset: &Asset) -> Vec<String> {
             .collect();
         if !tiny.is_empty() {
             out.push(format!(
-                "{} tiny chunk(s) (volume < {TINY_CHUNK_FRACTION:e} × median {median:.3e} m³): chunks {}",
+                "{} tiny chunk(s) (volume < {} × median {} m³): chunks {}",
                 tiny.len(),
+                sig(TINY_CHUNK_FRACTION),
+                sig(median),
                 list(&tiny)
             ));
         }
@@ -300,8 +321,10 @@ pub fn warnings(file: &AssetFile, asset: &Asset) -> Vec<String> {
             .collect();
         if !weak.is_empty() {
             out.push(format!(
-                "{} very weak bond(s) (strength < {WEAK_BOND_FRACTION:e} × median {median:.3} du; they break at the lightest touch): bonds {}",
+                "{} very weak bond(s) (strength < {} × median {} du; they break at the lightest touch): bonds {}",
                 weak.len(),
+                sig(WEAK_BOND_FRACTION),
+                sig(median),
                 list(&weak)
             ));
         }
@@ -310,7 +333,8 @@ pub fn warnings(file: &AssetFile, asset: &Asset) -> Vec<String> {
         && (merged > 0 || dropped > 0)
     {
         out.push(format!(
-            "fracture merged {merged} sliver(s) into a neighbour and dropped {dropped} ({lost:.3e} m³ lost)"
+            "fracture merged {merged} sliver(s) into a neighbour and dropped {dropped} ({} m³ lost)",
+            sig(lost)
         ));
     }
     out
@@ -347,27 +371,27 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
         ("bonds", asset.bond_count().to_string()),
         ("world bonds", world_bonds.to_string()),
         ("connected components", islands.len().to_string()),
-        ("total volume", format!("{volume:.6} m³")),
+        ("total volume", format!("{} m³", sig(volume))),
         (
             "volume error vs source",
             match source_volume(&file.provenance) {
-                Some(v) if v > 0.0 => format!("{:.2e} (relative)", (volume - v).abs() / v),
+                Some(v) if v > 0.0 => format!("{} (relative)", sig((volume - v).abs() / v)),
                 _ => "unknown (no source volume in provenance)".into(),
             },
         ),
         (
             "chunk volume min/median/max",
-            spread(&mut volumes, |v| format!("{v:.2e}")) + " m³",
+            spread(&mut volumes, |v| sig(v).to_string()) + " m³",
         ),
-        ("total mass", format!("{mass:.3} kg")),
-        ("bond area (sum)", format!("{area_sum:.4} m²")),
+        ("total mass", format!("{} kg", sig(mass))),
+        ("bond area (sum)", format!("{} m²", sig(area_sum))),
         (
             "bond area min/median/max",
-            spread(&mut areas, |v| format!("{v:.2e}")) + " m²",
+            spread(&mut areas, |v| sig(v).to_string()) + " m²",
         ),
         (
             "bond strength min/median/max",
-            spread(&mut strengths, strength) + " du",
+            spread(&mut strengths, |v| sig(v).to_string()) + " du",
         ),
         (
             "render triangles (ext/int)",
@@ -462,20 +486,24 @@ pub fn sliver_summary(report: &FractureReport) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "slivers: {} merged into a neighbour, {} dropped ({:.3e} m³ lost); {} raw pieces -> {} chunks",
-        report.merged, report.dropped, report.dropped_volume, report.raw_pieces, report.chunks
+        "slivers: {} merged into a neighbour, {} dropped ({} m³ lost); {} raw pieces -> {} chunks",
+        report.merged,
+        report.dropped,
+        sig(report.dropped_volume),
+        report.raw_pieces,
+        report.chunks
     );
     let _ = writeln!(
         out,
-        "volume: chunks − mesh = {:+.3e} m³ ({:+.2e} relative)",
-        report.volume_error,
-        report.relative_volume_error()
+        "volume: chunks − mesh = {} m³ ({} relative)",
+        signed(report.volume_error),
+        signed(report.relative_volume_error())
     );
     const SHOWN: usize = 5;
     for e in report.slivers.iter().take(SHOWN) {
         let reason = match &e.reason {
             SliverReason::BelowVolumeFloor => "below the volume floor".to_string(),
-            SliverReason::ThinInertia { ratio } => format!("thin (moment ratio {ratio:.1e})"),
+            SliverReason::ThinInertia { ratio } => format!("thin (moment ratio {})", sig(*ratio)),
             SliverReason::Hull { reason } => format!("hull failed ({reason})"),
             other => format!("{other:?}"),
         };
@@ -488,8 +516,11 @@ pub fn sliver_summary(report: &FractureReport) -> String {
         let c = e.centroid;
         let _ = writeln!(
             out,
-            "  piece {} (cell {}): {:.2e} m³ at ({:.3}, {:.3}, {:.3}) m, {reason} -> {action}",
-            e.piece, e.cell, e.volume, c.x, c.y, c.z
+            "  piece {} (cell {}): {} m³ at {} m, {reason} -> {action}",
+            e.piece,
+            e.cell,
+            sig(e.volume),
+            sig(c)
         );
     }
     if report.slivers.len() > SHOWN {
@@ -530,6 +561,17 @@ mod tests {
         assert_eq!(recorded_slivers("hand-made asset"), None);
         // The source volume is still found before the sliver suffix.
         assert_eq!(source_volume(p), Some(1.0));
+    }
+
+    #[test]
+    fn the_provenance_reads_with_unicode_units_and_plain_numbers() {
+        let p = "density=2400.0 kg/m3 seed=1 volume 1.0 m3; slivers: 0 merged into a \
+                 neighbour, 0 dropped (0e0 m3 dropped) and (3.5e-10 m3 dropped) 1.25e3";
+        assert_eq!(
+            readable_units(p),
+            "density=2400.0 kg/m³ seed=1 volume 1.0 m³; slivers: 0 merged into a \
+             neighbour, 0 dropped (0 m³ dropped) and (3.5e-10 m³ dropped) 1250"
+        );
     }
 
     #[test]

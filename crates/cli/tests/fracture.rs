@@ -126,6 +126,21 @@ fn open_mesh_is_rejected_with_counts_unless_the_hull_fallback_is_asked_for() {
         err.contains("36 open") && err.contains("--hull-fallback"),
         "{err}"
     );
+    // Closing holes with too low a limit says which limit closes them.
+    let out = run(
+        &["--chunks", "6", "--close-holes", "3"],
+        "wall.obj",
+        &dir,
+        "wall",
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("holes of more than 3 edges are left open, 36 edges in all")
+            && err.contains("--close-holes 36 closes them")
+            && err.contains("--hull-fallback"),
+        "{err}"
+    );
     let out = run(
         &["--chunks", "6", "--hull-fallback"],
         "wall.obj",

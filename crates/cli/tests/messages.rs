@@ -108,6 +108,8 @@ fn piped_progress_prints_plain_lines_on_stderr() {
         .collect();
     assert!(lines.len() >= 2, "a first and a last line: {stderr}");
     assert!(lines.last().unwrap().contains("(100 %)"), "{stderr}");
+    // Before the total is known the line says so, not "0/0".
+    assert!(!stderr.contains("0/0"), "{stderr}");
     // The provenance, shown by inspect, says m³.
     let inspect = Command::new(exe)
         .arg("inspect")
@@ -120,4 +122,26 @@ fn piped_progress_prints_plain_lines_on_stderr() {
         "{stdout}"
     );
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn simulate_with_zero_steps_is_refused_by_its_flag_before_any_work() {
+    let dir = temp_dir("zero-steps");
+    let out = Command::new(env!("CARGO_BIN_EXE_smithereens"))
+        .args(["simulate", "wall", "--steps", "0", "-o"])
+        .arg(dir.join("run.json"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("--steps 0 is out of range: a run takes 1 to 600000 steps"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("duration") && !stderr.contains("simulate: "),
+        "no word about the duration, no progress line: {stderr}"
+    );
+    assert!(!dir.join("run.json").exists());
+    std::fs::remove_dir_all(&dir).ok();
 }
