@@ -391,7 +391,7 @@ fn inspect_warns_about_bonds_that_break_at_the_lightest_touch() {
     assert!(out.status.success());
     let printed = String::from_utf8_lossy(&out.stdout);
     assert!(
-        printed.contains("very weak bond(s) (strength < 1e-3 × median"),
+        printed.contains("very weak bond(s) (strength < 0.001 × median"),
         "{printed}"
     );
     std::fs::remove_dir_all(&dir).ok();
