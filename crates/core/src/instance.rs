@@ -1177,6 +1177,45 @@ impl Instance {
     /// hashes on every platform.
     pub fn state_hash(&self) -> u64 {
         let mut h = StateHasher::new();
+        self.hash_destruction(&mut h, |h, c| {
+            let p = c.motion.pose;
+            for v in p
+                .translation
+                .to_array()
+                .into_iter()
+                .chain(p.rotation.to_array())
+            {
+                h.write_f32(v);
+            }
+        });
+        h.finish()
+    }
+
+    /// FNV-1a hash of the replicated destruction state: everything
+    /// [`Self::state_hash`] covers except motion. That is the topology
+    /// version, the commit sequence, every bond's health bits, node
+    /// ownership (handle index and generation) and each cluster's handle,
+    /// membership count, support flag, representation and body slot.
+    ///
+    /// Replication ([`crate::replication`]) carries commits, not per-step
+    /// poses: a replica receives a cluster's motion only when a commit
+    /// creates the cluster or pushes it, while the authority's physics
+    /// moves it every step. Authority and replica therefore agree on this
+    /// hash at every commit sequence, never on [`Self::state_hash`] once
+    /// anything has moved. Equal states give equal hashes on every platform.
+    pub fn replicated_hash(&self) -> u64 {
+        let mut h = StateHasher::new();
+        self.hash_destruction(&mut h, |_, _| {});
+        h.finish()
+    }
+
+    /// Writes the state both hashes share; `cluster_extra` adds per-cluster
+    /// fields after each cluster's shared ones.
+    fn hash_destruction(
+        &self,
+        h: &mut StateHasher,
+        mut cluster_extra: impl FnMut(&mut StateHasher, &Cluster),
+    ) {
         h.write_u64(self.topology_version);
         h.write_u64(self.commit_seq);
         for &x in &self.health {
@@ -1196,17 +1235,8 @@ impl Instance {
                 .map_or((u32::MAX, u32::MAX), |s| (s.index, s.generation));
             h.write_u32(slot.0);
             h.write_u32(slot.1);
-            let p = c.motion.pose;
-            for v in p
-                .translation
-                .to_array()
-                .into_iter()
-                .chain(p.rotation.to_array())
-            {
-                h.write_f32(v);
-            }
+            cluster_extra(h, c);
         }
-        h.finish()
     }
 }
 
@@ -1512,4 +1542,51 @@ fn plan_split(
     }
     parts.insert(0, kept);
     Ok(Some(SplitPlan { old: h, parts }))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+    use crate::commit::HeadlessBackend;
+    use crate::damage::RadialDamage;
+    use glam::Vec3;
+
+    fn wall() -> Instance {
+        let desc = crate::fixtures::grid_desc(4, 3, 1, 0.5, 2000.0, 40.0);
+        Instance::new(Arc::new(Asset::new(&desc).unwrap()), Pose::IDENTITY).unwrap()
+    }
+
+    #[test]
+    fn replicated_hash_ignores_motion_and_changes_with_health() {
+        let mut inst = wall();
+        let fresh = inst.health().to_vec();
+        let (replicated, full) = (inst.replicated_hash(), inst.state_hash());
+        // Physics moves a cluster between commits: only the full hash sees it.
+        let (h, c) = inst.clusters().next().unwrap();
+        let mut motion = c.motion;
+        motion.pose.translation += Vec3::new(0.0, 0.25, 0.0);
+        motion.velocity.linear = Vec3::new(0.0, -1.0, 0.0);
+        inst.set_motion::<()>(h, motion).unwrap();
+        assert_ne!(inst.state_hash(), full);
+        assert_eq!(inst.replicated_hash(), replicated);
+        // One bond's health, nothing else: the replicated hash changes.
+        let mut worn = inst.clone();
+        worn.health[0] -= 1.0;
+        assert_ne!(worn.replicated_hash(), replicated);
+        // A commit that damages without breaking changes it too.
+        inst.admit(RadialDamage {
+            id: EventId(1),
+            point: Vec3::new(1.0, 0.75, 0.25),
+            radius: 0.3,
+            damage: 1.0,
+            impulse: None,
+        })
+        .unwrap();
+        let out = inst.commit(&mut HeadlessBackend::default()).unwrap();
+        assert!(out.broken.is_empty());
+        assert_eq!(inst.commit_seq(), 1);
+        assert_ne!(inst.health(), &fresh[..]);
+        assert_ne!(inst.replicated_hash(), replicated);
+    }
 }
