@@ -35,7 +35,7 @@
 //! ```
 
 use crate::error::BackendError;
-use crate::set::{DestructionSet, InstanceHandle, ProjectileDesc, SetAdmitError};
+use crate::set::{DestructionSet, InstanceHandle, ProjectileDesc, SetAdmitError, SetStepReport};
 use crate::world::{
     StepError, WorldSettings, health_check, insert_ground, insert_projectile, lowest_chunk_point,
     new_physics_world,
@@ -273,7 +273,36 @@ pub enum RunError {
     },
 }
 
+/// What [`run_observed`] shows its observer after each step.
+pub struct RunStep<'a> {
+    /// Steps done so far (1 after the first step).
+    pub step: u32,
+    /// Steps the run takes in all.
+    pub steps: u32,
+    /// The set, after the step's safe point.
+    pub set: &'a DestructionSet,
+    /// The step's report. The run has read it already: the observer may
+    /// take what it needs out of it (e.g. [`crate::InstanceReport::records`]).
+    pub report: &'a mut SetStepReport,
+    /// The instances' handles in [`ScriptedRun::instances`] order.
+    pub instances: &'a [InstanceHandle],
+}
+
 /// Runs a scripted run. `progress(step, total)` is called after every step.
+///
+/// # Errors
+/// As [`run_observed`].
+pub fn run(
+    scenario: &ScriptedRun,
+    progress: &mut dyn FnMut(u32, u32),
+) -> Result<(RunRecord, RunSummary), RunError> {
+    run_observed(scenario, progress, &mut |_| {})
+}
+
+/// [`run`], showing `observe` every step's report and the set right after
+/// the step was recorded (before `progress`). The observer runs between
+/// steps: it may take its time (a server paces the run and talks to the
+/// network there) and takes what it wants from the report.
 ///
 /// # Errors
 /// [`RunError`] for an invalid asset, bad settings, projectile or plain
@@ -281,9 +310,10 @@ pub enum RunError {
 /// projectile or explosion scheduled at or after the last step, an
 /// explosion naming a missing instance, or a failed commit. Everything
 /// but a failed commit is found before anything is simulated.
-pub fn run(
+pub fn run_observed(
     scenario: &ScriptedRun,
     progress: &mut dyn FnMut(u32, u32),
+    observe: &mut dyn FnMut(RunStep<'_>),
 ) -> Result<(RunRecord, RunSummary), RunError> {
     let settings = &scenario.settings;
     settings.validate()?;
@@ -474,6 +504,13 @@ pub fn run(
             }
         }
         rec.capture(&set, &physics);
+        observe(RunStep {
+            step: step + 1,
+            steps: scenario.steps,
+            set: &set,
+            report: &mut report,
+            instances: &handles,
+        });
         progress(step + 1, scenario.steps);
     }
     let mut sorted = step_times.clone();

@@ -629,6 +629,7 @@ fn merge(report: &mut SetStepReport, first: SetStepReport) {
             wedged,
             deferred,
             throttled,
+            records,
         } = r;
         let into = report.instances.entry(h).or_default();
         prepend(&mut into.events, events);
@@ -639,6 +640,7 @@ fn merge(report: &mut SetStepReport, first: SetStepReport) {
         prepend(&mut into.render_only, render_only);
         prepend(&mut into.recycled, recycled);
         prepend(&mut into.wedged, wedged);
+        prepend(&mut into.records, records);
         if into.deferred.is_none() {
             into.deferred = deferred;
         }

@@ -342,16 +342,13 @@ impl DestructionSet {
             let mut waiting = Vec::new();
             for ticket in std::mem::take(&mut e.recycling) {
                 match e.instance.finish_recycle(ticket) {
-                    Ok(_) => {
+                    Ok(record) => {
                         if let Some(rb) = e.bodies.remove(&ticket.cluster) {
                             done.push(rb);
                         }
-                        report
-                            .instances
-                            .entry(inst)
-                            .or_default()
-                            .recycled
-                            .push(ticket.cluster);
+                        let r = report.instances.entry(inst).or_default();
+                        r.recycled.push(ticket.cluster);
+                        r.records.push(record);
                     }
                     Err(LifecycleError::StillInQueries(_)) => waiting.push(ticket),
                     Err(_) => {}

@@ -11,8 +11,8 @@ use crate::error::BackendError;
 use glam::Vec3;
 use rapier3d::prelude::*;
 use smithereens_core::{
-    BondIndex, ChunkIndex, ClusterHandle, CommitError, DamageEvent, EventId, PendingEvent,
-    SpreadDamage,
+    BondIndex, ChunkIndex, ClusterHandle, CommitError, CommitRecord, DamageEvent, EventId,
+    PendingEvent, SpreadDamage,
 };
 use std::collections::BTreeMap;
 use std::time::Instant;
@@ -46,6 +46,12 @@ pub struct InstanceReport {
     /// ([`super::DestructionSettings::new_bodies_per_frame`]; events stay
     /// pending for a later frame).
     pub throttled: Option<u32>,
+    /// The recovery/replication records of the commits this step made on
+    /// the instance, in commit order (consecutive commit sequences): debris
+    /// recycles first, then the damage commit, and in a re-run step those
+    /// of the first run before the second's. Journal them or broadcast them
+    /// ([`smithereens_core::replication`]).
+    pub records: Vec<CommitRecord>,
 }
 
 impl InstanceReport {
@@ -539,6 +545,7 @@ impl DestructionSet {
                     r.created = outcome.created;
                     r.shrunk = outcome.shrunk;
                     r.render_only = outcome.render_only;
+                    r.records.extend(outcome.record);
                     if let smithereens_core::commit::CommitStatus::Deferred(s) = outcome.status {
                         r.deferred = Some(s);
                     } else if let smithereens_core::commit::CommitStatus::Throttled {
