@@ -1,7 +1,8 @@
 //! The `smithereens` command-line tool: argument parsing lives in `main.rs`;
 //! this library holds the orchestration the commands share (the built-in
-//! demo, report formatting, progress bars, the glTF export and the embedded
-//! browser viewer) so tests can drive it directly.
+//! demo, report formatting, progress bars, the glTF export, the embedded
+//! browser viewer and replication's `serve`/`join`) so tests can drive it
+//! directly.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -18,6 +19,7 @@ pub mod demo;
 pub mod export;
 pub mod files;
 pub mod progress;
+pub mod replication;
 pub mod report;
 pub mod simulate;
 pub mod view;

@@ -4,6 +4,7 @@ use anyhow::{Context, Result};
 use clap::{Parser, Subcommand};
 use smithereens::demo::{DemoOptions, run_demo};
 use smithereens::export::{ExportOptions, export_asset_glb, export_glb};
+use smithereens::replication::{JoinOptions, ServeOptions, join, serve};
 use smithereens::simulate::{ScenarioSource, replay, simulate};
 use smithereens::view::{ViewServer, standalone_page};
 use smithereens::{progress, report};
@@ -468,6 +469,64 @@ enum Command {
         #[arg(long)]
         verify: bool,
     },
+    /// Run a scenario authoritatively and replicate its destruction over UDP on 127.0.0.1.
+    ///
+    /// Receivers (`smithereens join`) get the scenario, build its instances
+    /// as core replicas (no physics) and follow the commit records;
+    /// snapshots fill their gaps and bring late joiners up to date.
+    /// Replication carries the destruction state (bond health, clusters,
+    /// representation, body slots), not per-step poses: the printed hashes
+    /// are replicated hashes, which leave motion out.
+    ///
+    /// Prints `listening ADDR …`, then `checkpoint INSTANCE SEQ HASH` for
+    /// every commit, `final INSTANCE SEQ HASH` after the last step, and shim
+    /// and traffic counters at the end. After the last step it stays
+    /// (serving snapshots and statuses) until every receiver has left or
+    /// gone silent for 3 s, at most --linger-s.
+    Serve {
+        /// A scenario TOML file or the name of a built-in scenario.
+        scenario: String,
+        /// UDP port on 127.0.0.1; 0 picks a free one (printed).
+        #[arg(long, default_value_t = 0)]
+        port: u16,
+        /// Override the scenario's duration with this many fixed steps.
+        #[arg(long)]
+        steps: Option<u32>,
+        /// Wall time per step, ms (the pace of the run).
+        #[arg(long, value_name = "MS", default_value_t = 16)]
+        step_ms: u64,
+        /// Longest stay after the last step, s.
+        #[arg(long, value_name = "SECS", default_value_t = 10.0)]
+        linger_s: f64,
+        /// Wait for this many receivers before the first step.
+        #[arg(long, value_name = "N", default_value_t = 0)]
+        wait_for: usize,
+        /// Longest wait for them, s.
+        #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+        wait_s: f64,
+        #[command(flatten)]
+        shim: ShimArgs,
+    },
+    /// Replicate a `smithereens serve` run: core replicas of its instances, kept up to date over UDP.
+    ///
+    /// HOST must be a loopback address (127.0.0.1, [::1] or localhost):
+    /// replication never leaves the machine. Builds the server's scenario
+    /// here and refuses to go on if an asset's fingerprint differs from the
+    /// server's. Replication carries destruction state, not per-step poses.
+    ///
+    /// Prints `applied INSTANCE SEQ HASH commit|snapshot` for every state a
+    /// replica reaches (HASH: the replicated hash, comparable with the
+    /// server's checkpoints), `done` once every replica holds the server's
+    /// final state, then counters; exits 0 then, non-zero on timeout.
+    Join {
+        /// The server, HOST:PORT.
+        server: String,
+        /// Give up when the final state is not reached within this long, s.
+        #[arg(long, value_name = "SECS", default_value_t = 60.0)]
+        timeout_s: f64,
+        #[command(flatten)]
+        shim: ShimArgs,
+    },
     /// List the built-in scenarios.
     Scenarios,
     /// Write a recorded run as animated binary glTF: one node per chunk, TRS keys per frame.
@@ -481,6 +540,52 @@ enum Command {
         #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
         every: u32,
     },
+}
+
+/// The loss/duplication/reordering shim on what `serve` or `join` sends.
+#[derive(clap::Args, Debug)]
+struct ShimArgs {
+    /// Probability that a datagram is dropped.
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    loss: f64,
+    /// Probability that a datagram (not dropped) is sent twice.
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    duplicate: f64,
+    /// Probability that a datagram is held back and arrives after later ones.
+    #[arg(long, value_name = "P", default_value_t = 0.0)]
+    reorder: f64,
+    /// A held datagram goes out after at most this many later ones...
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u32).range(1..))]
+    reorder_hold: u32,
+    /// ...or after this long, ms.
+    #[arg(long, value_name = "MS", default_value_t = 5)]
+    reorder_ms: u64,
+    /// Seed of the shim's decisions (default: the process id).
+    #[arg(long, value_name = "S")]
+    shim_seed: Option<u64>,
+}
+
+impl ShimArgs {
+    fn to_desc(&self) -> Result<smithereens_net::ShimDesc> {
+        let desc = smithereens_net::ShimDesc {
+            loss: self.loss,
+            duplicate: self.duplicate,
+            reorder: self.reorder,
+            max_hold: self.reorder_hold,
+            hold: std::time::Duration::from_millis(self.reorder_ms),
+            seed: self
+                .shim_seed
+                .unwrap_or_else(|| u64::from(std::process::id())),
+        };
+        desc.validate()?;
+        Ok(desc)
+    }
+}
+
+/// A duration flag in seconds: finite and not negative.
+fn seconds(flag: &str, value: f64) -> Result<std::time::Duration> {
+    std::time::Duration::try_from_secs_f64(value)
+        .map_err(|_| anyhow::anyhow!("--{flag} {value} is not a duration in seconds"))
 }
 
 fn read_run(path: &Path) -> Result<(Vec<u8>, RunRecord)> {
@@ -749,6 +854,39 @@ fn run(cli: Cli) -> Result<()> {
                     record.frame_count
                 ),
             }
+        }
+        Command::Serve {
+            scenario,
+            port,
+            steps,
+            step_ms,
+            linger_s,
+            wait_for,
+            wait_s,
+            shim,
+        } => {
+            let source = ScenarioSource::resolve(&scenario)?;
+            let options = ServeOptions {
+                port,
+                shim: shim.to_desc()?,
+                steps,
+                step_time: std::time::Duration::from_millis(step_ms),
+                linger: seconds("linger-s", linger_s)?,
+                wait_for,
+                wait: seconds("wait-s", wait_s)?,
+            };
+            serve(&source, &options, &mut std::io::stdout())?;
+        }
+        Command::Join {
+            server,
+            timeout_s,
+            shim,
+        } => {
+            let options = JoinOptions {
+                shim: shim.to_desc()?,
+                timeout: seconds("timeout-s", timeout_s)?,
+            };
+            join(&server, &options, &mut std::io::stdout())?;
         }
         Command::Scenarios => {
             for (name, text) in smithereens_scenario::BUILTINS {
