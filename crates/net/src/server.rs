@@ -13,6 +13,7 @@ use smithereens_core::recovery::CommitRecord;
 use smithereens_core::replication::Message;
 use smithereens_core::snapshot::Snapshot;
 use std::collections::BTreeMap;
+use std::collections::btree_map::Entry;
 use std::net::{Ipv4Addr, SocketAddr};
 use std::time::{Duration, Instant};
 
@@ -49,11 +50,14 @@ pub struct ServerDesc {
     pub snapshot_reuse: Duration,
     /// A receiver silent this long no longer holds up [`Server::all_done`].
     pub silent_after: Duration,
+    /// Most receivers served; hellos from more are refused (counted), so
+    /// the server's memory stays bounded.
+    pub max_receivers: usize,
 }
 
 impl Default for ServerDesc {
     /// Port 0, a perfect link, statuses every 50 ms, snapshots reused for
-    /// 1 s, receivers silent for 3 s count as gone.
+    /// 1 s, receivers silent for 3 s count as gone, at most 256 receivers.
     fn default() -> Self {
         Self {
             port: 0,
@@ -61,6 +65,7 @@ impl Default for ServerDesc {
             status_interval: Duration::from_millis(50),
             snapshot_reuse: Duration::from_secs(1),
             silent_after: Duration::from_secs(3),
+            max_receivers: 256,
         }
     }
 }
@@ -289,13 +294,21 @@ impl Server {
         };
         let now = Instant::now();
         if let Packet::Hello = packet {
-            if let std::collections::btree_map::Entry::Vacant(e) = self.peers.entry(from) {
-                e.insert(Peer {
-                    heard: now,
-                    ready: false,
-                    done: false,
-                });
-                self.events.push(ServerEvent::Joined(from));
+            let full = self.peers.len() >= self.desc.max_receivers;
+            match self.peers.entry(from) {
+                Entry::Vacant(_) if full => {
+                    self.counters.refused += 1;
+                    return;
+                }
+                Entry::Vacant(e) => {
+                    e.insert(Peer {
+                        heard: now,
+                        ready: false,
+                        done: false,
+                    });
+                    self.events.push(ServerEvent::Joined(from));
+                }
+                Entry::Occupied(_) => {}
             }
             let welcome = std::mem::take(&mut self.welcome);
             self.send(from, &welcome);
