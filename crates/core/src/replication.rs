@@ -14,6 +14,13 @@
 //!
 //! Messages are framed and checksummed; malformed bytes give a typed error
 //! and change nothing.
+//!
+//! Replication carries the destruction state, not motion: a replica gets a
+//! cluster's pose only with the commit that creates or pushes it, while the
+//! authority's physics moves it every step. Compare authority and replica
+//! with [`Instance::replicated_hash`] (everything
+//! [`Instance::state_hash`] covers but poses), which they share at every
+//! commit sequence. `smithereens-net` carries these messages over UDP.
 
 use crate::codec::{self, FrameError};
 use crate::instance::{Instance, InstanceId};
