@@ -171,6 +171,7 @@ fn eight_receivers_behind_a_lossy_duplicating_reordering_udp_shim_follow_the_ser
         0,
         "the run must still be going when receiver 0 is killed"
     );
+    let checkpoints_at_kill = procs.0[0].count("checkpoint");
     procs.0[1].kill();
     let killed_after = procs.0[1].count("applied");
     procs
@@ -258,7 +259,7 @@ fn eight_receivers_behind_a_lossy_duplicating_reordering_udp_shim_follow_the_ser
         snapshot_receivers += usize::from(by_snapshot > 0);
         if k == 1 {
             // Killed: its states were checked above; it reached no end.
-            assert!(reached.len() >= killed_after.min(1));
+            assert!(killed_after >= 10 && !reached.is_empty());
             continue;
         }
         for (&i, &s) in finals.iter().filter(|(_, s)| **s > 0) {
@@ -296,7 +297,8 @@ fn eight_receivers_behind_a_lossy_duplicating_reordering_udp_shim_follow_the_ser
     eprintln!(
         "{commits} commits over 37 instances; {applied_total} states reported by receivers; \
          server shim {shim:?}; served {served:?}; datagrams sent by the finishing receivers: \
-         {receivers_sent}; {snapshot_receivers} receivers used snapshots; wall {:.1} s",
+         {receivers_sent}; {snapshot_receivers} receivers used snapshots; receiver 0 killed \
+         after {checkpoints_at_kill} checkpoints; wall {:.1} s",
         wall.as_secs_f64()
     );
 }
