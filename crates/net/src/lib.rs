@@ -53,6 +53,52 @@
 //!    [`Packet::ByeAck`] (or 1 s) and stops. The server lingers until every
 //!    receiver left or fell silent.
 //!
+//! A server with one core instance and one receiver (a thread here; a
+//! process with `smithereens join`):
+//!
+//! ```
+//! use smithereens_core::{Asset, HeadlessBackend, Instance, Pose, RadialDamage, EventId, fixtures};
+//! use smithereens_net::{ReceiverDesc, Server, ServerDesc, Welcome, WelcomeInstance, join};
+//! use std::sync::Arc;
+//! use std::time::{Duration, Instant};
+//!
+//! let asset = Arc::new(Asset::new(&fixtures::grid_desc(3, 3, 1, 0.5, 1000.0, 40.0)).unwrap());
+//! let mut authority = vec![Instance::new(asset.clone(), Pose::IDENTITY).unwrap()];
+//! let welcome = Welcome {
+//!     scenario: String::new(), // what `join` builds the instances from
+//!     scenario_dir: String::new(),
+//!     instances: vec![WelcomeInstance { id: authority[0].id(), asset: asset.fingerprint() }],
+//! };
+//! let mut server = Server::bind(ServerDesc::default(), &welcome).unwrap();
+//! let addr = server.local_addr().unwrap();
+//! let receiver = std::thread::spawn(move || {
+//!     let fresh = vec![Instance::new(asset, Pose::IDENTITY).unwrap()];
+//!     let mut r = join(ReceiverDesc::new(addr)).unwrap().start(fresh).unwrap();
+//!     r.run(&mut |_| {}).unwrap();
+//!     r.instances().map(|i| i.replicated_hash()).collect::<Vec<_>>()
+//! });
+//! while server.ready_count() < 1 {
+//!     server.poll_until(Instant::now() + Duration::from_millis(10), &authority).unwrap();
+//! }
+//! let hit = RadialDamage {
+//!     id: EventId(1),
+//!     point: smithereens_core::glam::Vec3::new(0.75, 0.75, 0.25),
+//!     radius: 0.6,
+//!     damage: 100.0,
+//!     impulse: None,
+//! };
+//! authority[0].admit(hit).unwrap();
+//! let record = authority[0].commit(&mut HeadlessBackend::default()).unwrap().record.unwrap();
+//! server.broadcast_commit(&record);
+//! server.finish();
+//! while !server.all_done() {
+//!     server.poll_until(Instant::now() + Duration::from_millis(10), &authority).unwrap();
+//! }
+//! assert_eq!(receiver.join().unwrap(), vec![authority[0].replicated_hash()]);
+//! ```
+//!
+//! The transport alone:
+//!
 //! ```
 //! use smithereens_net::{Endpoint, ShimDesc, Packet};
 //! use std::time::{Duration, Instant};
