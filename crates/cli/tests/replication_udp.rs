@@ -330,3 +330,19 @@ fn join_times_out_with_a_typed_message_when_no_server_answers() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("timed out"), "{err}");
 }
+
+#[test]
+fn serve_on_a_port_in_use_is_a_typed_bind_error() {
+    let taken = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port();
+    let out = Command::new(env!("CARGO_BIN_EXE_smithereens"))
+        .args(["serve", "wall", "--port", &port.to_string(), "--steps", "2"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("cannot bind UDP 127.0.0.1:{port}")),
+        "{err}"
+    );
+}
