@@ -30,7 +30,7 @@ fi
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(asset_file run_record snapshot commit_record replication replay_log
-    scenario_toml obj_import gltf_import journal_open)
+    scenario_toml obj_import gltf_import journal_open net_datagram)
 fi
 
 if ! rustup toolchain list 2>/dev/null | grep -q '^nightly'; then
