@@ -637,3 +637,78 @@ fn three_parts_meeting_a_wall_at_once_are_one_impact_of_the_weapon() {
         1e-6
     ));
 }
+
+/// A launcher on the 10 kg box with a 5 kg ball held at `x` = 1.0 (part 0)
+/// and, if `second`, another at `x` = 0.65 (part 1), both off the box's
+/// face (x = 0.5); no gravity, no wall in reach.
+fn own_fire_scene(independent: bool, second: bool) -> (PhysicsWorld, HeldParts, LauncherId) {
+    let heavy = |x: f32| HeldPartDesc {
+        mass: 5.0,
+        ..ball(x, 0.0, 100.0)
+    };
+    let mut parts = vec![heavy(1.0)];
+    if second {
+        parts.push(heavy(0.65));
+    }
+    let mut w = PhysicsWorld::new();
+    w.gravity = Vector::ZERO;
+    let (parent, _) = w.insert(
+        RigidBodyBuilder::dynamic(),
+        ColliderBuilder::cuboid(0.5, 0.5, 0.5).mass(BOX_MASS),
+    );
+    let mut held = HeldParts::new();
+    let launcher = Arc::new(LauncherDesc {
+        weapon: 0,
+        parts,
+        independent_durability: independent,
+        weapon_health: 1000.0,
+    });
+    let id = held.add_launcher(&mut w, parent, launcher).unwrap();
+    (w, held, id)
+}
+
+#[test]
+fn the_vehicles_own_projectile_never_damages_its_weapon() {
+    for independent in [true, false] {
+        // Part 1 is launched at 10 m/s straight into part 0's holding
+        // collider, 15 cm ahead: its own weapon.
+        let (mut w, mut held, id) = own_fire_scene(independent, true);
+        let weapon = held.weapon_health(id).unwrap();
+        held.launch(&mut w, id, 1, Vector::new(50.0, 0.0, 0.0), None)
+            .unwrap();
+        let body = held.part_body(id, 1).unwrap();
+        let events = run(&mut w, &mut held, 60);
+        // It did hit: it bounced back off part 0.
+        assert!(
+            w.bodies[body].linvel().x < 5.0,
+            "{}",
+            w.bodies[body].linvel()
+        );
+        assert!(events.is_empty(), "{events:?}");
+        assert_eq!(held.part_health(id, 0), Some(100.0));
+        assert_eq!(held.weapon_health(id), Some(weapon));
+        assert_eq!(held.status(id, 0), Some(PartStatus::Held));
+
+        // The same 5 kg ball, not the vehicle's, at the same place and speed:
+        // m_eff = 5 · 15 / 20 = 3.75 kg, J = 37.5 N·s, 17.5 du. It comes
+        // from farther than one step's reach, so its pre-step velocity was
+        // never recorded: it is unwound from the contact's impulse (read at
+        // its bounced velocity instead, the hit dealt nothing).
+        let (mut w, mut held, id) = own_fire_scene(independent, false);
+        w.insert(
+            RigidBodyBuilder::dynamic()
+                .translation(Vector::new(0.65, 0.0, 0.0))
+                .linvel(Vector::new(10.0, 0.0, 0.0)),
+            ColliderBuilder::ball(0.1).mass(5.0),
+        );
+        let events = run(&mut w, &mut held, 60);
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert!(close(events[0].damage, 17.5, 0.02), "{events:?}");
+        let hit = if independent {
+            DamageTarget::Projectile(0)
+        } else {
+            DamageTarget::Weapon
+        };
+        assert_eq!((events[0].launcher, events[0].target), (id, hit));
+    }
+}

@@ -16,7 +16,14 @@
 //! parts record them at the end of [`HeldParts::after_step`], at a launch or
 //! a break, and in [`HeldParts::before_step`] (call it when the game
 //! changed velocities between steps). A dynamic body that was not near a
-//! holding collider at the last record is measured at its current velocity.
+//! holding collider at the last record (a fast projectile from afar) is
+//! measured at its current velocity with the contact's own impulse taken
+//! back out (exact when it touched nothing else in the step).
+//!
+//! **Own projectiles.** A contact between a holding collider and a part
+//! launched from any launcher on the same parent (the vehicle's own
+//! projectile, leaving the barrel or falling back) deals no damage; the game
+//! applies its own rule to such a hit with [`HeldParts::damage_weapon`].
 //!
 //! **Where damage goes.** Default: a held part has no durability of its own;
 //! a contact on its holding collider damages the weapon part that holds it.
@@ -123,6 +130,45 @@ impl HeldContacts {
             .all(|(_, s)| s.linvel.is_finite() && s.angvel.is_finite() && s.com.is_finite())
             && self.states.windows(2).all(|w| key(w[0].0) < key(w[1].0))
     }
+}
+
+/// The pre-step state of a dynamic body that was not recorded (it came
+/// from farther than a holding collider's contact pairs reach within one
+/// step, a fast projectile): its state now with this contact's impulse
+/// (`impulse` on it, N·s, at the contacts' centroid) taken back out,
+/// `v − J/m` and `ω − I⁻¹ (r × J)`. Exact for a body that touched nothing
+/// else in the step; without it the approach would be read from the
+/// velocity *after* the bounce, and the hit would deal nothing.
+fn unwound(
+    physics: &PhysicsWorld,
+    body: Option<RigidBodyHandle>,
+    hit: &ContactHit,
+    impulse: glam::Vec3,
+) -> Option<BodyState> {
+    let b = physics.bodies.get(body?).filter(|b| b.is_dynamic())?;
+    let now = BodyState::of(Some(b))?;
+    let m = b.mass_properties();
+    let torque = (hit.centroid - now.com).cross(impulse);
+    Some(BodyState {
+        linvel: now.linvel - impulse * m.effective_inv_mass,
+        angvel: now.angvel - m.effective_world_inv_inertia * torque,
+        com: now.com,
+    })
+}
+
+/// Whether `body` is a part launched by a launcher on `parent` (the
+/// parent's own projectile). O(parts on the world's launchers).
+fn launched_from(
+    launchers: &[super::Launcher],
+    parent: RigidBodyHandle,
+    body: RigidBodyHandle,
+) -> bool {
+    launchers.iter().filter(|l| l.parent == parent).any(|l| {
+        l.handles
+            .iter()
+            .zip(&l.status)
+            .any(|(h, s)| *s == PartStatus::Launched && h.body == body)
+    })
 }
 
 fn key(h: RigidBodyHandle) -> (u32, u32) {
@@ -369,9 +415,16 @@ impl HeldParts {
                     if !hit.point.is_finite() {
                         continue;
                     }
+                    // The vehicle's own projectiles never damage its weapons.
+                    let other = if side.0 { hit.bodies.1 } else { hit.bodies.0 };
+                    if other.is_some_and(|b| launched_from(&self.launchers, l.parent, b)) {
+                        continue;
+                    }
                     let pre = [
-                        state_of(states, hit.bodies.0),
-                        state_of(states, hit.bodies.1),
+                        state_of(states, hit.bodies.0)
+                            .or_else(|| unwound(physics, hit.bodies.0, &hit, -hit.impulse_on_2)),
+                        state_of(states, hit.bodies.1)
+                            .or_else(|| unwound(physics, hit.bodies.1, &hit, hit.impulse_on_2)),
                     ];
                     let v1 = point_velocity(&physics.bodies, hit.bodies.0, pre[0], hit.point);
                     let v2 = point_velocity(&physics.bodies, hit.bodies.1, pre[1], hit.point);
