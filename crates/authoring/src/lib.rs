@@ -77,6 +77,7 @@ mod support;
 mod topology;
 mod union;
 pub mod voronoi;
+pub mod weapon_extras;
 
 pub use assembly::{SHORT_EDGE_ULPS, SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
 pub use decompose::hull_volume;
@@ -105,3 +106,4 @@ pub use settings::{
 };
 pub use sites::{COINCIDENT_SITE_FRACTION, SiteDistribution};
 pub use voronoi::{SNAP_FRACTION, WELD_FRACTION, fracture_voronoi};
+pub use weapon_extras::{WeaponExtras, WeaponExtrasError, load_weapon_extras, weapon_extras};

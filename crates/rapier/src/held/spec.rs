@@ -143,8 +143,10 @@ pub struct LauncherDesc {
     /// default false: a held part belongs to the weapon until launched. In a
     /// spec file the key is `projectile_independent_durability` (the seed's
     /// GLB root-extras name; `independent_durability` is read too), absent =
-    /// false. This crate reads no weapon GLB: a game that authors weapons as
-    /// GLB copies the root extra into this field.
+    /// false. A weapon authored as glTF/GLB carries it in its root node's
+    /// extras: `smithereens_authoring::load_weapon_extras` reads and
+    /// type-checks it, and the game copies it into this field (this crate
+    /// reads no file format).
     #[serde(
         default,
         rename = "projectile_independent_durability",
