@@ -170,10 +170,10 @@ impl RepairReport {
                 String::new()
             };
             out.push(format!(
-                "{} hole(s) closed (fallback) with {} edge(s), adding {:.6} m² of surface{fans}",
+                "{} hole(s) closed with {} edge(s), adding {} m² of surface{fans}",
                 self.closed_holes.len(),
                 sizes.join(", "),
-                self.added_hole_area()
+                smithereens_core::quantity::sig(self.added_hole_area())
             ));
         }
         out

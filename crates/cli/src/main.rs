@@ -76,6 +76,8 @@ struct OpenMeshArgs {
         value_name = "MAX_EDGES",
         num_args = 0..=1,
         default_missing_value = "64", // smithereens_authoring::DEFAULT_MAX_HOLE_EDGES
+        // The smallest hole has 3 edges: a smaller limit closes nothing.
+        value_parser = clap::value_parser!(u32).range(3..),
         conflicts_with = "hull_fallback"
     )]
     close_holes: Option<u32>,
@@ -483,6 +485,7 @@ enum Command {
     /// and traffic counters at the end. After the last step it stays
     /// (serving snapshots and statuses) until every receiver has left or
     /// gone silent for 3 s, at most --linger-s.
+    #[command(allow_negative_numbers = true)]
     Serve {
         /// A scenario TOML file or the name of a built-in scenario.
         scenario: String,
@@ -509,8 +512,8 @@ enum Command {
     },
     /// Replicate a `smithereens serve` run: core replicas of its instances, kept up to date over UDP.
     ///
-    /// HOST must be a loopback address (127.0.0.1, [::1] or localhost):
-    /// replication never leaves the machine. Builds the server's scenario
+    /// HOST must be 127.0.0.1 or localhost (`serve` listens on IPv4
+    /// loopback only): replication never leaves the machine. Builds the server's scenario
     /// here and refuses to go on if an asset's fingerprint differs from the
     /// server's. Replication carries destruction state, not per-step poses.
     ///
@@ -518,6 +521,7 @@ enum Command {
     /// replica reaches (HASH: the replicated hash, comparable with the
     /// server's checkpoints), `done` once every replica holds the server's
     /// final state, then counters; exits 0 then, non-zero on timeout.
+    #[command(allow_negative_numbers = true)]
     Join {
         /// The server, HOST:PORT.
         server: String,
@@ -583,7 +587,14 @@ impl ShimArgs {
 }
 
 /// A duration flag in seconds: finite and not negative.
+/// Longest duration a flag accepts, s (one day): a wait longer than that is
+/// a typo, and far longer ones overflow the clock's arithmetic.
+const MAX_FLAG_SECONDS: f64 = 86_400.0;
+
 fn seconds(flag: &str, value: f64) -> Result<std::time::Duration> {
+    if !(0.0..=MAX_FLAG_SECONDS).contains(&value) {
+        anyhow::bail!("--{flag} {value} is out of range: give 0 to {MAX_FLAG_SECONDS} s");
+    }
     std::time::Duration::try_from_secs_f64(value)
         .map_err(|_| anyhow::anyhow!("--{flag} {value} is not a duration in seconds"))
 }
@@ -801,11 +812,9 @@ fn run(cli: Cli) -> Result<()> {
                     output.display()
                 );
             }
-            // Refused before any progress line is printed.
-            if let Some(n) = steps.filter(|&n| n == 0 || n > smithereens_scenario::MAX_STEPS) {
-                return Err(smithereens::simulate::SimulateError::Steps { steps: n }.into());
-            }
             let mut file = smithereens_scenario::ScenarioFile::parse(&source.text)?;
+            // Refused before any progress line is printed.
+            smithereens::simulate::check_steps(&file, steps)?;
             if let Some(n) = steps {
                 for removed in file.truncate(n)? {
                     eprintln!("note: --steps {n} ends the run before {removed}; it is left out");

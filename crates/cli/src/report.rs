@@ -375,7 +375,7 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
         (
             "volume error vs source",
             match source_volume(&file.provenance) {
-                Some(v) if v > 0.0 => format!("{} (relative)", sig((volume - v).abs() / v)),
+                Some(v) if v > 0.0 => format!("{} (relative)", signed((volume - v) / v)),
                 _ => "unknown (no source volume in provenance)".into(),
             },
         ),

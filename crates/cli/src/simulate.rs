@@ -16,11 +16,19 @@ pub enum SimulateError {
     /// The simulation failed.
     #[error("simulation")]
     Run(#[from] smithereens_rapier::recorded_run::RunError),
-    /// `--steps` is 0 or more than a run may hold.
-    #[error("--steps {steps} is out of range: a run takes 1 to {max} steps", max = smithereens_scenario::MAX_STEPS)]
+    /// `--steps` is 0 or more than a run of the scenario may hold
+    /// ([`ScenarioFile::max_steps`]).
+    #[error(
+        "--steps {steps} is out of range: this scenario's run takes 1 to {max} steps of {} s (3600 s at most)",
+        smithereens_core::quantity::sig(*.timestep)
+    )]
     Steps {
         /// The override given.
         steps: u32,
+        /// The most the scenario allows.
+        max: u32,
+        /// The scenario's timestep, s.
+        timestep: f32,
     },
     /// The run has no embedded scenario.
     #[error(
@@ -88,10 +96,8 @@ pub fn simulate(
     steps: Option<u32>,
     progress: &mut dyn FnMut(u32, u32),
 ) -> Result<(RunRecord, RunSummary), SimulateError> {
-    if let Some(n) = steps.filter(|&n| n == 0 || n > smithereens_scenario::MAX_STEPS) {
-        return Err(SimulateError::Steps { steps: n });
-    }
     let mut file = ScenarioFile::parse(&source.text)?;
+    check_steps(&file, steps)?;
     if let Some(n) = steps {
         // Launches after the new end are left out of the file as run (and
         // so of its replay); the command line says which.
@@ -110,6 +116,21 @@ pub fn simulate(
     record.scenario_dir = Some(dir.to_string_lossy().into_owned());
     record.engine = Some(crate::ENGINE.into());
     Ok((record, summary))
+}
+
+/// Refuses a `--steps` override of 0 or beyond what `file` allows.
+///
+/// # Errors
+/// [`SimulateError::Steps`].
+pub fn check_steps(file: &ScenarioFile, steps: Option<u32>) -> Result<(), SimulateError> {
+    match steps {
+        Some(n) if n == 0 || n > file.max_steps() => Err(SimulateError::Steps {
+            steps: n,
+            max: file.max_steps(),
+            timestep: file.timestep,
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Result of re-simulating a run.

@@ -135,7 +135,9 @@ fn simulate_with_zero_steps_is_refused_by_its_flag_before_any_work() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("--steps 0 is out of range: a run takes 1 to 600000 steps"),
+        stderr.contains(
+            "--steps 0 is out of range: this scenario's run takes 1 to 215999 steps of 0.01667 s (3600 s at most)"
+        ),
         "{stderr}"
     );
     assert!(
@@ -144,4 +146,36 @@ fn simulate_with_zero_steps_is_refused_by_its_flag_before_any_work() {
     );
     assert!(!dir.join("run.json").exists());
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn waits_beyond_a_day_and_hole_limits_below_three_are_refused_by_their_flags() {
+    let exe = env!("CARGO_BIN_EXE_smithereens");
+    // Far longer waits overflowed the clock (a panic) before this check.
+    let out = Command::new(exe)
+        .args(["join", "127.0.0.1:9", "--timeout-s", "1e19"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("--timeout-s 10000000000000000000 is out of range: give 0 to 86400 s"),
+        "{stderr}"
+    );
+    // A negative value reaches the range check instead of looking like a flag.
+    let out = Command::new(exe)
+        .args(["serve", "wall", "--linger-s", "-1"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("--linger-s -1 is out of range"), "{stderr}");
+    // The smallest hole has three edges.
+    let out = Command::new(exe)
+        .args(["fracture", "x.obj", "-o", "x.smasset", "--close-holes", "2"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("2 is not in 3.."), "{stderr}");
 }

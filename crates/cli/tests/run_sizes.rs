@@ -156,10 +156,12 @@ fn demo_steps_beyond_the_cap_fail_before_the_fracture_starts() {
 #[test]
 fn simulate_steps_of_zero_or_beyond_the_cap_name_the_flag() {
     let source = ScenarioSource::resolve("wall").unwrap();
-    for steps in [0, MAX_RUN_STEPS + 1, u32::MAX] {
+    // The wall's 1/60 s steps reach the 3600 s limit after 215,999 steps,
+    // before the 600,000-step cap of a run.
+    for steps in [0, 215_999 + 1, 300_000, MAX_RUN_STEPS + 1, u32::MAX] {
         let err = simulate(&source, Some(steps), &mut |_, _| {}).unwrap_err();
         assert!(
-            matches!(err, SimulateError::Steps { steps: s } if s == steps),
+            matches!(err, SimulateError::Steps { steps: s, max: 215_999, .. } if s == steps),
             "{err:?}"
         );
         let text = err.to_string();

@@ -577,6 +577,25 @@ impl ScenarioFile {
         Ok(())
     }
 
+    /// The most fixed steps a run of this file may take: `MAX_STEPS`, or
+    /// fewer when the file's timestep reaches the 3600 s limit on the
+    /// duration first (215,999 steps of 1/60 s: 216,000 of them come to
+    /// 3600.0001 s in f32). [`Self::truncate`] accepts 1 to this many.
+    pub fn max_steps(&self) -> u32 {
+        let fits = |n: u32| n <= MAX_STEPS && n as f32 * self.timestep <= 3600.0;
+        if !(self.timestep.is_finite() && self.timestep > 0.0) {
+            return MAX_STEPS;
+        }
+        let mut n = ((3600.0 / self.timestep as f64).floor() as u32).min(MAX_STEPS);
+        while n > 1 && !fits(n) {
+            n -= 1;
+        }
+        while n < MAX_STEPS && fits(n + 1) {
+            n += 1;
+        }
+        n
+    }
+
     /// Shortens (or lengthens) the run to `steps` fixed steps, as
     /// `smithereens simulate --steps` does: the duration becomes `steps ×
     /// timestep`, and projectiles and explosions that would fall at or after

@@ -421,6 +421,24 @@ fn shortening_a_run_leaves_out_the_launches_after_its_new_end_and_says_which() {
     ));
 }
 
+/// 216,000 steps of 1/60 s (f32) come to 3600.0001 s: one too many.
+#[test]
+fn the_most_steps_a_run_takes_is_what_truncate_accepts() {
+    for (timestep, max) in [(1.0 / 60.0, 215_999), (0.1, 36_000), (0.0001, 600_000)] {
+        let mut file = ScenarioFile::parse(builtin("wall").unwrap()).unwrap();
+        file.timestep = timestep;
+        assert_eq!(file.max_steps(), max, "timestep {timestep}");
+        assert!(file.clone().truncate(max).is_ok(), "timestep {timestep}");
+        assert!(
+            matches!(
+                file.truncate(max + 1),
+                Err(ScenarioFileError::Invalid { .. })
+            ),
+            "timestep {timestep}"
+        );
+    }
+}
+
 /// The world's contact prediction distance is a scenario key: given, it
 /// reaches the run; NaN, zero, negative or over 1 m is an invalid field.
 #[test]
