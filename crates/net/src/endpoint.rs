@@ -12,17 +12,21 @@ use std::time::{Duration, Instant};
 /// by the shim, so they are released close to their deadline.
 const HOLD_POLL: Duration = Duration::from_millis(2);
 
-/// Parses `HOST:PORT` where HOST is a literal loopback IP (`127.0.0.1`,
-/// `[::1]`) or `localhost` (taken as 127.0.0.1, without a name lookup).
+/// Parses `HOST:PORT` where HOST is a literal IPv4 loopback address
+/// (`127.0.0.1`, any of 127/8) or `localhost` (taken as 127.0.0.1, without
+/// a name lookup), and PORT is 1 to 65535. IPv6 loopback (`[::1]`) is
+/// refused: servers bind 127.0.0.1 only, so nothing would answer there.
 ///
 /// # Errors
-/// [`NetError::BadAddress`] when it does not parse, [`NetError::NotLoopback`]
-/// for an address off the loopback interface.
+/// [`NetError::BadAddress`] when it does not parse, names port 0 or IPv6
+/// loopback; [`NetError::NotLoopback`] for an address off the loopback
+/// interface.
 ///
 /// ```
 /// use smithereens_net::{NetError, loopback_address};
 /// assert_eq!(loopback_address("localhost:4000").unwrap().port(), 4000);
-/// assert!(loopback_address("[::1]:4000").is_ok());
+/// assert!(matches!(loopback_address("[::1]:4000"), Err(NetError::BadAddress { .. })));
+/// assert!(matches!(loopback_address("127.0.0.1:0"), Err(NetError::BadAddress { .. })));
 /// assert!(matches!(loopback_address("10.0.0.2:4000"), Err(NetError::NotLoopback(_))));
 /// assert!(matches!(loopback_address("example.com:4000"), Err(NetError::BadAddress { .. })));
 /// ```
@@ -34,12 +38,20 @@ pub fn loopback_address(text: &str) -> Result<SocketAddr, NetError> {
     let addr = match text.parse::<SocketAddr>() {
         Ok(a) => a,
         Err(_) => {
+            // `[::1]` or `127.0.0.1` or `localhost:`: no port after the host.
+            let port_missing = match text.rsplit_once(':') {
+                None => true,
+                Some((_, port)) => port.is_empty() || text.ends_with(']'),
+            };
+            if port_missing {
+                return Err(bad("the port is missing (expected HOST:PORT)"));
+            }
             let (host, port) = text
                 .rsplit_once(':')
                 .ok_or_else(|| bad("expected HOST:PORT"))?;
             let port: u16 = port
                 .parse()
-                .map_err(|_| bad("the port is not a number from 0 to 65535"))?;
+                .map_err(|_| bad("the port is not a number from 1 to 65535"))?;
             if !host.eq_ignore_ascii_case("localhost") {
                 return Err(bad(
                     "HOST must be a literal IP address or localhost (no name lookups)",
@@ -50,6 +62,16 @@ pub fn loopback_address(text: &str) -> Result<SocketAddr, NetError> {
     };
     if !addr.ip().is_loopback() {
         return Err(NetError::NotLoopback(addr));
+    }
+    if addr.is_ipv6() {
+        return Err(bad(
+            "servers bind 127.0.0.1 only: use 127.0.0.1:PORT or localhost:PORT, not IPv6 loopback",
+        ));
+    }
+    if addr.port() == 0 {
+        return Err(bad(
+            "port 0 names no server (serve prints the port it listens on)",
+        ));
     }
     Ok(addr)
 }
@@ -113,6 +135,21 @@ impl Endpoint {
             IpAddr::V6(_) => IpAddr::V6(std::net::Ipv6Addr::LOCALHOST),
         };
         SocketAddr::new(ip, 0)
+    }
+
+    /// Talks to `peer` only from now on: datagrams from anyone else are
+    /// dropped by the system, and the system's reports that `peer` refused
+    /// a datagram (nothing listens there) show up as
+    /// [`EndpointCounters::receive_errors`] (an unconnected socket on Linux
+    /// never sees them).
+    ///
+    /// # Errors
+    /// [`NetError::Io`].
+    pub fn connect(&mut self, peer: SocketAddr) -> Result<(), NetError> {
+        self.socket.connect(peer).map_err(|source| NetError::Io {
+            what: "connect",
+            source,
+        })
     }
 
     /// The bound address.
@@ -238,6 +275,21 @@ mod tests {
             match loopback_address(text) {
                 Err(NetError::NotLoopback(_)) => assert!(not_loopback, "{text}"),
                 Err(NetError::BadAddress { .. }) => assert!(!not_loopback, "{text}"),
+                other => panic!("{text}: {other:?}"),
+            }
+        }
+        for (text, reason) in [
+            ("[::1]", "the port is missing"),
+            ("127.0.0.1", "the port is missing"),
+            ("localhost:", "the port is missing"),
+            ("127.0.0.1:0", "port 0"),
+            ("localhost:0", "port 0"),
+            ("[::1]:5000", "127.0.0.1 only"),
+        ] {
+            match loopback_address(text) {
+                Err(e @ NetError::BadAddress { .. }) => {
+                    assert!(e.to_string().contains(reason), "{text}: {e}");
+                }
                 other => panic!("{text}: {other:?}"),
             }
         }

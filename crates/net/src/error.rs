@@ -17,7 +17,7 @@ pub enum NetError {
     },
     /// An address off the loopback interface: replication here never leaves
     /// the machine.
-    #[error("{0} is not a loopback address (replication binds and talks to 127.0.0.1 / ::1 only)")]
+    #[error("{0} is not a loopback address (replication binds and talks to 127.0.0.1 only)")]
     NotLoopback(SocketAddr),
     /// The socket could not be bound.
     #[error("cannot bind UDP {address}")]
@@ -79,5 +79,34 @@ pub enum NetError {
         seconds: f64,
         /// What was awaited, and the state reached.
         what: String,
+    },
+    /// The server answered the hello with a refusal: it serves its most
+    /// receivers already ([`crate::ServerDesc::max_receivers`]).
+    #[error("the server at {server} is full ({max} receivers); try again once some have left")]
+    ServerFull {
+        /// The server.
+        server: SocketAddr,
+        /// Its receiver cap.
+        max: u32,
+    },
+    /// Hellos were refused by the system (nothing listens on that port)
+    /// before any welcome came.
+    #[error("{refused} hellos to {server} were refused: is a server listening on {server}?")]
+    Refused {
+        /// The server address.
+        server: SocketAddr,
+        /// Refusals counted.
+        refused: u64,
+    },
+    /// Nothing came from the server for [`crate::ReceiverDesc::server_silence`]
+    /// after its welcome (it was killed, or lost its way).
+    #[error("the server at {server} fell silent {seconds:.1} s ago (last heard: {last_heard})")]
+    ServerSilent {
+        /// The server.
+        server: SocketAddr,
+        /// Seconds since anything came from it.
+        seconds: f64,
+        /// What it said last, and the replicas' state.
+        last_heard: String,
     },
 }

@@ -122,6 +122,15 @@ pub mod server;
 pub mod shim;
 
 pub use endpoint::{Endpoint, loopback_address};
+
+/// `now + d`, or a far-off instant (about 31 years on, in effect never) when
+/// that overflows: a caller's huge [`std::time::Duration`] must not panic.
+pub(crate) fn instant_after(now: std::time::Instant, d: std::time::Duration) -> std::time::Instant {
+    const NEVER: std::time::Duration = std::time::Duration::from_secs(1_000_000_000);
+    now.checked_add(d)
+        .or_else(|| now.checked_add(NEVER))
+        .unwrap_or(now)
+}
 pub use error::NetError;
 pub use packet::{Packet, Welcome, WelcomeInstance};
 pub use receiver::{Joining, Reached, Receiver, ReceiverDesc, ReceiverEvent, join};

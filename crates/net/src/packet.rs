@@ -31,6 +31,12 @@ pub enum Packet {
     Bye,
     /// Server → receiver: the bye was heard.
     ByeAck,
+    /// Server → receiver, answering a hello: the server already serves its
+    /// most receivers (the cap); the receiver gives up at once.
+    Full {
+        /// The server's receiver cap.
+        max: u32,
+    },
 }
 
 /// What a receiver needs to build the server's instances.
@@ -107,6 +113,7 @@ mod tests {
             Packet::Keepalive,
             Packet::Bye,
             Packet::ByeAck,
+            Packet::Full { max: 256 },
         ];
         for p in packets {
             let bytes = p.to_bytes();

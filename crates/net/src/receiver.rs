@@ -4,6 +4,7 @@
 
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
+use crate::instant_after;
 use crate::packet::{Packet, Welcome};
 use crate::shim::{ShimCounters, ShimDesc};
 use smithereens_core::Instance;
@@ -36,12 +37,20 @@ pub struct ReceiverDesc {
     pub patience: u32,
     /// How long to wait for the server to acknowledge the bye.
     pub bye_wait: Duration,
+    /// After the welcome, give up (with [`NetError::ServerSilent`]) when
+    /// nothing at all came from the server for this long (it sends a status
+    /// every 50 ms by default, so this only fires when it is gone).
+    pub server_silence: Duration,
+    /// While joining, give up (with [`NetError::Refused`]) after this many
+    /// hellos the system reported refused (nothing listens on the port).
+    pub refusals: u64,
 }
 
 impl ReceiverDesc {
     /// Defaults for a receiver of `server`: a perfect link, 60 s timeout,
     /// hellos every 100 ms, requests repeated after 150 ms, keepalives every
-    /// 200 ms, 4,096 buffered commits, patience 6, 1 s for the bye.
+    /// 200 ms, 4,096 buffered commits, patience 6, 1 s for the bye, 5 s of
+    /// server silence, 30 refused hellos (3 s of them).
     pub fn new(server: SocketAddr) -> Self {
         Self {
             server,
@@ -53,6 +62,8 @@ impl ReceiverDesc {
             buffer_limit: 4096,
             patience: 6,
             bye_wait: Duration::from_secs(1),
+            server_silence: Duration::from_secs(5),
+            refusals: 30,
         }
     }
 }
@@ -124,33 +135,65 @@ const EARLY_LIMIT: usize = 4096;
 /// Says hello to the server until its welcome arrives.
 ///
 /// # Errors
-/// [`NetError::NotLoopback`] for a server off loopback, [`NetError::Bind`],
-/// [`NetError::Shim`], [`NetError::Timeout`] when no welcome arrives within
-/// `desc.timeout`.
+/// [`NetError::NotLoopback`] for a server off loopback,
+/// [`NetError::BadAddress`] for port 0, [`NetError::Bind`],
+/// [`NetError::Shim`], [`NetError::ServerFull`] when the server refuses the
+/// hello, [`NetError::Refused`] after [`ReceiverDesc::refusals`] hellos the
+/// system refused (nothing listens there), [`NetError::Timeout`] when no
+/// welcome arrives within `desc.timeout`.
 pub fn join(desc: ReceiverDesc) -> Result<Joining, NetError> {
     if !desc.server.ip().is_loopback() {
         return Err(NetError::NotLoopback(desc.server));
     }
+    if desc.server.port() == 0 {
+        return Err(NetError::BadAddress {
+            address: desc.server.to_string(),
+            reason: "port 0 names no server",
+        });
+    }
     let started = Instant::now();
     let mut endpoint = Endpoint::bind(Endpoint::any_port_like(desc.server), desc.shim)?;
+    // Connected, so that "nothing listens there" reports reach us.
+    endpoint.connect(desc.server)?;
     let hello = Packet::Hello.to_bytes();
-    let deadline = started + desc.timeout;
+    let deadline = instant_after(started, desc.timeout);
     let mut early = Vec::new();
     loop {
         let now = Instant::now();
+        let refused = endpoint.counters().receive_errors;
         if now >= deadline {
+            let hint = if refused > 0 {
+                format!(
+                    "; {refused} hellos were refused: is a server listening on {}?",
+                    desc.server
+                )
+            } else {
+                String::new()
+            };
             return Err(NetError::Timeout {
                 seconds: desc.timeout.as_secs_f64(),
-                what: format!("waiting for a welcome from {}", desc.server),
+                what: format!("waiting for a welcome from {}{hint}", desc.server),
+            });
+        }
+        if desc.refusals > 0 && refused >= desc.refusals {
+            return Err(NetError::Refused {
+                server: desc.server,
+                refused,
             });
         }
         let _ = endpoint.send(desc.server, &hello);
-        let until = (now + desc.retry_interval).min(deadline);
+        let until = instant_after(now, desc.retry_interval).min(deadline);
         while let Some((from, bytes)) = endpoint.recv(until)? {
             if from != desc.server {
                 continue;
             }
             match Packet::from_bytes(&bytes) {
+                Ok(Packet::Full { max }) => {
+                    return Err(NetError::ServerFull {
+                        server: desc.server,
+                        max,
+                    });
+                }
                 Ok(Packet::Welcome(welcome)) => {
                     return Ok(Joining {
                         endpoint,
@@ -232,6 +275,8 @@ impl Joining {
             replicas,
             finished: false,
             heard_status: false,
+            last_heard: Instant::now(),
+            last_status: None,
             early: self.early,
             next_keepalive: Instant::now(),
             counters: ReceiverCounters::default(),
@@ -257,6 +302,10 @@ pub struct Receiver {
     replicas: BTreeMap<InstanceId, Slot>,
     finished: bool,
     heard_status: bool,
+    /// When anything last came from the server.
+    last_heard: Instant,
+    /// The last status: its tick and whether the run was over.
+    last_status: Option<(u64, bool)>,
     early: Vec<Vec<u8>>,
     next_keepalive: Instant,
     counters: ReceiverCounters,
@@ -287,15 +336,18 @@ impl Receiver {
     /// # Errors
     /// [`NetError::Timeout`] (naming the replicas' and the server's
     /// sequences) when that does not happen within [`ReceiverDesc::timeout`]
-    /// of joining; [`NetError::Io`] when the socket fails.
+    /// of joining; [`NetError::ServerSilent`] when nothing came from the
+    /// server for [`ReceiverDesc::server_silence`]; [`NetError::Io`] when
+    /// the socket fails.
     pub fn run(
         &mut self,
         on_event: &mut dyn FnMut(ReceiverEvent),
     ) -> Result<ReceiverReport, NetError> {
-        let deadline = self.started + self.desc.timeout;
+        let deadline = instant_after(self.started, self.desc.timeout);
         for m in std::mem::take(&mut self.early) {
             self.on_replication(&m, on_event);
         }
+        self.last_heard = Instant::now();
         while !self.is_done() {
             let now = Instant::now();
             if now >= deadline {
@@ -304,14 +356,30 @@ impl Receiver {
                     what: self.progress(),
                 });
             }
+            let silent = now.duration_since(self.last_heard);
+            if silent >= self.desc.server_silence {
+                let status = match self.last_status {
+                    Some((tick, over)) => format!(
+                        "status {tick}, run {}",
+                        if over { "over" } else { "not over" }
+                    ),
+                    None => "its welcome, no status".to_string(),
+                };
+                return Err(NetError::ServerSilent {
+                    server: self.desc.server,
+                    seconds: silent.as_secs_f64(),
+                    last_heard: format!("{status}; {}", self.replica_states()),
+                });
+            }
             if now >= self.next_keepalive {
                 self.send(&Packet::Keepalive.to_bytes());
-                self.next_keepalive = now + self.desc.keepalive_interval;
+                self.next_keepalive = instant_after(now, self.desc.keepalive_interval);
             }
             self.repeat_requests(now, on_event);
-            let until = (now + Duration::from_millis(10)).min(deadline);
+            let until = instant_after(now, Duration::from_millis(10)).min(deadline);
             if let Some((from, bytes)) = self.endpoint.recv(until)? {
                 if from == self.desc.server {
+                    self.last_heard = Instant::now();
                     self.on_packet(&bytes, on_event);
                 } else {
                     self.counters.refused += 1;
@@ -337,24 +405,37 @@ impl Receiver {
                 .all(|s| s.server == Some(s.replica.instance().commit_seq()))
     }
 
-    fn progress(&self) -> String {
-        let behind: Vec<String> = self
+    /// The replicas not level with the server's last status:
+    /// `INSTANCE at HAVE, server said SEQ` (`?` before any status).
+    fn replica_states(&self) -> String {
+        let off: Vec<String> = self
             .replicas
             .iter()
             .filter(|(_, s)| s.server != Some(s.replica.instance().commit_seq()))
             .map(|(id, s)| {
                 let server = s.server.map_or("?".to_string(), |x| x.to_string());
                 format!(
-                    "{} at {} of {server}",
+                    "{} at {}, server said {server}",
                     id.0,
                     s.replica.instance().commit_seq()
                 )
             })
             .collect();
+        if off.is_empty() {
+            "every replica level with the last status".to_string()
+        } else {
+            format!(
+                "instances not level with the last status: {}",
+                off.join("; ")
+            )
+        }
+    }
+
+    fn progress(&self) -> String {
         format!(
-            "before reaching the server's final state (run {}; instances behind: {})",
+            "before reaching the server's final state (run {}; {})",
             if self.finished { "over" } else { "not over" },
-            behind.join(", ")
+            self.replica_states()
         )
     }
 
@@ -362,14 +443,14 @@ impl Receiver {
     /// [`ReceiverDesc::bye_wait`]); true when it did.
     fn leave(&mut self) -> Result<bool, NetError> {
         let bye = Packet::Bye.to_bytes();
-        let end = Instant::now() + self.desc.bye_wait;
+        let end = instant_after(Instant::now(), self.desc.bye_wait);
         loop {
             let now = Instant::now();
             if now >= end {
                 return Ok(false);
             }
             self.send(&bye);
-            let until = (now + self.desc.retry_interval / 2).min(end);
+            let until = instant_after(now, self.desc.retry_interval / 2).min(end);
             while let Some((from, bytes)) = self.endpoint.recv(until)? {
                 if from == self.desc.server && Packet::from_bytes(&bytes) == Ok(Packet::ByeAck) {
                     return Ok(true);
@@ -389,6 +470,7 @@ impl Receiver {
             Ok(Packet::Replication(m)) => self.on_replication(&m, on_event),
             Ok(Packet::Status(status)) => {
                 self.counters.statuses += 1;
+                self.last_status = Some((status.tick, status.finished));
                 let first = !self.heard_status;
                 self.heard_status = true;
                 for (id, seq) in status.instances {
@@ -412,7 +494,7 @@ impl Receiver {
                 }
                 self.finished |= status.finished;
             }
-            Ok(Packet::Welcome(_) | Packet::ByeAck) => {}
+            Ok(Packet::Welcome(_) | Packet::ByeAck | Packet::Full { .. }) => {}
             Ok(_) | Err(_) => self.counters.refused += 1,
         }
     }

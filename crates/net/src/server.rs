@@ -6,6 +6,7 @@
 
 use crate::endpoint::Endpoint;
 use crate::error::NetError;
+use crate::instant_after;
 use crate::packet::{Packet, Status, Welcome};
 use crate::shim::{ShimCounters, ShimDesc};
 use smithereens_core::instance::InstanceId;
@@ -48,10 +49,17 @@ pub struct ServerDesc {
     /// (if it is still ahead of the asker), so the fragments of repeated
     /// answers combine under loss, however fast the state moves on.
     pub snapshot_reuse: Duration,
-    /// A receiver silent this long no longer holds up [`Server::all_done`].
+    /// A receiver silent this long (no hello, keepalive, request or bye;
+    /// a live one sends a keepalive every 200 ms) is evicted: it gets no
+    /// more statuses or commits, its slot is free again, and it no longer
+    /// holds up [`Server::all_done`]. A receiver that left is evicted after
+    /// this long too (its byes are acknowledged until then). An evicted
+    /// receiver that speaks again is taken back if there is room.
     pub silent_after: Duration,
-    /// Most receivers served; hellos from more are refused (counted), so
-    /// the server's memory stays bounded.
+    /// Most receivers served; a hello from one more is answered with
+    /// [`Packet::Full`] (and counted as refused), so the server's memory
+    /// stays bounded and the joiner fails at once with
+    /// [`NetError::ServerFull`].
     pub max_receivers: usize,
 }
 
@@ -105,8 +113,12 @@ pub struct ServerCounters {
     pub snapshots: u64,
     /// Snapshots sent again unchanged.
     pub snapshots_reused: u64,
-    /// Packets that did not decode, or came from a stranger, or made no sense.
+    /// Packets that did not decode, or came from a stranger, or made no
+    /// sense; hellos answered with [`Packet::Full`] included.
     pub refused: u64,
+    /// Receivers evicted after [`ServerDesc::silent_after`] of silence
+    /// (those that left included).
+    pub evicted: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -137,6 +149,8 @@ pub struct Server {
     tick: u64,
     counters: ServerCounters,
     events: Vec<ServerEvent>,
+    /// Receivers ever taken in (evicted ones included).
+    joined: u64,
 }
 
 impl Server {
@@ -161,6 +175,7 @@ impl Server {
             tick: 0,
             counters: ServerCounters::default(),
             events: Vec::new(),
+            joined: 0,
         })
     }
 
@@ -192,9 +207,14 @@ impl Server {
         std::mem::take(&mut self.events)
     }
 
-    /// Receivers that have said hello.
+    /// Receivers in the table now: they said hello and were not evicted.
     pub fn receiver_count(&self) -> usize {
         self.peers.len()
+    }
+
+    /// Receivers ever taken in, evicted ones included.
+    pub fn joined_count(&self) -> u64 {
+        self.joined
     }
 
     /// Receivers that have built their replicas and are listening.
@@ -202,16 +222,27 @@ impl Server {
         self.peers.values().filter(|p| p.ready).count()
     }
 
-    /// True once some receiver has left with the final state and every
-    /// other either left too or has been silent for
-    /// [`ServerDesc::silent_after`] (it was killed, or lost its way).
+    /// True once some receiver was taken in and every receiver either left
+    /// (with the final state) or has been silent for
+    /// [`ServerDesc::silent_after`] (it was killed, or lost its way; it is
+    /// evicted). With no receiver ever, false: a caller that lingers keeps
+    /// serving late joiners.
     pub fn all_done(&self) -> bool {
         let now = Instant::now();
-        self.peers.values().any(|p| p.done)
+        self.joined > 0
             && self
                 .peers
                 .values()
                 .all(|p| p.done || now.duration_since(p.heard) >= self.desc.silent_after)
+    }
+
+    /// Removes the receivers silent for [`ServerDesc::silent_after`].
+    fn evict_silent(&mut self, now: Instant) {
+        let silent_after = self.desc.silent_after;
+        let before = self.peers.len();
+        self.peers
+            .retain(|_, p| now.duration_since(p.heard) < silent_after);
+        self.counters.evicted += (before - self.peers.len()) as u64;
     }
 
     /// Sends `record` to every receiver and makes its sequence the
@@ -254,8 +285,9 @@ impl Server {
         loop {
             let now = Instant::now();
             if now >= self.next_status {
+                self.evict_silent(now);
                 self.send_status();
-                self.next_status = now + self.desc.status_interval;
+                self.next_status = instant_after(now, self.desc.status_interval);
             }
             if now >= until {
                 return Ok(());
@@ -293,11 +325,24 @@ impl Server {
             return;
         };
         let now = Instant::now();
-        if let Packet::Hello = packet {
+        // A hello, or an evicted receiver speaking again, takes a slot.
+        let admits = matches!(
+            packet,
+            Packet::Hello | Packet::Keepalive | Packet::Replication(_)
+        );
+        if admits && !self.peers.contains_key(&from) {
+            // Make room first if some slot is due to be freed anyway.
+            if self.peers.len() >= self.desc.max_receivers {
+                self.evict_silent(now);
+            }
             let full = self.peers.len() >= self.desc.max_receivers;
             match self.peers.entry(from) {
                 Entry::Vacant(_) if full => {
                     self.counters.refused += 1;
+                    if let Packet::Hello = packet {
+                        let max = u32::try_from(self.desc.max_receivers).unwrap_or(u32::MAX);
+                        self.send(from, &Packet::Full { max }.to_bytes());
+                    }
                     return;
                 }
                 Entry::Vacant(e) => {
@@ -306,17 +351,25 @@ impl Server {
                         ready: false,
                         done: false,
                     });
+                    self.joined += 1;
                     self.events.push(ServerEvent::Joined(from));
                 }
                 Entry::Occupied(_) => {}
             }
+        }
+        if let Packet::Hello = packet {
             let welcome = std::mem::take(&mut self.welcome);
             self.send(from, &welcome);
             self.welcome = welcome;
             self.counters.welcomes += 1;
         }
         let Some(peer) = self.peers.get_mut(&from) else {
-            self.counters.refused += 1;
+            if let Packet::Bye = packet {
+                // An evicted receiver leaving: acknowledge, take no slot.
+                self.send(from, &Packet::ByeAck.to_bytes());
+            } else {
+                self.counters.refused += 1;
+            }
             return;
         };
         peer.heard = now;
@@ -339,7 +392,9 @@ impl Server {
                 }
                 _ => self.counters.refused += 1,
             },
-            Packet::Welcome(_) | Packet::Status(_) | Packet::ByeAck => self.counters.refused += 1,
+            Packet::Welcome(_) | Packet::Status(_) | Packet::ByeAck | Packet::Full { .. } => {
+                self.counters.refused += 1
+            }
         }
     }
 

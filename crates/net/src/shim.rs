@@ -226,7 +226,7 @@ impl Shim {
                     to,
                     datagram: copy,
                     after,
-                    deadline: now + d.hold,
+                    deadline: crate::instant_after(now, d.hold),
                 });
             } else {
                 out.push((to, copy));
