@@ -23,6 +23,11 @@
 //! | both | `shim sent=… delivered=… dropped=… duplicated=… reordered=…` at the end |
 //! | serve | `served …` / join: `received …` counters at the end |
 //!
+//! `serve` ends once every receiver that joined has left or fallen silent
+//! for 3 s (evicted: killed, or lost), or after `--linger-s`; with no
+//! receiver at all it lingers the whole time for late joiners. `join`
+//! gives up after `--timeout-s`, or 5 s after the server fell silent.
+//!
 //! HASH is the 16-digit hex [`Instance::replicated_hash`]. A checkpoint's
 //! hash comes from a core mirror of each instance that applies the same
 //! records the receivers get; after every step the server checks that the
@@ -185,6 +190,14 @@ pub struct ServeReport {
     pub shim: ShimCounters,
 }
 
+/// `now + d`, or a far-off instant (in effect never) when that overflows:
+/// a huge flag value must not panic.
+fn instant_after(now: Instant, d: Duration) -> Instant {
+    now.checked_add(d)
+        .or_else(|| now.checked_add(Duration::from_secs(1_000_000_000)))
+        .unwrap_or(now)
+}
+
 /// Prints a line and flushes it. Printing must not fail: a reader that
 /// went away must not stop the server.
 macro_rules! say {
@@ -251,7 +264,9 @@ pub fn serve(
     let mut file = ScenarioFile::parse(&source.text)?;
     let text = match options.steps {
         Some(n) => {
-            file.truncate(n)?;
+            for removed in file.truncate(n)? {
+                eprintln!("note: --steps {n} ends the run before {removed}; it is left out");
+            }
             file.to_toml()?
         }
         None => source.text.clone(),
@@ -290,14 +305,15 @@ pub fn serve(
         scenario.steps
     );
     // Receivers first, so that they see every commit.
-    let wait_end = Instant::now() + options.wait;
+    let wait_end = instant_after(Instant::now(), options.wait);
     while server.ready_count() < options.wait_for {
         if Instant::now() >= wait_end {
             return Err(NetError::Timeout {
                 seconds: options.wait.as_secs_f64(),
                 what: format!(
-                    "waiting for {} receivers ({} ready)",
+                    "waiting for {} receiver{} ({} ready)",
                     options.wait_for,
+                    if options.wait_for == 1 { "" } else { "s" },
                     server.ready_count()
                 ),
             }
@@ -378,7 +394,13 @@ pub fn serve(
                 .map(|i| i.snapshot())
                 .collect();
         }
-        let due = start + options.step_time * step.step;
+        let due = instant_after(
+            start,
+            options
+                .step_time
+                .checked_mul(step.step)
+                .unwrap_or(Duration::MAX),
+        );
         if let Err(e) = server.poll_until(due, &set_source) {
             failure.get_or_insert(e.into());
         }
@@ -397,7 +419,9 @@ pub fn serve(
         );
     }
     server.finish();
-    let linger_end = Instant::now() + options.linger;
+    // Ends once every receiver left or fell silent (evicted); with no
+    // receiver ever, stays the whole linger for late joiners.
+    let linger_end = instant_after(Instant::now(), options.linger);
     let mut done_at: Option<Instant> = None;
     loop {
         let now = Instant::now();
@@ -421,8 +445,9 @@ pub fn serve(
     say!(out, "shim {}", server.shim_counters());
     say!(
         out,
-        "served receivers={} welcomes={} commits={} statuses={} requests={} snapshots={} reused={} refused={} malformed={}",
-        server.receiver_count(),
+        "served receivers={} evicted={} welcomes={} commits={} statuses={} requests={} snapshots={} reused={} refused={} malformed={}",
+        server.joined_count(),
+        c.evicted,
         c.welcomes,
         c.commits,
         c.statuses,

@@ -346,3 +346,131 @@ fn serve_on_a_port_in_use_is_a_typed_bind_error() {
         "{err}"
     );
 }
+
+/// Waits up to `limit` for `p` to print a line starting with `prefix`.
+fn wait_for_line(p: &Proc, prefix: &str, limit: Duration) {
+    let t = Instant::now();
+    while p.count(prefix) == 0 {
+        assert!(t.elapsed() < limit, "{}: no {prefix:?} line", p.name);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits up to `limit` for `p` to exit; the time it took.
+fn wait_exit(p: &mut Proc, limit: Duration) -> Duration {
+    let t = Instant::now();
+    while !p.exited() {
+        assert!(t.elapsed() < limit, "{} still runs after {limit:?}", p.name);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    t.elapsed()
+}
+
+#[test]
+fn serve_ends_soon_after_its_only_receiver_is_killed_not_after_its_linger() {
+    let port = free_port();
+    let mut procs = Procs::default();
+    let serve = args(&[
+        "serve",
+        "wall",
+        "--port",
+        &port.to_string(),
+        "--steps",
+        "300",
+        "--step-ms",
+        "10",
+        "--wait-for",
+        "1",
+        "--linger-s",
+        "60",
+    ]);
+    procs.0.push(Proc::spawn("server", &serve));
+    procs.0.push(Proc::spawn(
+        "receiver",
+        &args(&["join", &format!("127.0.0.1:{port}"), "--timeout-s", "60"]),
+    ));
+    wait_for_line(&procs.0[1], "joined", Duration::from_secs(30));
+    std::thread::sleep(Duration::from_millis(500));
+    procs.0[1].kill();
+    // The run has at most 3 s left, then 3 s of silence evict the receiver.
+    let took = wait_exit(&mut procs.0[0], Duration::from_secs(20));
+    assert!(procs.0[0].status.unwrap().success());
+    let lines = procs.0[0].lines();
+    let served = counters(&lines, "served");
+    assert_eq!(served["receivers"], 1, "{lines:?}");
+    assert_eq!(served["evicted"], 1, "{lines:?}");
+    eprintln!(
+        "server exit {:.1} s after the receiver was killed (linger 60 s)",
+        took.as_secs_f64()
+    );
+}
+
+#[test]
+fn join_gives_up_soon_after_its_server_is_killed_naming_the_silence() {
+    let port = free_port();
+    let mut procs = Procs::default();
+    let serve = args(&[
+        "serve",
+        "wall",
+        "--port",
+        &port.to_string(),
+        "--steps",
+        "3000",
+        "--step-ms",
+        "10",
+        "--wait-for",
+        "1",
+    ]);
+    procs.0.push(Proc::spawn("server", &serve));
+    let join = Command::new(env!("CARGO_BIN_EXE_smithereens"))
+        .args(["join", &format!("127.0.0.1:{port}"), "--timeout-s", "60"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for_line(&procs.0[0], "joined", Duration::from_secs(30));
+    std::thread::sleep(Duration::from_millis(800));
+    procs.0[0].kill();
+    let t = Instant::now();
+    let out = join.wait_with_output().unwrap();
+    let took = t.elapsed();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(&format!("the server at 127.0.0.1:{port} fell silent")),
+        "{err}"
+    );
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    eprintln!(
+        "receiver exit {:.1} s after the server was killed (timeout 60 s)",
+        took.as_secs_f64()
+    );
+}
+
+#[test]
+fn join_refuses_port_0_a_missing_port_and_ipv6_loopback_and_names_a_refused_port() {
+    for (address, says) in [
+        ("127.0.0.1:0", "port 0"),
+        ("localhost:0", "port 0"),
+        ("[::1]", "the port is missing"),
+        ("[::1]:4000", "127.0.0.1 only"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_smithereens"))
+            .args(["join", address, "--timeout-s", "30"])
+            .output()
+            .unwrap();
+        assert!(!out.status.success(), "{address}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says), "{address}: {err}");
+    }
+    let port = free_port();
+    let t = Instant::now();
+    let out = Command::new(env!("CARGO_BIN_EXE_smithereens"))
+        .args(["join", &format!("127.0.0.1:{port}"), "--timeout-s", "30"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is a server listening on"), "{err}");
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+}
