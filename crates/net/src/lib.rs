@@ -22,7 +22,8 @@
 //!   the same message combining, within bounded memory. Malformed datagrams
 //!   are counted and ignored; nothing panics.
 //! * [`shim`]: a seeded loss / duplication / reordering shim on every send.
-//! * [`endpoint`]: a UDP socket bound on 127.0.0.1 (or ::1) with both.
+//! * [`endpoint`]: a UDP socket bound on loopback with both (servers bind
+//!   127.0.0.1; [`loopback_address`] refuses `[::1]`, port 0 and no port).
 //!   Non-loopback addresses are refused with [`NetError::NotLoopback`]; no
 //!   name is ever looked up, so no traffic leaves the machine.
 //! * [`packet`]: the messages, framed and checksummed ([`Packet`]).
@@ -52,6 +53,13 @@
 //!    sequence, the receiver repeats [`Packet::Bye`] until a
 //!    [`Packet::ByeAck`] (or 1 s) and stops. The server lingers until every
 //!    receiver left or fell silent.
+//! 6. Limits: a receiver silent for [`ServerDesc::silent_after`] (3 s) is
+//!    evicted and its slot freed; a hello to a full table (256) gets
+//!    [`Packet::Full`] and the join fails at once ([`NetError::ServerFull`]);
+//!    a receiver that hears nothing from its server for
+//!    [`ReceiverDesc::server_silence`] (5 s) gives up
+//!    ([`NetError::ServerSilent`]); deadlines from huge durations mean
+//!    "never" instead of overflowing.
 //!
 //! A server with one core instance and one receiver (a thread here; a
 //! process with `smithereens join`):
