@@ -484,7 +484,8 @@ enum Command {
     /// every commit, `final INSTANCE SEQ HASH` after the last step, and shim
     /// and traffic counters at the end. After the last step it stays
     /// (serving snapshots and statuses) until every receiver has left or
-    /// gone silent for 3 s, at most --linger-s.
+    /// gone silent for 3 s, at most --linger-s; when no receiver ever
+    /// joined it stays the whole --linger-s, for late joiners.
     #[command(allow_negative_numbers = true)]
     Serve {
         /// A scenario TOML file or the name of a built-in scenario.
