@@ -41,7 +41,7 @@ use smithereens_core::snapshot::Snapshot;
 use smithereens_core::{Asset, AssetFile, Instance, RecordOutcome};
 use smithereens_net::{
     NetError, ReceiverDesc, ReceiverEvent, Server, ServerDesc, ServerEvent, ShimCounters, ShimDesc,
-    SnapshotSource, Welcome, WelcomeInstance,
+    SnapshotSource, Welcome,
 };
 use smithereens_rapier::recorded_run::{RunError, ScriptedRun, run_observed};
 use smithereens_rapier::{DestructionSet, InstanceHandle};
@@ -277,17 +277,7 @@ pub fn serve(
     let built = build(&file, &dir, &mut |_| {})?;
     let scenario = built.scenario;
     let mut mirrors = core_instances(&scenario)?;
-    let welcome = Welcome {
-        scenario: text,
-        scenario_dir: dir.to_string_lossy().into_owned(),
-        instances: mirrors
-            .iter()
-            .map(|i| WelcomeInstance {
-                id: i.id(),
-                asset: i.asset().fingerprint(),
-            })
-            .collect(),
-    };
+    let welcome = Welcome::new(text, dir.to_string_lossy().into_owned(), &mirrors);
     let mut server = Server::bind(
         ServerDesc {
             port: options.port,
@@ -327,7 +317,7 @@ pub fn serve(
     let mut records = 0u64;
     let mut failure: Option<ServeError> = None;
     let mut finals: Vec<Snapshot> = Vec::new();
-    run_observed(&scenario, &mut |_, _| {}, &mut |step| {
+    run_observed(&scenario, &mut |_, _| {}, &mut |mut step| {
         if failure.is_some() {
             return;
         }
@@ -335,12 +325,7 @@ pub fn serve(
             let (Some(mirror), Ok(authority)) = (mirrors.get_mut(k), step.set.instance(h)) else {
                 continue;
             };
-            let taken = step
-                .report
-                .instances
-                .get_mut(&h)
-                .map(|r| std::mem::take(&mut r.records))
-                .unwrap_or_default();
+            let taken = step.take_records(h);
             for r in &taken {
                 let refused = match mirror.apply_record(r) {
                     Ok(RecordOutcome::Applied) => None,

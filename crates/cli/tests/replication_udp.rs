@@ -347,6 +347,26 @@ fn serve_on_a_port_in_use_is_a_typed_bind_error() {
     );
 }
 
+/// `serve wall` on `port` for `steps` steps of 10 ms, waiting for one
+/// receiver, then `extra`.
+fn serve_wall_to_one(port: u16, steps: &str, extra: &[&str]) -> Vec<String> {
+    let port = port.to_string();
+    let mut list = vec![
+        "serve",
+        "wall",
+        "--port",
+        &port,
+        "--steps",
+        steps,
+        "--step-ms",
+        "10",
+        "--wait-for",
+        "1",
+    ];
+    list.extend_from_slice(extra);
+    args(&list)
+}
+
 /// Waits up to `limit` for `p` to print a line starting with `prefix`.
 fn wait_for_line(p: &Proc, prefix: &str, limit: Duration) {
     let t = Instant::now();
@@ -370,20 +390,7 @@ fn wait_exit(p: &mut Proc, limit: Duration) -> Duration {
 fn serve_ends_soon_after_its_only_receiver_is_killed_not_after_its_linger() {
     let port = free_port();
     let mut procs = Procs::default();
-    let serve = args(&[
-        "serve",
-        "wall",
-        "--port",
-        &port.to_string(),
-        "--steps",
-        "300",
-        "--step-ms",
-        "10",
-        "--wait-for",
-        "1",
-        "--linger-s",
-        "60",
-    ]);
+    let serve = serve_wall_to_one(port, "300", &["--linger-s", "60"]);
     procs.0.push(Proc::spawn("server", &serve));
     procs.0.push(Proc::spawn(
         "receiver",
@@ -409,18 +416,7 @@ fn serve_ends_soon_after_its_only_receiver_is_killed_not_after_its_linger() {
 fn join_gives_up_soon_after_its_server_is_killed_naming_the_silence() {
     let port = free_port();
     let mut procs = Procs::default();
-    let serve = args(&[
-        "serve",
-        "wall",
-        "--port",
-        &port.to_string(),
-        "--steps",
-        "3000",
-        "--step-ms",
-        "10",
-        "--wait-for",
-        "1",
-    ]);
+    let serve = serve_wall_to_one(port, "3000", &[]);
     procs.0.push(Proc::spawn("server", &serve));
     let join = Command::new(env!("CARGO_BIN_EXE_smithereens"))
         .args(["join", &format!("127.0.0.1:{port}"), "--timeout-s", "60"])

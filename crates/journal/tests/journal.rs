@@ -9,17 +9,6 @@ use common::*;
 use smithereens_core::*;
 use smithereens_journal::*;
 
-fn run(journal: &mut Journal, inst: &mut Instance, from: u64, to: u64) -> Vec<WriteStats> {
-    let mut stats = Vec::new();
-    for seq in from..=to {
-        inst.admit(event_for(seq)).unwrap();
-        let out = inst.commit(&mut HeadlessBackend::default()).unwrap();
-        let record = out.record.unwrap();
-        stats.push(journal.append(&record, inst).unwrap());
-    }
-    stats
-}
-
 #[test]
 fn every_commit_is_one_transaction_and_recovery_equals_the_live_state() {
     let dir = temp_dir("basic");
@@ -30,7 +19,7 @@ fn every_commit_is_one_transaction_and_recovery_equals_the_live_state() {
         ..JournalOptions::default()
     };
     let mut journal = Journal::create(&path, &inst, options).unwrap();
-    let stats = run(&mut journal, &mut inst, 1, 30);
+    let stats = commit_all(&mut journal, &mut inst, 1, 30);
     assert!(stats.iter().filter(|s| s.checkpoint).count() == 3);
     assert!(stats.iter().all(|s| s.bytes > 0));
     assert!(inst.broken_count() > 0);
@@ -63,7 +52,7 @@ fn pruning_keeps_recovery_whole_and_the_file_bounded() {
         durability: Durability::None,
     };
     let mut journal = Journal::create(&path, &inst, options).unwrap();
-    run(&mut journal, &mut inst, 1, 23);
+    commit_all(&mut journal, &mut inst, 1, 23);
     let report = journal.verify().unwrap();
     assert_eq!(report.snapshots, 1);
     assert_eq!(report.records, 3, "only commits after the snapshot at 20");
@@ -84,7 +73,7 @@ fn the_receipts_table_follows_the_receipt_window_and_recovery_answers_expired_id
         durability: Durability::None,
     };
     let mut journal = Journal::create(&path, &inst, options).unwrap();
-    run(&mut journal, &mut inst, 1, 23);
+    commit_all(&mut journal, &mut inst, 1, 23);
     assert_eq!(inst.receipts().count(), 4);
     let report = journal.verify().unwrap();
     assert_eq!(report.receipts, 4, "expired receipts left the table");
@@ -114,7 +103,7 @@ fn verify_accepts_logged_commits_whose_receipts_expired() {
         durability: Durability::None,
     };
     let mut journal = Journal::create(&path, &inst, options).unwrap();
-    run(&mut journal, &mut inst, 1, 23);
+    commit_all(&mut journal, &mut inst, 1, 23);
     let report = journal.verify().unwrap();
     assert_eq!(report.records, 23, "the whole log is kept");
     assert_eq!(report.receipts, 4, "receipts of commits 20..=23 only");
@@ -129,7 +118,7 @@ fn pending_events_survive_a_restart_with_their_frozen_distances_and_order() {
     let path = dir.join("j.redb");
     let mut inst = Instance::with_desc(asset(), desc()).unwrap();
     let mut journal = Journal::create(&path, &inst, JournalOptions::default()).unwrap();
-    run(&mut journal, &mut inst, 1, 5);
+    commit_all(&mut journal, &mut inst, 1, 5);
     for seq in [6, 7] {
         inst.admit(event_for(seq)).unwrap();
         let p = inst.pending().last().unwrap().clone();
@@ -218,23 +207,6 @@ fn foreign_or_out_of_order_writes_are_refused_and_write_nothing() {
     std::fs::remove_dir_all(dir).ok();
 }
 
-/// A journal with 20 commits; returns its bytes and the final state hash.
-fn sample_file(dir: &std::path::Path) -> (Vec<u8>, u64) {
-    let path = dir.join("sample.redb");
-    let mut inst = Instance::with_desc(asset(), desc()).unwrap();
-    let mut journal = Journal::create(&path, &inst, JournalOptions::default()).unwrap();
-    run(&mut journal, &mut inst, 1, 20);
-    drop(journal);
-    (std::fs::read(&path).unwrap(), inst.state_hash())
-}
-
-/// Opens, verifies and recovers a journal file; `Ok(hash)` or the first error.
-fn try_recover(path: &std::path::Path) -> Result<u64, JournalError> {
-    let journal = Journal::open(path, JournalOptions::default())?;
-    journal.verify()?;
-    Ok(journal.recover(asset())?.instance.state_hash())
-}
-
 #[test]
 fn a_truncated_journal_file_is_a_typed_error_never_a_panic_or_a_wrong_state() {
     let dir = temp_dir("truncated");
@@ -262,17 +234,8 @@ fn a_corrupted_journal_file_is_a_typed_error_never_a_panic_or_a_wrong_state() {
     let dir = temp_dir("corrupt");
     let (bytes, hash) = sample_file(&dir);
     let path = dir.join("flipped.redb");
-    let mut seed = 0x1234_5678u64;
     let (mut errors, mut intact) = (0, 0);
-    for _ in 0..60 {
-        let mut damaged = bytes.clone();
-        for _ in 0..4 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let at = (seed >> 33) as usize % damaged.len();
-            damaged[at] ^= 1 << ((seed >> 20) % 8);
-        }
+    for damaged in bit_flipped(&bytes, 60) {
         std::fs::write(&path, &damaged).unwrap();
         match try_recover(&path) {
             Ok(h) => {

@@ -9,17 +9,10 @@
 mod common;
 
 use common::*;
-use smithereens_core::*;
 use smithereens_journal::*;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 static PRINTED: AtomicU32 = AtomicU32::new(0);
-
-fn try_recover(path: &std::path::Path) -> Result<u64, JournalError> {
-    let journal = Journal::open(path, JournalOptions::default())?;
-    journal.verify()?;
-    Ok(journal.recover(asset())?.instance.state_hash())
-}
 
 #[test]
 fn a_panic_the_journal_catches_on_a_corrupt_file_prints_nothing_and_names_the_check() {
@@ -28,35 +21,12 @@ fn a_panic_the_journal_catches_on_a_corrupt_file_prints_nothing_and_names_the_ch
         PRINTED.fetch_add(1, Ordering::SeqCst);
     }));
     let dir = temp_dir("quiet");
-    let path = dir.join("sample.redb");
-    let mut inst = Instance::with_desc(asset(), desc()).unwrap();
-    let mut journal = Journal::create(&path, &inst, JournalOptions::default()).unwrap();
-    for seq in 1..=20 {
-        inst.admit(event_for(seq)).unwrap();
-        let record = inst
-            .commit(&mut HeadlessBackend::default())
-            .unwrap()
-            .record
-            .unwrap();
-        journal.append(&record, &inst).unwrap();
-    }
-    drop(journal);
-    let bytes = std::fs::read(&path).unwrap();
-
-    // The same seeded bit flips as the corruption test in `journal.rs`,
-    // which make redb's internal checks panic on some files.
+    let (bytes, _) = sample_file(&dir);
+    // The seeded bit flips of the corruption test in `journal.rs`, some of
+    // which make redb's internal checks panic.
     let damaged_path = dir.join("flipped.redb");
-    let mut seed = 0x1234_5678u64;
     let mut caught = Vec::new();
-    for _ in 0..60 {
-        let mut damaged = bytes.clone();
-        for _ in 0..4 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            let at = (seed >> 33) as usize % damaged.len();
-            damaged[at] ^= 1 << ((seed >> 20) % 8);
-        }
+    for damaged in bit_flipped(&bytes, 60) {
         std::fs::write(&damaged_path, &damaged).unwrap();
         if let Err(JournalError::Corrupt(message)) = try_recover(&damaged_path)
             && message.starts_with("the store failed an internal check")

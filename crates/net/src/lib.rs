@@ -66,17 +66,15 @@
 //!
 //! ```
 //! use smithereens_core::{Asset, HeadlessBackend, Instance, Pose, RadialDamage, EventId, fixtures};
-//! use smithereens_net::{ReceiverDesc, Server, ServerDesc, Welcome, WelcomeInstance, join};
+//! use smithereens_net::{ReceiverDesc, Server, ServerDesc, Welcome, join};
 //! use std::sync::Arc;
 //! use std::time::{Duration, Instant};
 //!
 //! let asset = Arc::new(Asset::new(&fixtures::grid_desc(3, 3, 1, 0.5, 1000.0, 40.0)).unwrap());
 //! let mut authority = vec![Instance::new(asset.clone(), Pose::IDENTITY).unwrap()];
-//! let welcome = Welcome {
-//!     scenario: String::new(), // what `join` builds the instances from
-//!     scenario_dir: String::new(),
-//!     instances: vec![WelcomeInstance { id: authority[0].id(), asset: asset.fingerprint() }],
-//! };
+//! // No scenario text: this receiver gets its instances from the code below
+//! // (`join` builds them from the text).
+//! let welcome = Welcome::new(String::new(), String::new(), &authority);
 //! let mut server = Server::bind(ServerDesc::default(), &welcome).unwrap();
 //! let addr = server.local_addr().unwrap();
 //! let receiver = std::thread::spawn(move || {

@@ -3,6 +3,7 @@
 //! then cut into datagrams ([`crate::fragment`]).
 
 use serde::{Deserialize, Serialize};
+use smithereens_core::Instance;
 use smithereens_core::codec::{self, FrameError};
 use smithereens_core::instance::InstanceId;
 
@@ -49,6 +50,25 @@ pub struct Welcome {
     pub scenario_dir: String,
     /// The instances, in scenario order.
     pub instances: Vec<WelcomeInstance>,
+}
+
+impl Welcome {
+    /// The welcome for `instances` (their ids and asset fingerprints, in
+    /// this order), built from the scenario text `scenario` whose relative
+    /// paths start at `scenario_dir`.
+    pub fn new(scenario: String, scenario_dir: String, instances: &[Instance]) -> Self {
+        Self {
+            scenario,
+            scenario_dir,
+            instances: instances
+                .iter()
+                .map(|i| WelcomeInstance {
+                    id: i.id(),
+                    asset: i.asset().fingerprint(),
+                })
+                .collect(),
+        }
+    }
 }
 
 /// One replicated instance.

@@ -5,46 +5,16 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::{instances, welcome_of};
 use smithereens_core::fixtures::grid_desc;
-use smithereens_core::instance::{InstanceDesc, InstanceId};
-use smithereens_core::{Asset, BudgetDesc, EventId, HeadlessBackend, Instance, RadialDamage};
-use smithereens_net::{
-    NetError, Packet, ReceiverDesc, Server, ServerDesc, Welcome, WelcomeInstance, join,
-};
+use smithereens_core::{Asset, EventId, HeadlessBackend, Instance, RadialDamage};
+use smithereens_net::{NetError, Packet, ReceiverDesc, Server, ServerDesc, join};
 use std::net::UdpSocket;
 use std::sync::Arc;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
-
-fn instances(asset: &Arc<Asset>) -> Vec<Instance> {
-    (0..2)
-        .map(|k| {
-            let desc = InstanceDesc {
-                id: InstanceId(k),
-                budget: BudgetDesc {
-                    body_slots: 24,
-                    ..BudgetDesc::default()
-                },
-                ..InstanceDesc::default()
-            };
-            Instance::with_desc(asset.clone(), desc).unwrap()
-        })
-        .collect()
-}
-
-fn welcome_of(instances: &[Instance]) -> Welcome {
-    Welcome {
-        scenario: String::new(),
-        scenario_dir: String::new(),
-        instances: instances
-            .iter()
-            .map(|i| WelcomeInstance {
-                id: i.id(),
-                asset: i.asset().fingerprint(),
-            })
-            .collect(),
-    }
-}
 
 /// Moves every instance of the authority on (commit sequence > 0) and
 /// broadcasts the records.

@@ -5,13 +5,13 @@
 
 #![allow(clippy::unwrap_used)]
 
+mod common;
+
+use common::{instances, welcome_of};
 use smithereens_core::fixtures::grid_desc;
-use smithereens_core::instance::{InstanceDesc, InstanceId};
-use smithereens_core::{Asset, BudgetDesc, EventId, HeadlessBackend, Instance, RadialDamage};
-use smithereens_net::{
-    NetError, ReceiverDesc, ReceiverEvent, Server, ServerDesc, ShimDesc, Welcome, WelcomeInstance,
-    join,
-};
+use smithereens_core::instance::InstanceId;
+use smithereens_core::{Asset, EventId, HeadlessBackend, RadialDamage};
+use smithereens_net::{NetError, ReceiverDesc, ReceiverEvent, Server, ServerDesc, ShimDesc, join};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -28,36 +28,6 @@ fn adverse(seed: u64) -> ShimDesc {
 
 fn grid(n: u32) -> Arc<Asset> {
     Arc::new(Asset::new(&grid_desc(n, n, n, 0.5, 2000.0, 40.0)).unwrap())
-}
-
-fn instances(asset: &Arc<Asset>) -> Vec<Instance> {
-    (0..2)
-        .map(|k| {
-            let desc = InstanceDesc {
-                id: InstanceId(k),
-                budget: BudgetDesc {
-                    body_slots: 24,
-                    ..BudgetDesc::default()
-                },
-                ..InstanceDesc::default()
-            };
-            Instance::with_desc(asset.clone(), desc).unwrap()
-        })
-        .collect()
-}
-
-fn welcome_of(instances: &[Instance]) -> Welcome {
-    Welcome {
-        scenario: String::new(),
-        scenario_dir: String::new(),
-        instances: instances
-            .iter()
-            .map(|i| WelcomeInstance {
-                id: i.id(),
-                asset: i.asset().fingerprint(),
-            })
-            .collect(),
-    }
 }
 
 /// A deterministic hit inside an `n`-grid of 0.5 m cubes.

@@ -32,15 +32,10 @@ fn applying_a_runs_commit_records_reproduces_every_instances_replicated_hash_at_
             .collect();
         let mut records = 0usize;
         let mut multi = 0usize;
-        run_observed(&built.scenario, &mut |_, _| {}, &mut |step| {
+        run_observed(&built.scenario, &mut |_, _| {}, &mut |mut step| {
             for (k, &h) in step.instances.iter().enumerate() {
                 let authority = step.set.instance(h).unwrap();
-                let taken = step
-                    .report
-                    .instances
-                    .get_mut(&h)
-                    .map(|r| std::mem::take(&mut r.records))
-                    .unwrap_or_default();
+                let taken = step.take_records(h);
                 multi += usize::from(taken.len() > 1);
                 for r in &taken {
                     assert_eq!(r.instance, authority.id());

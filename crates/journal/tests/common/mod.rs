@@ -5,6 +5,7 @@ use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use smithereens_core::glam::Vec3;
 use smithereens_core::*;
+use smithereens_journal::{Journal, JournalError, JournalOptions, WriteStats};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -85,4 +86,56 @@ pub fn temp_dir(tag: &str) -> PathBuf {
     ));
     std::fs::create_dir_all(&dir).unwrap();
     dir
+}
+
+/// Admits and commits the events of commits `from..=to` (one each, see
+/// [`event_for`]) and journals every commit; the write stats.
+pub fn commit_all(
+    journal: &mut Journal,
+    inst: &mut Instance,
+    from: u64,
+    to: u64,
+) -> Vec<WriteStats> {
+    let mut stats = Vec::new();
+    for seq in from..=to {
+        inst.admit(event_for(seq)).unwrap();
+        let out = inst.commit(&mut HeadlessBackend::default()).unwrap();
+        let record = out.record.unwrap();
+        stats.push(journal.append(&record, inst).unwrap());
+    }
+    stats
+}
+
+/// A journal of 20 commits: its file's bytes and the instance's state hash.
+pub fn sample_file(dir: &std::path::Path) -> (Vec<u8>, u64) {
+    let path = dir.join("sample.redb");
+    let mut inst = Instance::with_desc(asset(), desc()).unwrap();
+    let mut journal = Journal::create(&path, &inst, JournalOptions::default()).unwrap();
+    commit_all(&mut journal, &mut inst, 1, 20);
+    drop(journal);
+    (std::fs::read(&path).unwrap(), inst.state_hash())
+}
+
+/// Opens, verifies and recovers a journal file; `Ok(hash)` or the first error.
+pub fn try_recover(path: &std::path::Path) -> Result<u64, JournalError> {
+    let journal = Journal::open(path, JournalOptions::default())?;
+    journal.verify()?;
+    Ok(journal.recover(asset())?.instance.state_hash())
+}
+
+/// `files` copies of `bytes`, each with 4 bits flipped at seeded places (the
+/// same flips every run; some make redb's internal checks panic).
+pub fn bit_flipped(bytes: &[u8], files: usize) -> impl Iterator<Item = Vec<u8>> + '_ {
+    let mut seed = 0x1234_5678u64;
+    (0..files).map(move |_| {
+        let mut damaged = bytes.to_vec();
+        for _ in 0..4 {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let at = (seed >> 33) as usize % damaged.len();
+            damaged[at] ^= 1 << ((seed >> 20) % 8);
+        }
+        damaged
+    })
 }

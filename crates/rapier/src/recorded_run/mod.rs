@@ -288,6 +288,18 @@ pub struct RunStep<'a> {
     pub instances: &'a [InstanceHandle],
 }
 
+impl RunStep<'_> {
+    /// Takes the step's commit records of instance `h` out of the report
+    /// (in commit order; empty when it committed nothing). O(1).
+    pub fn take_records(&mut self, h: InstanceHandle) -> Vec<smithereens_core::CommitRecord> {
+        self.report
+            .instances
+            .get_mut(&h)
+            .map(|r| std::mem::take(&mut r.records))
+            .unwrap_or_default()
+    }
+}
+
 /// Runs a scripted run. `progress(step, total)` is called after every step.
 ///
 /// # Errors
