@@ -210,6 +210,13 @@ pub enum DamageError {
     /// A spreading event names a chunk the asset does not have.
     #[error("chunk {0} is not a chunk of the asset")]
     UnknownChunk(u32),
+    /// A stress event's bond list is not ascending and distinct (the
+    /// first out-of-order bond).
+    #[error("stress damage lists bond {0} out of order or twice (need ascending, distinct bonds)")]
+    BadStressList(u32),
+    /// A stress event names a bond the asset does not have.
+    #[error("bond {0} is not a bond of the asset")]
+    UnknownBond(u32),
     /// Impact point has NaN or infinity.
     #[error("impact point {0:?} is not finite")]
     NonFinitePoint(Vec3),

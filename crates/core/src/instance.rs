@@ -491,20 +491,18 @@ impl Instance {
         if let Some(answer) = self.existing_answer(&event)? {
             return Ok(answer);
         }
-        if let Some(c) = event.spread_chunk()
-            && c.0 as usize >= self.asset.chunk_count()
-        {
-            return Err(DamageError::UnknownChunk(c.0));
-        }
+        self.check_references(&event)?;
         self.check_capacity()?;
-        if let Some(c) = event.spread_chunk() {
-            // Spreads through the graph when applied: no geometry to freeze.
+        if event.is_listed_or_spread() {
+            // Spreads through the graph, or lists its bonds, when applied:
+            // no geometry to freeze.
+            let impulse_chunk = event.spread_chunk().filter(|_| event.impulse.is_some());
             return Ok(self.push_pending(PendingEvent {
                 event,
                 admission_seq: 0,
                 topology_version: self.topology_version,
                 candidates: Vec::new(),
-                impulse_chunk: event.impulse.map(|_| c),
+                impulse_chunk,
             }));
         }
         let (candidates, impulse_chunk) = self.measure(&event);
@@ -606,13 +604,27 @@ impl Instance {
         Some(pos)
     }
 
-    fn validate_frozen(&self, pending: &PendingEvent) -> Result<(), DamageError> {
-        pending.event.validate()?;
-        if let Some(c) = pending.event.spread_chunk()
+    /// The chunk of a spreading event and the bonds of a stress event must
+    /// be the asset's.
+    fn check_references(&self, event: &DamageEvent) -> Result<(), DamageError> {
+        if let Some(c) = event.spread_chunk()
             && c.0 as usize >= self.asset.chunk_count()
         {
             return Err(DamageError::UnknownChunk(c.0));
         }
+        if let Some(b) = event
+            .stress_bonds()
+            .and_then(|bonds| bonds.last())
+            .filter(|b| b.bond.0 as usize >= self.health.len())
+        {
+            return Err(DamageError::UnknownBond(b.bond.0));
+        }
+        Ok(())
+    }
+
+    fn validate_frozen(&self, pending: &PendingEvent) -> Result<(), DamageError> {
+        pending.event.validate()?;
+        self.check_references(&pending.event)?;
         for c in &pending.candidates {
             if c.bond.0 as usize >= self.health.len()
                 || !(c.distance.is_finite() && c.distance >= 0.0)
@@ -1041,7 +1053,7 @@ impl Instance {
             applied.push(p.clone());
             receipts.push(Receipt {
                 instance: self.id,
-                event: p.event,
+                event: p.event.clone(),
                 commit_seq: plan.commit_seq,
                 topology_version,
                 broken: e.broken,

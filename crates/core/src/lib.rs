@@ -66,7 +66,7 @@ pub use commit::{
 };
 pub use damage::{
     DamageEvent, DamageModel, EventId, EventSource, FalloffDamage, RadialDamage, SpreadDamage,
-    SpreadOutcome,
+    SpreadOutcome, StressDamage,
 };
 pub use error::{AssetError, DamageError, MassError};
 pub use glam;

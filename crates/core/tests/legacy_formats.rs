@@ -47,7 +47,7 @@ fn a_version_1_replay_log_loads_and_its_replay_names_the_old_split_rule() {
         .entries
         .iter()
         .flat_map(|e| match e {
-            ReplayEntry::Commit { events, .. } => events.iter().map(|p| p.event).collect(),
+            ReplayEntry::Commit { events, .. } => events.iter().map(|p| p.event.clone()).collect(),
             ReplayEntry::Recycle { .. } => vec![],
         })
         .collect();

@@ -33,7 +33,7 @@ fn a_version_1_journal_recovers_and_takes_new_falloff_events() {
     let mut inst = journal.recover(asset()).unwrap().instance;
     assert_eq!(inst.state_hash(), EXPECTED_HASH);
     assert_eq!(inst.commit_seq(), 2);
-    let pending = inst.pending()[0].event;
+    let pending = inst.pending()[0].event.clone();
     assert_eq!(
         pending.as_radial(),
         Some(RadialDamage {

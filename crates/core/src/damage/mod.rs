@@ -37,6 +37,13 @@
 //! intact graph, weakest bonds first, passing on only through a ring it
 //! severed; what no ring within the reach could take is reported unspent.
 //! See [`spread`].
+//!
+//! **Stress (listed per bond)**: the damage a converged stress solve
+//! assigns to overloaded bonds over one step (issue 13, item 2; DESIGN §6).
+//! The event carries its list `(bond, damage du, fatal)` as computed by the
+//! solver ([`crate::stress`]); applying it writes `h ← max(0, h − d)` per
+//! entry, or `h ← 0` for a fatal one, skipping bonds already broken. See
+//! [`StressDamage`].
 
 use crate::error::DamageError;
 use crate::index::{BondIndex, ChunkIndex};
@@ -45,6 +52,7 @@ use serde::{Deserialize, Serialize};
 
 pub mod spread;
 
+pub use crate::stress::StressBondDamage;
 pub use spread::{SpreadOutcome, SpreadScratch, apply_spread};
 
 /// Caller-chosen identity of a damage event, unique per asset instance.
@@ -109,6 +117,10 @@ impl EventSource {
     /// `0x8000`, the ids `smithereens-rapier` makes as
     /// `CONTACT_EVENT_BIT | counter` (bit 63 set, counter below 2⁴⁸).
     pub const CONTACTS: Self = Self(0x8000);
+    /// Stress damage ([`StressDamage`]): source `0x8001`, numbered per
+    /// instance by the solve that produced it
+    /// ([`crate::stress::InstanceStress`]).
+    pub const STRESS: Self = Self(0x8001);
 }
 
 impl std::fmt::Display for EventSource {
@@ -289,8 +301,69 @@ impl From<SpreadDamage> for DamageEvent {
     }
 }
 
+/// The damage one stress solve (or one step of a standing overload)
+/// assigns to the bonds of one instance: a list, not a rule, because the
+/// solve that produced it ran outside admission
+/// ([`crate::stress::InstanceStress`]). Its id is deterministic per solve
+/// (source [`EventSource::STRESS`], the instance's stress sequence), so it is
+/// admitted, deduplicated, journaled, replicated and replayed like any other
+/// event; applying it writes each entry's damage into bond health (`fatal`:
+/// the bond breaks), skipping bonds an earlier event of the batch broke.
+///
+/// ```
+/// use smithereens_core::{BondIndex, DamageEvent, EventId, EventSource, StressDamage};
+/// use smithereens_core::stress::StressBondDamage;
+/// let e = StressDamage {
+///     id: EventId::new(EventSource::STRESS, 1),
+///     bonds: vec![
+///         StressBondDamage { bond: BondIndex(2), damage: 0.5, fatal: false },
+///         StressBondDamage { bond: BondIndex(7), damage: 9.0, fatal: true },
+///     ],
+/// };
+/// assert!(e.validate().is_ok());
+/// let event: DamageEvent = e.into();
+/// assert_eq!(event.damage(), 9.5);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StressDamage {
+    /// Idempotency key: the same id is applied at most once.
+    pub id: EventId,
+    /// The damaged bonds, ascending and distinct by bond index.
+    pub bonds: Vec<StressBondDamage>,
+}
+
+impl StressDamage {
+    /// Checks the list: ascending distinct bonds, damage finite and ≥ 0.
+    ///
+    /// # Errors
+    /// [`DamageError::BadStressList`], [`DamageError::BadDamage`].
+    pub fn validate(&self) -> Result<(), DamageError> {
+        self.clone().event().validate()
+    }
+
+    /// This event as the [`DamageEvent`] admission takes.
+    pub fn event(self) -> DamageEvent {
+        DamageEvent::from(self)
+    }
+}
+
+impl From<StressDamage> for DamageEvent {
+    fn from(e: StressDamage) -> Self {
+        Self {
+            id: e.id,
+            point: Vec3::ZERO,
+            model: DamageModel::Stress { bonds: e.bonds },
+            impulse: None,
+        }
+    }
+}
+
 /// How an event's damage reaches the bonds around its point.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// Not `Copy`: a [`DamageModel::Stress`] event carries its per-bond list.
+/// New models are appended, so the binary frames of older ones keep their
+/// variant numbers.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum DamageModel {
     /// DESIGN §3.3: budget `damage` (du) shared out over the intact bonds
     /// within `radius` (m) by the renormalised weights `1 − d/R`.
@@ -321,6 +394,13 @@ pub enum DamageModel {
         /// Most rings crossed, ≥ 1.
         max_rings: u32,
     },
+    /// Per-bond damage listed by a converged stress solve
+    /// ([`StressDamage`]): ascending, distinct bonds, each `damage` finite
+    /// and ≥ 0 du, `fatal` breaking the bond outright.
+    Stress {
+        /// The damaged bonds, ascending by bond index.
+        bonds: Vec<StressBondDamage>,
+    },
 }
 
 /// A damage event as admitted, queued, applied, recorded and replicated:
@@ -331,7 +411,7 @@ pub enum DamageModel {
 /// Binary formats (postcard frames) written before this type existed hold
 /// a bare [`RadialDamage`] where an event is; [`crate::codec`] decodes
 /// those frames (format version 1) into [`DamageModel::Radial`] events.
-#[derive(Copy, Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct DamageEvent {
     /// Idempotency key: the same id is applied at most once.
     pub id: EventId,
@@ -410,6 +490,18 @@ impl DamageEvent {
                 }
                 damage
             }
+            DamageModel::Stress { ref bonds } => {
+                if let Some(w) = bonds.windows(2).find(|w| w[0].bond >= w[1].bond) {
+                    return Err(DamageError::BadStressList(w[1].bond.0));
+                }
+                match bonds
+                    .iter()
+                    .find(|b| !(b.damage.is_finite() && b.damage >= 0.0))
+                {
+                    Some(b) => b.damage,
+                    None => 0.0,
+                }
+            }
         };
         if !(damage.is_finite() && damage >= 0.0) {
             return Err(DamageError::BadDamage(damage));
@@ -426,13 +518,31 @@ impl DamageEvent {
     }
 
     /// Distance (m) beyond which a bond takes nothing: `R` (radial) or
-    /// `r_out` (falloff); 0 for a spreading event, which has no world-space
-    /// extent (its reach is counted in rings of the graph).
+    /// `r_out` (falloff); 0 for a spreading or a stress event, which have no
+    /// world-space extent (a spread's reach is counted in rings of the
+    /// graph, a stress event lists its bonds).
     pub fn reach(&self) -> f32 {
         match self.model {
             DamageModel::Radial { radius, .. } => radius,
             DamageModel::Falloff { outer_radius, .. } => outer_radius,
-            DamageModel::Spread { .. } => 0.0,
+            DamageModel::Spread { .. } | DamageModel::Stress { .. } => 0.0,
+        }
+    }
+
+    /// True for an event that measures no geometry at admission (spread,
+    /// stress): it is applied to the graph and health at commit time.
+    pub fn is_listed_or_spread(&self) -> bool {
+        matches!(
+            self.model,
+            DamageModel::Spread { .. } | DamageModel::Stress { .. }
+        )
+    }
+
+    /// The bonds of a stress event.
+    pub fn stress_bonds(&self) -> Option<&[StressBondDamage]> {
+        match &self.model {
+            DamageModel::Stress { bonds } => Some(bonds),
+            _ => None,
         }
     }
 
@@ -444,13 +554,15 @@ impl DamageEvent {
         }
     }
 
-    /// The event's damage parameter, du: the budget D (radial, spread) or
-    /// the per-bond damage inside the inner radius (falloff).
+    /// The event's damage parameter, du: the budget D (radial, spread),
+    /// the per-bond damage inside the inner radius (falloff), or the sum of
+    /// the listed damages (stress; a fatal entry counts its listed damage).
     pub fn damage(&self) -> f32 {
-        match self.model {
+        match &self.model {
             DamageModel::Radial { damage, .. }
             | DamageModel::Falloff { damage, .. }
-            | DamageModel::Spread { damage, .. } => damage,
+            | DamageModel::Spread { damage, .. } => *damage,
+            DamageModel::Stress { bonds } => bonds.iter().map(|b| b.damage).sum(),
         }
     }
 
@@ -464,13 +576,23 @@ impl DamageEvent {
                 damage,
                 impulse: self.impulse,
             }),
-            DamageModel::Falloff { .. } | DamageModel::Spread { .. } => None,
+            DamageModel::Falloff { .. }
+            | DamageModel::Spread { .. }
+            | DamageModel::Stress { .. } => None,
         }
     }
 
     /// True when both events carry bit-identical parameters (the id aside),
     /// model included.
     pub fn same_parameters(&self, other: &Self) -> bool {
+        match (&self.model, &other.model) {
+            (DamageModel::Stress { bonds: a }, DamageModel::Stress { bonds: b }) => {
+                let key = |s: &StressBondDamage| (s.bond, s.damage.to_bits(), s.fatal);
+                return a.len() == b.len() && a.iter().map(key).eq(b.iter().map(key));
+            }
+            (DamageModel::Stress { .. }, _) | (_, DamageModel::Stress { .. }) => return false,
+            _ => {}
+        }
         let bits = |e: &Self| {
             let j = e.impulse.map(|j| j.to_array().map(f32::to_bits));
             let model = match e.model {
@@ -494,6 +616,7 @@ impl DamageEvent {
                     damage,
                     max_rings,
                 } => (2u8, [chunk.0, damage.to_bits(), max_rings]),
+                DamageModel::Stress { .. } => (3u8, [0; 3]),
             };
             (e.point.to_array().map(f32::to_bits), model, j)
         };
@@ -532,6 +655,12 @@ impl DamageEvent {
                 unspent: out.unspent,
             };
         }
+        if let DamageModel::Stress { bonds } = &self.model {
+            return Applied {
+                removed: apply_stress(health, bonds, broken, undo),
+                unspent: 0.0,
+            };
+        }
         undo.extend(
             candidates
                 .iter()
@@ -553,7 +682,7 @@ impl DamageEvent {
                 damage,
                 broken,
             ),
-            DamageModel::Spread { .. } => 0.0,
+            DamageModel::Spread { .. } | DamageModel::Stress { .. } => 0.0,
         };
         let unspent = match self.model {
             DamageModel::Radial { damage, .. } => (damage - removed).max(0.0),
@@ -572,6 +701,41 @@ pub struct Applied {
     /// broke (dissipated by that rule), for a spreading event what lay
     /// beyond its reach; 0 for falloff, which has no budget.
     pub unspent: f32,
+}
+
+/// Applies a stress event's list to `health` (one entry per bond, du): each
+/// listed bond still intact takes its damage (`h ← max(0, h − d)`), or
+/// breaks when `fatal` (`h ← 0`). Each changed bond is logged in `undo`
+/// before it changes; newly broken bonds are appended to `broken` in list
+/// order. Returns the damage removed from health, du. Out-of-range bonds
+/// are ignored (admission refuses them).
+pub fn apply_stress(
+    health: &mut [f32],
+    bonds: &[StressBondDamage],
+    broken: &mut Vec<BondIndex>,
+    undo: &mut Vec<(BondIndex, f32)>,
+) -> f32 {
+    let mut removed = 0.0f32;
+    for s in bonds {
+        let Some(h) = health.get_mut(s.bond.0 as usize) else {
+            continue;
+        };
+        if *h <= 0.0 || !(s.fatal || s.damage > 0.0) {
+            continue;
+        }
+        undo.push((s.bond, *h));
+        let after = if s.fatal {
+            0.0
+        } else {
+            (*h - s.damage).max(0.0)
+        };
+        removed += *h - after;
+        *h = after;
+        if after == 0.0 {
+            broken.push(s.bond);
+        }
+    }
+    removed
 }
 
 /// A bond inside the radius at admission, with its frozen distance (m).

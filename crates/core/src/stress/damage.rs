@@ -28,12 +28,14 @@ use crate::stress::StressError;
 use crate::stress::material::{Material, StressMaterials};
 use crate::stress::solver::{BondStress, StressReport};
 
-/// Damage one bond takes from stress over one step.
-#[derive(Copy, Clone, Debug, PartialEq)]
+/// Damage one bond takes from stress over one step (an entry of a
+/// [`crate::StressDamage`] event).
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StressBondDamage {
     /// The bond.
     pub bond: BondIndex,
-    /// Damage, du (> 0, at most the bond's health).
+    /// Damage, du (≥ 0, finite; at most the bond's health when made by
+    /// [`stress_damage`]).
     pub damage: f32,
     /// A stress reached the fatal limit: the bond breaks now.
     pub fatal: bool,

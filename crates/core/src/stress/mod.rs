@@ -14,18 +14,25 @@
 //! * [`section`]: bond face section moduli ([`Section`]);
 //! * [`solver`]: [`StressSolver`], its [`StressSettings`], [`StressLoads`],
 //!   per-bond [`BondStress`] and the [`StressReport`];
-//! * [`damage`]: a converged solve → sorted per-bond damage for a step.
+//! * [`damage`]: a converged solve → sorted per-bond damage for a step;
+//! * [`instance_stress`]: the per-frame loop of one instance
+//!   ([`InstanceStress`]): which clusters to solve, sustained loads,
+//!   standing overloads and the [`crate::StressDamage`] event they make.
 //!
 //! Units: N, N·m, Pa, m, kg, s; damage in du. Everything is in the
 //! cluster's asset frame.
 
 pub mod damage;
+pub mod instance_stress;
 pub mod material;
 pub mod multilevel;
 pub mod section;
 pub mod solver;
 
 pub use damage::{StressBondDamage, damage_of, stress_damage};
+pub use instance_stress::{
+    ChunkLoad, InstanceStress, InstanceStressState, LoadKey, Overload, StressDesc, StressUpdate,
+};
 pub use material::{FailureMode, Material, MaterialError, StressLimit, StressMaterials};
 pub use section::Section;
 pub use solver::{
@@ -45,6 +52,14 @@ pub enum StressError {
     /// ε not positive finite.
     #[error("residual bound {0} must be positive and finite")]
     BadEpsilon(f32),
+    /// A load tolerance of [`StressDesc`] is negative or not finite.
+    #[error("stress {name} = {value} must be finite and non-negative")]
+    BadTolerance {
+        /// The field.
+        name: &'static str,
+        /// Its value.
+        value: f32,
+    },
     /// A material or the per-bond material table is bad.
     #[error(transparent)]
     Material(#[from] MaterialError),

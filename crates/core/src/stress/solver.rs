@@ -75,7 +75,7 @@ pub const STANDARD_GRAVITY: f64 = 9.806_65;
 pub const DEFAULT_EPSILON: f32 = 1.0e-3;
 
 /// Which preconditioner the conjugate gradient uses.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Preconditioner {
     /// The spanning forest only: exact on trees, one iteration for walls
     /// and columns under gravity, slow on plates and braced frames.
@@ -94,7 +94,7 @@ pub enum Preconditioner {
 pub const FOREST_TRIAL: u32 = 4;
 
 /// Solver settings.
-#[derive(Copy, Clone, Debug, PartialEq)]
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct StressSettings {
     /// Most conjugate-gradient iterations per solve (per frame). ≥ 1.
     pub max_iterations: u32,
@@ -501,6 +501,31 @@ impl StressSolver {
     pub fn reset_warm_start(&mut self) {
         self.warm_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
         self.warm_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+    }
+
+    /// The warm start of every chunk of the asset: displacement (m) and
+    /// rotation (rad) from the last solve that reached it, for a snapshot
+    /// that must resume bit for bit (the next solve starts from these).
+    pub fn warm_start(&self) -> (&[DVec3], &[DVec3]) {
+        (&self.warm_u, &self.warm_t)
+    }
+
+    /// Puts back a warm start taken by [`Self::warm_start`].
+    ///
+    /// # Errors
+    /// [`StressError::AssetMismatch`] unless both slices have one entry per
+    /// chunk; [`StressError::NonFiniteLoad`] for a non-finite entry.
+    /// Nothing changes on error.
+    pub fn set_warm_start(&mut self, u: &[DVec3], t: &[DVec3]) -> Result<(), StressError> {
+        if u.len() != self.warm_u.len() || t.len() != self.warm_t.len() {
+            return Err(StressError::AssetMismatch);
+        }
+        if !u.iter().chain(t).all(|v| v.is_finite()) {
+            return Err(StressError::NonFiniteLoad { load: None });
+        }
+        self.warm_u.copy_from_slice(u);
+        self.warm_t.copy_from_slice(t);
+        Ok(())
     }
 
     /// The intact bonds of the last solved cluster, ascending by bond index.

@@ -377,11 +377,12 @@ impl DestructionSet {
         self.next_event += 1;
         self.sync_motions(physics, inst);
         let entry = self.entry_mut(inst).ok()?;
-        match entry.instance.admit(event) {
+        let id = event.id;
+        match entry.instance.admit(event.clone()) {
             Ok(_) => {
                 report.instances.entry(inst).or_default().events.push(event);
                 self.mark_dirty(inst);
-                Some(event.id)
+                Some(id)
             }
             Err(_) => {
                 report.rejected_contacts += 1;

@@ -1,0 +1,495 @@
+//! The stress of one instance over time (issue 13, items 2, 3 and 5): which
+//! supported clusters need a solve, the sustained loads on them, their
+//! standing overloads, and the [`StressDamage`] event each step's overloads
+//! make.
+//!
+//! This is the per-frame loop of Blast's stress extension
+//! (`NvBlastExtStressSolver`: add forces and gravity → update → overstressed
+//! bonds → fracture commands, theory-and-industry seed §3.3) with two
+//! differences that make idle structures free:
+//!
+//! * **A cluster is solved only when it changed**: when it first appears,
+//!   when one of its bonds broke or it lost chunks (a commit), or when a
+//!   load on it changed by more than the tolerance ([`StressDesc`]). A solve
+//!   that does not reach ε within `max_iterations` is continued at the next
+//!   update from its warm start, and until it converges its cluster takes no
+//!   stress damage (bonds break only from converged solves).
+//! * **Overloads stand without re-solving**: a converged solve leaves, per
+//!   cluster, the bonds whose stress exceeds their elastic limit with their
+//!   damage rate (du/s, [`super::damage_of`]) or a fatal flag. Each update
+//!   turns them into damage for its `dt` (`rate · dt`, the whole remaining
+//!   health when fatal), so a standing overload wears a bond down at a rate
+//!   independent of the step without a solve per step. Health does not
+//!   change a bond's stiffness, so the solve stays valid until a bond breaks.
+//!
+//! Only anchored (supported) clusters are solved here: their loads are
+//! gravity and the point loads given with [`InstanceStress::set_load`]
+//! (sustained contacts, scripted loads). Free clusters carry no gravity
+//! stress (free fall stresses nothing); the inertial loads of a spinning
+//! free cluster are available from [`StressSolver::solve`] but not tracked
+//! per step here.
+//!
+//! Cost per update: the solves of the clusters that changed, plus
+//! O(overloaded bonds) for the event; O(1) for an instance where nothing
+//! changed and nothing is overloaded. No allocation in steady state once
+//! the buffers have grown.
+
+use crate::cluster::ClusterHandle;
+use crate::commit::CommitOutcome;
+use crate::damage::{EventId, EventSource, StressDamage};
+use crate::index::{BondIndex, ChunkIndex};
+use crate::instance::Instance;
+use crate::stress::StressError;
+use crate::stress::damage::{StressBondDamage, damage_of};
+use crate::stress::material::StressMaterials;
+use crate::stress::solver::{PointLoad, SolveMode, StressLoads, StressSettings, StressSolver};
+use glam::{DVec3, Vec3};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How an instance's stress is solved and what counts as a changed load.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct StressDesc {
+    /// Solver settings (iterations per update, ε, preconditioner).
+    pub settings: StressSettings,
+    /// Bond materials (limits and damage rates).
+    pub materials: StressMaterials,
+    /// A load re-solves its cluster when its force changes by more than
+    /// `load_tolerance · |F|` (dimensionless, ≥ 0; default 0.05) or by more
+    /// than `load_floor`, whichever is larger, or when its point moves by
+    /// more than `load_move` (m).
+    pub load_tolerance: f32,
+    /// Smallest force change that re-solves, N (≥ 0; default 10 N).
+    pub load_floor: f32,
+    /// Smallest move of a load's point that re-solves, m (≥ 0; default 0.05 m).
+    pub load_move: f32,
+}
+
+impl StressDesc {
+    /// Default settings and tolerances for `materials`.
+    pub fn new(materials: StressMaterials) -> Self {
+        Self {
+            settings: StressSettings::default(),
+            materials,
+            load_tolerance: 0.05,
+            load_floor: 10.0,
+            load_move: 0.05,
+        }
+    }
+
+    /// Checks the settings and tolerances (materials are checked against
+    /// the asset by [`InstanceStress::new`]).
+    ///
+    /// # Errors
+    /// [`StressError::ZeroIterations`], [`StressError::BadEpsilon`],
+    /// [`StressError::BadTolerance`].
+    pub fn validate(&self) -> Result<(), StressError> {
+        self.settings.validate()?;
+        for (name, v) in [
+            ("load_tolerance", self.load_tolerance),
+            ("load_floor", self.load_floor),
+            ("load_move", self.load_move),
+        ] {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(StressError::BadTolerance { name, value: v });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Who applies a load: any caller-chosen key, stable across steps (the
+/// Rapier integration uses the contact's collider pair).
+#[derive(
+    Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, Deserialize,
+)]
+pub struct LoadKey(pub u64, pub u64);
+
+/// A sustained load on one chunk, world frame.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChunkLoad {
+    /// The loaded chunk (support-level).
+    pub chunk: ChunkIndex,
+    /// Force on the chunk, N, world axes.
+    pub force: Vec3,
+    /// Point of application, m, world.
+    pub point: Vec3,
+    /// Force and point when its cluster was last solved with it (`None`:
+    /// not part of a solve yet).
+    solved: Option<(Vec3, Vec3)>,
+}
+
+/// A bond over its elastic limit in a converged solve.
+#[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Overload {
+    /// The bond.
+    pub bond: BondIndex,
+    /// Damage rate, du/s (`damage_rate · overshoot`).
+    pub rate: f32,
+    /// The stress reached the fatal limit: the bond breaks.
+    pub fatal: bool,
+}
+
+/// What one [`InstanceStress::update`] did.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StressUpdate {
+    /// Clusters solved (an unconverged solve continued counts again).
+    pub solves: u32,
+    /// Conjugate-gradient iterations over those solves.
+    pub iterations: u32,
+    /// Largest residual among this update's solves (dimensionless).
+    pub max_residual: f32,
+    /// Clusters whose solve has not converged yet (solved again next update).
+    pub unconverged: u32,
+    /// Bonds over their elastic limit in all tracked clusters.
+    pub overloaded: u32,
+    /// The damage event of this update, if any bond took damage.
+    pub event: Option<StressDamage>,
+}
+
+/// The serialisable state of an [`InstanceStress`] (see
+/// [`InstanceStress::state`]): everything that decides its future results.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct InstanceStressState {
+    /// The description.
+    pub desc: StressDesc,
+    /// Clusters waiting for a solve, ascending.
+    pub dirty: Vec<ClusterHandle>,
+    /// Standing overloads per cluster.
+    pub overloads: Vec<(ClusterHandle, Vec<Overload>)>,
+    /// Loads by key.
+    pub loads: Vec<(LoadKey, ChunkLoad)>,
+    /// Chunks whose loads changed or left since the last update.
+    pub changed: Vec<ChunkIndex>,
+    /// Next stress event sequence number.
+    pub sequence: u64,
+    /// The solver's warm start per chunk: displacement (m), rotation (rad).
+    pub warm: Vec<(DVec3, DVec3)>,
+}
+
+/// The stress of one instance (see the [module docs](self)).
+#[derive(Clone, Debug)]
+pub struct InstanceStress {
+    desc: StressDesc,
+    solver: StressSolver,
+    dirty: BTreeSet<ClusterHandle>,
+    overloads: BTreeMap<ClusterHandle, Vec<Overload>>,
+    loads: BTreeMap<LoadKey, ChunkLoad>,
+    changed: Vec<ChunkIndex>,
+    sequence: u64,
+    // Scratch, kept for its capacity.
+    point_loads: Vec<PointLoad>,
+    solved_keys: Vec<LoadKey>,
+    damage: Vec<StressBondDamage>,
+}
+
+impl InstanceStress {
+    /// The stress of `instance`, with every supported cluster due for a
+    /// solve at the first [`Self::update`] (a weak structure fails under its
+    /// own weight from the first step).
+    ///
+    /// # Errors
+    /// As [`StressDesc::validate`] and [`StressSolver::new`] (bad materials
+    /// for the asset, a zero-area bond).
+    pub fn new(instance: &Instance, desc: StressDesc) -> Result<Self, StressError> {
+        desc.validate()?;
+        let solver = StressSolver::new(instance.asset(), desc.settings, desc.materials.clone())?;
+        let dirty = instance
+            .clusters()
+            .filter(|(_, c)| c.supported)
+            .map(|(h, _)| h)
+            .collect();
+        Ok(Self {
+            desc,
+            solver,
+            dirty,
+            overloads: BTreeMap::new(),
+            loads: BTreeMap::new(),
+            changed: Vec::new(),
+            sequence: 0,
+            point_loads: Vec::new(),
+            solved_keys: Vec::new(),
+            damage: Vec::new(),
+        })
+    }
+
+    /// The description.
+    pub fn desc(&self) -> &StressDesc {
+        &self.desc
+    }
+
+    /// The solver (its last solve's bond stresses, for display).
+    pub fn solver(&self) -> &StressSolver {
+        &self.solver
+    }
+
+    /// True when the next update has nothing to do: no cluster to solve and
+    /// no standing overload.
+    pub fn is_idle(&self) -> bool {
+        self.dirty.is_empty() && self.overloads.is_empty() && self.changed.is_empty()
+    }
+
+    /// The standing overloads of `cluster` (empty when none).
+    pub fn overloads(&self, cluster: ClusterHandle) -> &[Overload] {
+        self.overloads.get(&cluster).map_or(&[], Vec::as_slice)
+    }
+
+    /// The sustained loads, by key.
+    pub fn loads(&self) -> impl Iterator<Item = (LoadKey, &ChunkLoad)> + '_ {
+        self.loads.iter().map(|(k, l)| (*k, l))
+    }
+
+    /// Sets (or replaces) the sustained load `key` on `chunk`: `force` (N)
+    /// at `point` (m), world frame. Its cluster is re-solved at the next
+    /// update when the load is new or differs from the one it was last
+    /// solved with by more than the tolerances of [`StressDesc`].
+    ///
+    /// # Errors
+    /// [`StressError::NonFiniteLoad`] for a non-finite force or point,
+    /// [`StressError::NodeOutOfRange`] for a chunk the asset does not have.
+    /// Nothing changes on error.
+    pub fn set_load(
+        &mut self,
+        instance: &Instance,
+        key: LoadKey,
+        chunk: ChunkIndex,
+        force: Vec3,
+        point: Vec3,
+    ) -> Result<(), StressError> {
+        if !(force.is_finite() && point.is_finite()) {
+            return Err(StressError::NonFiniteLoad { load: None });
+        }
+        if chunk.0 as usize >= instance.asset().chunk_count() {
+            return Err(StressError::NodeOutOfRange(chunk));
+        }
+        let desc = &self.desc;
+        let differs = |old: (Vec3, Vec3)| {
+            let df = (force - old.0).length();
+            df > (desc.load_tolerance * old.0.length()).max(desc.load_floor)
+                || (point - old.1).length() > desc.load_move
+        };
+        let load = self.loads.entry(key).or_insert(ChunkLoad {
+            chunk,
+            force,
+            point,
+            solved: None,
+        });
+        let moved_chunk = load.chunk != chunk;
+        if moved_chunk {
+            self.changed.push(load.chunk);
+            load.solved = None;
+        }
+        load.chunk = chunk;
+        load.force = force;
+        load.point = point;
+        if load.solved.is_none_or(differs) {
+            self.changed.push(chunk);
+        }
+        Ok(())
+    }
+
+    /// Removes the load `key` (its cluster is re-solved if the load was part
+    /// of its last solve). Unknown keys are ignored.
+    pub fn remove_load(&mut self, key: LoadKey) {
+        if let Some(l) = self.loads.remove(&key)
+            && l.solved.is_some()
+        {
+            self.changed.push(l.chunk);
+        }
+    }
+
+    /// Marks `cluster` for a solve at the next update.
+    pub fn mark(&mut self, cluster: ClusterHandle) {
+        self.dirty.insert(cluster);
+    }
+
+    /// Takes in a commit of `instance`: clusters that lost a bond, lost
+    /// chunks or were created are solved again; removed clusters are
+    /// forgotten. O(broken bonds + clusters named by the outcome).
+    pub fn observe_commit(&mut self, instance: &Instance, outcome: &CommitOutcome) {
+        for h in &outcome.removed {
+            self.overloads.remove(h);
+            self.dirty.remove(h);
+        }
+        for &h in outcome.created.iter().chain(&outcome.shrunk) {
+            self.overloads.remove(&h);
+            self.dirty.insert(h);
+        }
+        let bonds = instance.asset().bonds();
+        for &b in &outcome.broken {
+            if let Some(h) = instance.cluster_of(bonds[b].chunk0) {
+                self.overloads.remove(&h);
+                self.dirty.insert(h);
+            }
+        }
+    }
+
+    /// One frame of stress for `instance`: solves the clusters that changed
+    /// under `gravity` (m/s², world) and their loads, and turns the standing
+    /// overloads into the damage of a step of `dt` seconds. The event, if
+    /// any, has the next id of [`EventSource::STRESS`]; admit it on the
+    /// instance ([`Instance::admit`]) for the next commit.
+    ///
+    /// # Errors
+    /// [`StressError::BadTimeStep`], [`StressError::NonFiniteLoad`] for a
+    /// non-finite gravity, and solver errors (which cannot happen for the
+    /// instance the stress was made for). Nothing changes on error except
+    /// warm starts.
+    pub fn update(
+        &mut self,
+        instance: &Instance,
+        gravity: Vec3,
+        dt: f32,
+    ) -> Result<StressUpdate, StressError> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(StressError::BadTimeStep(dt));
+        }
+        if !gravity.is_finite() {
+            return Err(StressError::NonFiniteLoad { load: None });
+        }
+        let mut out = StressUpdate::default();
+        for c in self.changed.drain(..) {
+            if let Some(h) = instance.cluster_of(c) {
+                self.overloads.remove(&h);
+                self.dirty.insert(h);
+            }
+        }
+        let mut still_dirty = Vec::new();
+        while let Some(h) = self.dirty.pop_first() {
+            let Some(cluster) = instance.cluster(h) else {
+                self.overloads.remove(&h);
+                continue;
+            };
+            if !cluster.supported {
+                self.overloads.remove(&h);
+                continue;
+            }
+            let frame = cluster.asset_to_world();
+            let to_asset = frame.inverse();
+            self.point_loads.clear();
+            self.solved_keys.clear();
+            for (k, l) in &self.loads {
+                if instance.cluster_of(l.chunk) == Some(h) {
+                    self.point_loads.push(PointLoad {
+                        chunk: l.chunk,
+                        force: to_asset.rotation * l.force,
+                        point: to_asset.transform_point(l.point),
+                    });
+                    self.solved_keys.push(*k);
+                }
+            }
+            let loads = StressLoads {
+                gravity: to_asset.rotation * gravity,
+                point_loads: &self.point_loads,
+                angular_velocity: Vec3::ZERO,
+            };
+            let report =
+                self.solver
+                    .solve(instance.asset(), &cluster.nodes, instance.health(), &loads)?;
+            out.solves += 1;
+            out.iterations += report.iterations;
+            out.max_residual = out.max_residual.max(report.residual);
+            if !report.converged {
+                out.unconverged += 1;
+                self.overloads.remove(&h);
+                still_dirty.push(h);
+                continue;
+            }
+            for k in &self.solved_keys {
+                if let Some(l) = self.loads.get_mut(k) {
+                    l.solved = Some((l.force, l.point));
+                }
+            }
+            let materials = self.solver.materials();
+            let list: Vec<Overload> = if report.mode == SolveMode::Skipped {
+                Vec::new()
+            } else {
+                self.solver
+                    .bond_stresses()
+                    .iter()
+                    .filter_map(|s| {
+                        let (rate, fatal) = damage_of(materials.of(s.bond), s, 1.0);
+                        (rate > 0.0 || fatal).then_some(Overload {
+                            bond: s.bond,
+                            rate,
+                            fatal,
+                        })
+                    })
+                    .collect()
+            };
+            if list.is_empty() {
+                self.overloads.remove(&h);
+            } else {
+                self.overloads.insert(h, list);
+            }
+        }
+        self.dirty.extend(still_dirty);
+        self.damage.clear();
+        let health = instance.health();
+        for list in self.overloads.values() {
+            out.overloaded += list.len() as u32;
+            for o in list {
+                let h = health.get(o.bond.0 as usize).copied().unwrap_or(0.0);
+                if !(h > 0.0) {
+                    continue;
+                }
+                let damage = if o.fatal { h } else { (o.rate * dt).min(h) };
+                if damage > 0.0 || o.fatal {
+                    self.damage.push(StressBondDamage {
+                        bond: o.bond,
+                        damage,
+                        fatal: o.fatal,
+                    });
+                }
+            }
+        }
+        if !self.damage.is_empty() {
+            self.damage.sort_unstable_by_key(|d| d.bond);
+            self.damage.dedup_by_key(|d| d.bond);
+            out.event = Some(StressDamage {
+                id: EventId::new(EventSource::STRESS, self.sequence),
+                bonds: self.damage.clone(),
+            });
+            self.sequence += 1;
+        }
+        Ok(out)
+    }
+
+    /// The state that decides future results, for a snapshot.
+    pub fn state(&self) -> InstanceStressState {
+        let (u, t) = self.solver.warm_start();
+        InstanceStressState {
+            desc: self.desc.clone(),
+            dirty: self.dirty.iter().copied().collect(),
+            overloads: self
+                .overloads
+                .iter()
+                .map(|(h, l)| (*h, l.clone()))
+                .collect(),
+            loads: self.loads.iter().map(|(k, l)| (*k, *l)).collect(),
+            changed: self.changed.clone(),
+            sequence: self.sequence,
+            warm: u.iter().copied().zip(t.iter().copied()).collect(),
+        }
+    }
+
+    /// Rebuilds the stress of `instance` from a [`Self::state`].
+    ///
+    /// # Errors
+    /// As [`Self::new`], plus [`StressError::AssetMismatch`] when the warm
+    /// start does not have one entry per chunk of the instance's asset.
+    pub fn from_state(
+        instance: &Instance,
+        state: InstanceStressState,
+    ) -> Result<Self, StressError> {
+        let mut s = Self::new(instance, state.desc)?;
+        let (u, t): (Vec<DVec3>, Vec<DVec3>) = state.warm.into_iter().unzip();
+        s.solver.set_warm_start(&u, &t)?;
+        s.dirty = state.dirty.into_iter().collect();
+        s.overloads = state.overloads.into_iter().collect();
+        s.loads = state.loads.into_iter().collect();
+        s.changed = state.changed;
+        s.sequence = state.sequence;
+        Ok(s)
+    }
+}
