@@ -101,6 +101,9 @@ fn a_weak_column_fails_under_its_own_weight_and_the_part_above_falls() {
         .map(|b| b.bond.0)
         .collect();
     assert_eq!(fatal, vec![0, 1, 2, 3]);
+    // All four are fatal; bond 0 takes the most (its whole 100 du as do the
+    // others, so the lowest index): its centroid, 0.25 m up.
+    assert_eq!(event.point, Vec3::new(0.0, 0.25, 0.0));
     inst.admit(event).unwrap();
     let outcome = inst.commit(&mut HeadlessBackend::default()).unwrap();
     assert_eq!(outcome.broken, (0..4).map(BondIndex).collect::<Vec<_>>());
@@ -341,6 +344,7 @@ fn a_stress_event_is_idempotent_and_bad_lists_are_refused_without_change() {
     let id = EventId::new(EventSource::STRESS, 5);
     let e = StressDamage {
         id,
+        point: Vec3::ZERO,
         bonds: vec![d(0, 30.0, false), d(2, 0.0, true)],
     };
     inst.admit(e.clone()).unwrap();
@@ -351,6 +355,7 @@ fn a_stress_event_is_idempotent_and_bad_lists_are_refused_without_change() {
     ));
     let other = StressDamage {
         id,
+        point: Vec3::ZERO,
         bonds: vec![d(0, 31.0, false)],
     };
     assert_eq!(
@@ -369,6 +374,7 @@ fn a_stress_event_is_idempotent_and_bad_lists_are_refused_without_change() {
     let hash = inst.state_hash();
     let bad = |bonds| StressDamage {
         id: EventId::new(EventSource::STRESS, 9),
+        point: Vec3::ZERO,
         bonds,
     };
     assert_eq!(

@@ -252,6 +252,11 @@ pub struct ColliderContext<'a> {
     pub settings: &'a DestructionSettings,
     /// The instance the colliders belong to.
     pub instance: InstanceHandle,
+    /// Contact-force threshold (N) of the chunk colliders of the
+    /// instance's supported bodies when its stress is on: they raise
+    /// Rapier's contact-force events, the sustained loads of
+    /// [`crate::set::load`]. `None`: stress is off, no force events.
+    pub load_threshold: Option<f32>,
 }
 
 /// Finishes a collider with authoritative collision (a chunk or a proxy
@@ -375,7 +380,7 @@ pub fn build_body(
     spec: &BodySpec<'_>,
     cx: &ColliderContext<'_>,
 ) -> Result<(RigidBodyBuilder, Vec<TaggedCollider>), BackendError> {
-    let colliders = match spec.representation {
+    let mut colliders = match spec.representation {
         Representation::Proxy(id) => proxy_colliders(spec, id, cx)?,
         representation => {
             let render_only = representation == Representation::RenderOnlyDebris;
@@ -394,7 +399,24 @@ pub fn build_body(
                 .collect()
         }
     };
+    if spec.supported
+        && let Some(threshold) = cx.load_threshold
+    {
+        for (c, tag) in &mut colliders {
+            if tag.authoritative_chunk().is_some() {
+                watch_loads(c, threshold);
+            }
+        }
+    }
     Ok((body_builder(spec, colliders.len()), colliders))
+}
+
+/// Makes an authoritative chunk collider of a supported body raise
+/// contact-force events above `threshold` N (its sustained loads feed the
+/// instance's stress, see [`crate::set::load`]).
+pub fn watch_loads(c: &mut Collider, threshold: f32) {
+    c.set_active_events(AUTHORITATIVE_EVENTS | ActiveEvents::CONTACT_FORCE_EVENTS);
+    c.set_contact_force_event_threshold(threshold);
 }
 
 /// Inserts a built body and its colliders, records them in the registry as

@@ -56,4 +56,8 @@ pub enum BackendError {
     /// The instance could not be created.
     #[error("instance: {0}")]
     Instance(String),
+    /// Stress settings, materials or a solve were refused (the core's
+    /// [`smithereens_core::StressError`], as text).
+    #[error("stress: {0}")]
+    Stress(String),
 }

@@ -315,6 +315,7 @@ impl From<SpreadDamage> for DamageEvent {
 /// use smithereens_core::stress::StressBondDamage;
 /// let e = StressDamage {
 ///     id: EventId::new(EventSource::STRESS, 1),
+///     point: smithereens_core::glam::Vec3::ZERO,
 ///     bonds: vec![
 ///         StressBondDamage { bond: BondIndex(2), damage: 0.5, fatal: false },
 ///         StressBondDamage { bond: BondIndex(7), damage: 9.0, fatal: true },
@@ -328,6 +329,9 @@ impl From<SpreadDamage> for DamageEvent {
 pub struct StressDamage {
     /// Idempotency key: the same id is applied at most once.
     pub id: EventId,
+    /// Where the worst-hit bond is, m, world (for display and reports; not
+    /// used by the damage).
+    pub point: Vec3,
     /// The damaged bonds, ascending and distinct by bond index.
     pub bonds: Vec<StressBondDamage>,
 }
@@ -351,7 +355,7 @@ impl From<StressDamage> for DamageEvent {
     fn from(e: StressDamage) -> Self {
         Self {
             id: e.id,
-            point: Vec3::ZERO,
+            point: e.point,
             model: DamageModel::Stress { bonds: e.bonds },
             impulse: None,
         }

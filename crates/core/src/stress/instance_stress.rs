@@ -446,8 +446,28 @@ impl InstanceStress {
         if !self.damage.is_empty() {
             self.damage.sort_unstable_by_key(|d| d.bond);
             self.damage.dedup_by_key(|d| d.bond);
+            // The worst bond: fatal first, then the most damage, then the
+            // lowest index.
+            let worst = self
+                .damage
+                .iter()
+                .max_by(|a, b| {
+                    (a.fatal, a.damage)
+                        .partial_cmp(&(b.fatal, b.damage))
+                        .unwrap_or(std::cmp::Ordering::Equal)
+                        .then(b.bond.cmp(&a.bond))
+                })
+                .map(|d| d.bond);
+            let point = worst
+                .and_then(|b| {
+                    let bond = instance.asset().bonds().get(b)?;
+                    let c = instance.cluster(instance.cluster_of(bond.chunk0)?)?;
+                    Some(c.asset_to_world().transform_point(bond.centroid))
+                })
+                .unwrap_or(Vec3::ZERO);
             out.event = Some(StressDamage {
                 id: EventId::new(EventSource::STRESS, self.sequence),
+                point,
                 bonds: self.damage.clone(),
             });
             self.sequence += 1;

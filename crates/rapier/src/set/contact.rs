@@ -234,12 +234,21 @@ impl ContactHit {
 
 /// The library's event handler: pass it to
 /// `PhysicsWorld::step_with_events` (or, beside your own handler, pass
-/// [`BothEvents`]). It reads collision-start events only, and only
-/// enqueues (O(contacts that started this step)).
+/// [`BothEvents`]). It reads collision-start events, the contact forces on
+/// supported chunks of instances whose stress is on, and (only while some
+/// instance has stress on) collision stops; it only enqueues
+/// (O(contacts that started or stopped this step + loaded pairs awake)).
 #[derive(Default)]
 pub struct ContactCollector {
     pub(super) started: Mutex<Vec<StartedPair>>,
     pub(super) kinematic: Mutex<Vec<KinematicHit>>,
+    /// Contact forces on chunks of supported bodies of instances with
+    /// stress on (see [`super::load`]).
+    pub(super) loads: Mutex<Vec<super::load::LoadSample>>,
+    /// Pairs that stopped touching, kept only while some instance has
+    /// stress on (`track_stops`): they end sustained loads.
+    pub(super) stopped: Mutex<Vec<(ColliderHandle, ColliderHandle)>>,
+    pub(super) track_stops: AtomicBool,
     /// Set when anything was enqueued since the last safe point (lets a
     /// quiet step skip both locks).
     pub(super) any: AtomicBool,
@@ -253,8 +262,17 @@ impl EventHandler for ContactCollector {
         event: CollisionEvent,
         pair: Option<&ContactPair>,
     ) {
-        let CollisionEvent::Started(_, _, flags) = event else {
-            return;
+        let flags = match event {
+            CollisionEvent::Started(_, _, flags) => flags,
+            CollisionEvent::Stopped(c1, c2, _) => {
+                if self.track_stops.load(Ordering::Relaxed) {
+                    self.any.store(true, Ordering::Release);
+                    if let Ok(mut stopped) = self.stopped.lock() {
+                        stopped.push((c1, c2));
+                    }
+                }
+                return;
+            }
         };
         if flags.contains(CollisionEventFlags::SENSOR) {
             return;
@@ -302,13 +320,20 @@ impl EventHandler for ContactCollector {
 
     fn handle_contact_force_event(
         &self,
-        _dt: f32,
-        _bodies: &RigidBodySet,
-        _colliders: &ColliderSet,
-        _pair: &ContactPair,
+        dt: f32,
+        bodies: &RigidBodySet,
+        colliders: &ColliderSet,
+        pair: &ContactPair,
         _total_force_magnitude: f32,
     ) {
-        // Chunk colliders raise none; impulses are read from the narrow phase.
+        // Raised only by chunks of supported bodies with stress on (and by
+        // the game's own colliders, which the sample ignores).
+        if let Some(sample) = super::load::LoadSample::of(dt, bodies, colliders, pair) {
+            self.any.store(true, Ordering::Release);
+            if let Ok(mut loads) = self.loads.lock() {
+                loads.push(sample);
+            }
+        }
     }
 
     fn handle_soft_body_tear_event(&self, _: &SoftBodySet, _: &SoftBodyTearEvent) {}

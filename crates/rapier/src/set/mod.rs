@@ -48,6 +48,7 @@ pub mod contact;
 pub(crate) mod episode;
 pub mod hold;
 mod impulses;
+pub mod load;
 pub(crate) mod registry;
 pub mod rerun;
 pub mod rest;
@@ -61,6 +62,7 @@ pub use attachments::Attachments;
 pub use contact::{BothEvents, ContactCollector};
 pub use hold::{Hold, LEFT_HOLE, SUPPORT_COS};
 pub use impulses::{Explosion, MAX_PROJECTILE_MASS, MAX_PROJECTILE_SPEED, ProjectileDesc};
+pub use load::StressStepReport;
 pub use rerun::{PARTING, PARTING_LIMIT, PARTING_STEPS};
 pub use settings::{CollisionGroups, DestructionSettings, RecyclePolicy, SerialGroups};
 pub use snapshot::SetSnapshotError;
@@ -123,6 +125,8 @@ pub(crate) struct Entry {
     /// Set step index at which the cluster motions were last synced from
     /// Rapier (`u64::MAX`: never); see [`DestructionSet::sync_motions`].
     pub(crate) synced_at: u64,
+    /// The instance's stress, when on ([`DestructionSet::enable_stress`]).
+    pub(crate) stress: Option<Box<smithereens_core::stress::InstanceStress>>,
 }
 
 /// Mass the game adds to a chunk (a rider, cargo, a mounted gun): a point
@@ -187,6 +191,13 @@ pub struct DestructionSet {
     /// ([`DestructionSettings::new_bodies_per_frame`]); full again at the
     /// end of every safe point, so never part of a snapshot.
     pub(crate) allowance: u32,
+    /// Instances with stress on, ascending.
+    pub(crate) stressed: Vec<InstanceHandle>,
+    /// Which instance each sustained load belongs to (see [`load`]).
+    pub(crate) loads: BTreeMap<smithereens_core::stress::LoadKey, InstanceHandle>,
+    /// Reused buffers for the handler's load samples and stopped pairs.
+    load_samples: Vec<load::LoadSample>,
+    stopped_pairs: Vec<(ColliderHandle, ColliderHandle)>,
 }
 
 impl DestructionSet {
@@ -221,6 +232,10 @@ impl DestructionSet {
             live: 0,
             rerun: rerun::RerunState::default(),
             allowance: settings.new_bodies_per_frame,
+            stressed: Vec::new(),
+            loads: BTreeMap::new(),
+            load_samples: Vec::new(),
+            stopped_pairs: Vec::new(),
         })
     }
 
@@ -262,6 +277,7 @@ impl DestructionSet {
         let cx = ColliderContext {
             settings: &self.settings,
             instance: handle,
+            load_threshold: None,
         };
         let mut built = Vec::with_capacity(instance.cluster_count());
         let no_extra = BTreeMap::new();
@@ -297,6 +313,7 @@ impl DestructionSet {
             fail_prepare: 0,
             extra: BTreeMap::new(),
             synced_at: u64::MAX,
+            stress: None,
         };
         Ok(self.occupy(entry))
     }
@@ -412,6 +429,8 @@ impl DestructionSet {
         }
         self.dirty.retain(|&d| d != h);
         self.recycling.retain(|&d| d != h);
+        self.stressed.retain(|&d| d != h);
+        self.loads.retain(|_, inst| *inst != h);
         Ok(())
     }
 

@@ -616,6 +616,7 @@ fn merge(report: &mut SetStepReport, first: SetStepReport) {
         destruction_seconds,
         rerun: _,
         rerun_seconds: _,
+        stress_errors,
     } = first;
     for (h, r) in instances {
         let InstanceReport {
@@ -630,6 +631,7 @@ fn merge(report: &mut SetStepReport, first: SetStepReport) {
             deferred,
             throttled,
             records,
+            stress,
         } = r;
         let into = report.instances.entry(h).or_default();
         prepend(&mut into.events, events);
@@ -647,7 +649,11 @@ fn merge(report: &mut SetStepReport, first: SetStepReport) {
         if into.throttled.is_none() {
             into.throttled = throttled;
         }
+        if into.stress.is_none() {
+            into.stress = stress;
+        }
     }
+    prepend(&mut report.stress_errors, stress_errors);
     prepend(&mut report.failed, failed);
     prepend(&mut report.quarantined, quarantined);
     prepend(&mut report.moved.joints, moved.joints);

@@ -52,6 +52,9 @@ pub struct InstanceReport {
     /// of the first run before the second's. Journal them or broadcast them
     /// ([`smithereens_core::replication`]).
     pub records: Vec<CommitRecord>,
+    /// What the instance's stress did at this step (only when stress is on
+    /// and it had work: see [`super::load`]).
+    pub stress: Option<super::load::StressStepReport>,
 }
 
 impl InstanceReport {
@@ -103,6 +106,9 @@ pub struct SetStepReport {
     /// commit of the hits, the second Rapier step and its safe point (0
     /// without a re-run).
     pub rerun_seconds: f64,
+    /// Instances whose stress update failed this step (never for the
+    /// instance the stress was made for; reported, not hidden).
+    pub stress_errors: Vec<(InstanceHandle, BackendError)>,
 }
 
 impl SetStepReport {
@@ -149,6 +155,7 @@ impl DestructionSet {
         if any {
             self.admit_kinematic_hits(physics, &mut report);
         }
+        self.update_stress(physics, &mut report);
         self.commit_all(physics, &mut report, false);
         self.update_parting(physics);
         self.sweep(physics, &mut report);
@@ -482,6 +489,7 @@ impl DestructionSet {
                     cx: ColliderContext {
                         settings: &settings,
                         instance: h,
+                        load_threshold: entry.stress.as_ref().map(|s| s.desc().load_floor),
                     },
                     fail_prepare: &mut entry.fail_prepare,
                     keep_bodies: !rerun,
@@ -500,6 +508,7 @@ impl DestructionSet {
             match result {
                 Ok(outcome) => {
                     entry.failures = 0;
+                    DestructionSet::observe_stress_commit(entry, &outcome);
                     self.allowance = self.allowance.saturating_sub(outcome.created.len() as u32);
                     // A shrunk cluster kept its body (issue 12 item 5) with
                     // fewer colliders and a new centre of mass: its rest

@@ -265,6 +265,7 @@ impl DestructionSet {
                         fail_prepare: 0,
                         extra: e.extra,
                         synced_at: u64::MAX,
+                        stress: None,
                     })
                 }
             };

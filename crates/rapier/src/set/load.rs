@@ -1,0 +1,369 @@
+//! Stress in the game's world (issue 13, item 5): the sustained loads on
+//! supported structures and the per-step stress of every instance that has
+//! it on ([`smithereens_core::stress::InstanceStress`]).
+//!
+//! **Opt-in per instance**: [`DestructionSet::enable_stress`] gives an
+//! instance materials and solver settings. From then on:
+//!
+//! * every supported cluster is solved under the world's gravity when it
+//!   first appears and again whenever it loses a bond or chunks, or a load
+//!   on it changes past the tolerance ([`StressDesc`]); a weak structure
+//!   fails under its own weight, a strong one costs one solve and then
+//!   nothing;
+//! * the chunk colliders of its supported (fixed) bodies raise Rapier's
+//!   contact-force events above [`StressDesc::load_floor`] N. A dynamic body
+//!   resting or pressing on them (a box on a bridge deck, a heap of debris,
+//!   a vehicle) is a sustained load: the total normal contact impulse of the
+//!   pair over the step, divided by the step, at the impulse-weighted
+//!   centroid of its contact points. Rapier raises these only for awake
+//!   pairs, so a sleeping heap costs nothing and keeps its last load; the
+//!   load ends when the pair stops touching. Friction is not counted.
+//! * **Never both for the same contact**: while a pair is an open impact
+//!   episode or still approaching (the contact watch of [`super::contact`]),
+//!   its force is an impact, dealt with as impact damage, and not taken as a
+//!   load; once it rests, it is.
+//! * each step's standing overloads become one [`smithereens_core::StressDamage`]
+//!   event per instance, admitted and committed at the same safe point as
+//!   contact damage (step reports list it with the other events).
+//!
+//! Kinematic bodies pressing on a fixed structure give no load (Rapier does
+//! not solve kinematic ↔ fixed pairs). Free (dynamic) clusters are not
+//! solved: their inertial loads are left out. Cost per step: O(instances
+//! with stress on) to see which have work, plus the solves of clusters that
+//! changed, plus O(awake loaded pairs + overloaded bonds).
+
+use super::contact::pair_key;
+use super::{DestructionSet, InstanceHandle, SetStepReport};
+use crate::error::BackendError;
+use glam::Vec3;
+use rapier3d::prelude::*;
+use smithereens_core::stress::{InstanceStress, LoadKey, StressDesc};
+use smithereens_core::{ChunkIndex, DamageEvent};
+use std::sync::atomic::Ordering;
+
+/// A contact force on a chunk of a supported body, from Rapier's
+/// contact-force event.
+#[derive(Copy, Clone, Debug, PartialEq)]
+pub(crate) struct LoadSample {
+    /// The chunk collider and the other collider.
+    pub(crate) colliders: (ColliderHandle, ColliderHandle),
+    /// Force on the chunk, N, world.
+    pub(crate) force: Vec3,
+    /// Impulse-weighted centroid of the contact points, m, world.
+    pub(crate) point: Vec3,
+}
+
+impl LoadSample {
+    /// The load on the force-event collider of `pair` (the one on a fixed
+    /// body raising contact-force events); `None` when neither is such a
+    /// collider or the pair exchanged no impulse.
+    pub(crate) fn of(
+        dt: f32,
+        bodies: &RigidBodySet,
+        colliders: &ColliderSet,
+        pair: &ContactPair,
+    ) -> Option<Self> {
+        let c1 = colliders.get(pair.collider1)?;
+        let c2 = colliders.get(pair.collider2)?;
+        let loaded = |c: &Collider| {
+            c.active_events()
+                .contains(ActiveEvents::CONTACT_FORCE_EVENTS)
+                && c.parent()
+                    .and_then(|h| bodies.get(h))
+                    .is_some_and(|b| b.is_fixed())
+        };
+        let first = if loaded(c1) {
+            true
+        } else if loaded(c2) {
+            false
+        } else {
+            return None;
+        };
+        if !(dt > 0.0) {
+            return None;
+        }
+        // Rapier's total impulse pushes collider 2 along the normal (from
+        // collider 1 towards 2), collider 1 the other way.
+        let on_2 = pair.total_impulse() / dt;
+        let (chunk, other, force) = if first {
+            (c1, pair.collider2, -on_2)
+        } else {
+            (c2, pair.collider1, on_2)
+        };
+        let (mut sum, mut weight, mut plain, mut count) = (Vec3::ZERO, 0.0f32, Vec3::ZERO, 0u32);
+        for m in pair.manifolds() {
+            for p in &m.points {
+                let local = if first { p.local_p1 } else { p.local_p2 };
+                let world = chunk.position().transform_point(local);
+                let w = p.data.impulse.abs();
+                sum += world * w;
+                weight += w;
+                plain += world;
+                count += 1;
+            }
+        }
+        let point = if weight > 0.0 {
+            sum / weight
+        } else if count > 0 {
+            plain / count as f32
+        } else {
+            chunk.position().translation
+        };
+        let chunk_handle = if first {
+            pair.collider1
+        } else {
+            pair.collider2
+        };
+        (force.is_finite() && point.is_finite() && force != Vec3::ZERO).then_some(Self {
+            colliders: (chunk_handle, other),
+            force,
+            point,
+        })
+    }
+
+    /// The key of the load this sample sets: (chunk collider, other collider).
+    fn key(&self) -> LoadKey {
+        load_key(self.colliders)
+    }
+}
+
+/// The [`LoadKey`] of a (chunk collider, other collider) pair.
+fn load_key(colliders: (ColliderHandle, ColliderHandle)) -> LoadKey {
+    let raw = |c: ColliderHandle| {
+        let (i, g) = c.into_raw_parts();
+        (u64::from(i) << 32) | u64::from(g)
+    };
+    LoadKey(raw(colliders.0), raw(colliders.1))
+}
+
+/// What stress did on one instance at a safe point (in its step report).
+#[derive(Copy, Clone, Debug, Default, PartialEq)]
+pub struct StressStepReport {
+    /// Clusters solved.
+    pub solves: u32,
+    /// Conjugate-gradient iterations over those solves.
+    pub iterations: u32,
+    /// Largest residual of this step's solves (dimensionless; ε by
+    /// default 1e-3).
+    pub max_residual: f32,
+    /// Clusters whose solve has not converged yet.
+    pub unconverged: u32,
+    /// Bonds over their elastic limit.
+    pub overloaded: u32,
+    /// Sustained loads on the instance after the step.
+    pub loads: u32,
+}
+
+impl StressStepReport {
+    fn of_update(
+        solves: u32,
+        iterations: u32,
+        max_residual: f32,
+        unconverged: u32,
+        overloaded: u32,
+        loads: u32,
+    ) -> Self {
+        Self {
+            solves,
+            iterations,
+            max_residual,
+            unconverged,
+            overloaded,
+            loads,
+        }
+    }
+}
+
+impl DestructionSet {
+    /// Turns stress on for instance `h` with `desc` (materials, solver
+    /// settings, load tolerances): its supported clusters are solved at the
+    /// next safe point under the world's gravity, and the chunk colliders of
+    /// its supported bodies start reporting sustained contact loads (see the
+    /// [module docs](self)). Calling it again replaces the description and
+    /// starts over (every supported cluster is solved again, loads are
+    /// collected afresh).
+    ///
+    /// # Errors
+    /// [`BackendError::StaleInstance`]; [`BackendError::Stress`] for bad
+    /// settings or materials that do not fit the asset (a zero-area bond, a
+    /// per-bond material table of the wrong length, a NaN limit). Nothing
+    /// changes on error.
+    pub fn enable_stress(
+        &mut self,
+        physics: &mut PhysicsWorld,
+        h: InstanceHandle,
+        desc: StressDesc,
+    ) -> Result<(), BackendError> {
+        let entry = self.entry(h)?;
+        let stress = InstanceStress::new(&entry.instance, desc.clone())
+            .map_err(|e| BackendError::Stress(e.to_string()))?;
+        let threshold = desc.load_floor;
+        let mut flag = Vec::new();
+        for (c, &rb) in &entry.bodies {
+            if !entry.instance.cluster(*c).is_some_and(|c| c.supported) {
+                continue;
+            }
+            let Some(body) = physics.bodies.get(rb) else {
+                continue;
+            };
+            flag.extend(body.colliders().iter().copied().filter(|&ch| {
+                self.registry
+                    .collider(ch)
+                    .is_some_and(|t| t.authoritative_chunk().is_some())
+            }));
+        }
+        for ch in flag {
+            if let Some(c) = physics.colliders.get_mut(ch) {
+                crate::backend::watch_loads(c, threshold);
+            }
+        }
+        self.entry_mut(h)?.stress = Some(Box::new(stress));
+        self.loads.retain(|_, inst| *inst != h);
+        if let Err(pos) = self.stressed.binary_search(&h) {
+            self.stressed.insert(pos, h);
+        }
+        self.collector.track_stops.store(true, Ordering::Relaxed);
+        Ok(())
+    }
+
+    /// The stress of instance `h`, if it is on.
+    ///
+    /// # Errors
+    /// [`BackendError::StaleInstance`].
+    pub fn stress(&self, h: InstanceHandle) -> Result<Option<&InstanceStress>, BackendError> {
+        Ok(self.entry(h)?.stress.as_deref())
+    }
+
+    /// The safe point's stress work: new and ended sustained loads, then
+    /// each instance with stress on and something to do is updated and its
+    /// event admitted for this safe point's commit.
+    pub(super) fn update_stress(&mut self, physics: &PhysicsWorld, report: &mut SetStepReport) {
+        if self.stressed.is_empty() {
+            return;
+        }
+        self.take_loads();
+        let gravity = physics.gravity;
+        let dt = physics.integration_parameters.dt;
+        for k in 0..self.stressed.len() {
+            let h = self.stressed[k];
+            let Ok(entry) = self.entry_mut(h) else {
+                continue;
+            };
+            let Some(stress) = entry.stress.as_mut() else {
+                continue;
+            };
+            if stress.is_idle() {
+                continue;
+            }
+            let update = match stress.update(&entry.instance, gravity, dt) {
+                Ok(u) => u,
+                Err(e) => {
+                    report
+                        .stress_errors
+                        .push((h, BackendError::Stress(e.to_string())));
+                    continue;
+                }
+            };
+            let loads = stress.loads().count() as u32;
+            let admitted = update.event.map(|event| {
+                let event: DamageEvent = event.into();
+                entry.instance.admit(event.clone()).map(|_| event)
+            });
+            let r = report.instances.entry(h).or_default();
+            r.stress = Some(StressStepReport::of_update(
+                update.solves,
+                update.iterations,
+                update.max_residual,
+                update.unconverged,
+                update.overloaded,
+                loads,
+            ));
+            match admitted {
+                Some(Ok(event)) => {
+                    r.events.push(event);
+                    self.mark_dirty(h);
+                }
+                Some(Err(_)) => report.rejected_contacts += 1,
+                None => {}
+            }
+        }
+    }
+
+    /// Moves the handler's load samples and stopped pairs into the
+    /// instances' stress.
+    fn take_loads(&mut self) {
+        let mut samples = std::mem::take(&mut self.load_samples);
+        let mut stopped = std::mem::take(&mut self.stopped_pairs);
+        if let Ok(mut q) = self.collector.loads.lock() {
+            std::mem::swap(&mut *q, &mut samples);
+        }
+        if let Ok(mut q) = self.collector.stopped.lock() {
+            std::mem::swap(&mut *q, &mut stopped);
+        }
+        // The handler's order follows the solver's (deterministic); a stable
+        // sort keeps a pair's later sample after its earlier one (a re-run
+        // step reports both runs), so the later wins.
+        samples.sort_by_key(|s| pair_key(s.colliders));
+        stopped.sort_by_key(|&p| pair_key(p));
+        for &(a, b) in &stopped {
+            for key in [load_key((a, b)), load_key((b, a))] {
+                if let Some(h) = self.loads.remove(&key)
+                    && let Ok(entry) = self.entry_mut(h)
+                    && let Some(stress) = entry.stress.as_mut()
+                {
+                    stress.remove_load(key);
+                }
+            }
+        }
+        for s in &samples {
+            let Some(tag) = self.registry.collider(s.colliders.0) else {
+                continue;
+            };
+            let Some(chunk) = tag.authoritative_chunk() else {
+                continue;
+            };
+            // An impact in progress is impact damage, not a load.
+            let key = pair_key(s.colliders);
+            let rev = pair_key((s.colliders.1, s.colliders.0));
+            let impact = [key, rev].iter().any(|k| {
+                self.episodes.contains_key(k)
+                    || self
+                        .watch
+                        .binary_search_by_key(k, |w| w.key)
+                        .is_ok_and(|i| self.watch[i].quiet == 0)
+            });
+            if impact {
+                continue;
+            }
+            let h = tag.instance();
+            let Ok(entry) = self.entry_mut(h) else {
+                continue;
+            };
+            let Some(stress) = entry.stress.as_mut() else {
+                continue;
+            };
+            let key = s.key();
+            if stress
+                .set_load(&entry.instance, key, ChunkIndex(chunk), s.force, s.point)
+                .is_ok()
+            {
+                self.loads.insert(key, h);
+            }
+        }
+        samples.clear();
+        stopped.clear();
+        self.load_samples = samples;
+        self.stopped_pairs = stopped;
+    }
+
+    /// Tells an instance's stress about its commit (clusters that changed
+    /// are solved again next step).
+    pub(super) fn observe_stress_commit(
+        entry: &mut super::Entry,
+        outcome: &smithereens_core::commit::CommitOutcome,
+    ) {
+        if let Some(stress) = entry.stress.as_mut() {
+            stress.observe_commit(&entry.instance, outcome);
+        }
+    }
+}
