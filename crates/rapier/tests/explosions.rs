@@ -299,3 +299,23 @@ fn step_after_restore(set: &mut DestructionSet, physics: &mut PhysicsWorld) {
     physics.step_with_events(&(), set.events());
     set.after_step(physics);
 }
+
+#[test]
+fn a_set_snapshot_of_format_7_restores_without_stress_and_resumes_bit_for_bit() {
+    // Written by main 138458d (see tests/data/legacy_set_format7.txt), the
+    // last format without the instances' stress.
+    let bytes = include_bytes!("data/legacy_set_format7.bin");
+    let rod = Arc::new(chain(3, &[(0, 1), (1, 2)], &[]).unwrap());
+    let (mut physics, mut set) = DestructionSet::restore_with(bytes, &[rod]).unwrap();
+    assert_eq!(set.settings().new_bodies_per_frame, 7);
+    let h = set.instances().next().unwrap().0;
+    assert!(set.stress(h).unwrap().is_none());
+    for _ in 0..3 {
+        step(&mut set, &mut physics);
+    }
+    let inst = set.instance(h).unwrap();
+    assert_eq!(inst.health(), &[0.0, 6.719838]);
+    assert_eq!(inst.broken_count(), 1);
+    assert_eq!(set.cluster_bodies(h).unwrap().len(), 2);
+    assert_eq!(set.state_hash(&physics), 0x47f0_c9de_7fa6_80a6);
+}

@@ -475,6 +475,38 @@ impl InstanceStress {
         Ok(out)
     }
 
+    /// Writes what decides this stress's future events into `h` (its
+    /// sequence, the clusters due for a solve, the standing overloads and
+    /// the loads, in their stable orders; not the solver's warm start),
+    /// O(dirty + overloads + loads). For state hashes of the worlds that
+    /// carry it.
+    pub fn hash_into(&self, h: &mut crate::hash::StateHasher) {
+        h.write_u64(self.sequence);
+        h.write_u64(self.dirty.len() as u64);
+        for c in &self.dirty {
+            h.write_u32(c.index());
+            h.write_u32(c.generation());
+        }
+        for (c, list) in &self.overloads {
+            h.write_u32(c.index());
+            h.write_u32(c.generation());
+            for o in list {
+                h.write_u32(o.bond.0);
+                h.write_f32(o.rate);
+                h.write_u32(u32::from(o.fatal));
+            }
+        }
+        for (k, l) in &self.loads {
+            h.write_u64(k.0);
+            h.write_u64(k.1);
+            h.write_u32(l.chunk.0);
+            for v in l.force.to_array().into_iter().chain(l.point.to_array()) {
+                h.write_f32(v);
+            }
+        }
+        h.write_u64(self.changed.len() as u64);
+    }
+
     /// The state that decides future results, for a snapshot.
     pub fn state(&self) -> InstanceStressState {
         let (u, t) = self.solver.warm_start();

@@ -709,6 +709,9 @@ impl DestructionSet {
         {
             hasher.write_u32(h as u32);
             hasher.write_u64(e.instance.state_hash());
+            if let Some(stress) = &e.stress {
+                stress.hash_into(&mut hasher);
+            }
             for &rb in e.bodies.values() {
                 if let Some(b) = physics.bodies.get(rb) {
                     hash_body(&mut hasher, b);

@@ -64,17 +64,25 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
                 Vec<rapier3d::prelude::ColliderHandle>,
                 crate::set::rest::RestTracker,
             )>(body)?;
-            SetSnapshot {
-                head: head.with_settings(SettingsV6::upgrade),
-                parting,
-                parted_from,
-                rest,
-            }
+            let mut snap = SetSnapshot::from_head(head.with_settings(SettingsV6::upgrade));
+            (snap.parting, snap.parted_from, snap.rest) = (parting, parted_from, rest);
+            snap
+        }
+        Some(7) => {
+            let (head, parting, parted_from, rest) = decode_exact::<(
+                SnapshotHead,
+                Vec<crate::set::rerun::Parting>,
+                Vec<rapier3d::prelude::ColliderHandle>,
+                crate::set::rest::RestTracker,
+            )>(body)?;
+            let mut snap = SetSnapshot::from_head(head);
+            (snap.parting, snap.parted_from, snap.rest) = (parting, parted_from, rest);
+            snap
         }
         _ => decode_exact(body)?,
     };
     match snap.head.format {
-        2..=6 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
+        2..=7 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
         f if f == super::SET_SNAPSHOT_FORMAT => {}
         f => return Err(SetSnapshotError::Format(f)),
     }

@@ -16,14 +16,16 @@ use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-/// Format 7: settings with `new_bodies_per_frame` (format 6 was today's
-/// layout without it); format 6 added the rest probes of awake library
+/// Format 8: the stress of instances that have it on, and which instance
+/// each sustained load belongs to (format 7 was today's layout without
+/// them); format 7: settings with `new_bodies_per_frame` (format 6 was
+/// format 7's layout without it); format 6 added the rest probes of awake library
 /// bodies (format 5 was format 6's layout without them; format 4 also without the pieces parting from
 /// their instance's fixed chunks, with falloff explosions, spreading
 /// contact damage (`max_rings`) and the contact watch; format 3 the
 /// contact watch with version-1 events and a contact damage radius, format
 /// 2 also without the watch; all still read, see [`legacy`]).
-const SET_SNAPSHOT_FORMAT: u32 = 7;
+const SET_SNAPSHOT_FORMAT: u32 = 8;
 
 /// Appends an FNV-1a 64 checksum of `bytes` (little-endian): a flipped or
 /// truncated byte anywhere is then a typed error, never a Rapier world in an
@@ -112,6 +114,10 @@ struct SetSnapshot {
     parted_from: Vec<ColliderHandle>,
     /// Rest probes of awake library bodies (format 6).
     rest: super::rest::RestTracker,
+    /// The stress of each instance that has it on, by slot (format 8).
+    stress: Vec<(u32, smithereens_core::stress::InstanceStressState)>,
+    /// The instance of each sustained load (format 8).
+    loads: Vec<(smithereens_core::stress::LoadKey, InstanceHandle)>,
 }
 
 impl SetSnapshot {
@@ -124,6 +130,8 @@ impl SetSnapshot {
             parting: Vec::new(),
             parted_from: Vec::new(),
             rest: super::rest::RestTracker::default(),
+            stress: Vec::new(),
+            loads: Vec::new(),
         }
     }
 }
@@ -201,6 +209,16 @@ impl DestructionSet {
             parting: self.rerun.parting.clone(),
             parted_from: self.rerun.parted_from.clone(),
             rest: self.rest.clone(),
+            stress: self
+                .slots
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| {
+                    let stress = s.entry.as_ref()?.stress.as_ref()?;
+                    Some((i as u32, stress.state()))
+                })
+                .collect(),
+            loads: self.loads.iter().map(|(k, h)| (*k, *h)).collect(),
         };
         postcard::to_stdvec(&snap)
             .map(seal)
@@ -224,6 +242,8 @@ impl DestructionSet {
             parting,
             parted_from,
             rest,
+            stress,
+            loads,
         } = legacy::decode(unseal(bytes)?)?;
         snap.settings.validate()?;
         let mut set = Self::new(snap.settings)?;
@@ -290,6 +310,35 @@ impl DestructionSet {
         set.rerun.parted_from = parted_from;
         set.rest = rest;
         set.shapes = shapes;
+        for (slot, state) in stress {
+            let generation = set.slots.get(slot as usize).map_or(0, |s| s.generation);
+            let Some(entry) = set
+                .slots
+                .get_mut(slot as usize)
+                .and_then(|s| s.entry.as_mut())
+            else {
+                return Err(SetSnapshotError::Inconsistent(format!(
+                    "stress for empty slot {slot}"
+                )));
+            };
+            let s = smithereens_core::stress::InstanceStress::from_state(&entry.instance, state)
+                .map_err(|e| SetSnapshotError::Inconsistent(format!("stress: {e}")))?;
+            entry.stress = Some(Box::new(s));
+            set.stressed
+                .push(InstanceHandle::from_raw_parts(slot, generation));
+        }
+        for (_, h) in &loads {
+            if set.entry(*h).ok().and_then(|e| e.stress.as_ref()).is_none() {
+                return Err(SetSnapshotError::Inconsistent(format!(
+                    "a load of {h}, which has no stress"
+                )));
+            }
+        }
+        set.loads = loads.into_iter().collect();
+        set.collector.track_stops.store(
+            !set.stressed.is_empty(),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         Ok(set)
     }
 
