@@ -4,11 +4,11 @@ use crate::error::ScenarioFileError;
 use crate::file::{AssetSource, BodyKind, BodyShape, BodySpec, ScenarioFile, Supports};
 use glam::{DVec3, EulerRot, Quat, Vec3};
 use smithereens_authoring::{
-    BondRule, FractureSettings, Progress, SupportRule, fracture_voronoi, load_mesh,
-    mesh_from_triangles,
+    BondRule, FractureSettings, Pattern, Progress, SliceSettings, SupportRule, fracture,
+    fracture_voronoi, load_mesh, mesh_from_triangles,
 };
 use smithereens_core::instance::InstanceId;
-use smithereens_core::{AssetFile, EventId, Pose};
+use smithereens_core::{AssetFile, BondEnd, EventId, Pose};
 use smithereens_rapier::recorded_run::{
     PlainBodyDesc, PlainMass, RunBodyKind, RunInstance, RunShape, ScheduledExplosion,
     ScheduledProjectile, ScriptedRun, stand_on_ground,
@@ -53,7 +53,7 @@ pub fn build(
     file.validate()?;
     let mut fractured: Vec<Fractured<'_>> = Vec::new();
     let mut instances = Vec::new();
-    for (k, (_, a)) in file.instance_sources().enumerate() {
+    for (k, (field, a)) in file.instance_sources().enumerate() {
         let shared = fractured.iter().position(|f| same_asset(f.source, a));
         let index = match shared {
             Some(i) => i,
@@ -82,6 +82,10 @@ pub fn build(
         };
         let mut instance = RunInstance::new(f.file.clone(), user.mul(&base));
         instance.desc.id = InstanceId(k as u64);
+        instance.stress = match &a.stress {
+            Some(s) => Some(s.desc(&format!("{field}.stress"))?),
+            None => None,
+        };
         instances.push(instance);
     }
 
@@ -178,8 +182,21 @@ fn load_asset(
     };
     if let Some(b) = &a.box_ {
         let mesh = box_mesh(b.size)?;
-        let settings = voronoi(b.chunks, b.seed, b.density, b.strength_per_area);
-        Ok(fracture_voronoi(&mesh, &settings, progress)?)
+        // A grid's chunk count is its block count (the slice pattern ignores it).
+        let chunks = b.blocks.map_or(b.chunks, |n| n.iter().product());
+        let settings = voronoi(chunks, b.seed, b.density, b.strength_per_area);
+        let mut file = match b.blocks {
+            Some(counts) => {
+                let pattern = Pattern::Slice(SliceSettings {
+                    counts,
+                    ..SliceSettings::default()
+                });
+                fracture(&mesh, &settings, &pattern, progress)?
+            }
+            None => fracture_voronoi(&mesh, &settings, progress)?,
+        };
+        carve(&mut file, &b.carve)?;
+        Ok(file)
     } else if let Some(m) = &a.mesh {
         let mesh = load_mesh(&base_dir.join(&m.path))?;
         let settings = voronoi(m.chunks, m.seed, m.density, m.strength_per_area);
@@ -197,6 +214,78 @@ fn load_asset(
             problem: "needs exactly one of box, mesh, file".into(),
         })
     }
+}
+
+/// Takes away the chunks whose centroid lies inside any of `boxes`
+/// (`[min xyz, max xyz]`, m, asset frame), with their render meshes and
+/// bonds; the rest keep their order. O(chunks × boxes + bonds).
+///
+/// # Errors
+/// [`ScenarioFileError::Invalid`] when nothing is left, or for a fractured
+/// hierarchy (carving needs one level).
+fn carve(file: &mut AssetFile, boxes: &[[f32; 6]]) -> Result<(), ScenarioFileError> {
+    if boxes.is_empty() {
+        return Ok(());
+    }
+    let inside = |p: Vec3| {
+        boxes.iter().any(|b| {
+            (b[0]..=b[3]).contains(&p.x)
+                && (b[1]..=b[4]).contains(&p.y)
+                && (b[2]..=b[5]).contains(&p.z)
+        })
+    };
+    if file.desc.chunks.iter().any(|c| c.parent.is_some()) {
+        return Err(ScenarioFileError::Invalid {
+            field: "box.carve".into(),
+            problem: "cannot carve a fracture hierarchy".into(),
+        });
+    }
+    let mut new_index = Vec::with_capacity(file.desc.chunks.len());
+    let mut kept = 0u32;
+    for c in &file.desc.chunks {
+        if inside(c.centroid) {
+            new_index.push(None);
+        } else {
+            new_index.push(Some(kept));
+            kept += 1;
+        }
+    }
+    if kept == 0 {
+        return Err(ScenarioFileError::Invalid {
+            field: "box.carve".into(),
+            problem: "takes away every chunk".into(),
+        });
+    }
+    let mut k = 0;
+    file.desc.chunks.retain(|_| {
+        k += 1;
+        new_index[k - 1].is_some()
+    });
+    let mut k = 0;
+    file.meshes.retain(|_| {
+        k += 1;
+        new_index.get(k - 1).is_some_and(Option::is_some)
+    });
+    let map = |c: u32| new_index.get(c as usize).copied().flatten();
+    file.desc.bonds.retain_mut(|b| {
+        let Some(c0) = map(b.chunk0) else {
+            return false;
+        };
+        b.chunk0 = c0;
+        match b.chunk1 {
+            BondEnd::Chunk(c1) => match map(c1) {
+                Some(c1) => {
+                    b.chunk1 = BondEnd::Chunk(c1);
+                    true
+                }
+                None => false,
+            },
+            BondEnd::World => true,
+        }
+    });
+    file.provenance
+        .push_str(&format!("; carved by {} boxes", boxes.len()));
+    Ok(())
 }
 
 /// XYZ Euler angles in degrees as a rotation.

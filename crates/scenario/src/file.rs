@@ -10,8 +10,20 @@ use smithereens_core::quantity::sig;
 pub struct BoxSpec {
     /// Full extents x, y, z, m (each > 0).
     pub size: [f32; 3],
-    /// Voronoi chunk count.
+    /// Voronoi chunk count (give this or `blocks`).
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub chunks: u32,
+    /// Blocks along x, y, z instead of Voronoi cells: the box is sliced into
+    /// a regular grid of equal blocks (each count ≥ 1, at most 100,000
+    /// blocks), every shared face bonded. Give this or `chunks`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocks: Option<[u32; 3]>,
+    /// Boxes `[x_min, y_min, z_min, x_max, y_max, z_max]` (m, in the box's
+    /// own frame, centred on the origin) whose chunks are taken away after
+    /// fracturing, with their bonds: a grid carved into a bridge on piers,
+    /// an arch, a doorway. A chunk goes when its centroid lies inside one.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carve: Vec<[f32; 6]>,
     /// Fracture seed.
     #[serde(default = "one")]
     pub seed: u64,
@@ -25,6 +37,15 @@ pub struct BoxSpec {
 
 fn one() -> u64 {
     1
+}
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+fn concrete() -> String {
+    "concrete".into()
+}
+fn unit() -> f32 {
+    1.0
 }
 fn density() -> f64 {
     2400.0
@@ -101,6 +122,124 @@ pub struct AssetSource {
     /// Rotation as XYZ Euler angles, degrees.
     #[serde(default = "zero3")]
     pub rotation_deg: [f32; 3],
+    /// Stress: structures that fail under their own weight and under the
+    /// loads resting on them (issue 13). Absent: off.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stress: Option<StressSpec>,
+}
+
+/// The stress of an instance (`[asset.stress]`, `[instances.stress]`): a
+/// material preset, optionally scaled or overridden per mode, and solver
+/// settings. Limits are stresses in Pa as `[elastic, fatal]`.
+///
+/// ```toml
+/// [asset.stress]
+/// material = "brick"     # concrete (default), brick, wood, glass
+/// scale = 0.01           # every limit × 0.01 (games scale strengths down)
+/// tension = [2e4, 4e4]   # or set a mode's [elastic, fatal] outright
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct StressSpec {
+    /// Preset: `concrete`, `brick`, `wood` or `glass`
+    /// (`smithereens_core::stress::Material`).
+    #[serde(default = "concrete")]
+    pub material: String,
+    /// Factor on every limit of the preset (> 0; default 1).
+    #[serde(default = "unit")]
+    pub scale: f32,
+    /// Compression `[elastic, fatal]`, Pa (replaces the scaled preset's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub compression: Option<[f32; 2]>,
+    /// Tension `[elastic, fatal]`, Pa.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tension: Option<[f32; 2]>,
+    /// Shear `[elastic, fatal]`, Pa.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shear: Option<[f32; 2]>,
+    /// Damage per overshoot and time, du / (Pa·s) (≥ 0).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub damage_rate: Option<f32>,
+    /// Most solver iterations per step (≥ 1; default 64).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_iterations: Option<u32>,
+    /// Residual bound ε (> 0; default 1e-3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub epsilon: Option<f32>,
+}
+
+impl StressSpec {
+    /// The runtime description; `field` names the table in errors.
+    ///
+    /// # Errors
+    /// [`ScenarioFileError::Invalid`] naming the bad key.
+    pub fn desc(
+        &self,
+        field: &str,
+    ) -> Result<smithereens_core::stress::StressDesc, ScenarioFileError> {
+        use smithereens_core::stress::{Material, StressDesc, StressLimit, StressMaterials};
+        let mut m = match self.material.as_str() {
+            "concrete" => Material::CONCRETE,
+            "brick" => Material::BRICK,
+            "wood" => Material::WOOD,
+            "glass" => Material::GLASS,
+            other => {
+                return Err(invalid(
+                    format!("{field}.material"),
+                    format!("unknown material {other:?} (concrete, brick, wood, glass)"),
+                ));
+            }
+        };
+        positive(&format!("{field}.scale"), self.scale)?;
+        for l in [&mut m.compression, &mut m.tension, &mut m.shear] {
+            l.elastic *= self.scale;
+            l.fatal *= self.scale;
+        }
+        for (name, given, limit) in [
+            ("compression", self.compression, &mut m.compression),
+            ("tension", self.tension, &mut m.tension),
+            ("shear", self.shear, &mut m.shear),
+        ] {
+            if let Some([elastic, fatal]) = given {
+                if !(elastic.is_finite() && fatal.is_finite() && 0.0 <= elastic && elastic <= fatal)
+                {
+                    return Err(invalid(
+                        format!("{field}.{name}"),
+                        format!(
+                            "needs 0 ≤ elastic ≤ fatal, both finite (got [{elastic}, {fatal}])"
+                        ),
+                    ));
+                }
+                *limit = StressLimit { elastic, fatal };
+            }
+        }
+        if let Some(r) = self.damage_rate {
+            if !(r.is_finite() && r >= 0.0) {
+                return Err(invalid(
+                    format!("{field}.damage_rate"),
+                    format!("must be ≥ 0 and finite (got {r})"),
+                ));
+            }
+            m.damage_rate = r;
+        }
+        m.validate()
+            .map_err(|e| invalid(field.to_string(), e.to_string()))?;
+        let mut desc = StressDesc::new(StressMaterials::uniform(m));
+        if let Some(n) = self.max_iterations {
+            if n == 0 {
+                return Err(invalid(
+                    format!("{field}.max_iterations"),
+                    "must be at least 1",
+                ));
+            }
+            desc.settings.max_iterations = n;
+        }
+        if let Some(e) = self.epsilon {
+            positive(&format!("{field}.epsilon"), e)?;
+            desc.settings.epsilon = e;
+        }
+        Ok(desc)
+    }
 }
 
 /// A projectile launch.
@@ -375,7 +514,10 @@ fn validate_source(field: &str, a: &AssetSource) -> Result<(), ScenarioFileError
     }
     let fracture = |f: String, chunks: u32, density: f64, strength: f64| {
         if chunks == 0 {
-            return Err(invalid(format!("{f}.chunks"), "must be at least 1"));
+            return Err(invalid(
+                format!("{f}.chunks"),
+                "must be at least 1 (or give a box blocks = [nx, ny, nz])",
+            ));
         }
         if !(density.is_finite() && density > 0.0) {
             return Err(invalid(
@@ -395,12 +537,43 @@ fn validate_source(field: &str, a: &AssetSource) -> Result<(), ScenarioFileError
         for (k, s) in b.size.iter().enumerate() {
             positive(&format!("{field}.box.size[{k}]"), *s)?;
         }
+        let chunks = match b.blocks {
+            None => b.chunks,
+            Some(_) if b.chunks != 0 => {
+                return Err(invalid(
+                    format!("{field}.box.blocks"),
+                    "give chunks (Voronoi) or blocks (a grid), not both",
+                ));
+            }
+            Some(n) => {
+                if n.contains(&0) {
+                    return Err(invalid(
+                        format!("{field}.box.blocks"),
+                        "each count must be at least 1",
+                    ));
+                }
+                if n.iter().map(|&k| u64::from(k)).product::<u64>() > 100_000 {
+                    return Err(invalid(
+                        format!("{field}.box.blocks"),
+                        "must make at most 100,000 blocks",
+                    ));
+                }
+                1
+            }
+        };
         fracture(
             format!("{field}.box"),
-            b.chunks,
+            chunks,
             b.density,
             b.strength_per_area,
         )?;
+        for (k, c) in b.carve.iter().enumerate() {
+            let f = format!("{field}.box.carve[{k}]");
+            finite(&f, c)?;
+            if !(c[0] < c[3] && c[1] < c[4] && c[2] < c[5]) {
+                return Err(invalid(f, "needs each minimum below its maximum"));
+            }
+        }
     }
     if let Some(m) = &a.mesh {
         fracture(
@@ -418,6 +591,9 @@ fn validate_source(field: &str, a: &AssetSource) -> Result<(), ScenarioFileError
     }
     finite(&format!("{field}.translation"), &a.translation)?;
     finite(&format!("{field}.rotation_deg"), &a.rotation_deg)?;
+    if let Some(s) = &a.stress {
+        s.desc(&format!("{field}.stress"))?;
+    }
     Ok(())
 }
 

@@ -61,7 +61,9 @@
 //! assert_eq!(file.name, "wall");
 //! ```
 //!
-//! Built-ins: `wall`, `tower`, `bridge`, `town` (the files in `scenarios/`).
+//! Built-ins: `wall`, `tower`, `bridge`, `town`, and the stress scenes
+//! `wall-gravity`, `tower-gravity`, `bridge-truck`, `bridge-pier` (the
+//! files in `scenarios/`).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
@@ -77,11 +79,27 @@ pub use file::{
 };
 
 /// The built-in scenarios, by name.
-pub const BUILTINS: [(&str, &str); 4] = [
+pub const BUILTINS: [(&str, &str); 8] = [
     ("wall", include_str!("../../../scenarios/wall.toml")),
     ("tower", include_str!("../../../scenarios/tower.toml")),
     ("bridge", include_str!("../../../scenarios/bridge.toml")),
     ("town", include_str!("../../../scenarios/town.toml")),
+    (
+        "wall-gravity",
+        include_str!("../../../scenarios/wall-gravity.toml"),
+    ),
+    (
+        "tower-gravity",
+        include_str!("../../../scenarios/tower-gravity.toml"),
+    ),
+    (
+        "bridge-truck",
+        include_str!("../../../scenarios/bridge-truck.toml"),
+    ),
+    (
+        "bridge-pier",
+        include_str!("../../../scenarios/bridge-pier.toml"),
+    ),
 ];
 
 /// The TOML text of a built-in scenario.

@@ -86,6 +86,8 @@ pub struct RunInstance {
     /// Identity, budget and lifecycle; its `placement` is replaced by
     /// [`Self::placement`].
     pub desc: InstanceDesc,
+    /// Stress on this instance ([`DestructionSet::enable_stress`]); `None`: off.
+    pub stress: Option<smithereens_core::stress::StressDesc>,
 }
 
 impl RunInstance {
@@ -95,6 +97,7 @@ impl RunInstance {
             asset,
             placement,
             desc: InstanceDesc::default(),
+            stress: None,
         }
     }
 }
@@ -399,6 +402,9 @@ pub fn run_observed(
             inst.placement,
             inst.desc.clone(),
         )?;
+        if let Some(desc) = &inst.stress {
+            set.enable_stress(&mut physics, h, desc.clone())?;
+        }
         rec.add_instance(h, &asset, &inst.asset);
         handles.push(h);
     }

@@ -21,7 +21,8 @@
 //! * **Never both for the same contact**: while a pair is an open impact
 //!   episode or still approaching (the contact watch of [`super::contact`]),
 //!   its force is an impact, dealt with as impact damage, and not taken as a
-//!   load; once it rests, it is.
+//!   load; once it has pressed for [`LOAD_SETTLE_SECONDS`] on consecutive
+//!   steps, it is (transient contacts never become loads).
 //! * each step's standing overloads become one [`smithereens_core::StressDamage`]
 //!   event per instance, admitted and committed at the same safe point as
 //!   contact damage (step reports list it with the other events).
@@ -41,6 +42,36 @@ use smithereens_core::stress::{InstanceStress, LoadKey, StressDesc};
 use smithereens_core::{ChunkIndex, DamageEvent};
 use std::sync::atomic::Ordering;
 
+/// How long a pair must press on a supported chunk, on consecutive steps
+/// and steadily (within [`LOAD_STEADINESS`] of the force it started the run
+/// with), before its force counts as a sustained load: 0.1 s. Shorter or
+/// changing contacts are transients (pieces a blast throws against the
+/// wall, a bounce, the decaying force of a landing) and are left to impact
+/// damage; a truck set down on a deck counts from 0.1 s after it settles.
+pub const LOAD_SETTLE_SECONDS: f32 = 0.1;
+
+/// Largest sustained load a body can put on a structure, in its own
+/// weights: 10. A steady contact force beyond it is not a resting load but
+/// the solver pushing overlapping bodies apart (a piece stuck inside the
+/// fixed chunk it broke from pressed 12 MN, 4,000 times its weight, on the
+/// built-in wall-gravity's side) and is not taken. Piles heavier than ten
+/// times their bottom piece are under-counted.
+pub const LOAD_WEIGHT_FACTOR: f32 = 10.0;
+
+/// Largest relative change of a pair's contact force within a steady run
+/// (see [`LOAD_SETTLE_SECONDS`]): 25 %.
+pub const LOAD_STEADINESS: f32 = 0.25;
+
+/// A loaded pair's current run of consecutive, steady force reports.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct LoadStreak {
+    /// First and last step of the run.
+    pub(crate) first: u64,
+    pub(crate) last: u64,
+    /// Force magnitude at the run's first step, N.
+    pub(crate) reference: f32,
+}
+
 /// A contact force on a chunk of a supported body, from Rapier's
 /// contact-force event.
 #[derive(Copy, Clone, Debug, PartialEq)]
@@ -51,6 +82,8 @@ pub(crate) struct LoadSample {
     pub(crate) force: Vec3,
     /// Impulse-weighted centroid of the contact points, m, world.
     pub(crate) point: Vec3,
+    /// Mass of the other collider's body, kg (0 unless dynamic).
+    pub(crate) other_mass: f32,
 }
 
 impl LoadSample {
@@ -114,10 +147,17 @@ impl LoadSample {
         } else {
             pair.collider2
         };
+        let other_mass = colliders
+            .get(other)
+            .and_then(|c| c.parent())
+            .and_then(|h| bodies.get(h))
+            .filter(|b| b.is_dynamic())
+            .map_or(0.0, |b| b.mass());
         (force.is_finite() && point.is_finite() && force != Vec3::ZERO).then_some(Self {
             colliders: (chunk_handle, other),
             force,
             point,
+            other_mass,
         })
     }
 
@@ -241,9 +281,9 @@ impl DestructionSet {
         if self.stressed.is_empty() {
             return;
         }
-        self.take_loads();
         let gravity = physics.gravity;
         let dt = physics.integration_parameters.dt;
+        self.take_loads(dt, gravity.length());
         for k in 0..self.stressed.len() {
             let h = self.stressed[k];
             let Ok(entry) = self.entry_mut(h) else {
@@ -290,8 +330,8 @@ impl DestructionSet {
     }
 
     /// Moves the handler's load samples and stopped pairs into the
-    /// instances' stress.
-    fn take_loads(&mut self) {
+    /// instances' stress. `dt` is the step, s; `gravity` its magnitude, m/s².
+    fn take_loads(&mut self, dt: f32, gravity: f32) {
         let mut samples = std::mem::take(&mut self.load_samples);
         let mut stopped = std::mem::take(&mut self.stopped_pairs);
         if let Ok(mut q) = self.collector.loads.lock() {
@@ -307,6 +347,7 @@ impl DestructionSet {
         stopped.sort_by_key(|&p| pair_key(p));
         for &(a, b) in &stopped {
             for key in [load_key((a, b)), load_key((b, a))] {
+                self.load_streaks.remove(&key);
                 if let Some(h) = self.loads.remove(&key)
                     && let Ok(entry) = self.entry_mut(h)
                     && let Some(stress) = entry.stress.as_mut()
@@ -335,14 +376,36 @@ impl DestructionSet {
             if impact {
                 continue;
             }
+            if !(s.force.length() <= LOAD_WEIGHT_FACTOR * s.other_mass * gravity) {
+                continue; // not a resting load (see LOAD_WEIGHT_FACTOR)
+            }
             let h = tag.instance();
+            let key = s.key();
+            // Sustained: reported on consecutive steps, steady within
+            // LOAD_STEADINESS, for LOAD_SETTLE_SECONDS.
+            let step = self.step_index;
+            let magnitude = s.force.length();
+            let fresh = LoadStreak {
+                first: step,
+                last: step,
+                reference: magnitude,
+            };
+            let streak = self.load_streaks.entry(key).or_insert(fresh);
+            if streak.last + 1 < step
+                || (magnitude - streak.reference).abs() > LOAD_STEADINESS * streak.reference
+            {
+                *streak = fresh;
+            }
+            streak.last = step;
+            if ((step - streak.first + 1) as f32) * dt < LOAD_SETTLE_SECONDS {
+                continue;
+            }
             let Ok(entry) = self.entry_mut(h) else {
                 continue;
             };
             let Some(stress) = entry.stress.as_mut() else {
                 continue;
             };
-            let key = s.key();
             if stress
                 .set_load(&entry.instance, key, ChunkIndex(chunk), s.force, s.point)
                 .is_ok()

@@ -195,6 +195,9 @@ pub struct DestructionSet {
     pub(crate) stressed: Vec<InstanceHandle>,
     /// Which instance each sustained load belongs to (see [`load`]).
     pub(crate) loads: BTreeMap<smithereens_core::stress::LoadKey, InstanceHandle>,
+    /// First and last step of each loaded pair's run of consecutive force
+    /// reports (a load counts once the run is [`load::LOAD_SETTLE_SECONDS`] long).
+    pub(crate) load_streaks: BTreeMap<smithereens_core::stress::LoadKey, load::LoadStreak>,
     /// Reused buffers for the handler's load samples and stopped pairs.
     load_samples: Vec<load::LoadSample>,
     stopped_pairs: Vec<(ColliderHandle, ColliderHandle)>,
@@ -234,6 +237,7 @@ impl DestructionSet {
             allowance: settings.new_bodies_per_frame,
             stressed: Vec::new(),
             loads: BTreeMap::new(),
+            load_streaks: BTreeMap::new(),
             load_samples: Vec::new(),
             stopped_pairs: Vec::new(),
         })
@@ -717,6 +721,13 @@ impl DestructionSet {
                     hash_body(&mut hasher, b);
                 }
             }
+        }
+        for (k, streak) in &self.load_streaks {
+            hasher.write_u64(k.0);
+            hasher.write_u64(k.1);
+            hasher.write_u64(streak.first);
+            hasher.write_u64(streak.last);
+            hasher.write_f32(streak.reference);
         }
         hasher.finish()
     }

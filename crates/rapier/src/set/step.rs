@@ -546,7 +546,11 @@ impl DestructionSet {
                         );
                     }
                     super::impulses::apply_transfers(physics, &entry.bodies, &pushes);
-                    if !blasts.is_empty() && !outcome.created.is_empty() {
+                    let stressed = outcome
+                        .receipts
+                        .iter()
+                        .any(|r| r.event.stress_bonds().is_some());
+                    if (stressed || !blasts.is_empty()) && !outcome.created.is_empty() {
                         blasted.push((h, outcome.created.clone()));
                     }
                     let r = report.instances.entry(h).or_default();
@@ -588,9 +592,12 @@ impl DestructionSet {
         }
         self.committing = committing;
         // Pieces a blast freed part from the fixed chunks of their instance,
-        // as a re-run's do: otherwise a Voronoi piece whose tilted faces
-        // lock it between fixed neighbours stays in the hole, its bonds all
-        // broken (the built-in bridge kept all 9 of its freed pieces so).
+        // as a re-run's do: otherwise a Voronoi piece whose tilted faces lock
+        // it between fixed neighbours stays in the hole, its bonds all broken
+        // (the built-in bridge kept all 9 of its freed pieces so). Pieces
+        // stress broke off part too: a lintel that failed under its own
+        // weight jammed in the gap it exactly filled (wall-gravity: 12
+        // blocks hung 1 cm down, for good).
         // (Pieces freed by a game body's hit in the ordinary safe point do
         // not: the body already bounced off, and parting them let pieces of
         // the town's facades sink 34 cm into the ground; the re-run stepper

@@ -118,6 +118,8 @@ struct SetSnapshot {
     stress: Vec<(u32, smithereens_core::stress::InstanceStressState)>,
     /// The instance of each sustained load (format 8).
     loads: Vec<(smithereens_core::stress::LoadKey, InstanceHandle)>,
+    /// Runs of consecutive force reports of loaded pairs (format 8).
+    load_streaks: Vec<(smithereens_core::stress::LoadKey, super::load::LoadStreak)>,
 }
 
 impl SetSnapshot {
@@ -132,6 +134,7 @@ impl SetSnapshot {
             rest: super::rest::RestTracker::default(),
             stress: Vec::new(),
             loads: Vec::new(),
+            load_streaks: Vec::new(),
         }
     }
 }
@@ -219,6 +222,7 @@ impl DestructionSet {
                 })
                 .collect(),
             loads: self.loads.iter().map(|(k, h)| (*k, *h)).collect(),
+            load_streaks: self.load_streaks.iter().map(|(k, s)| (*k, *s)).collect(),
         };
         postcard::to_stdvec(&snap)
             .map(seal)
@@ -244,6 +248,7 @@ impl DestructionSet {
             rest,
             stress,
             loads,
+            load_streaks,
         } = legacy::decode(unseal(bytes)?)?;
         snap.settings.validate()?;
         let mut set = Self::new(snap.settings)?;
@@ -335,6 +340,7 @@ impl DestructionSet {
             }
         }
         set.loads = loads.into_iter().collect();
+        set.load_streaks = load_streaks.into_iter().collect();
         set.collector.track_stops.store(
             !set.stressed.is_empty(),
             std::sync::atomic::Ordering::Relaxed,
