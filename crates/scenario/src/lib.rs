@@ -61,13 +61,14 @@
 //! assert_eq!(file.name, "wall");
 //! ```
 //!
-//! Built-ins: `wall`, `tower`, `bridge`, `town` (the files in `scenarios/`).
+//! Built-ins: `wall`, `tower`, `bridge`, `town`, `wall_push` (the files in `scenarios/`).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod build;
 mod error;
 mod file;
+mod vehicle;
 
 pub use build::{BuiltScenario, DEFAULT_BODY_DENSITY, build};
 pub use error::ScenarioFileError;
@@ -75,13 +76,21 @@ pub use file::{
     AssetSource, BodyKind, BodyShape, BodySpec, BoxSpec, ExplosionSpec, ImpactSpec, MAX_INSTANCES,
     MAX_STEPS, MeshSpec, ProjectileSpec, ScenarioFile, Supports,
 };
+pub use vehicle::{
+    LaunchSpec, LauncherSpec, MAX_LAUNCH_IMPULSE, MAX_VEHICLES, PartSpec, SubstepSpec, VehicleSpec,
+    WheelSpec,
+};
 
 /// The built-in scenarios, by name.
-pub const BUILTINS: [(&str, &str); 4] = [
+pub const BUILTINS: [(&str, &str); 5] = [
     ("wall", include_str!("../../../scenarios/wall.toml")),
     ("tower", include_str!("../../../scenarios/tower.toml")),
     ("bridge", include_str!("../../../scenarios/bridge.toml")),
     ("town", include_str!("../../../scenarios/town.toml")),
+    (
+        "wall_push",
+        include_str!("../../../scenarios/wall_push.toml"),
+    ),
 ];
 
 /// The TOML text of a built-in scenario.
