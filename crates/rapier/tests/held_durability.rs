@@ -792,7 +792,10 @@ fn snapshot_before_a_breaking_damage_frame_resumes_bit_for_bit() {
             postcard::to_allocvec(&events_b).unwrap()
         );
         // The break is in the same frame, and its mass left the parent.
-        assert_eq!(events_b.iter().find(|e| e.broken).map(|e| e.frame), Some(*frame));
+        assert_eq!(
+            events_b.iter().find(|e| e.broken).map(|e| e.frame),
+            Some(*frame)
+        );
         let still: u32 = (0..3)
             .filter(|&i| held_b.status(id, i) == Some(PartStatus::Held))
             .count() as u32;

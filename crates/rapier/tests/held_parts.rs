@@ -570,8 +570,16 @@ fn a_part_launched_after_steps_carries_its_mass_and_its_impulse() {
     let impulse = Vector::new(40.0, 5.0, -3.0);
     held.launch(&mut w, id, 2, impulse, None).unwrap();
     let pb = &w.bodies[held.part_body(id, 2).unwrap()];
-    assert!((pb.mass() - part_mass).abs() <= 1e-5 * part_mass, "{}", pb.mass());
+    assert!(
+        (pb.mass() - part_mass).abs() <= 1e-5 * part_mass,
+        "{}",
+        pb.mass()
+    );
     assert!(w.colliders[pb.colliders()[0]].is_enabled());
     let expected = v + wv.cross(pb.center_of_mass() - c) + impulse / part_mass;
-    assert!(pb.linvel().distance(expected) < 1e-4, "{:?} vs {expected:?}", pb.linvel());
+    assert!(
+        pb.linvel().distance(expected) < 1e-4,
+        "{:?} vs {expected:?}",
+        pb.linvel()
+    );
 }

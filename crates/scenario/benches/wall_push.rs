@@ -40,8 +40,15 @@ fn scene(vehicles: usize, hold: &str) -> Result<ScenarioFile, Box<dyn std::error
 /// `--sweep`: trials and outcomes for other tolerances and stall limits
 /// (what the defaults were chosen from; trial counts are deterministic).
 fn sweep() -> Result<(), Box<dyn std::error::Error>> {
-    println!("design        vehicles  tolerance mm  stall_frames  trials/frame  subdivided  stalled  longest  max trials  rest m/s (vehicle 0)  wheel err mm");
-    for (vehicles, hold) in [(1, "colliders"), (8, "colliders"), (1, "fixed-joints"), (8, "fixed-joints")] {
+    println!(
+        "design        vehicles  tolerance mm  stall_frames  trials/frame  subdivided  stalled  longest  max trials  rest m/s (vehicle 0)  wheel err mm"
+    );
+    for (vehicles, hold) in [
+        (1, "colliders"),
+        (8, "colliders"),
+        (1, "fixed-joints"),
+        (8, "fixed-joints"),
+    ] {
         for tolerance in [5e-5f32, 1e-4, 2e-4, 5e-4] {
             for stall in [2u32, 4, 8, 16, 1000] {
                 if tolerance != 1e-4 && stall != 8 {
@@ -106,7 +113,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 max: times.last().copied().unwrap_or(0.0),
                 over_3x: times.iter().filter(|&&t| t > 3.0 * median).count(),
             };
-            let d = summary.substep.ok_or("the scene uses the bounded stepper")?;
+            let d = summary
+                .substep
+                .ok_or("the scene uses the bounded stepper")?;
             println!(
                 "{hold:<13} {vehicles:>8}  {:>9.3}  {:>6.3}  {:>6.3}  {:>10}  {:>12.2}  {:>10}  {:>10}  {:>11}  {:>11}",
                 row.median,

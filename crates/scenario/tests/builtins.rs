@@ -51,7 +51,10 @@ fn every_builtin_runs_600_steps_within_the_safe_bounds() {
         } else {
             // wall_push: vehicles only; its launches fly and its scraper
             // loses held parts (crates/scenario/tests/wall_push.rs).
-            assert!(summary.launches > 0 && summary.held_parts_broken > 0, "{name}: {summary:?}");
+            assert!(
+                summary.launches > 0 && summary.held_parts_broken > 0,
+                "{name}: {summary:?}"
+            );
         }
         assert_eq!(record.frame_count, 601);
     }

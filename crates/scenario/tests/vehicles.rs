@@ -87,7 +87,10 @@ fn a_vehicle_file_parses_builds_and_runs_its_launch() {
     // floor(0.5 s / (1/60 s)) in f32 is 29 (as for projectiles and explosions).
     assert_eq!(s.launches[0].step, 29);
     assert_eq!(s.launches[0].projectile, None);
-    assert_eq!(s.substep, Some(smithereens_rapier::SubstepSettings::default()));
+    assert_eq!(
+        s.substep,
+        Some(smithereens_rapier::SubstepSettings::default())
+    );
     let (record, summary) = run(s, &mut |_, _| {}).unwrap();
     assert_eq!(summary.launches, 1);
     // Chassis + 4 wheels + the wall as plain bodies; the 2 parts held on the chassis.
@@ -114,7 +117,11 @@ fn bad_part_masses_are_refused_naming_the_part() {
 
 #[test]
 fn a_part_far_from_its_vehicle_is_refused() {
-    let text = CAR.replacen("position = [1.5, 0.5, -0.2]", "position = [60.0, 0.5, -0.2]", 1);
+    let text = CAR.replacen(
+        "position = [1.5, 0.5, -0.2]",
+        "position = [60.0, 0.5, -0.2]",
+        1,
+    );
     let (field, problem) = invalid(&text);
     assert_eq!(field, "vehicles[0].launchers[0].parts[0].position");
     assert!(problem.contains("limit 50 m"), "{problem}");
@@ -123,11 +130,31 @@ fn a_part_far_from_its_vehicle_is_refused() {
 #[test]
 fn launches_out_of_range_or_twice_are_refused_naming_the_launch() {
     let cases = [
-        ("vehicle = 0\nimpulse", "vehicle = 3\nimpulse", "launches[0].vehicle"),
-        ("vehicle = 0\nimpulse", "vehicle = 0\nlauncher = 1\nimpulse", "launches[0].launcher"),
-        ("vehicle = 0\nimpulse", "vehicle = 0\nprojectile = 2\nimpulse", "launches[0].projectile"),
-        ("time = 0.5\nvehicle", "time = 1.5\nvehicle", "launches[0].time"),
-        ("impulse = [80.0, 0.0, 0.0]", "impulse = [1e6, 0.0, 0.0]", "launches[0].impulse"),
+        (
+            "vehicle = 0\nimpulse",
+            "vehicle = 3\nimpulse",
+            "launches[0].vehicle",
+        ),
+        (
+            "vehicle = 0\nimpulse",
+            "vehicle = 0\nlauncher = 1\nimpulse",
+            "launches[0].launcher",
+        ),
+        (
+            "vehicle = 0\nimpulse",
+            "vehicle = 0\nprojectile = 2\nimpulse",
+            "launches[0].projectile",
+        ),
+        (
+            "time = 0.5\nvehicle",
+            "time = 1.5\nvehicle",
+            "launches[0].time",
+        ),
+        (
+            "impulse = [80.0, 0.0, 0.0]",
+            "impulse = [1e6, 0.0, 0.0]",
+            "launches[0].impulse",
+        ),
     ];
     for (from, to, expected) in cases {
         let (field, problem) = invalid(&CAR.replacen(from, to, 1));
@@ -135,11 +162,18 @@ fn launches_out_of_range_or_twice_are_refused_naming_the_launch() {
     }
     let twice = format!(
         "{}\n[[launches]]\ntime = 0.6\nvehicle = 0\nprojectile = 1\nimpulse = [80.0, 0.0, 0.0]\n",
-        CAR.replacen("vehicle = 0\nimpulse", "vehicle = 0\nprojectile = 1\nimpulse", 1)
+        CAR.replacen(
+            "vehicle = 0\nimpulse",
+            "vehicle = 0\nprojectile = 1\nimpulse",
+            1
+        )
     );
     let (field, problem) = invalid(&twice);
     assert_eq!(field, "launches[1].projectile");
-    assert!(problem.contains("already launched by launches[0]"), "{problem}");
+    assert!(
+        problem.contains("already launched by launches[0]"),
+        "{problem}"
+    );
 }
 
 #[test]
@@ -164,15 +198,47 @@ fn bad_stepper_settings_are_refused_naming_the_key() {
 fn other_bad_vehicle_values_name_their_field() {
     let cases = [
         ("mass = 1200.0", "mass = -1.0", "vehicles[0].mass"),
-        ("size = [3.6, 0.6, 1.8]", "size = [3.6, 0.0, 1.8]", "vehicles[0].size[1]"),
-        ("drive = [2000.0, 0.0, 0.0]", "drive = [nan, 0.0, 0.0]", "vehicles[0].drive"),
-        ("drive = [2000.0, 0.0, 0.0]", "hold = \"glue\"", "vehicles[0].hold"),
+        (
+            "size = [3.6, 0.6, 1.8]",
+            "size = [3.6, 0.0, 1.8]",
+            "vehicles[0].size[1]",
+        ),
+        (
+            "drive = [2000.0, 0.0, 0.0]",
+            "drive = [nan, 0.0, 0.0]",
+            "vehicles[0].drive",
+        ),
+        (
+            "drive = [2000.0, 0.0, 0.0]",
+            "hold = \"glue\"",
+            "vehicles[0].hold",
+        ),
         ("drive = [2000.0, 0.0, 0.0]", "like = 0", "vehicles[0].like"),
-        ("drive = [2000.0, 0.0, 0.0]", "brake = -5.0", "vehicles[0].brake"),
-        ("width = 0.2\nmass = 50.0", "width = 0.2\nmass = 0.0", "vehicles[0].wheels[0].mass"),
-        ("radius = 0.4", "radius = nan", "vehicles[0].wheels[0].radius"),
-        ("shape = \"ball\"", "shape = \"cone\"", "vehicles[0].launchers[0].parts[0].shape"),
-        ("radius = 0.1\nmass = 4.0", "radius = 0.1\nlength = 0.5\nmass = 4.0", "vehicles[0].launchers[0].parts[0].length"),
+        (
+            "drive = [2000.0, 0.0, 0.0]",
+            "brake = -5.0",
+            "vehicles[0].brake",
+        ),
+        (
+            "width = 0.2\nmass = 50.0",
+            "width = 0.2\nmass = 0.0",
+            "vehicles[0].wheels[0].mass",
+        ),
+        (
+            "radius = 0.4",
+            "radius = nan",
+            "vehicles[0].wheels[0].radius",
+        ),
+        (
+            "shape = \"ball\"",
+            "shape = \"cone\"",
+            "vehicles[0].launchers[0].parts[0].shape",
+        ),
+        (
+            "radius = 0.1\nmass = 4.0",
+            "radius = 0.1\nlength = 0.5\nmass = 4.0",
+            "vehicles[0].launchers[0].parts[0].length",
+        ),
     ];
     for (from, to, expected) in cases {
         let (field, problem) = invalid(&CAR.replacen(from, to, 1));
@@ -196,12 +262,19 @@ fn launching_a_part_that_broke_is_a_typed_error_at_its_step() {
     };
     for (projectile, expected) in [
         (Some(0), HeldError::Broken(0)),
-        (None, HeldError::NoAmmunition(smithereens_rapier::LauncherId(0))),
+        (
+            None,
+            HeldError::NoAmmunition(smithereens_rapier::LauncherId(0)),
+        ),
     ] {
         file.launches = vec![launch(projectile)];
         let built = build(&file, Path::new("."), &mut |_| {}).unwrap();
         match run(&built.scenario, &mut |_, _| {}) {
-            Err(RunError::Launch { launch, step, source }) => {
+            Err(RunError::Launch {
+                launch,
+                step,
+                source,
+            }) => {
                 assert_eq!((launch, step), (0, 479));
                 assert_eq!(source, expected);
             }

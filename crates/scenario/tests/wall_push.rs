@@ -115,7 +115,9 @@ fn run(file: &ScenarioFile) -> Measured {
                 rest_speed[k] = rest_speed[k].max(w.bodies[v.chassis].linvel().length());
             }
         }
-        for (l, id) in (0..step.held.launcher_count()).map(|l| (l, smithereens_rapier::LauncherId(l))) {
+        for (l, id) in
+            (0..step.held.launcher_count()).map(|l| (l, smithereens_rapier::LauncherId(l)))
+        {
             for i in 0..4 {
                 let launched =
                     step.held.status(id, i) == Some(smithereens_rapier::PartStatus::Launched);
@@ -243,7 +245,10 @@ fn eight_vehicles_built_the_old_way_subdivide_more_and_never_longer_than_the_sta
     let joints = run(&scene(8, "fixed-joints"));
     print("8 vehicles, fixed joints", &joints);
     let d = joints.diagnostics;
-    assert!(d.subdivided_frames > 2 * held.diagnostics.subdivided_frames, "{d:?}");
+    assert!(
+        d.subdivided_frames > 2 * held.diagnostics.subdivided_frames,
+        "{d:?}"
+    );
     assert!(d.longest_subdivided_run <= stall_frames(), "{d:?}");
     assert!(d.stall_trips > 0);
 }

@@ -251,6 +251,8 @@ pub struct RunSummary {
     /// Distinct loose pieces reported wedged when they fell asleep
     /// ([`crate::InstanceReport::wedged`]).
     pub wedged: usize,
+    /// Vehicles in the run.
+    pub vehicles: usize,
     /// Parts launched from the vehicles' launchers.
     pub launches: usize,
     /// Held parts that broke before they were launched (their own
@@ -781,6 +783,7 @@ pub fn run_observed(
         max_speed,
         non_finite_steps,
         final_hash: rec.state_hash(&set, &physics, &held),
+        vehicles: vehicles.len(),
         launches: launched,
         held_parts_broken: (0..held.launcher_count())
             .map(|l| {
