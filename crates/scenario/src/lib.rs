@@ -22,7 +22,13 @@
 //! with `position`, `velocity`, `rotation_deg` and `mass` or `density`.
 //! `[[projectiles]]` ([`ProjectileSpec`]), `[[explosions]]`
 //! ([`ExplosionSpec`], `instance` names the instance index) and `[impact]`
-//! ([`ImpactSpec`]) as before. Unknown keys are rejected
+//! ([`ImpactSpec`]) as before. `[[vehicles]]` ([`VehicleSpec`]: a chassis
+//! box on `[[vehicles.wheels]]` with `[[vehicles.launchers]]` of
+//! `[[vehicles.launchers.parts]]`, held as colliders or, for comparison, on
+//! fixed joints; `like = k` copies vehicle `k`'s build), `[[launches]]`
+//! ([`LaunchSpec`]) and `[substep]` ([`SubstepSpec`], the bounded stepper)
+//! describe held parts (issue 14); a file with vehicles needs no asset.
+//! Unknown keys are rejected
 //! ([`ScenarioFileError::Toml`]); a bad value is
 //! [`ScenarioFileError::Invalid`] naming its field path
 //! (`instances[3].box.size[1]`, `bodies[0].kind`).

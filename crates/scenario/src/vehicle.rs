@@ -376,8 +376,8 @@ pub(crate) fn build_of(vehicles: &[VehicleSpec], k: usize) -> &VehicleSpec {
     v
 }
 
-/// Checks `[[vehicles]]`, `[[launches]]` and `[substep]` of a file whose run
-/// takes `steps` steps of `timestep`.
+/// Checks `[[vehicles]]` and `[[launches]]` of a file; `check_time` refuses
+/// a launch time at or after the run's end (naming the field it is given).
 pub(crate) fn validate_vehicles(
     vehicles: &[VehicleSpec],
     launches: &[LaunchSpec],
