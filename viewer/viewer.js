@@ -13,6 +13,11 @@
 // `run.json` next to the page (what `smithereens view` serves). "Open run…"
 // and drag-and-drop load a local file.
 //
+// Held parts (`held_parts`, issue 14: projectiles preloaded on a vehicle)
+// are drawn at their authored pose on their parent plain body until their
+// `released_frame`, then at their own recorded pose when launched; a part
+// broken before launch is not drawn from then on.
+//
 // `window.smithereensViewer` exposes the state to tests: `state` is
 // 'loading', 'ready' or 'error'.
 
@@ -27,6 +32,8 @@ const CUT_TONE = new THREE.Color('#f6ead8');
 const COLOURS = { intact: 0x5ad17a, broken: 0xff5b4b, support: 0x4aa3ff, event: 0xf0a040, projectile: 0x444b55 };
 /// Plain bodies (pushers, blocks, balls) by kind.
 const PLAIN_COLOURS = { dynamic: 0x8a93a0, kinematic: 0xd9a441, fixed: 0x6b7280 };
+/// Held parts: held on their parent, and flying after launch.
+const HELD_COLOURS = { held: 0xc8553d, flying: 0xe8b04a };
 
 // ---------------------------------------------------------------------------
 // Reading and checking a run file
@@ -37,6 +44,23 @@ class RunFileError extends Error {}
 const isNum = (v) => typeof v === 'number' && Number.isFinite(v);
 const isIndex = (v, n) => Number.isInteger(v) && v >= 0 && v < n;
 const isVec = (v, len) => Array.isArray(v) && v.length === len && v.every(isNum);
+
+/** A recorded shape (`crates/core/src/record.rs` `RunShape`) with volume. */
+function okShape(s) {
+  if (!s) return false;
+  if (s.type === 'box') return isVec(s.half_extents, 3) && s.half_extents.every((v) => v > 0);
+  if (s.type === 'ball') return isNum(s.radius) && s.radius > 0;
+  if (s.type === 'cylinder' || s.type === 'capsule') return isNum(s.radius) && s.radius > 0 && isNum(s.half_height) && s.half_height > 0;
+  return false;
+}
+
+/** three.js geometry of a recorded shape, centred, cylinders and capsules along y. */
+function shapeGeometry(s) {
+  if (s.type === 'box') return new THREE.BoxGeometry(2 * s.half_extents[0], 2 * s.half_extents[1], 2 * s.half_extents[2]);
+  if (s.type === 'cylinder') return new THREE.CylinderGeometry(s.radius, s.radius, 2 * s.half_height, 24);
+  if (s.type === 'capsule') return new THREE.CapsuleGeometry(s.radius, 2 * s.half_height, 6, 16);
+  return new THREE.SphereGeometry(s.radius, 24, 16);
+}
 
 /**
  * Parses and checks a run file's text. Returns the run plus derived tables;
@@ -89,12 +113,23 @@ function parseRun(text, source) {
   if (run.plain_bodies === undefined || run.plain_bodies === null) run.plain_bodies = [];
   if (!Array.isArray(run.plain_bodies)) bad('"plain_bodies" is not a list');
   run.plain_bodies.forEach((p, i) => {
-    const s = p && p.shape;
-    const okShape = s && ((s.type === 'box' && isVec(s.half_extents, 3) && s.half_extents.every((v) => v > 0)) || (s.type === 'ball' && isNum(s.radius) && s.radius > 0));
-    if (!okShape) bad(`plain body ${i} has a malformed shape`);
+    if (!okShape(p && p.shape)) bad(`plain body ${i} has a malformed shape`);
     if (!['dynamic', 'kinematic', 'fixed'].includes(p.kind)) bad(`plain body ${i} has an unknown kind`);
     if (!Number.isInteger(p.first_frame) || p.first_frame < 0 || !Array.isArray(p.poses) || !p.poses.every((q) => isVec(q, 7))) bad(`plain body ${i} has malformed poses`);
     if (p.first_frame + p.poses.length > frames) bad(`plain body ${i} has poses past the last frame`);
+  });
+  // Held parts arrived with vehicles (issue 14); older files have none.
+  if (run.held_parts === undefined || run.held_parts === null) run.held_parts = [];
+  if (!Array.isArray(run.held_parts)) bad('"held_parts" is not a list');
+  run.held_parts.forEach((h, i) => {
+    if (!h || !okShape(h.shape)) bad(`held part ${i} has a malformed shape`);
+    if (!isIndex(h.parent, run.plain_bodies.length)) bad(`held part ${i} names a parent out of range`);
+    if (!isVec(h.local, 7)) bad(`held part ${i} has a malformed pose`);
+    const released = h.released_frame;
+    if (released !== undefined && released !== null && !(Number.isInteger(released) && released >= 0 && released < frames)) bad(`held part ${i} is released past the last frame`);
+    if (h.poses === undefined) h.poses = [];
+    if (!Array.isArray(h.poses) || !h.poses.every((q) => isVec(q, 7))) bad(`held part ${i} has malformed poses`);
+    if (h.poses.length > 0 && (released === undefined || released === null || released + h.poses.length > frames)) bad(`held part ${i} has poses past the last frame`);
   });
   run.events.forEach((e, i) => {
     if (!e || !Number.isInteger(e.frame) || !isVec(e.point, 3) || !isNum(e.radius) || !isNum(e.damage)) bad(`event ${i} is malformed`);
@@ -206,6 +241,7 @@ class Viewer {
     this.buildEvents();
     this.buildProjectiles();
     this.buildPlainBodies();
+    this.buildHeldParts();
 
     this.camera = new THREE.PerspectiveCamera(45, 1, size * 0.01, size * 100);
     this.camera.position.copy(centre).add(new THREE.Vector3(-0.75, 0.45, 1.0).normalize().multiplyScalar(size * 1.35));
@@ -226,6 +262,16 @@ class Viewer {
     for (const m of this.chunkMeshes) {
       m.geometry.computeBoundingBox();
       box.union(m.geometry.boundingBox.clone().applyMatrix4(m.matrixWorld));
+    }
+    if (box.isEmpty()) {
+      // No chunks (a run of vehicles): the moving plain bodies on frame 0.
+      for (const p of this.run.plain_bodies) {
+        if (p.kind === 'fixed' || p.first_frame !== 0 || p.poses.length === 0) continue;
+        const s = p.shape;
+        const r = s.type === 'box' ? Math.hypot(...s.half_extents) : s.radius + (s.half_height || 0);
+        const c = new THREE.Vector3(p.poses[0][0], p.poses[0][1], p.poses[0][2]);
+        box.union(new THREE.Box3(c.clone().subScalar(r), c.clone().addScalar(r)));
+      }
     }
     if (box.isEmpty()) box.set(new THREE.Vector3(-1, 0, -1), new THREE.Vector3(1, 2, 1));
     return box;
@@ -325,10 +371,7 @@ class Viewer {
   /** Plain bodies: a box or a ball each, shown with the projectiles. */
   buildPlainBodies() {
     this.plainMeshes = this.run.plain_bodies.map((p) => {
-      const s = p.shape;
-      const geometry = s.type === 'box'
-        ? new THREE.BoxGeometry(2 * s.half_extents[0], 2 * s.half_extents[1], 2 * s.half_extents[2])
-        : new THREE.SphereGeometry(s.radius, 24, 16);
+      const geometry = shapeGeometry(p.shape);
       const material = new THREE.MeshStandardMaterial({ color: PLAIN_COLOURS[p.kind], roughness: 0.5, metalness: 0.3 });
       const mesh = new THREE.Mesh(geometry, material);
       mesh.castShadow = true;
@@ -338,6 +381,46 @@ class Viewer {
       this.scene.add(mesh);
       return mesh;
     });
+  }
+
+  /** Held parts: one mesh each, shown with the projectiles. */
+  buildHeldParts() {
+    this.scratchMatrix = new THREE.Matrix4();
+    this.scratchLocal = new THREE.Matrix4();
+    this.heldMeshes = this.run.held_parts.map((h) => {
+      const mesh = new THREE.Mesh(shapeGeometry(h.shape), new THREE.MeshStandardMaterial({ color: HELD_COLOURS.held, roughness: 0.4, metalness: 0.4 }));
+      mesh.castShadow = true;
+      mesh.userData.kind = 'held';
+      mesh.visible = false;
+      this.scene.add(mesh);
+      return mesh;
+    });
+  }
+
+  /**
+   * World pose `[tx, ty, tz, qx, qy, qz, qw]` of held part `i` on `frame`,
+   * whether it is still held, or null when it is not drawn (broken, or its
+   * parent does not exist on that frame).
+   */
+  heldPose(i, frame) {
+    const h = this.run.held_parts[i];
+    const released = h.released_frame ?? Infinity;
+    if (frame >= released) {
+      if (h.broken) return null;
+      const k = frame - released;
+      return k < h.poses.length ? { pose: h.poses[k], held: false } : null;
+    }
+    const parent = this.run.plain_bodies[h.parent];
+    const k = frame - parent.first_frame;
+    if (k < 0 || k >= parent.poses.length) return null;
+    const p = parent.poses[k];
+    const l = h.local;
+    const world = this.scratchMatrix.compose(new THREE.Vector3(p[0], p[1], p[2]), new THREE.Quaternion(p[3], p[4], p[5], p[6]).normalize(), new THREE.Vector3(1, 1, 1));
+    world.multiply(this.scratchLocal.compose(new THREE.Vector3(l[0], l[1], l[2]), new THREE.Quaternion(l[3], l[4], l[5], l[6]).normalize(), new THREE.Vector3(1, 1, 1)));
+    const t = new THREE.Vector3();
+    const q = new THREE.Quaternion();
+    world.decompose(t, q, new THREE.Vector3());
+    return { pose: [t.x, t.y, t.z, q.x, q.y, q.z, q.w], held: true };
   }
 
   /** Pose of `chunk`'s owning body on `frame`. */
@@ -449,6 +532,14 @@ class Viewer {
       if (mesh.visible) setPose(mesh, p.poses[k]);
     });
 
+    this.heldMeshes.forEach((mesh, i) => {
+      const at = this.show.projectiles ? this.heldPose(i, f) : null;
+      mesh.visible = at !== null;
+      if (!at) return;
+      setPose(mesh, at.pose);
+      mesh.material.color.setHex(at.held ? HELD_COLOURS.held : HELD_COLOURS.flying);
+    });
+
     this.requestRender();
   }
 
@@ -537,8 +628,9 @@ function drawTimeline(canvas, table, frame) {
     if (k > 0) g.fillRect(x(f) - bw / 2, mid + dpr, bw, (h - mid - 2 * dpr) * (0.2 + 0.8 * (k / maxBreaks)));
   }
   g.fillStyle = '#9aa3ad';
-  for (const p of run.projectiles) {
-    const px = x(p.first_frame);
+  const launches = run.projectiles.map((p) => p.first_frame).concat(run.held_parts.filter((h) => !h.broken && Number.isInteger(h.released_frame)).map((h) => h.released_frame));
+  for (const first of launches) {
+    const px = x(first);
     g.beginPath();
     g.moveTo(px - 4 * dpr, 0);
     g.lineTo(px + 4 * dpr, 0);
@@ -661,6 +753,8 @@ function open(text, source, params = new URLSearchParams()) {
 api.chunkMatrices = () => (viewer ? viewer.chunkMeshes.map((m) => (m.updateMatrixWorld(), Array.from(m.matrixWorld.elements))) : []);
 /** World matrices of the plain bodies on the current frame (for tests). */
 api.plainMatrices = () => (viewer ? viewer.plainMeshes.map((m) => (m.updateMatrixWorld(), Array.from(m.matrixWorld.elements))) : []);
+/** World matrices of the held parts on the current frame, `null` for a hidden one (for tests). */
+api.heldMatrices = () => (viewer ? viewer.heldMeshes.map((m) => (m.visible ? (m.updateMatrixWorld(), Array.from(m.matrixWorld.elements)) : null)) : []);
 /** Scene object counts by kind (for tests). */
 api.counts = () => {
   const counts = { meshes: 0 };

@@ -3,7 +3,7 @@
 //
 //   node --test viewer/test/          (after `npm ci` in viewer/)
 //
-// It runs `smithereens demo` into a temporary folder, serves the run with
+// It runs `smithereens demo` (and `simulate town` and `simulate wall-push`) into a temporary folder, serves the run with
 // `smithereens view RUN --port 0`, and checks the page the way a person would
 // use it: meshes on screen, scrubbing by the slider, the page the demo writes
 // opened straight from disk, and visible messages for broken files. It saves
@@ -44,6 +44,8 @@ let run;
 let runText;
 let town;
 let townText;
+let push;
+let pushText;
 
 /** Starts `smithereens view` on a free port and resolves with its address. */
 function startView(runPath) {
@@ -128,11 +130,17 @@ before(async () => {
   execFileSync(bin, ['simulate', 'town', '--steps', '90', '-o', join(work, 'town.run.json')], { stdio: ['ignore', 'ignore', 'inherit'] });
   townText = readFileSync(join(work, 'town.run.json'), 'utf8');
   town = JSON.parse(townText);
+  // Vehicles with held parts (issue 14): the built-in wall-push, 300 steps
+  // (the first launches at 2 s, the scraper's parts break before 4 s).
+  execFileSync(bin, ['simulate', 'wall-push', '--steps', '300', '-o', join(work, 'wall_push.run.json')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  pushText = readFileSync(join(work, 'wall_push.run.json'), 'utf8');
+  push = JSON.parse(pushText);
   ({ child: viewProcess, url: viewUrl } = await startView(join(work, 'demo.run.json')));
   staticServer = await startStatic({
     '/truncated.json': runText.slice(0, Math.floor(runText.length / 2)),
     '/foreign.json': JSON.stringify({ format: 'some-other-tool', version: 3, frames: [] }),
     '/town.json': townText,
+    '/wall_push.json': pushText,
   });
   staticUrl = `http://127.0.0.1:${staticServer.address().port}/`;
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
@@ -270,6 +278,54 @@ test('a multi-instance run shows every instance and draws the pusher at its reco
   // 60 steps of 1/120 s at 8 m/s: 4 m down the street from x = -10.
   const [m] = await page.evaluate(() => window.smithereensViewer.plainMatrices());
   assert.ok(Math.abs(m[12] - -6) < 1e-3, `pusher at x = ${m[12]}`);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** `q · v` for a unit quaternion `[x, y, z, w]`. */
+function rotate(q, v) {
+  const [x, y, z, w] = q;
+  const t = [2 * (y * v[2] - z * v[1]), 2 * (z * v[0] - x * v[2]), 2 * (x * v[1] - y * v[0])];
+  return [v[0] + w * t[0] + (y * t[2] - z * t[1]), v[1] + w * t[1] + (z * t[0] - x * t[2]), v[2] + w * t[2] + (x * t[1] - y * t[0])];
+}
+
+test('held parts are drawn on their vehicle at the authored pose, launched ones flying, broken ones not at all', async () => {
+  const { page, errors } = await openPage(`${staticUrl}index.html?run=wall_push.json&frame=0`);
+  assert.deepEqual(await state(page), { state: 'ready', error: null });
+  assert.equal(push.chunks.length, 0);
+  assert.equal(push.held_parts.length, 32, '8 vehicles × 4 parts');
+  const counts = await page.evaluate(() => window.smithereensViewer.counts());
+  assert.equal(counts.held, 32, 'one mesh per held part');
+  assert.equal(counts.plain, push.plain_bodies.length, 'wall, chassis and wheels');
+  const held = (frame) => page.evaluate(async (f) => {
+    document.getElementById('scrub').value = String(f);
+    document.getElementById('scrub').dispatchEvent(new Event('input'));
+    return window.smithereensViewer.heldMatrices();
+  }, frame);
+  // Frame 0: every part where its authored pose puts it on its parent.
+  const onParent = (h, frame) => {
+    const parent = push.plain_bodies[h.parent];
+    const p = parent.poses[frame - parent.first_frame];
+    const r = rotate(p.slice(3), h.local.slice(0, 3));
+    return [p[0] + r[0], p[1] + r[1], p[2] + r[2]];
+  };
+  const near = (m, x, what) => assert.ok(Math.hypot(m[12] - x[0], m[13] - x[1], m[14] - x[2]) < 1e-4, `${what}: (${m[12]}, ${m[13]}, ${m[14]}) vs ${x}`);
+  (await held(0)).forEach((m, i) => near(m, onParent(push.held_parts[i], 0), `part ${i} on frame 0`));
+  // A launched part: on its parent before its release, at its own recorded pose after.
+  const launched = push.held_parts.findIndex((h) => Number.isInteger(h.released_frame) && !h.broken);
+  assert.ok(launched >= 0, 'a part was launched');
+  const l = push.held_parts[launched];
+  near((await held(l.released_frame - 1))[launched], onParent(l, l.released_frame - 1), 'held the frame before launch');
+  const after = l.released_frame + 10;
+  near((await held(after))[launched], l.poses[10], 'flying 10 frames after launch');
+  assert.ok(Math.hypot(...l.poses[10].slice(0, 3).map((v, k) => v - onParent(l, after)[k])) > 0.5, 'it left its launcher');
+  // A broken part: shown until its release frame, hidden from it on.
+  const broken = push.held_parts.findIndex((h) => h.broken);
+  assert.ok(broken >= 0, 'the scraper lost a part');
+  const b = push.held_parts[broken];
+  assert.notEqual((await held(b.released_frame - 1))[broken], null);
+  assert.equal((await held(b.released_frame))[broken], null);
+  assert.equal((await held(push.frame_count - 1))[broken], null);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -452,7 +452,7 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         port: u16,
     },
-    /// Run a scenario file (or a built-in: wall, tower, bridge, town) and record it.
+    /// Run a scenario file (or a built-in: wall, tower, bridge, town, wall_push) and record it.
     Simulate {
         /// A scenario TOML file or the name of a built-in scenario.
         scenario: String,
@@ -906,7 +906,7 @@ fn run(cli: Cli) -> Result<()> {
                     .take_while(|l| l.starts_with('#'))
                     .map(|l| l.trim_start_matches('#').trim())
                     .collect();
-                println!("{name:<8} {}", about.join(" "));
+                println!("{name:<10} {}", about.join(" "));
             }
         }
         Command::Export { run, output, every } => {

@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 /// The run summary as an aligned two-column table.
 pub fn summary_table(s: &RunSummary) -> String {
-    let rows: Vec<(&str, String)> = vec![
+    let mut rows: Vec<(&str, String)> = vec![
         (
             "instances (assets)",
             format!("{} ({})", s.instances, s.assets),
@@ -47,8 +47,25 @@ pub fn summary_table(s: &RunSummary) -> String {
         // Loose pieces left where they broke free (issue 11, item 3).
         ("pieces wedged (reported)", s.wedged.to_string()),
         ("pieces stuck unsupported", s.stuck.to_string()),
-        ("final state hash", format!("{:016x}", s.final_hash)),
     ];
+    // Runs with vehicles (issue 14): held parts and the bounded stepper.
+    if s.vehicles > 0 {
+        rows.push(("vehicles", s.vehicles.to_string()));
+        rows.push(("held parts launched", s.launches.to_string()));
+        rows.push(("held parts broken", s.held_parts_broken.to_string()));
+    }
+    if let Some(d) = &s.substep {
+        rows.push((
+            "trials per frame (bounded stepper)",
+            format!("{:.2}", d.trials as f64 / d.frames.max(1) as f64),
+        ));
+        rows.push((
+            "subdivided frames (longest run)",
+            format!("{} ({})", d.subdivided_frames, d.longest_subdivided_run),
+        ));
+        rows.push(("stall rule trips", d.stall_trips.to_string()));
+    }
+    rows.push(("final state hash", format!("{:016x}", s.final_hash)));
     table(&rows)
 }
 

@@ -47,7 +47,7 @@ pub struct ScenarioSource {
 }
 
 impl ScenarioSource {
-    /// Resolves `name_or_path`: a built-in name (`wall`, `tower`, `bridge`, `town`)
+    /// Resolves `name_or_path`: a built-in name (`wall`, `tower`, `bridge`, `town`, `wall_push`)
     /// or the path of a TOML file.
     ///
     /// # Errors

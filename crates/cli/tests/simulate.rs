@@ -129,3 +129,65 @@ fn a_multi_instance_run_replays_with_identical_hashes() {
         None
     );
 }
+
+#[test]
+fn the_wall_push_builtin_simulates_prints_its_vehicles_and_replays_with_verify() {
+    // The whole 10 s built-in (issue 14 items 6 and 7) through the CLI, as a
+    // user runs it: simulate, the summary's held-part rows, replay --verify.
+    let exe = env!("CARGO_BIN_EXE_smithereens");
+    let dir = std::env::temp_dir().join(format!("smithereens-wall-push-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let run = dir.join("wall_push.run.json");
+    let out = std::process::Command::new(exe)
+        .args(["simulate", "wall-push", "-o"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout).into_owned();
+    for row in [
+        "| vehicles ",
+        "| held parts launched ",
+        "| held parts broken ",
+        "| trials per frame (bounded stepper) ",
+        "| stall rule trips ",
+    ] {
+        assert!(table.contains(row), "{row} missing from\n{table}");
+    }
+    let record = RunRecord::from_json(&std::fs::read(&run).unwrap()).unwrap();
+    assert_eq!(record.frame_count, 601);
+    assert_eq!(record.held_parts.len(), 32);
+    assert_eq!(
+        record
+            .held_parts
+            .iter()
+            .filter(|h| !h.broken && h.released_frame.is_some())
+            .count(),
+        6
+    );
+    assert!(record.held_parts.iter().any(|h| h.broken));
+    let verify = std::process::Command::new(exe)
+        .args(["replay", "--verify"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert!(
+        verify.status.success(),
+        "{}",
+        String::from_utf8_lossy(&verify.stderr)
+    );
+    assert!(
+        String::from_utf8_lossy(&verify.stdout)
+            .contains("replayed 601 frames: every state hash matches")
+    );
+    let listed = std::process::Command::new(exe)
+        .arg("scenarios")
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&listed.stdout).contains("wall-push"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -105,6 +105,43 @@ pub enum RunShape {
         /// Radius, m.
         radius: f32,
     },
+    /// A cylinder centred on the body's origin, along the body's y axis
+    /// (a vehicle's wheel).
+    Cylinder {
+        /// Half the height, m.
+        half_height: f32,
+        /// Radius, m.
+        radius: f32,
+    },
+    /// A capsule centred on the body's origin: a segment along the body's
+    /// y axis swept by a sphere (a held part, a projectile).
+    Capsule {
+        /// Half the length of the segment, m.
+        half_height: f32,
+        /// Radius, m.
+        radius: f32,
+    },
+}
+
+impl RunShape {
+    /// Whether every dimension is finite and positive.
+    pub fn has_volume(&self) -> bool {
+        let ok = |x: f32| x.is_finite() && x > 0.0;
+        match *self {
+            RunShape::Box { half_extents } => {
+                half_extents.is_finite() && half_extents.cmpgt(Vec3::ZERO).all()
+            }
+            RunShape::Ball { radius } => ok(radius),
+            RunShape::Cylinder {
+                half_height,
+                radius,
+            }
+            | RunShape::Capsule {
+                half_height,
+                radius,
+            } => ok(half_height) && ok(radius),
+        }
+    }
 }
 
 /// How a plain body moves.
@@ -130,6 +167,36 @@ pub struct RunPlainBody {
     /// First frame on which it exists.
     pub first_frame: u32,
     /// World pose per frame from `first_frame` (the body's origin is the shape's centre).
+    pub poses: Vec<PoseArray>,
+}
+
+/// A held part (a projectile preloaded in a launcher, issue 14): drawn at
+/// its authored pose on its parent while it is held, then, once launched,
+/// at its own recorded world pose; a part broken before launch is not
+/// drawn from its release frame on.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunHeldPart {
+    /// Collision shape, in the part's frame.
+    pub shape: RunShape,
+    /// The parent: an index into [`RunRecord::plain_bodies`] (a vehicle's chassis).
+    pub parent: u32,
+    /// Authored pose of the part in its parent's frame (m, unit quaternion).
+    pub local: PoseArray,
+    /// Index of the launcher in the run, in creation order.
+    pub launcher: u32,
+    /// Projectile index in the launcher (its launch order).
+    pub projectile: u32,
+    /// First frame on which the part is no longer held (launched, or broken
+    /// before launch); `None`: held to the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub released_frame: Option<u32>,
+    /// The part broke before it was launched (it is not drawn from
+    /// `released_frame` on).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub broken: bool,
+    /// World pose of the launched part on frames `released_frame ..
+    /// released_frame + poses.len()` (empty while held and for a broken part).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub poses: Vec<PoseArray>,
 }
 
@@ -192,6 +259,10 @@ pub struct RunRecord {
     /// order. Absent in runs written before multi-instance runs (read as empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub plain_bodies: Vec<RunPlainBody>,
+    /// Held parts (preloaded projectiles on vehicles), in launcher then
+    /// projectile order. Absent in runs without vehicles (read as empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub held_parts: Vec<RunHeldPart>,
     /// Damage events in admission order.
     pub events: Vec<RunEvent>,
     /// Broken bonds in commit order.
@@ -266,6 +337,7 @@ impl RunRecord {
             bodies: vec![],
             projectiles: vec![],
             plain_bodies: vec![],
+            held_parts: vec![],
             events: vec![],
             breaks: vec![],
             frame_hashes: vec![],
@@ -347,14 +419,36 @@ impl RunRecord {
             if past_end(p.first_frame, p.poses.len()) {
                 return bad(format!("plain body {k} has poses past the last frame"));
             }
-            let ok = match p.shape {
-                RunShape::Box { half_extents } => {
-                    half_extents.is_finite() && half_extents.cmpgt(Vec3::ZERO).all()
-                }
-                RunShape::Ball { radius } => radius.is_finite() && radius > 0.0,
-            };
-            if !ok {
+            if !p.shape.has_volume() {
                 return bad(format!("plain body {k} has a shape without volume"));
+            }
+        }
+        for (k, h) in self.held_parts.iter().enumerate() {
+            if !h.shape.has_volume() {
+                return bad(format!("held part {k} has a shape without volume"));
+            }
+            if h.parent as usize >= self.plain_bodies.len() {
+                return bad(format!("held part {k} names a parent out of range"));
+            }
+            if !h.local.iter().all(|x| x.is_finite()) {
+                return bad(format!("held part {k} has a non-finite pose"));
+            }
+            match h.released_frame {
+                Some(f) if f >= self.frame_count => {
+                    return bad(format!("held part {k} is released past the last frame"));
+                }
+                Some(f) if past_end(f, h.poses.len()) => {
+                    return bad(format!("held part {k} has poses past the last frame"));
+                }
+                None if h.broken || !h.poses.is_empty() => {
+                    return bad(format!(
+                        "held part {k} is broken or has poses but was never released"
+                    ));
+                }
+                _ => {}
+            }
+            if h.broken && !h.poses.is_empty() {
+                return bad(format!("held part {k} is broken but has flying poses"));
             }
         }
         for (k, p) in self.projectiles.iter().enumerate() {

@@ -138,6 +138,23 @@ pub fn detach_collider(
 
     // 4. Enable the body where the collider was, at the parent's point velocity.
     let body_pose = pose * b_local.inverse();
+    // A step taken while `B` was disabled marked its colliders disabled by
+    // their parent; Rapier re-enables them only at the next step, so the
+    // mass recomputed below would be 0 and the impulse lost. They were
+    // created enabled: enable them now (Disabled → Enabled).
+    let own: Vec<ColliderHandle> = physics
+        .bodies
+        .get(body)
+        .map(|b| b.colliders().to_vec())
+        .unwrap_or_default();
+    for h in own {
+        if let Some(c) = physics.colliders.get_mut(h)
+            && !c.is_enabled()
+        {
+            c.set_enabled(false);
+            c.set_enabled(true);
+        }
+    }
     let x = if let Some(b) = physics.bodies.get_mut(body) {
         b.set_enabled(true);
         b.set_position(body_pose, true);

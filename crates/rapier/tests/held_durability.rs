@@ -712,3 +712,103 @@ fn the_vehicles_own_projectile_never_damages_its_weapon() {
         assert_eq!((events[0].launcher, events[0].target), (id, hit));
     }
 }
+
+/// Runs `frames` pushed frames of a world from its snapshot (world bytes +
+/// held state), restoring through the rollback check first.
+fn resume(
+    spec: &HeldParts,
+    world: &[u8],
+    state: &[u8],
+    parent: RigidBodyHandle,
+    frames: u32,
+) -> (PhysicsWorld, HeldParts, Vec<HeldDamageEvent>) {
+    let mut w: PhysicsWorld = postcard::from_bytes(world).unwrap();
+    let state: HeldState = postcard::from_bytes(state).unwrap();
+    let mut held = spec.restore(&state, &w).unwrap();
+    let mut events = Vec::new();
+    for _ in 0..frames {
+        pushed_frame(&mut w, &mut held, parent, &mut events);
+    }
+    (w, held, events)
+}
+
+#[test]
+fn snapshot_before_a_breaking_damage_frame_resumes_bit_for_bit() {
+    // Both modes: with independent durability a part breaks on its own
+    // hit (its holding collider disabled, its mass leaving the parent in the
+    // commit); without, the weapon breaks and disables every unfired part.
+    // A snapshot at the frame boundary just before the breaking frame is
+    // restored (through the rollback check) and run through that frame and
+    // 120 more: world bits, held state, hash and events equal the run that
+    // never stopped, and the break lands in the same frame.
+    for (independent, weapon_health, part_health) in [(true, 1000.0, 70.0), (false, 60.0, 10.0)] {
+        let (mut a, parent, mut held_a, id) =
+            scene(desc(independent, weapon_health, part_health), Vector::ZERO);
+        let mut snapshots = Vec::new();
+        let mut events = Vec::new();
+        let mut breaking = None;
+        for _ in 0..400 {
+            snapshots.push((
+                postcard::to_allocvec(&a).unwrap(),
+                state_bytes(&held_a),
+                held_a.frame(),
+            ));
+            let before = events.len();
+            pushed_frame(&mut a, &mut held_a, parent, &mut events);
+            if events[before..].iter().any(|e: &HeldDamageEvent| e.broken) {
+                breaking = Some(snapshots.len() - 1);
+                break;
+            }
+        }
+        let k = breaking.expect("a frame in which something breaks");
+        let (world, state, frame) = &snapshots[k];
+        let broken_events: Vec<HeldDamageEvent> = events
+            .iter()
+            .filter(|e| e.frame == *frame)
+            .copied()
+            .collect();
+        assert!(broken_events.iter().any(|e| e.broken));
+        // The snapshot world still holds every part the frame breaks.
+        let snap: PhysicsWorld = postcard::from_bytes(world).unwrap();
+        let restored = held_a
+            .restore(&postcard::from_bytes(state).unwrap(), &snap)
+            .unwrap();
+        for e in &broken_events {
+            if let DamageTarget::Projectile(i) = e.target {
+                assert_eq!(restored.status(id, i), Some(PartStatus::Held));
+            }
+        }
+        // Continue the uninterrupted run 120 frames past the breaking one.
+        let start = events.iter().position(|e| e.frame == *frame).unwrap();
+        for _ in 0..120 {
+            pushed_frame(&mut a, &mut held_a, parent, &mut events);
+        }
+        let (b, held_b, events_b) = resume(&held_a, world, state, parent, 121);
+        assert_eq!(bits(&a), bits(&b), "independent = {independent}");
+        assert_eq!(state_bytes(&held_a), state_bytes(&held_b));
+        assert_eq!(held_a.state_hash(), held_b.state_hash());
+        assert_eq!(
+            postcard::to_allocvec(&events[start..]).unwrap(),
+            postcard::to_allocvec(&events_b).unwrap()
+        );
+        // The break is in the same frame, and its mass left the parent.
+        assert_eq!(
+            events_b.iter().find(|e| e.broken).map(|e| e.frame),
+            Some(*frame)
+        );
+        let still: u32 = (0..3)
+            .filter(|&i| held_b.status(id, i) == Some(PartStatus::Held))
+            .count() as u32;
+        let expected_mass = BOX_MASS + still as f32 * PART_MASS;
+        let mass = b.bodies[parent].mass();
+        assert!(
+            (mass - expected_mass).abs() < 1e-3,
+            "{mass} vs {expected_mass}"
+        );
+        println!(
+            "independent = {independent}: snapshot before frame {frame}, {} events from it, {} parts left",
+            events_b.len(),
+            still
+        );
+    }
+}

@@ -552,3 +552,34 @@ fn a_restore_whose_world_disagrees_with_the_ammunition_state_is_rejected() {
     // The consistent pair is accepted.
     assert!(held.restore(&held.state(), &restored).is_ok());
 }
+
+#[test]
+fn a_part_launched_after_steps_carries_its_mass_and_its_impulse() {
+    // A step taken while the part's body was disabled marks its collider
+    // disabled by its parent until the next step; the switch enables it, so
+    // the body has the part's mass at once and the impulse moves it (it
+    // was lost before: mass 0, the launch impulse ignored; found by the
+    // wall-push scenario, whose parked vehicles launch at 2 s).
+    let (mut w, chassis, mut held, id) = world(false);
+    for _ in 0..30 {
+        w.step();
+    }
+    let part_mass = launcher().parts[2].mass;
+    let parent = &w.bodies[chassis];
+    let (v, wv, c) = (parent.linvel(), parent.angvel(), parent.center_of_mass());
+    let impulse = Vector::new(40.0, 5.0, -3.0);
+    held.launch(&mut w, id, 2, impulse, None).unwrap();
+    let pb = &w.bodies[held.part_body(id, 2).unwrap()];
+    assert!(
+        (pb.mass() - part_mass).abs() <= 1e-5 * part_mass,
+        "{}",
+        pb.mass()
+    );
+    assert!(w.colliders[pb.colliders()[0]].is_enabled());
+    let expected = v + wv.cross(pb.center_of_mass() - c) + impulse / part_mass;
+    assert!(
+        pb.linvel().distance(expected) < 1e-4,
+        "{:?} vs {expected:?}",
+        pb.linvel()
+    );
+}

@@ -11,9 +11,11 @@ use smithereens_core::instance::InstanceId;
 use smithereens_core::{AssetFile, BondEnd, EventId, Pose};
 use smithereens_rapier::recorded_run::{
     PlainBodyDesc, PlainMass, RunBodyKind, RunInstance, RunShape, ScheduledExplosion,
-    ScheduledProjectile, ScriptedRun, stand_on_ground,
+    ScheduledLaunch, ScheduledProjectile, ScriptedRun, VehicleDesc, WheelDesc, stand_on_ground,
 };
-use smithereens_rapier::{Explosion, ProjectileDesc, WorldSettings};
+use smithereens_rapier::{
+    Explosion, HeldPartDesc, LauncherDesc, PartMaterial, ProjectileDesc, WorldSettings,
+};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -96,6 +98,10 @@ pub fn build(
         ground_y,
         ..WorldSettings::default()
     };
+    settings.solver_iterations = file.solver_iterations.unwrap_or(settings.solver_iterations);
+    settings.pgs_iterations = file.pgs_iterations.unwrap_or(settings.pgs_iterations);
+    settings.warmstart_joints = file.warmstart_joints.unwrap_or(settings.warmstart_joints);
+    settings.contact_frequency = file.contact_frequency.unwrap_or(settings.contact_frequency);
     let i = &file.impact;
     settings.impact.damage_per_impulse = i
         .damage_per_impulse
@@ -156,7 +162,94 @@ pub fn build(
     scenario.explosions = explosions;
     scenario.prediction_distance = file.prediction_distance;
     scenario.resolve_breaks = file.resolve_breaks;
+    scenario.vehicles = (0..file.vehicles.len())
+        .map(|k| vehicle(file, k))
+        .collect::<Result<_, _>>()?;
+    scenario.launches = file
+        .launches
+        .iter()
+        .map(|l| ScheduledLaunch {
+            step: step_of(l.time),
+            vehicle: l.vehicle,
+            launcher: l.launcher,
+            projectile: l.projectile,
+            impulse: Vec3::from_array(l.impulse),
+        })
+        .collect();
+    scenario.substep = file.substep.as_ref().map(|s| s.settings());
     Ok(BuiltScenario { scenario })
+}
+
+/// Vehicle `k` of a validated file, its `like` resolved.
+fn vehicle(file: &ScenarioFile, k: usize) -> Result<VehicleDesc, ScenarioFileError> {
+    let v = &file.vehicles[k];
+    let b = crate::vehicle::build_of(&file.vehicles, k);
+    let missing = |n: &str| ScenarioFileError::Invalid {
+        field: format!("vehicles[{k}].{n}"),
+        problem: "is required".into(),
+    };
+    let size = b.size.ok_or_else(|| missing("size"))?;
+    let launchers = b
+        .launchers
+        .iter()
+        .enumerate()
+        .map(|(l, spec)| {
+            let parts = spec
+                .parts
+                .iter()
+                .enumerate()
+                .map(|(p, part)| {
+                    let shape =
+                        part.part_shape(&format!("vehicles[{k}].launchers[{l}].parts[{p}]"))?;
+                    Ok(HeldPartDesc {
+                        shape,
+                        material: PartMaterial {
+                            friction: part.friction,
+                            restitution: part.restitution,
+                        },
+                        mass: part.mass,
+                        pose: smithereens_rapier::convert::to_rapier(&Pose {
+                            rotation: rotation(part.rotation_deg),
+                            translation: Vec3::from_array(part.position),
+                        }),
+                        health: part.health,
+                    })
+                })
+                .collect::<Result<Vec<_>, ScenarioFileError>>()?;
+            Ok(Arc::new(LauncherDesc {
+                weapon: spec.weapon,
+                parts,
+                independent_durability: v
+                    .independent_durability
+                    .unwrap_or(spec.independent_durability),
+                weapon_health: spec.weapon_health,
+            }))
+        })
+        .collect::<Result<Vec<_>, ScenarioFileError>>()?;
+    Ok(VehicleDesc {
+        pose: Pose {
+            rotation: rotation(v.rotation_deg),
+            translation: Vec3::from_array(v.position),
+        },
+        velocity: Vec3::from_array(v.velocity),
+        half_extents: Vec3::from_array(size) * 0.5,
+        mass: b.mass.ok_or_else(|| missing("mass"))?,
+        wheels: b
+            .wheels
+            .iter()
+            .map(|w| WheelDesc {
+                anchor: Vec3::from_array(w.position),
+                radius: w.radius,
+                half_width: w.width * 0.5,
+                mass: w.mass,
+                friction: w.friction,
+            })
+            .collect(),
+        drive: Vec3::from_array(v.drive.or(b.drive).unwrap_or([0.0; 3])),
+        brake: v.brake,
+        launchers,
+        hold: v.hold_design(k)?,
+    })
 }
 
 /// Whether two instance sources make the same asset (placement aside).

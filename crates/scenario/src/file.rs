@@ -1,6 +1,7 @@
 //! The scenario file schema (TOML) and its validation.
 
 use crate::error::ScenarioFileError;
+use crate::vehicle::{LaunchSpec, SubstepSpec, VehicleSpec, validate_vehicles};
 use serde::{Deserialize, Serialize};
 use smithereens_core::quantity::sig;
 
@@ -460,6 +461,30 @@ pub struct ScenarioFile {
     /// `ScriptedRun::resolve_breaks`). Default false.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub resolve_breaks: bool,
+    /// Solver substeps per step (1..=64; omit for the library's 8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solver_iterations: Option<u32>,
+    /// Gauss–Seidel iterations per substep (1..=16; omit for the library's 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pgs_iterations: Option<u32>,
+    /// Warm-start joints (default true; see
+    /// `smithereens_rapier::WorldSettings::warmstart_joints`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warmstart_joints: Option<bool>,
+    /// Stiffness of contacts, Hz (twice this against fixed bodies); omit
+    /// for the library's 120 Hz.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub contact_frequency: Option<f32>,
+    /// Step with the bounded stepper (issue 14 item 5); absent: plain steps.
+    /// Not with `resolve_breaks`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub substep: Option<SubstepSpec>,
+    /// Vehicles with launchers of held parts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vehicles: Vec<VehicleSpec>,
+    /// Launches from the vehicles' launchers.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub launches: Vec<LaunchSpec>,
 }
 
 /// Most fixed steps a scenario may run (10 min at 1 kHz), so no file can make
@@ -480,14 +505,14 @@ fn ground_y() -> f32 {
     0.0
 }
 
-fn invalid(field: impl Into<String>, problem: impl Into<String>) -> ScenarioFileError {
+pub(crate) fn invalid(field: impl Into<String>, problem: impl Into<String>) -> ScenarioFileError {
     ScenarioFileError::Invalid {
         field: field.into(),
         problem: problem.into(),
     }
 }
 
-fn finite(field: &str, v: &[f32]) -> Result<(), ScenarioFileError> {
+pub(crate) fn finite(field: &str, v: &[f32]) -> Result<(), ScenarioFileError> {
     if v.iter().all(|x| x.is_finite()) {
         Ok(())
     } else {
@@ -495,7 +520,7 @@ fn finite(field: &str, v: &[f32]) -> Result<(), ScenarioFileError> {
     }
 }
 
-fn positive(field: &str, v: f32) -> Result<(), ScenarioFileError> {
+pub(crate) fn positive(field: &str, v: f32) -> Result<(), ScenarioFileError> {
     if v.is_finite() && v > 0.0 {
         Ok(())
     } else {
@@ -649,10 +674,10 @@ impl ScenarioFile {
                     "cannot be given together with [asset] (use one form)",
                 ));
             }
-            (None, true) => {
+            (None, true) if self.vehicles.is_empty() => {
                 return Err(invalid(
                     "asset",
-                    "is missing: give an [asset] table or at least one [[instances]]",
+                    "is missing: give an [asset] table, at least one [[instances]] or [[vehicles]]",
                 ));
             }
             _ => {}
@@ -733,6 +758,29 @@ impl ScenarioFile {
                 return Err(invalid(f("impulse"), "must be ≥ 0 and finite"));
             }
         }
+        for (field, n, max) in [
+            ("solver_iterations", self.solver_iterations, 64),
+            ("pgs_iterations", self.pgs_iterations, 16),
+        ] {
+            if let Some(n) = n.filter(|n| !(1..=max).contains(n)) {
+                return Err(invalid(field, format!("must be in 1..={max} (got {n})")));
+            }
+        }
+        if let Some(f) = self.contact_frequency {
+            positive("contact_frequency", f)?;
+        }
+        if let Some(s) = &self.substep {
+            s.validate()?;
+            if self.resolve_breaks {
+                return Err(invalid(
+                    "substep",
+                    "cannot be given with resolve_breaks = true (a run uses one or the other)",
+                ));
+            }
+        }
+        validate_vehicles(&self.vehicles, &self.launches, &|field, time| {
+            self.check_before_end(field, time)
+        })?;
         Ok(())
     }
 
@@ -801,6 +849,15 @@ impl ScenarioFile {
             let keep = fits(e.time, timestep);
             if !keep {
                 removed.push(format!("explosions[{k}] at {} s", sig(e.time)));
+            }
+            k += 1;
+            keep
+        });
+        let mut k = 0;
+        self.launches.retain(|l| {
+            let keep = fits(l.time, timestep);
+            if !keep {
+                removed.push(format!("launches[{k}] at {} s", sig(l.time)));
             }
             k += 1;
             keep

@@ -22,7 +22,13 @@
 //! with `position`, `velocity`, `rotation_deg` and `mass` or `density`.
 //! `[[projectiles]]` ([`ProjectileSpec`]), `[[explosions]]`
 //! ([`ExplosionSpec`], `instance` names the instance index) and `[impact]`
-//! ([`ImpactSpec`]) as before. Unknown keys are rejected
+//! ([`ImpactSpec`]) as before. `[[vehicles]]` ([`VehicleSpec`]: a chassis
+//! box on `[[vehicles.wheels]]` with `[[vehicles.launchers]]` of
+//! `[[vehicles.launchers.parts]]`, held as colliders or, for comparison, on
+//! fixed joints; `like = k` copies vehicle `k`'s build), `[[launches]]`
+//! ([`LaunchSpec`]) and `[substep]` ([`SubstepSpec`], the bounded stepper)
+//! describe held parts (issue 14); a file with vehicles needs no asset.
+//! Unknown keys are rejected
 //! ([`ScenarioFileError::Toml`]); a bad value is
 //! [`ScenarioFileError::Invalid`] naming its field path
 //! (`instances[3].box.size[1]`, `bodies[0].kind`).
@@ -61,15 +67,16 @@
 //! assert_eq!(file.name, "wall");
 //! ```
 //!
-//! Built-ins: `wall`, `tower`, `bridge`, `town`, and the stress scenes
-//! `wall-gravity`, `tower-gravity`, `bridge-truck`, `bridge-pier` (the
-//! files in `scenarios/`).
+//! Built-ins: `wall`, `tower`, `bridge`, `town`, `wall-push` (vehicles
+//! and held parts), and the stress scenes `wall-gravity`, `tower-gravity`,
+//! `bridge-truck`, `bridge-pier` (the files in `scenarios/`).
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
 mod build;
 mod error;
 mod file;
+mod vehicle;
 
 pub use build::{BuiltScenario, DEFAULT_BODY_DENSITY, build};
 pub use error::ScenarioFileError;
@@ -77,9 +84,13 @@ pub use file::{
     AssetSource, BodyKind, BodyShape, BodySpec, BoxSpec, ExplosionSpec, ImpactSpec, MAX_INSTANCES,
     MAX_STEPS, MeshSpec, ProjectileSpec, ScenarioFile, Supports,
 };
+pub use vehicle::{
+    LaunchSpec, LauncherSpec, MAX_LAUNCH_IMPULSE, MAX_VEHICLES, PartSpec, SubstepSpec, VehicleSpec,
+    WheelSpec,
+};
 
 /// The built-in scenarios, by name.
-pub const BUILTINS: [(&str, &str); 8] = [
+pub const BUILTINS: [(&str, &str); 9] = [
     ("wall", include_str!("../../../scenarios/wall.toml")),
     ("tower", include_str!("../../../scenarios/tower.toml")),
     ("bridge", include_str!("../../../scenarios/bridge.toml")),
@@ -99,6 +110,10 @@ pub const BUILTINS: [(&str, &str); 8] = [
     (
         "bridge-pier",
         include_str!("../../../scenarios/bridge-pier.toml"),
+    ),
+    (
+        "wall-push",
+        include_str!("../../../scenarios/wall-push.toml"),
     ),
 ];
 

@@ -45,8 +45,17 @@ fn every_builtin_runs_600_steps_within_the_safe_bounds() {
             "{name}: a body reached {} m/s",
             summary.max_speed
         );
-        assert!(summary.bonds_broken > 0, "{name}: nothing broke");
-        assert!(summary.dynamic_bodies > 0, "{name}: nothing fell");
+        if file.instance_sources().count() > 0 {
+            assert!(summary.bonds_broken > 0, "{name}: nothing broke");
+            assert!(summary.dynamic_bodies > 0, "{name}: nothing fell");
+        } else {
+            // wall_push: vehicles only; its launches fly and its scraper
+            // loses held parts (crates/scenario/tests/wall_push.rs).
+            assert!(
+                summary.launches > 0 && summary.held_parts_broken > 0,
+                "{name}: {summary:?}"
+            );
+        }
         assert_eq!(record.frame_count, 601);
     }
 }

@@ -58,6 +58,7 @@ fn applying_a_runs_commit_records_reproduces_every_instances_replicated_hash_at_
         })
         .unwrap();
         eprintln!("{name}: {records} records, {multi} steps with several for one instance");
-        assert!(records > 0, "{name} commits");
+        // wall_push has vehicles and no destructible instance: nothing to commit.
+        assert!(records > 0 || mirrors.is_empty(), "{name} commits");
     }
 }

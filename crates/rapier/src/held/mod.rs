@@ -150,6 +150,9 @@ pub enum HeldError {
     /// The part is broken.
     #[error("projectile {0} is broken")]
     Broken(u32),
+    /// Every part of the launcher was launched or broke: nothing to launch.
+    #[error("launcher {0:?} has no ammunition left")]
+    NoAmmunition(LauncherId),
     /// The launch impulse or point is not finite, or the world refused the switch.
     #[error("switch refused: {0}")]
     Detach(#[from] DetachError),

@@ -49,17 +49,8 @@ impl PlainBodyDesc {
                 reason,
             })
         };
-        match self.shape {
-            RunShape::Box { half_extents: h } => {
-                if !(h.is_finite() && h.cmpgt(Vec3::ZERO).all()) {
-                    return bad("body half extents", h.min_element(), "finite and > 0");
-                }
-            }
-            RunShape::Ball { radius } => {
-                if !(radius.is_finite() && radius > 0.0) {
-                    return bad("body radius", radius, "finite and > 0");
-                }
-            }
+        if !self.shape.has_volume() {
+            return bad("body shape", f32::NAN, "every dimension finite and > 0");
         }
         let (name, m) = match self.mass {
             PlainMass::Density(d) => ("body density", d),
@@ -111,10 +102,7 @@ pub fn insert_plain_body(
         RunBodyKind::Fixed => RigidBodyBuilder::fixed(),
     };
     let body = physics.insert_body(builder.pose(to_rapier(&desc.pose)));
-    let collider = match desc.shape {
-        RunShape::Box { half_extents: h } => ColliderBuilder::cuboid(h.x, h.y, h.z),
-        RunShape::Ball { radius } => ColliderBuilder::ball(radius),
-    };
+    let collider = shape_collider(&desc.shape);
     let collider = match desc.mass {
         PlainMass::Density(d) => collider.density(d),
         PlainMass::Mass(m) => collider.mass(m),
@@ -124,4 +112,21 @@ pub fn insert_plain_body(
         Some(body),
     );
     Ok(body)
+}
+
+/// A collider builder of a recorded shape (centred on the body's origin,
+/// cylinders and capsules along its y axis); no mass or material set.
+pub fn shape_collider(shape: &RunShape) -> ColliderBuilder {
+    match *shape {
+        RunShape::Box { half_extents: h } => ColliderBuilder::cuboid(h.x, h.y, h.z),
+        RunShape::Ball { radius } => ColliderBuilder::ball(radius),
+        RunShape::Cylinder {
+            half_height,
+            radius,
+        } => ColliderBuilder::cylinder(half_height, radius),
+        RunShape::Capsule {
+            half_height,
+            radius,
+        } => ColliderBuilder::capsule_y(half_height, radius),
+    }
 }

@@ -35,11 +35,16 @@
 //! ```
 
 use crate::error::BackendError;
+use crate::held::{HeldDamageEvent, HeldError, HeldParts, PartStatus};
 use crate::set::{DestructionSet, InstanceHandle, ProjectileDesc, SetAdmitError, SetStepReport};
+use crate::substep::{
+    BoundedStepper, FrameOutcome, FrameStep, SubstepDiagnostics, SubstepError, SubstepSettings,
+};
 use crate::world::{
     StepError, WorldSettings, health_check, insert_ground, insert_projectile, lowest_chunk_point,
     new_physics_world,
 };
+use glam::Vec3;
 use smithereens_core::instance::InstanceDesc;
 use smithereens_core::record::{
     RunBreak, RunEvent, RunPlainBody, RunProjectile, RunRecord, pose_to_array,
@@ -50,9 +55,16 @@ use std::time::Instant;
 
 mod bodies;
 mod recorder;
+mod vehicle;
 
-pub use bodies::{PlainBodyDesc, PlainMass, RunBodyKind, RunShape, insert_plain_body};
+pub use bodies::{
+    PlainBodyDesc, PlainMass, RunBodyKind, RunShape, insert_plain_body, shape_collider,
+};
 use recorder::Recorder;
+pub use vehicle::{
+    HoldDesign, JointHeldPart, MAX_WHEELS, VehicleBodies, VehicleDesc, VehicleError, WheelDesc,
+    insert_vehicle,
+};
 
 /// A projectile launched at the start of a given step.
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -73,6 +85,23 @@ pub struct ScheduledExplosion {
     pub instance: u32,
     /// The explosion.
     pub explosion: crate::set::Explosion,
+}
+
+/// A launch from a vehicle's launcher at the start of a given step.
+#[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct ScheduledLaunch {
+    /// Step index (0-based) before which the part is launched.
+    pub step: u32,
+    /// Index into [`ScriptedRun::vehicles`].
+    pub vehicle: u32,
+    /// Index into that vehicle's [`VehicleDesc::launchers`].
+    pub launcher: u32,
+    /// The projectile index; `None`: the next one ready (lowest index
+    /// neither launched nor broken, [`crate::HeldParts::next_ready`]).
+    pub projectile: Option<u32>,
+    /// Launch impulse, N·s, in the chassis frame at the moment of launch
+    /// (its recoil goes to the chassis).
+    pub impulse: Vec3,
 }
 
 /// One destructible instance of a run.
@@ -132,6 +161,16 @@ pub struct ScriptedRun {
     /// which a projectile breaks fixed chunks is re-run against the freed
     /// pieces (issue 11, item 2). Off by default.
     pub resolve_breaks: bool,
+    /// Vehicles (chassis, wheels on revolute joints, launchers of held
+    /// parts), inserted after the plain bodies.
+    pub vehicles: Vec<VehicleDesc>,
+    /// Launches from the vehicles' launchers, in any order (run in step
+    /// order, then in this order).
+    pub launches: Vec<ScheduledLaunch>,
+    /// Step every frame with a [`BoundedStepper`] of these settings (issue
+    /// 14 item 5); `None`: one plain step per frame. Not with
+    /// [`Self::resolve_breaks`].
+    pub substep: Option<SubstepSettings>,
 }
 
 impl ScriptedRun {
@@ -147,6 +186,9 @@ impl ScriptedRun {
             steps,
             prediction_distance: None,
             resolve_breaks: false,
+            vehicles: Vec::new(),
+            launches: Vec::new(),
+            substep: None,
         }
     }
 
@@ -212,6 +254,15 @@ pub struct RunSummary {
     /// Distinct loose pieces reported wedged when they fell asleep
     /// ([`crate::InstanceReport::wedged`]).
     pub wedged: usize,
+    /// Vehicles in the run.
+    pub vehicles: usize,
+    /// Parts launched from the vehicles' launchers.
+    pub launches: usize,
+    /// Held parts that broke before they were launched (their own
+    /// durability, or their weapon broke).
+    pub held_parts_broken: usize,
+    /// The bounded stepper's counters, when the run used one.
+    pub substep: Option<SubstepDiagnostics>,
     /// Loose pieces on the last frame that moved less than
     /// [`STUCK_DISTANCE`] from where they broke free and are not supported
     /// from below ([`crate::set::Hold`]): pieces left hanging where they were.
@@ -264,6 +315,51 @@ pub enum RunError {
         /// [`ScriptedRun::steps`].
         steps: u32,
     },
+    /// A vehicle is refused.
+    #[error("vehicle {vehicle}: {source}")]
+    Vehicle {
+        /// Index in [`ScriptedRun::vehicles`].
+        vehicle: usize,
+        /// Why.
+        source: VehicleError,
+    },
+    /// The bounded stepper's settings are refused.
+    #[error("bounded stepper: {0}")]
+    Substep(#[from] SubstepError),
+    /// The bounded stepper and `resolve_breaks` were both asked for.
+    #[error("a run steps with the bounded stepper or re-runs breaking steps, not both")]
+    SubstepWithResolveBreaks,
+    /// A launch is at or after the run's last step.
+    #[error("launch {launch} is before step {step}, but the run has only {steps} steps")]
+    LaunchAfterEnd {
+        /// Index in [`ScriptedRun::launches`].
+        launch: usize,
+        /// Its step.
+        step: u32,
+        /// [`ScriptedRun::steps`].
+        steps: u32,
+    },
+    /// A launch names a vehicle or launcher the run does not have, a
+    /// projectile index out of range, or a projectile an earlier launch
+    /// already names.
+    #[error("launch {launch}: {source}")]
+    LaunchTarget {
+        /// Index in [`ScriptedRun::launches`].
+        launch: usize,
+        /// Why ([`HeldError::UnknownLauncher`] also for a missing vehicle).
+        source: HeldError,
+    },
+    /// A launch was refused when its step came (the part had broken, or
+    /// nothing was left to launch).
+    #[error("launch {launch} at step {step}: {source}")]
+    Launch {
+        /// Index in [`ScriptedRun::launches`].
+        launch: usize,
+        /// Its step.
+        step: u32,
+        /// Why.
+        source: HeldError,
+    },
     /// A scripted explosion names an instance the run does not have.
     #[error("explosion {explosion} names instance {instance}, but the run has {count} instances")]
     ExplosionTarget {
@@ -289,6 +385,88 @@ pub struct RunStep<'a> {
     pub report: &'a mut SetStepReport,
     /// The instances' handles in [`ScriptedRun::instances`] order.
     pub instances: &'a [InstanceHandle],
+    /// The run's world, after the step's safe points.
+    pub physics: &'a rapier3d::prelude::PhysicsWorld,
+    /// The run's held parts.
+    pub held: &'a HeldParts,
+    /// The vehicles' bodies, in [`ScriptedRun::vehicles`] order.
+    pub vehicles: &'a [VehicleBodies],
+    /// The held parts' damage events committed at the end of this step.
+    pub held_events: &'a [HeldDamageEvent],
+    /// What the bounded stepper did this frame (`None` without one).
+    pub frame: Option<FrameOutcome>,
+    /// Wall time of the step, s: the world's step (all its trials under the
+    /// bounded stepper) and the safe points of the set and the held parts,
+    /// without the recording. For benchmarks only; nothing depends on it.
+    pub step_seconds: f64,
+}
+
+/// Trial steps of the bounded stepper in a scripted run: a Rapier step with
+/// the set's events; a rolled-back trial's events are dropped.
+struct SetTrials<'a> {
+    set: &'a DestructionSet,
+    mark: (usize, usize),
+}
+
+impl FrameStep for SetTrials<'_> {
+    fn step(&mut self, physics: &mut rapier3d::prelude::PhysicsWorld) {
+        self.mark = self.set.events().mark();
+        physics.step_with_events(&(), self.set.events());
+    }
+    fn reject(&mut self) {
+        self.set.events().truncate(self.mark);
+    }
+}
+
+/// Checks the vehicles, the stepper settings and the launches of `scenario`
+/// before anything is simulated: each launch's vehicle, launcher and
+/// projectile index must exist, and no projectile may be named twice.
+fn check_vehicles(scenario: &ScriptedRun) -> Result<Option<BoundedStepper>, RunError> {
+    for (k, v) in scenario.vehicles.iter().enumerate() {
+        v.validate()
+            .map_err(|source| RunError::Vehicle { vehicle: k, source })?;
+    }
+    let stepper = scenario.substep.map(BoundedStepper::new).transpose()?;
+    if stepper.is_some() && scenario.resolve_breaks {
+        return Err(RunError::SubstepWithResolveBreaks);
+    }
+    let steps = scenario.steps;
+    for (k, l) in scenario.launches.iter().enumerate() {
+        if l.step >= steps {
+            return Err(RunError::LaunchAfterEnd {
+                launch: k,
+                step: l.step,
+                steps,
+            });
+        }
+        let target = |source| RunError::LaunchTarget { launch: k, source };
+        let desc = scenario
+            .vehicles
+            .get(l.vehicle as usize)
+            .and_then(|v| v.launchers.get(l.launcher as usize))
+            .ok_or(target(HeldError::UnknownLauncher(crate::LauncherId(
+                l.launcher,
+            ))))?;
+        let count = desc.parts.len() as u32;
+        if let Some(p) = l.projectile {
+            if p >= count {
+                return Err(target(HeldError::ProjectileOutOfRange {
+                    projectile: p,
+                    count,
+                }));
+            }
+            let twice = scenario.launches[..k]
+                .iter()
+                .any(|e| (e.vehicle, e.launcher, e.projectile) == (l.vehicle, l.launcher, Some(p)));
+            if twice {
+                return Err(target(HeldError::AlreadyLaunched(p)));
+            }
+        }
+        if !l.impulse.is_finite() {
+            return Err(target(HeldError::Detach(crate::DetachError::NonFinite)));
+        }
+    }
+    Ok(stepper)
 }
 
 impl RunStep<'_> {
@@ -362,6 +540,7 @@ pub fn run_observed(
     for b in &scenario.bodies {
         b.validate()?;
     }
+    let mut stepper = check_vehicles(scenario)?;
     let mut physics = new_physics_world(settings);
     if let Some(d) = scenario.prediction_distance {
         if !(d.is_finite() && d > 0.0 && d <= 1.0) {
@@ -420,7 +599,22 @@ pub fn run_observed(
             },
         );
     }
-    rec.capture(&set, &physics);
+    let mut held = HeldParts::with_impact(settings.impact)?;
+    let mut vehicles = Vec::with_capacity(scenario.vehicles.len());
+    for (k, v) in scenario.vehicles.iter().enumerate() {
+        let bodies = insert_vehicle(&mut physics, &mut held, v, settings.friction)
+            .map_err(|source| RunError::Vehicle { vehicle: k, source })?;
+        rec.add_vehicle(v, &bodies, &held);
+        vehicles.push(bodies);
+    }
+    rec.capture(&set, &physics, &held);
+
+    let mut vehicle_launches: Vec<(usize, &ScheduledLaunch)> =
+        scenario.launches.iter().enumerate().collect();
+    vehicle_launches.sort_by_key(|(k, l)| (l.step, *k));
+    let mut next_vehicle_launch = 0;
+    let mut held_events = Vec::new();
+    let mut launched = 0usize;
 
     let mut step_times = Vec::with_capacity(scenario.steps as usize);
     let mut destruction_worst = 0.0f64;
@@ -473,8 +667,34 @@ pub fn run_observed(
             });
             next_blast += 1;
         }
+        while let Some(&(k, l)) = vehicle_launches
+            .get(next_vehicle_launch)
+            .filter(|(_, l)| l.step <= step)
+        {
+            launch(&mut physics, &mut held, &mut vehicles, l).map_err(|source| {
+                RunError::Launch {
+                    launch: k,
+                    step,
+                    source,
+                }
+            })?;
+            launched += 1;
+            next_vehicle_launch += 1;
+        }
+        for v in &vehicles {
+            v.apply_drive(&mut physics);
+        }
         let t = Instant::now();
-        let mut report = if scenario.resolve_breaks {
+        let mut frame = None;
+        let mut report = if let Some(stepper) = stepper.as_mut() {
+            set.before_step(&physics);
+            let mut trials = SetTrials {
+                set: &set,
+                mark: (0, 0),
+            };
+            frame = Some(stepper.step_with(&mut physics, &mut trials));
+            set.after_step(&mut physics)
+        } else if scenario.resolve_breaks {
             set.step_resolving_breaks(&mut physics, &mut |physics, events| {
                 physics.step_with_events(&(), events);
             })
@@ -483,7 +703,13 @@ pub fn run_observed(
             physics.step_with_events(&(), set.events());
             set.after_step(&mut physics)
         };
-        step_times.push(t.elapsed().as_secs_f64());
+        held_events.clear();
+        if held.launcher_count() > 0 {
+            held.after_step(&physics);
+            held.commit_damage(&mut physics, &mut held_events);
+        }
+        let step_seconds = t.elapsed().as_secs_f64();
+        step_times.push(step_seconds);
         if let Some((_, e)) = report.failed.pop() {
             return Err(StepError::Commit(e).into());
         }
@@ -521,13 +747,19 @@ pub fn run_observed(
                 });
             }
         }
-        rec.capture(&set, &physics);
+        rec.capture(&set, &physics, &held);
         observe(RunStep {
             step: step + 1,
             steps: scenario.steps,
             set: &set,
             report: &mut report,
             instances: &handles,
+            physics: &physics,
+            held: &held,
+            vehicles: &vehicles,
+            held_events: &held_events,
+            frame,
+            step_seconds,
         });
         progress(step + 1, scenario.steps);
     }
@@ -556,7 +788,19 @@ pub fn run_observed(
         },
         max_speed,
         non_finite_steps,
-        final_hash: rec.state_hash(&set, &physics),
+        final_hash: rec.state_hash(&set, &physics, &held),
+        vehicles: vehicles.len(),
+        launches: launched,
+        held_parts_broken: (0..held.launcher_count())
+            .map(|l| {
+                let id = crate::LauncherId(l);
+                let n = held.desc(id).map_or(0, |d| d.parts.len() as u32);
+                (0..n)
+                    .filter(|&i| held.status(id, i) == Some(PartStatus::Broken))
+                    .count()
+            })
+            .sum(),
+        substep: stepper.map(|s| *s.diagnostics()),
         wedged: wedged.len(),
         stuck: rec.stuck(&set, &physics),
     };
@@ -572,6 +816,44 @@ pub fn run_observed(
         }
     }
     Ok((rec.record, summary))
+}
+
+/// Runs one scheduled launch: the next ready part (or the one named) of
+/// the vehicle's launcher leaves with the impulse turned from the chassis
+/// frame into the world.
+fn launch(
+    physics: &mut rapier3d::prelude::PhysicsWorld,
+    held: &mut HeldParts,
+    vehicles: &mut [VehicleBodies],
+    l: &ScheduledLaunch,
+) -> Result<(), HeldError> {
+    let unknown = HeldError::UnknownLauncher(crate::LauncherId(l.launcher));
+    let v = vehicles
+        .get_mut(l.vehicle as usize)
+        .ok_or(unknown.clone())?;
+    let rotation = physics
+        .bodies
+        .get(v.chassis)
+        .map_or(glam::Quat::IDENTITY, |b| *b.rotation());
+    let impulse = rotation * l.impulse;
+    if let Some(&id) = v.launchers.get(l.launcher as usize) {
+        let projectile = match l.projectile {
+            Some(p) => p,
+            None => held.next_ready(id).ok_or(HeldError::NoAmmunition(id))?,
+        };
+        held.launch(physics, id, projectile, impulse, None)?;
+        return Ok(());
+    }
+    let parts = v.jointed.get(l.launcher as usize).ok_or(unknown)?;
+    let projectile = match l.projectile {
+        Some(p) => p,
+        None => parts
+            .iter()
+            .position(|p| p.joint.is_some())
+            .ok_or(HeldError::NoAmmunition(crate::LauncherId(l.launcher)))? as u32,
+    };
+    v.launch_jointed(physics, l.launcher, projectile, impulse)?;
+    Ok(())
 }
 
 /// Placement that stands an asset on the plane y = `ground_y`: its lowest

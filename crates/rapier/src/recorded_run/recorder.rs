@@ -8,10 +8,11 @@
 //! for a one-instance run.
 
 use crate::convert::from_rapier;
+use crate::held::{HeldParts, LauncherId, PartStatus};
 use crate::set::{DestructionSet, InstanceHandle, hash_body};
 use rapier3d::prelude::*;
 use smithereens_core::record::{
-    RunBody, RunBond, RunChunk, RunPlainBody, RunRecord, pose_to_array,
+    RunBody, RunBodyKind, RunBond, RunChunk, RunHeldPart, RunPlainBody, RunRecord, pose_to_array,
 };
 use smithereens_core::{Asset, AssetFile, ClusterHandle};
 use std::collections::BTreeMap;
@@ -42,6 +43,8 @@ pub(super) struct Recorder {
     pub(super) projectiles: Vec<RigidBodyHandle>,
     /// Plain bodies (`record.plain_bodies` order).
     pub(super) plain: Vec<RigidBodyHandle>,
+    /// Held parts (`record.held_parts` order): launcher, projectile, own body.
+    pub(super) held: Vec<(LauncherId, u32, RigidBodyHandle)>,
     /// Frames captured so far.
     pub(super) frame: u32,
 }
@@ -55,6 +58,7 @@ impl Recorder {
             body_of: BTreeMap::new(),
             projectiles: Vec::new(),
             plain: Vec::new(),
+            held: Vec::new(),
             frame: 0,
         }
     }
@@ -101,10 +105,66 @@ impl Recorder {
         self.plain.push(body);
     }
 
+    /// Adds a vehicle that exists from the current frame on: its chassis and
+    /// wheels (and the projectiles of the fixed-joint design) as plain
+    /// bodies, its held parts at their authored poses on the chassis.
+    pub(super) fn add_vehicle(
+        &mut self,
+        desc: &super::VehicleDesc,
+        bodies: &super::VehicleBodies,
+        held: &HeldParts,
+    ) {
+        let chassis = self.record.plain_bodies.len() as u32;
+        let plain = |shape| RunPlainBody {
+            shape,
+            kind: RunBodyKind::Dynamic,
+            first_frame: 0,
+            poses: Vec::new(),
+        };
+        self.add_plain(
+            bodies.chassis,
+            plain(smithereens_core::record::RunShape::Box {
+                half_extents: desc.half_extents,
+            }),
+        );
+        for (w, &b) in desc.wheels.iter().zip(&bodies.wheels) {
+            self.add_plain(b, plain(super::vehicle::wheel_shape(w)));
+        }
+        for (l, parts) in desc.launchers.iter().zip(&bodies.jointed) {
+            for (p, j) in l.parts.iter().zip(parts) {
+                self.add_plain(j.body, plain(super::vehicle::part_shape(&p.shape)));
+            }
+        }
+        for &id in &bodies.launchers {
+            let Some(l) = held.desc(id) else { continue };
+            for (i, p) in l.parts.iter().enumerate() {
+                let Some(body) = held.part_body(id, i as u32) else {
+                    continue;
+                };
+                self.record.held_parts.push(RunHeldPart {
+                    shape: super::vehicle::part_shape(&p.shape),
+                    parent: chassis,
+                    local: pose_to_array(&from_rapier(&p.pose)),
+                    launcher: id.0,
+                    projectile: i as u32,
+                    released_frame: None,
+                    broken: false,
+                    poses: Vec::new(),
+                });
+                self.held.push((id, i as u32, body));
+            }
+        }
+    }
+
     /// Records the current state as the next frame: every cluster body's
     /// asset → world pose, every projectile's and plain body's pose, and
     /// the state hash.
-    pub(super) fn capture(&mut self, set: &DestructionSet, physics: &PhysicsWorld) {
+    pub(super) fn capture(
+        &mut self,
+        set: &DestructionSet,
+        physics: &PhysicsWorld,
+        held: &HeldParts,
+    ) {
         let frame = self.frame;
         for inst in &self.instances {
             let h = inst.handle;
@@ -155,20 +215,57 @@ impl Recorder {
                 p.poses.push(pose_to_array(&from_rapier(b.position())));
             }
         }
-        self.record.frame_hashes.push(self.state_hash(set, physics));
+        // A held part is drawn on its parent until it is launched (then at
+        // its own body's pose) or broken (then not at all).
+        for (k, &(id, i, body)) in self.held.iter().enumerate() {
+            let Some(part) = self.record.held_parts.get_mut(k) else {
+                continue;
+            };
+            match held.status(id, i) {
+                Some(PartStatus::Launched) => {
+                    part.released_frame.get_or_insert(frame);
+                    if let Some(b) = physics.bodies.get(body) {
+                        part.poses.push(pose_to_array(&from_rapier(b.position())));
+                    }
+                }
+                Some(PartStatus::Broken) if part.released_frame.is_none() => {
+                    part.released_frame = Some(frame);
+                    part.broken = true;
+                }
+                _ => {}
+            }
+        }
+        self.record
+            .frame_hashes
+            .push(self.state_hash(set, physics, held));
         self.frame += 1;
         self.record.frame_count = self.frame;
     }
 
     /// FNV-1a hash of the set's state, then every projectile's and plain
-    /// body's pose and velocity bits, in creation order. For a run without
-    /// plain bodies this is exactly [`crate::DestructionWorld::state_hash`].
-    pub(super) fn state_hash(&self, set: &DestructionSet, physics: &PhysicsWorld) -> u64 {
+    /// body's pose and velocity bits, in creation order, then (in a run with
+    /// held parts) [`HeldParts::state_hash`] and every launched part's body.
+    /// For a run without plain bodies and held parts this is exactly
+    /// [`crate::DestructionWorld::state_hash`].
+    pub(super) fn state_hash(
+        &self,
+        set: &DestructionSet,
+        physics: &PhysicsWorld,
+        held: &HeldParts,
+    ) -> u64 {
         let mut h = smithereens_core::hash::StateHasher::new();
         h.write_u64(set.state_hash(physics));
         for &rb in self.projectiles.iter().chain(&self.plain) {
             if let Some(b) = physics.bodies.get(rb) {
                 hash_body(&mut h, b);
+            }
+        }
+        if !self.held.is_empty() {
+            h.write_u64(held.state_hash());
+            for &(_, _, rb) in &self.held {
+                if let Some(b) = physics.bodies.get(rb).filter(|b| b.is_enabled()) {
+                    hash_body(&mut h, b);
+                }
             }
         }
         h.finish()

@@ -254,6 +254,26 @@ pub struct ContactCollector {
     pub(super) any: AtomicBool,
 }
 
+impl ContactCollector {
+    /// How much is queued now: (started pairs, kinematic hits). A step whose
+    /// trial is rolled back is undone with [`Self::truncate`] to this mark.
+    pub(crate) fn mark(&self) -> (usize, usize) {
+        let started = self.started.lock().map_or(0, |v| v.len());
+        let kinematic = self.kinematic.lock().map_or(0, |v| v.len());
+        (started, kinematic)
+    }
+
+    /// Drops what was queued after `mark` (a rolled-back trial step's events).
+    pub(crate) fn truncate(&self, mark: (usize, usize)) {
+        if let Ok(mut v) = self.started.lock() {
+            v.truncate(mark.0);
+        }
+        if let Ok(mut v) = self.kinematic.lock() {
+            v.truncate(mark.1);
+        }
+    }
+}
+
 impl EventHandler for ContactCollector {
     fn handle_collision_event(
         &self,

@@ -1,7 +1,8 @@
-//! The held-projectile seed's regression scene (001077; issue 14 item 6),
-//! shared by `tests/wall_push.rs` and `benches/held.rs`: a 1.2 t chassis on
-//! four wheels held by revolute joints, a launcher of 4 projectiles at its
-//! front, a constant drive force pushing it into a fixed wall.
+//! A world of pushing vehicles for the cost measurements of `benches/held.rs`:
+//! a 1.2 t chassis on four wheels held by revolute joints, a launcher of 4
+//! projectiles at its front, a constant drive force pushing it into a fixed
+//! wall. (The regression scene itself, with its numbers, is the built-in
+//! scenario `wall_push`: `crates/scenario/tests/wall_push.rs`.)
 
 use rapier3d::prelude::*;
 use smithereens_rapier::{HeldPartDesc, HeldParts, LauncherDesc, PartMaterial, PartShape};
