@@ -137,6 +137,12 @@ function parseRun(text, source) {
   run.breaks.forEach((b, i) => {
     if (!b || !Number.isInteger(b.frame) || !isIndex(b.bond, run.bonds.length)) bad(`break ${i} names a bond out of range`);
   });
+  // Stress utilisation arrived with stress (issue 13); older files have none.
+  if (run.bond_stress === undefined || run.bond_stress === null) run.bond_stress = [];
+  if (!Array.isArray(run.bond_stress)) bad('"bond_stress" is not a list');
+  run.bond_stress.forEach((s, i) => {
+    if (!s || !Number.isInteger(s.frame) || s.frame < 0 || s.frame >= frames || !isIndex(s.bond, run.bonds.length) || !isNum(s.utilisation) || s.utilisation < 0) bad(`bond stress ${i} is malformed`);
+  });
 
   // owner[frame * n + chunk] = index into run.bodies.
   const owner = new Int32Array(frames * n).fill(-1);
@@ -166,7 +172,30 @@ function parseRun(text, source) {
     brokenBy[f] = breaksAt[f] + (f > 0 ? brokenBy[f - 1] : 0);
     eventsBy[f] += f > 0 ? eventsBy[f - 1] : 0;
   }
-  return { run, owner, brokenBy, breaksAt, brokenAt, eventsBy };
+  // Per bond, its utilisation entries in frame order (the run appends them so).
+  const stressOf = run.bonds.map(() => []);
+  for (const e of run.bond_stress) stressOf[e.bond].push(e);
+  for (const list of stressOf) list.sort((a, b) => a.frame - b.frame);
+  return { run, owner, brokenBy, breaksAt, brokenAt, eventsBy, stressOf };
+}
+
+/** A bond's stress utilisation on frame `f`: its last entry at or before it, 0 before any. */
+export function utilisationAt(table, bond, f) {
+  const list = table.stressOf[bond];
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].frame <= f) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo === 0 ? 0 : list[lo - 1].utilisation;
+}
+
+/** Colour of a utilisation: green (0) → yellow (0.5) → red (≥ 1). */
+export function stressColour(u) {
+  const t = Math.min(Math.max(u, 0), 1);
+  return t < 0.5 ? [2 * t, 0.82, 0.2] : [1, 0.82 * (2 - 2 * t), 0.2 * (2 - 2 * t)];
 }
 
 // ---------------------------------------------------------------------------
@@ -192,7 +221,7 @@ class Viewer {
     this.colourBy = 'body';
     this.scratchQuaternion = new THREE.Quaternion();
     this.scratchVector = new THREE.Vector3();
-    this.show = { intact: false, broken: false, supports: true, events: true, projectiles: true };
+    this.show = { intact: false, broken: false, supports: true, events: true, projectiles: true, stress: false };
 
     try {
       this.renderer = new THREE.WebGLRenderer({ antialias: true });
@@ -318,6 +347,7 @@ class Viewer {
     const make = (colour) => {
       const g = new THREE.BufferGeometry();
       g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(Math.max(count, 1) * 12), 3));
+      g.setAttribute('color', new THREE.BufferAttribute(new Float32Array(Math.max(count, 1) * 12).fill(1), 3));
       const lines = new THREE.LineSegments(g, new THREE.LineBasicMaterial({ color: colour, depthTest: false, transparent: true, opacity: 0.9 }));
       lines.renderOrder = 2;
       lines.frustumCulled = false;
@@ -477,20 +507,34 @@ class Viewer {
       lines.visible = visible;
       if (!visible) return;
       const pos = lines.geometry.attributes.position;
+      const col = lines.geometry.attributes.color;
+      // Intact bonds by stress / limit when asked and the run has stress.
+      const byStress = !wanted && this.show.stress && run.bond_stress.length > 0;
+      const wantColours = byStress !== lines.material.vertexColors;
+      if (wantColours) {
+        lines.material.vertexColors = byStress;
+        lines.material.color.set(byStress ? 0xffffff : COLOURS.intact);
+        lines.material.needsUpdate = true;
+      }
       let k = 0;
+      let rgb = [1, 1, 1];
       const spoke = (frame, chunk, point) => {
         this.carried(frame, chunk, run.chunks[chunk].centroid, a);
         this.carried(frame, chunk, point, b);
+        col.setXYZ(k, rgb[0], rgb[1], rgb[2]);
         pos.setXYZ(k++, a.x, a.y, a.z);
+        col.setXYZ(k, rgb[0], rgb[1], rgb[2]);
         pos.setXYZ(k++, b.x, b.y, b.z);
       };
       run.bonds.forEach((bond, bi) => {
         const broken = table.brokenAt[bi] !== -1 && table.brokenAt[bi] <= f;
         if (broken !== wanted) return;
+        if (byStress) rgb = stressColour(utilisationAt(table, bi, f));
         spoke(f, bond.chunk0, bond.centroid);
         if (bond.chunk1 !== null && bond.chunk1 !== undefined) spoke(f, bond.chunk1, bond.centroid);
       });
       pos.needsUpdate = true;
+      if (byStress) col.needsUpdate = true;
       lines.geometry.setDrawRange(0, k);
     };
     fill(this.intactLines, this.show.intact, false);
@@ -737,8 +781,19 @@ function open(text, source, params = new URLSearchParams()) {
   const scrub = $('scrub');
   scrub.max = String(table.run.frame_count - 1);
   for (const id of ['play', 'step-back', 'step-forward', 'scrub']) $(id).disabled = false;
-  for (const [key, id] of [['intact', 'show-intact'], ['broken', 'show-broken'], ['supports', 'show-supports'], ['events', 'show-events'], ['projectiles', 'show-projectiles']]) {
+  for (const [key, id] of [['intact', 'show-intact'], ['broken', 'show-broken'], ['supports', 'show-supports'], ['events', 'show-events'], ['projectiles', 'show-projectiles'], ['stress', 'show-stress']]) {
     viewer.show[key] = $(id).checked;
+  }
+  // Stress colours only mean something for runs with stress; such a run
+  // opens with its intact bonds coloured by stress / limit.
+  const stressed = table.run.bond_stress.length > 0;
+  $('stress-toggle').hidden = !stressed;
+  if (stressed && !api.stressShown) {
+    api.stressShown = true;
+    $('show-stress').checked = true;
+    $('show-intact').checked = true;
+    viewer.show.stress = true;
+    viewer.show.intact = true;
   }
   viewer.setColourBy($('colour-by').value);
   const start = startOf(table, params);
@@ -755,6 +810,15 @@ api.chunkMatrices = () => (viewer ? viewer.chunkMeshes.map((m) => (m.updateMatri
 api.plainMatrices = () => (viewer ? viewer.plainMeshes.map((m) => (m.updateMatrixWorld(), Array.from(m.matrixWorld.elements))) : []);
 /** World matrices of the held parts on the current frame, `null` for a hidden one (for tests). */
 api.heldMatrices = () => (viewer ? viewer.heldMeshes.map((m) => (m.visible ? (m.updateMatrixWorld(), Array.from(m.matrixWorld.elements)) : null)) : []);
+/** Colours of the intact bond spokes on the current frame as [r, g, b] per spoke vertex pair, or null when they are not coloured by stress (for tests). */
+api.bondColours = () => {
+  if (!viewer || !viewer.intactLines.material.vertexColors) return null;
+  const col = viewer.intactLines.geometry.attributes.color;
+  const n = viewer.intactLines.geometry.drawRange.count;
+  const out = [];
+  for (let k = 0; k < n; k += 2) out.push([col.getX(k), col.getY(k), col.getZ(k)]);
+  return out;
+};
 /** Scene object counts by kind (for tests). */
 api.counts = () => {
   const counts = { meshes: 0 };
@@ -800,7 +864,7 @@ function wireControls() {
   $('step-back').addEventListener('click', () => { setPlaying(false); showFrame(viewer.frame - 1); });
   $('step-forward').addEventListener('click', () => { setPlaying(false); showFrame(viewer.frame + 1); });
   $('scrub').addEventListener('input', (e) => { setPlaying(false); showFrame(Number(e.target.value)); });
-  for (const [key, id] of [['intact', 'show-intact'], ['broken', 'show-broken'], ['supports', 'show-supports'], ['events', 'show-events'], ['projectiles', 'show-projectiles']]) {
+  for (const [key, id] of [['intact', 'show-intact'], ['broken', 'show-broken'], ['supports', 'show-supports'], ['events', 'show-events'], ['projectiles', 'show-projectiles'], ['stress', 'show-stress']]) {
     $(id).addEventListener('change', (e) => { if (viewer) { viewer.show[key] = e.target.checked; viewer.setFrame(viewer.frame); } });
   }
   $('colour-by').addEventListener('change', (e) => { if (viewer) viewer.setColourBy(e.target.value); });

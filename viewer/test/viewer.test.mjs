@@ -44,6 +44,8 @@ let run;
 let runText;
 let town;
 let townText;
+let stressRun;
+let stressText;
 let push;
 let pushText;
 
@@ -135,12 +137,17 @@ before(async () => {
   execFileSync(bin, ['simulate', 'wall-push', '--steps', '300', '-o', join(work, 'wall_push.run.json')], { stdio: ['ignore', 'ignore', 'inherit'] });
   pushText = readFileSync(join(work, 'wall_push.run.json'), 'utf8');
   push = JSON.parse(pushText);
+  // Stress (issue 13): the built-in wall-gravity, 60 steps (its charge goes off at 0.5 s).
+  execFileSync(bin, ['simulate', 'wall-gravity', '--steps', '60', '-o', join(work, 'wall_gravity.run.json')], { stdio: ['ignore', 'ignore', 'inherit'] });
+  stressText = readFileSync(join(work, 'wall_gravity.run.json'), 'utf8');
+  stressRun = JSON.parse(stressText);
   ({ child: viewProcess, url: viewUrl } = await startView(join(work, 'demo.run.json')));
   staticServer = await startStatic({
     '/truncated.json': runText.slice(0, Math.floor(runText.length / 2)),
     '/foreign.json': JSON.stringify({ format: 'some-other-tool', version: 3, frames: [] }),
     '/town.json': townText,
     '/wall_push.json': pushText,
+    '/wall_gravity.json': stressText,
   });
   staticUrl = `http://127.0.0.1:${staticServer.address().port}/`;
   browser = await chromium.launch({ executablePath: process.env.CHROMIUM || '/usr/bin/chromium', headless: true, args: CHROMIUM_ARGS });
@@ -328,6 +335,34 @@ test('held parts are drawn on their vehicle at the authored pose, launched ones 
   assert.equal((await held(push.frame_count - 1))[broken], null);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('a run with stress opens with its intact bonds coloured by stress / limit; a run without has no such toggle', async () => {
+  const { page, errors } = await openPage(`${staticUrl}index.html?run=wall_gravity.json&frame=20`);
+  assert.deepEqual(await state(page), { state: 'ready', error: null });
+  assert.ok(stressRun.bond_stress.length > 0, 'the run recorded utilisations');
+  assert.equal(await page.evaluate(() => document.getElementById('stress-toggle').hidden), false);
+  const colours = await page.evaluate(() => window.smithereensViewer.bondColours());
+  assert.ok(colours && colours.length > 0, 'intact bonds drawn by stress');
+  // Frame 20, before the charge: every bond of the wall is intact and in
+  // compression only; the bottom bonds carry the most and are the least green.
+  const util = (bond) => {
+    const list = stressRun.bond_stress.filter((e) => e.bond === bond && e.frame <= 20);
+    return list.length ? list[list.length - 1].utilisation : 0;
+  };
+  const us = stressRun.bonds.map((_, i) => util(i));
+  assert.ok(Math.max(...us) > Math.min(...us), 'utilisations differ across the wall');
+  assert.ok(Math.max(...us) < 1, 'nothing is at its limit before the charge');
+  const reds = colours.map((c) => c[0]);
+  assert.ok(Math.max(...reds) > Math.min(...reds), 'colours differ with utilisation');
+  // Unticking the toggle gives the plain intact colour.
+  await page.evaluate(() => { const c = document.getElementById('show-stress'); c.checked = false; c.dispatchEvent(new Event('change')); });
+  assert.equal(await page.evaluate(() => window.smithereensViewer.bondColours()), null);
+  assert.deepEqual(errors, []);
+  await page.close();
+  const plain = await openPage(`${viewUrl}?frame=0`);
+  assert.equal(await plain.page.evaluate(() => document.getElementById('stress-toggle').hidden), true, 'the demo has no stress');
+  await plain.page.close();
 });
 
 test('the vendored three.js files are the npm package files', () => {

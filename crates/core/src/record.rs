@@ -200,6 +200,19 @@ pub struct RunHeldPart {
     pub poses: Vec<PoseArray>,
 }
 
+/// A bond's stress utilisation from a frame on: the largest of `σ / fatal`
+/// over compression, tension and shear of its last converged solve
+/// (dimensionless; 1 breaks it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunBondStress {
+    /// Frame from which it holds.
+    pub frame: u32,
+    /// Run bond index.
+    pub bond: u32,
+    /// Utilisation, ≥ 0.
+    pub utilisation: f32,
+}
+
 /// A damage event as admitted.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunEvent {
@@ -267,6 +280,12 @@ pub struct RunRecord {
     pub events: Vec<RunEvent>,
     /// Broken bonds in commit order.
     pub breaks: Vec<RunBreak>,
+    /// Stress utilisation of bonds (issue 13): an entry each time a solve
+    /// moved a bond's value by more than 0.01, so a bond's utilisation on a
+    /// frame is that of its last entry at or before it (0 before any).
+    /// Empty for runs without stress.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub bond_stress: Vec<RunBondStress>,
     /// State hash after each frame (determinism checks).
     pub frame_hashes: Vec<u64>,
     /// The scenario that produced the run, as TOML text, so `replay --verify`
@@ -340,6 +359,7 @@ impl RunRecord {
             held_parts: vec![],
             events: vec![],
             breaks: vec![],
+            bond_stress: vec![],
             frame_hashes: vec![],
             scenario: None,
             scenario_dir: None,
@@ -473,6 +493,16 @@ impl RunRecord {
             return bad(format!(
                 "break of bond {} is on frame {}, past the last frame",
                 br.bond, br.frame
+            ));
+        }
+        if let Some(s) = self.bond_stress.iter().find(|s| {
+            s.bond as usize >= self.bonds.len()
+                || s.frame >= self.frame_count
+                || !(s.utilisation.is_finite() && s.utilisation >= 0.0)
+        }) {
+            return bad(format!(
+                "stress of bond {} on frame {} is out of range",
+                s.bond, s.frame
             ));
         }
         Ok(())

@@ -47,6 +47,10 @@ use glam::{DVec3, Vec3};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Smallest change of a bond's utilisation reported by
+/// [`InstanceStress::utilisation_changes`]: 0.01.
+pub const UTILISATION_STEP: f32 = 0.01;
+
 /// How an instance's stress is solved and what counts as a changed load.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct StressDesc {
@@ -177,6 +181,12 @@ pub struct InstanceStress {
     loads: BTreeMap<LoadKey, ChunkLoad>,
     changed: Vec<ChunkIndex>,
     sequence: u64,
+    /// Per asset bond: utilisation of its last converged solve (see
+    /// [`Self::utilisation`]), 0 before any.
+    utilisation: Vec<f32>,
+    /// Bonds whose utilisation changed by more than
+    /// [`UTILISATION_STEP`] in the last update, with the new value.
+    utilisation_changes: Vec<(BondIndex, f32)>,
     // Scratch, kept for its capacity.
     point_loads: Vec<PointLoad>,
     solved_keys: Vec<LoadKey>,
@@ -207,6 +217,8 @@ impl InstanceStress {
             loads: BTreeMap::new(),
             changed: Vec::new(),
             sequence: 0,
+            utilisation: vec![0.0; instance.asset().bond_count()],
+            utilisation_changes: Vec::new(),
             point_loads: Vec::new(),
             solved_keys: Vec::new(),
             damage: Vec::new(),
@@ -232,6 +244,22 @@ impl InstanceStress {
     /// The standing overloads of `cluster` (empty when none).
     pub fn overloads(&self, cluster: ClusterHandle) -> &[Overload] {
         self.overloads.get(&cluster).map_or(&[], Vec::as_slice)
+    }
+
+    /// How close each bond is to breaking, from the last converged solve of
+    /// its cluster: the largest of `σ / fatal` over compression, tension
+    /// and shear (dimensionless; ≥ 1 breaks). One entry per asset bond; 0
+    /// for bonds never solved (free clusters, before the first update).
+    pub fn utilisation(&self) -> &[f32] {
+        &self.utilisation
+    }
+
+    /// The bonds whose [`Self::utilisation`] moved by more than
+    /// [`UTILISATION_STEP`] in the last [`Self::update`], with the new value,
+    /// ascending by bond (for recording runs: what changed, not every bond
+    /// every step).
+    pub fn utilisation_changes(&self) -> &[(BondIndex, f32)] {
+        &self.utilisation_changes
     }
 
     /// The sustained loads, by key.
@@ -348,6 +376,7 @@ impl InstanceStress {
             return Err(StressError::NonFiniteLoad { load: None });
         }
         let mut out = StressUpdate::default();
+        self.utilisation_changes.clear();
         for c in self.changed.drain(..) {
             if let Some(h) = instance.cluster_of(c) {
                 self.overloads.remove(&h);
@@ -401,6 +430,19 @@ impl InstanceStress {
                 }
             }
             let materials = self.solver.materials();
+            for st in self.solver.bond_stresses() {
+                let m = materials.of(st.bond);
+                let ratio = |sigma: f32, fatal: f32| if fatal > 0.0 { sigma / fatal } else { 0.0 };
+                let u = ratio(st.compression, m.compression.fatal)
+                    .max(ratio(st.tension, m.tension.fatal))
+                    .max(ratio(st.shear, m.shear.fatal));
+                if let Some(old) = self.utilisation.get_mut(st.bond.0 as usize)
+                    && (u - *old).abs() > UTILISATION_STEP
+                {
+                    *old = u;
+                    self.utilisation_changes.push((st.bond, u));
+                }
+            }
             let list: Vec<Overload> = if report.mode == SolveMode::Skipped {
                 Vec::new()
             } else {
@@ -424,6 +466,7 @@ impl InstanceStress {
             }
         }
         self.dirty.extend(still_dirty);
+        self.utilisation_changes.sort_unstable_by_key(|&(b, _)| b);
         self.damage.clear();
         let health = instance.health();
         for list in self.overloads.values() {

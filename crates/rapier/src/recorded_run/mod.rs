@@ -47,7 +47,7 @@ use crate::world::{
 use glam::Vec3;
 use smithereens_core::instance::InstanceDesc;
 use smithereens_core::record::{
-    RunBreak, RunEvent, RunPlainBody, RunProjectile, RunRecord, pose_to_array,
+    RunBondStress, RunBreak, RunEvent, RunPlainBody, RunProjectile, RunRecord, pose_to_array,
 };
 use smithereens_core::{Asset, AssetFile, Pose};
 use std::sync::Arc;
@@ -745,6 +745,17 @@ pub fn run_observed(
                     frame: rec.frame,
                     bond: offset + b.0,
                 });
+            }
+            if r.stress.is_some_and(|s| s.solves > 0)
+                && let Ok(Some(stress)) = set.stress(h)
+            {
+                for &(b, u) in stress.utilisation_changes() {
+                    rec.record.bond_stress.push(RunBondStress {
+                        frame: rec.frame,
+                        bond: offset + b.0,
+                        utilisation: u,
+                    });
+                }
             }
         }
         rec.capture(&set, &physics, &held);
