@@ -192,9 +192,12 @@ pub struct StressStepReport {
     pub overloaded: u32,
     /// Sustained loads on the instance after the step.
     pub loads: u32,
+    /// Wall time of the instance's stress update (solves and the event), s.
+    pub seconds: f64,
 }
 
 impl StressStepReport {
+    #[allow(clippy::too_many_arguments)]
     fn of_update(
         solves: u32,
         iterations: u32,
@@ -202,6 +205,7 @@ impl StressStepReport {
         unconverged: u32,
         overloaded: u32,
         loads: u32,
+        seconds: f64,
     ) -> Self {
         Self {
             solves,
@@ -210,6 +214,7 @@ impl StressStepReport {
             unconverged,
             overloaded,
             loads,
+            seconds,
         }
     }
 }
@@ -295,6 +300,7 @@ impl DestructionSet {
             if stress.is_idle() {
                 continue;
             }
+            let t0 = std::time::Instant::now();
             let update = match stress.update(&entry.instance, gravity, dt) {
                 Ok(u) => u,
                 Err(e) => {
@@ -317,6 +323,7 @@ impl DestructionSet {
                 update.unconverged,
                 update.overloaded,
                 loads,
+                t0.elapsed().as_secs_f64(),
             ));
             match admitted {
                 Some(Ok(event)) => {
