@@ -229,15 +229,10 @@ impl ClusterSet {
     }
 
     /// Replaces the live cluster at `h` (same handle, same generation): a
-    /// cluster that lost pieces keeps its identity. False for a stale handle.
-    pub(crate) fn replace_in_place(&mut self, h: ClusterHandle, cluster: Cluster) -> bool {
-        match self.get_mut(h) {
-            Some(c) => {
-                *c = cluster;
-                true
-            }
-            None => false,
-        }
+    /// cluster that lost pieces keeps its identity. Returns the cluster it
+    /// replaced; `None` (and `cluster` dropped) for a stale handle.
+    pub(crate) fn replace_in_place(&mut self, h: ClusterHandle, cluster: Cluster) -> Option<Cluster> {
+        self.get_mut(h).map(|c| std::mem::replace(c, cluster))
     }
 
     /// Frees `freed` then inserts `created` (in order, at the handles
@@ -257,6 +252,8 @@ impl ClusterSet {
             }
         }
         let mut handles = Vec::with_capacity(created.len());
+        self.slots
+            .reserve(created.len().saturating_sub(self.free.len()));
         for c in created {
             let index = match self.free.pop_first() {
                 Some(i) => i,

@@ -72,6 +72,41 @@ pub struct SplitPart {
     pub slot: Option<BodySlot>,
 }
 
+impl SplitPart {
+    /// A part with no members and zero mass, standing in for one not yet
+    /// computed (it never leaves the planner).
+    pub(crate) fn placeholder() -> Self {
+        let zero = MassSums {
+            mass: 0.0,
+            reference: glam::DVec3::ZERO,
+            moment: glam::DVec3::ZERO,
+            inertia: glam::DMat3::ZERO,
+            resum_mass: 0.0,
+            subtractions: 0,
+        };
+        Self {
+            handle: ClusterHandle::PLACEHOLDER,
+            kept: false,
+            nodes: Vec::new(),
+            supported: false,
+            mass: MassProperties {
+                mass: 0.0,
+                center: Vec3::ZERO,
+                inertia: glam::Mat3::ZERO,
+            },
+            principal: PrincipalAxes {
+                moments: Vec3::ZERO,
+                frame: glam::Quat::IDENTITY,
+            },
+            sums: zero,
+            critical: false,
+            volume: 0.0,
+            representation: Representation::Body,
+            slot: None,
+        }
+    }
+}
+
 /// A cluster that lost bonds and split (or lost its support).
 ///
 /// The remainder, the part the island search did not have to enumerate (the

@@ -987,7 +987,9 @@ impl Instance {
             .map(|s| s.old)
             .collect();
         let mut created = Vec::with_capacity(plan.new_cluster_count());
-        let mut index: BTreeMap<ClusterHandle, usize> = BTreeMap::new();
+        // Position of each created cluster by handle, for the impulses only.
+        let mut index: Vec<(ClusterHandle, usize)> = Vec::new();
+        let with_impulses = !plan.impulses.is_empty();
         let mut node_sets = Vec::with_capacity(plan.new_cluster_count());
         let mut motions = motions.into_iter();
         for s in plan.splits {
@@ -1000,7 +1002,9 @@ impl Instance {
                 } else {
                     NodeSet::List(p.nodes.clone())
                 });
-                index.insert(p.handle, created.len());
+                if with_impulses {
+                    index.push((p.handle, created.len()));
+                }
                 let motion = motions.next().unwrap_or_default();
                 created.push((
                     p.handle,
@@ -1024,9 +1028,11 @@ impl Instance {
         // backend applied the same change to its bodies in `CommitBackend::commit`.
         // A cluster without hulls is held at rest by the backend (nothing to
         // collide with, see `assign_representations`) and takes no impulse.
+        index.sort_unstable();
         let mut staged: BTreeMap<ClusterHandle, ClusterMotion> = BTreeMap::new();
         for imp in &plan.impulses {
-            if let Some(&k) = index.get(&imp.target) {
+            if let Ok(i) = index.binary_search_by_key(&imp.target, |&(h, _)| h) {
+                let k = index[i].1;
                 let c = &mut created[k].1;
                 if moves(&self.asset, c) {
                     let dv = crate::commit::impulse_change(&c.mass, &c.motion, imp);
@@ -1135,8 +1141,13 @@ impl Instance {
         );
         let mut installed = Vec::with_capacity(handles.len() + kept.len());
         for (h, c) in kept {
-            let ok = self.clusters.replace_in_place(h, c);
-            debug_assert!(ok, "a kept cluster must be live");
+            let old = self.clusters.replace_in_place(h, c);
+            debug_assert!(old.is_some(), "a kept cluster must be live");
+            if let Some(old) = old
+                && old.nodes.capacity() > self.scratch.spare_nodes.capacity()
+            {
+                self.scratch.spare_nodes = old.nodes;
+            }
             installed.push((h, false));
         }
         installed.extend(handles.into_iter().map(|h| (h, true)));
@@ -1383,7 +1394,7 @@ pub(crate) fn remainder_part<'a>(
     for piece in departing {
         sums.subtract(piece);
     }
-    let subtracted = (!sums.needs_resum())
+    let subtracted = (!sums.needs_resum(nodes.len()))
         .then(|| {
             let mass = sums.properties().ok()?;
             let principal = principal_of(asset, &nodes, &mass).ok()?;
@@ -1424,11 +1435,18 @@ fn is_support(asset: &Asset, health: &[f32], n: ChunkIndex) -> bool {
             .any(|b| health.get(b.0 as usize).is_some_and(|&h| h > 0.0))
 }
 
-/// `nodes` (ascending) without `gone` (members of `nodes`, any order).
-fn without(nodes: &[ChunkIndex], gone: impl Iterator<Item = ChunkIndex>) -> Vec<ChunkIndex> {
+/// `nodes` (ascending) without `gone` (members of `nodes`, any order),
+/// written into `out` (cleared first; a spare buffer, so a remainder's list
+/// reuses the memory of the one its last commit freed).
+fn without(
+    nodes: &[ChunkIndex],
+    gone: impl Iterator<Item = ChunkIndex>,
+    mut out: Vec<ChunkIndex>,
+) -> Vec<ChunkIndex> {
     let mut gone: Vec<ChunkIndex> = gone.collect();
     gone.sort_unstable();
-    let mut out = Vec::with_capacity(nodes.len().saturating_sub(gone.len()));
+    out.clear();
+    out.reserve(nodes.len().saturating_sub(gone.len()));
     let mut from = 0;
     for g in gone {
         if let Ok(i) = nodes[from..].binary_search(&g) {
@@ -1499,7 +1517,10 @@ fn plan_split(
     if departing == 0 && !(cluster.supported && world_broken) {
         return Ok(None);
     }
+    // Slot 0 is the remainder's, filled once the pieces' sums are known
+    // (pushing it to the front afterwards would move every piece).
     let mut parts = Vec::with_capacity(departing + 1);
+    parts.push(SplitPart::placeholder());
     let mut lost_support = world_broken;
     let mut kept_nodes = None;
     for (k, island) in pieces.drain(..).enumerate() {
@@ -1532,18 +1553,19 @@ fn plan_split(
         Some(nodes) => nodes,
         None => without(
             &cluster.nodes,
-            parts.iter().flat_map(|p| p.nodes.iter().copied()),
+            parts[1..].iter().flat_map(|p| p.nodes.iter().copied()),
+            std::mem::take(&mut scratch.spare_nodes),
         ),
     };
     let supported = cluster.supported
         && (!lost_support || nodes.iter().any(|&n| is_support(asset, candidate, n)));
-    if parts.is_empty() && supported == cluster.supported {
+    if parts.len() == 1 && supported == cluster.supported {
         return Ok(None);
     }
     let mut kept = remainder_part(
         asset,
         cluster,
-        parts.iter().map(|p| &p.sums),
+        parts[1..].iter().map(|p| &p.sums),
         nodes,
         supported,
     )?;
@@ -1552,7 +1574,7 @@ fn plan_split(
         kept.critical = budget.is_critical(asset, &kept.nodes);
         kept.volume = volume_of(asset, &kept.nodes);
     }
-    parts.insert(0, kept);
+    parts[0] = kept;
     Ok(Some(SplitPlan { old: h, parts }))
 }
 

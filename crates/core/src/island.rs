@@ -170,6 +170,10 @@ pub struct SplitScratch {
     /// Groups (roots) in order of creation, and the piece each became.
     roots: Vec<u32>,
     piece: Vec<u32>,
+    /// A member list freed by the last commit (a remainder's old one),
+    /// reused for the next remainder's, so chipping a big cluster does not
+    /// allocate (and page in) a fresh copy of its member list every time.
+    pub(crate) spare_nodes: Vec<ChunkIndex>,
 }
 
 impl SplitScratch {

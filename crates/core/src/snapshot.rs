@@ -451,7 +451,7 @@ fn support_set(
 /// Relative tolerance between a snapshot's stored mass sums and an exact
 /// re-sum of the cluster's chunks (mass and centre, scaled by the mass and
 /// by the inertia's size): far above the drift the guard allows
-/// ([`crate::mass::RESUM_EVERY`] subtractions of ≈ 1e-16 each), far below
+/// (at most [`crate::mass::RESUM_EVERY_MAX`] subtractions of ≈ 2e-16 each), far below
 /// any error that would matter.
 const STORED_MASS_TOLERANCE: f64 = 1e-6;
 
