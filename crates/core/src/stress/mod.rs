@@ -36,7 +36,8 @@ pub use instance_stress::{
 pub use material::{FailureMode, Material, MaterialError, StressLimit, StressMaterials};
 pub use section::Section;
 pub use solver::{
-    BondStress, DEFAULT_EPSILON, FOREST_TRIAL, PointLoad, Preconditioner, SolveMode, StressLoads,
+    BondStress, DEFAULT_EPSILON, FOREST_TRIAL, PointLoad, Preconditioner, REDUCE_ABOVE, SolveMode,
+    StressLoads,
     StressReport, StressSettings, StressSolver,
 };
 
