@@ -14,7 +14,7 @@
 //!   face bonds plus the deck's horizontal diagonals (the peer's bridge has
 //!   908 / 3,070; its exact layout is not known here).
 //!
-//! * `wall/100x50x2` (10,000 nodes / 29,850 bonds, issue 13 item 6): solved
+//! * `wall/100x50x2` (10,000 nodes / 24,700 bonds, issue 13 item 6): solved
 //!   in full, and (`reduced/wall`) on super-nodes with
 //!   `reduce_above = REDUCE_ABOVE` (multi-resolution); ten samples each.
 //!

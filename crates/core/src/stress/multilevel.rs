@@ -10,7 +10,7 @@
 //! unsmoothed). A rigid motion of a group moves a bond face exactly as a
 //! rigid motion of one node does, so the coarse operator `Pᵀ K P` is
 //! assembled exactly: the finest level keeps the bond springs (its product
-//! is [`stiffness_product`]); every coarser level is an assembled block
+//! is `stiffness_product`); every coarser level is an assembled block
 //! matrix with one 6×6 block per pair of coupled aggregates (bonds inside
 //! an aggregate drop out, parallel bonds between two aggregates merge), so
 //! a coarse level costs a few block products per node, not one per bond.
