@@ -14,6 +14,10 @@
 //!   face bonds plus the deck's horizontal diagonals (the peer's bridge has
 //!   908 / 3,070; its exact layout is not known here).
 //!
+//! * `wall/100x50x2` (10,000 nodes / 24,700 bonds, issue 13 item 6): solved
+//!   in full, and (`reduced/wall`) on super-nodes with
+//!   `reduce_above = REDUCE_ABOVE` (multi-resolution); ten samples each.
+//!
 //! The residual of every solve is asserted ≤ ε before timing.
 //!
 //! Run: `cargo bench -p smithereens-core --bench stress -- --warm-up-time 1 --measurement-time 3`.
@@ -22,7 +26,9 @@
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use smithereens_core::fixtures::{cube_chunk, grid_desc};
 use smithereens_core::glam::Vec3;
-use smithereens_core::stress::{Material, StressLoads, StressMaterials, StressSettings};
+use smithereens_core::stress::{
+    Material, REDUCE_ABOVE, StressLoads, StressMaterials, StressSettings,
+};
 use smithereens_core::*;
 use std::hint::black_box;
 
@@ -140,6 +146,8 @@ fn bench(c: &mut Criterion) {
         ("wall", "48x24x2", wall(48, 24, 2)),
         ("tower", "4x4x8", tower()),
         ("bridge", "30x10x2", bridge()),
+        ("wall", "100x50x2", wall(100, 50, 2)),
+        ("reduced/wall", "100x50x2", wall(100, 50, 2)),
     ];
     let loads = StressLoads {
         gravity: Vec3::new(0.0, -9.81, 0.0),
@@ -150,8 +158,14 @@ fn bench(c: &mut Criterion) {
         let health = vec![10.0; asset.bond_count()];
         let settings = StressSettings {
             max_iterations: 10_000,
+            reduce_above: if name.starts_with("reduced") {
+                REDUCE_ABOVE
+            } else {
+                0
+            },
             ..Default::default()
         };
+        g.sample_size(if nodes.len() > 5_000 { 10 } else { 100 });
         let mut solver = StressSolver::new(
             asset,
             settings,

@@ -293,6 +293,7 @@ fn bonds_break_only_from_a_converged_solve() {
         max_iterations: 1,
         preconditioner: Preconditioner::Multilevel,
         epsilon: 1e-3,
+        reduce_above: 0,
     };
     let mut stress = InstanceStress::new(&inst, desc).unwrap();
     let top = ChunkIndex(3 + 4 * (7 + 8 * 3));

@@ -14,6 +14,8 @@
 //! * [`section`]: bond face section moduli ([`Section`]);
 //! * [`solver`]: [`StressSolver`], its [`StressSettings`], [`StressLoads`],
 //!   per-bond [`BondStress`] and the [`StressReport`];
+//! * [`solver::reduced`]: the multi-resolution solve of large clusters
+//!   (rigid super-nodes, refined near a limit; off by default);
 //! * [`damage`]: a converged solve → sorted per-bond damage for a step;
 //! * [`instance_stress`]: the per-frame loop of one instance
 //!   ([`InstanceStress`]): which clusters to solve, sustained loads,
@@ -36,7 +38,8 @@ pub use instance_stress::{
 pub use material::{FailureMode, Material, MaterialError, StressLimit, StressMaterials};
 pub use section::Section;
 pub use solver::{
-    BondStress, DEFAULT_EPSILON, FOREST_TRIAL, PointLoad, Preconditioner, SolveMode, StressLoads,
+    BondStress, DEFAULT_EPSILON, FOREST_TRIAL, PointLoad, Preconditioner, REDUCE_ABOVE, SolveMode,
+    StressLoads,
     StressReport, StressSettings, StressSolver,
 };
 

@@ -1,71 +1,112 @@
 //! Multilevel preconditioner for the stress solve: aggregation of nodes
-//! into rigid groups, level by level, with damped block-Jacobi smoothing
-//! and a dense Cholesky solve on the coarsest level.
+//! into rigid groups, level by level, with block smoothing and a dense
+//! Cholesky solve on the coarsest level.
 //!
 //! The coarse space of an aggregate is its rigid motion (translation and
 //! rotation about the aggregate's mean centroid), the near-null space of
 //! elasticity that aggregation multigrid for elasticity uses (Vaněk,
 //! Mandel & Brezina, "Algebraic multigrid by smoothed aggregation for
 //! second and fourth order elliptic problems", Computing 56, 1996; here
-//! unsmoothed). Because a rigid motion of a group moves a bond face exactly
-//! as a rigid motion of one node does, every coarse level is again a
-//! network of nodes joined by the same bond springs, with lever arms
-//! measured from the aggregate centre; bonds inside an aggregate drop out.
+//! unsmoothed). A rigid motion of a group moves a bond face exactly as a
+//! rigid motion of one node does, so the coarse operator `Pᵀ K P` is
+//! assembled exactly: the finest level keeps the bond springs (its product
+//! is `stiffness_product`); every coarser level is an assembled block
+//! matrix with one 6×6 block per pair of coupled aggregates (bonds inside
+//! an aggregate drop out, parallel bonds between two aggregates merge), so
+//! a coarse level costs a few block products per node, not one per bond.
 //!
-//! One application is a symmetric V-cycle: two sweeps of `ω D⁻¹`
-//! pre-smoothing, restrict the residual, recurse, prolong (scaled by
-//! `COARSE_SCALE`), two sweeps of post-smoothing with the same ω,
-//! so the preconditioner is symmetric positive definite (each bond couples
-//! two nodes, so `λ_max(D⁻¹K) ≤ 2` and ω = 2/3 < 1 keeps the smoother
-//! convergent). It takes a few solver iterations where the spanning-forest
-//! preconditioner takes hundreds (plates spanning between piers, towers
-//! with diagonal bonds).
+//! One application is a symmetric V-cycle. On the finest level: two sweeps
+//! of `ω D⁻¹` (block Jacobi, ω = 2/3, `D` the 6×6 node blocks) before and
+//! after the coarse correction. On the assembled levels: one forward block
+//! Gauss–Seidel sweep before and one backward sweep after (symmetric
+//! Gauss–Seidel, so the cycle stays symmetric positive definite and can
+//! precondition conjugate gradients). The coarse correction is scaled by
+//! `COARSE_SCALE` (over-correction).
 
 use crate::stress::solver::{LocalBond, NONE, stiffness_product};
 use glam::{DMat3, DVec3};
 
-/// Smoothing sweeps before and after the coarse correction.
+/// Jacobi sweeps on the finest level before and after the coarse correction.
 const SWEEPS: usize = 2;
 /// Over-correction α of the coarse step: rigid aggregates without a
 /// smoothed prolongator under-estimate the coarse correction, and scaling
 /// it by α ∈ (1, 2) keeps the cycle symmetric (over-correction: R.
 /// Blaheta, "A multilevel method with overcorrection by aggregation for
-/// solving discrete elliptic problems", J. Comput. Appl. Math., 1988). It
-/// cut the iterations on the benchmark structures by 5–20 % (48×24×2 wall
-/// after a break: 44 → 36).
+/// solving discrete elliptic problems", J. Comput. Appl. Math., 1988).
 const COARSE_SCALE: f64 = 1.6;
-/// Block-Jacobi damping ω.
+/// Block-Jacobi damping ω of the finest level.
+/// Coarse cycles per visit of an assembled level (2: a W-cycle there; the
+/// assembled levels are cheap next to the finest, and a second cycle cut
+/// the 48×24×2 wall's iterations after a break from about 36 to 27).
+const GAMMA: usize = 2;
 const OMEGA: f64 = 2.0 / 3.0;
 /// A level with at most this many free nodes is solved densely.
 const COARSEST: usize = 16;
 /// Most levels (including the finest).
 const MAX_LEVELS: usize = 12;
 
-#[derive(Clone, Debug, Default)]
-struct Level {
-    /// Node centres, `n + 1` entries (the last is the world).
-    centroid: Vec<DVec3>,
-    fixed: Vec<bool>,
-    bonds: Vec<LocalBond>,
-    /// Per node: `A⁻¹`, `B` and `S⁻¹` of its 6×6 diagonal block
-    /// `[[A, B], [Bᵀ, C]]`, `S = C − Bᵀ A⁻¹ B`.
-    inv_a: Vec<DMat3>,
-    coupling: Vec<DMat3>,
-    inv_s: Vec<DMat3>,
-    /// Node → aggregate on the next level (its world for fixed nodes).
-    coarse_of: Vec<u32>,
-    adj_offsets: Vec<u32>,
-    adj: Vec<u32>,
-    r_u: Vec<DVec3>,
-    r_t: Vec<DVec3>,
-    z_u: Vec<DVec3>,
-    z_t: Vec<DVec3>,
-    t_u: Vec<DVec3>,
-    t_t: Vec<DVec3>,
+/// A symmetric 6×6 block `[[uu, ut], [tu, tt]]` acting on (translation,
+/// rotation).
+#[derive(Copy, Clone, Debug, Default)]
+pub(crate) struct Block {
+    uu: DMat3,
+    ut: DMat3,
+    tu: DMat3,
+    tt: DMat3,
 }
 
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+impl Block {
+    const ZERO: Self = Self {
+        uu: DMat3::ZERO,
+        ut: DMat3::ZERO,
+        tu: DMat3::ZERO,
+        tt: DMat3::ZERO,
+    };
+
+    #[inline]
+    fn mul(&self, u: DVec3, t: DVec3) -> (DVec3, DVec3) {
+        (self.uu * u + self.ut * t, self.tu * u + self.tt * t)
+    }
+
+    #[inline]
+    fn add(&mut self, o: &Self) {
+        self.uu += o.uu;
+        self.ut += o.ut;
+        self.tu += o.tu;
+        self.tt += o.tt;
+    }
+
+    /// `Tᵢᵀ A Tⱼ` with `T = [[E, −Xᵢ], [0, E]]`, `X = [d]×` (a node at
+    /// offset `d` from its aggregate's centre moves by `U + Θ × d`).
+    #[inline]
+    fn galerkin(&self, xi: DMat3, xj: DMat3) -> Self {
+        let tu = xi * self.uu + self.tu;
+        Self {
+            uu: self.uu,
+            ut: self.ut - self.uu * xj,
+            tu,
+            tt: xi * self.ut + self.tt - tu * xj,
+        }
+    }
+
+    /// The inverse of a symmetric positive definite block (by its Schur
+    /// complement); zero when the block is singular (a node without bonds).
+    fn inverse(&self) -> Self {
+        let ia = self.uu.inverse();
+        let s = self.tt - self.tu * ia * self.ut;
+        let is = s.inverse();
+        if !(ia.is_finite() && is.is_finite()) || self.uu.determinant() <= 0.0 {
+            return Self::ZERO;
+        }
+        let ia_b = ia * self.ut;
+        let off = -(ia_b * is);
+        Self {
+            uu: ia + ia_b * is * ia_b.transpose(),
+            ut: off,
+            tu: off.transpose(),
+            tt: is,
+        }
+    }
 }
 
 fn skew(r: DVec3) -> DMat3 {
@@ -81,55 +122,148 @@ fn spring(k_perp: f64, k_axis: f64, n: DVec3) -> DMat3 {
         + (k_axis - k_perp) * DMat3::from_cols(n * n.x, n * n.y, n * n.z)
 }
 
-impl Level {
+/// The element blocks of one bond between ends `e` and `f` (arms `r_e`,
+/// `r_f`, signs `s_a = −1`, `s_b = +1`): with `G = s [E, −X]` and
+/// `H = s [0, E]` the bond adds `G_eᵀ K G_f + H_eᵀ K_r H_f`.
+#[inline]
+fn element(k: DMat3, kr: DMat3, re: DVec3, rf: DVec3, s: f64) -> Block {
+    let (xe, xf) = (skew(re), skew(rf));
+    let kxf = k * xf;
+    Block {
+        uu: s * k,
+        ut: -s * kxf,
+        tu: s * (xe * k),
+        tt: s * (kr - xe * kxf),
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// The finest level: the solve's own bond list.
+#[derive(Clone, Debug, Default)]
+struct Fine {
+    centroid: Vec<DVec3>,
+    fixed: Vec<bool>,
+    bonds: Vec<LocalBond>,
+    /// Inverse 6×6 diagonal block per node (zero for fixed nodes).
+    inv: Vec<Block>,
+    /// Node → aggregate of level 1 (`NONE` for fixed nodes).
+    coarse_of: Vec<u32>,
+    adj_offsets: Vec<u32>,
+    adj: Vec<u32>,
+    r_u: Vec<DVec3>,
+    r_t: Vec<DVec3>,
+    z_u: Vec<DVec3>,
+    z_t: Vec<DVec3>,
+    t_u: Vec<DVec3>,
+    t_t: Vec<DVec3>,
+}
+
+/// An assembled level: free nodes only, block CSR (both triangles).
+#[derive(Clone, Debug, Default)]
+struct Coarse {
+    centroid: Vec<DVec3>,
+    diag: Vec<Block>,
+    inv: Vec<Block>,
+    row: Vec<u32>,
+    col: Vec<u32>,
+    off: Vec<Block>,
+    /// Node → aggregate of the next level.
+    coarse_of: Vec<u32>,
+    /// Member nodes of each node's aggregate on the previous level (CSR).
+    member_offsets: Vec<u32>,
+    members: Vec<u32>,
+    r_u: Vec<DVec3>,
+    r_t: Vec<DVec3>,
+    z_u: Vec<DVec3>,
+    z_t: Vec<DVec3>,
+    t_u: Vec<DVec3>,
+    t_t: Vec<DVec3>,
+    /// W-cycle scratch: the first correction and the original `r`.
+    w_u: Vec<DVec3>,
+    w_t: Vec<DVec3>,
+    s_u: Vec<DVec3>,
+    s_t: Vec<DVec3>,
+}
+
+fn resize(len: usize, vs: [&mut Vec<DVec3>; 6]) {
+    for v in vs {
+        v.clear();
+        v.resize(len, DVec3::ZERO);
+    }
+}
+
+/// Greedy aggregation over a node adjacency (seed + its free neighbours,
+/// then stragglers join a neighbouring aggregate); fills `coarse_of`
+/// (`NONE` for fixed nodes) and returns the aggregate count.
+fn aggregate(
+    len: usize,
+    fixed: impl Fn(usize) -> bool,
+    neighbours: impl Fn(usize) -> std::ops::Range<usize>,
+    adj: &[u32],
+    coarse_of: &mut Vec<u32>,
+) -> usize {
+    coarse_of.clear();
+    coarse_of.resize(len, NONE);
+    let mut count = 0u32;
+    for i in 0..len {
+        if fixed(i) || coarse_of[i] != NONE {
+            continue;
+        }
+        let lone = adj[neighbours(i)]
+            .iter()
+            .all(|&j| fixed(j as usize) || coarse_of[j as usize] == NONE);
+        if lone {
+            coarse_of[i] = count;
+            for &j in &adj[neighbours(i)] {
+                if !fixed(j as usize) {
+                    coarse_of[j as usize] = count;
+                }
+            }
+            count += 1;
+        }
+    }
+    for i in 0..len {
+        if fixed(i) || coarse_of[i] != NONE {
+            continue;
+        }
+        let joined = adj[neighbours(i)]
+            .iter()
+            .map(|&j| coarse_of[j as usize])
+            .find(|&c| c != NONE && c < count);
+        coarse_of[i] = joined.unwrap_or_else(|| {
+            count += 1;
+            count - 1
+        });
+    }
+    count as usize
+}
+
+impl Fine {
     fn len(&self) -> usize {
         self.fixed.len()
-    }
-
-    fn resize_vectors(&mut self) {
-        let len = self.len();
-        for v in [
-            &mut self.r_u,
-            &mut self.r_t,
-            &mut self.z_u,
-            &mut self.z_t,
-            &mut self.t_u,
-            &mut self.t_t,
-        ] {
-            v.clear();
-            v.resize(len, DVec3::ZERO);
-        }
     }
 
     /// Diagonal blocks and node adjacency.
     fn prepare(&mut self) {
         let len = self.len();
-        for v in [&mut self.inv_a, &mut self.coupling, &mut self.inv_s] {
-            v.clear();
-            v.resize(len, DMat3::ZERO);
-        }
+        self.inv.clear();
+        self.inv.resize(len, Block::ZERO);
         for lb in &self.bonds {
             let k = spring(lb.ks, lb.kn, lb.normal);
             let kr = spring(lb.kb, lb.kt, lb.normal);
             for (node, r) in [(lb.a as usize, lb.ra), (lb.b as usize, lb.rb)] {
-                if self.fixed[node] {
-                    continue;
+                if !self.fixed[node] {
+                    self.inv[node].add(&element(k, kr, r, r, 1.0));
                 }
-                let x = skew(r);
-                let kx = k * x;
-                self.inv_a[node] += k;
-                self.coupling[node] -= kx;
-                self.inv_s[node] += kr - x * kx;
             }
         }
         for i in 0..len {
-            if self.fixed[i] {
-                continue;
+            if !self.fixed[i] {
+                self.inv[i] = self.inv[i].inverse();
             }
-            let inv_a = self.inv_a[i].inverse();
-            let b = self.coupling[i];
-            self.inv_s[i] = (self.inv_s[i] - b.transpose() * inv_a * b).inverse();
-            self.inv_a[i] = inv_a;
         }
         self.adj_offsets.clear();
         self.adj_offsets.resize(len + 1, 0);
@@ -158,60 +292,15 @@ impl Level {
         self.fixed.iter().filter(|&&f| !f).count()
     }
 
-    fn neighbours(&self, i: usize) -> &[u32] {
-        &self.adj[self.adj_offsets[i] as usize..self.adj_offsets[i + 1] as usize]
-    }
-
-    /// Greedy aggregation (seed + its free neighbours, then stragglers join
-    /// a neighbouring aggregate); returns the aggregate count.
     fn aggregate(&mut self) -> usize {
-        let len = self.len();
-        self.coarse_of.clear();
-        self.coarse_of.resize(len, NONE);
-        let mut count = 0u32;
-        for i in 0..len {
-            if self.fixed[i] || self.coarse_of[i] != NONE {
-                continue;
-            }
-            let lone = self
-                .neighbours(i)
-                .iter()
-                .all(|&j| self.fixed[j as usize] || self.coarse_of[j as usize] == NONE);
-            if lone {
-                self.coarse_of[i] = count;
-                let (lo, hi) = (
-                    self.adj_offsets[i] as usize,
-                    self.adj_offsets[i + 1] as usize,
-                );
-                for k in lo..hi {
-                    let j = self.adj[k] as usize;
-                    if !self.fixed[j] {
-                        self.coarse_of[j] = count;
-                    }
-                }
-                count += 1;
-            }
-        }
-        for i in 0..len {
-            if self.fixed[i] || self.coarse_of[i] != NONE {
-                continue;
-            }
-            let joined = self
-                .neighbours(i)
-                .iter()
-                .map(|&j| self.coarse_of[j as usize])
-                .find(|&c| c != NONE && c < count);
-            self.coarse_of[i] = joined.unwrap_or_else(|| {
-                count += 1;
-                count - 1
-            });
-        }
-        for i in 0..len {
-            if self.fixed[i] {
-                self.coarse_of[i] = count;
-            }
-        }
-        count as usize
+        let (fixed, offsets) = (&self.fixed, &self.adj_offsets);
+        aggregate(
+            self.len(),
+            |i| fixed[i],
+            |i| offsets[i] as usize..offsets[i + 1] as usize,
+            &self.adj,
+            &mut self.coarse_of,
+        )
     }
 
     /// `t = K z`.
@@ -232,13 +321,136 @@ impl Level {
             if self.fixed[i] {
                 continue;
             }
-            let ru = self.r_u[i] - self.t_u[i];
-            let rt = self.r_t[i] - self.t_t[i];
-            let b = self.coupling[i];
-            let y2 = self.inv_s[i] * (rt - b.transpose() * (self.inv_a[i] * ru));
-            let y1 = self.inv_a[i] * (ru - b * y2);
+            let (y1, y2) = self.inv[i].mul(self.r_u[i] - self.t_u[i], self.r_t[i] - self.t_t[i]);
             self.z_u[i] += OMEGA * y1;
             self.z_t[i] += OMEGA * y2;
+        }
+    }
+}
+
+impl Coarse {
+    fn len(&self) -> usize {
+        self.diag.len()
+    }
+
+    fn neighbours(&self, i: usize) -> std::ops::Range<usize> {
+        self.row[i] as usize..self.row[i + 1] as usize
+    }
+
+    fn aggregate(&mut self) -> usize {
+        let row = &self.row;
+        aggregate(
+            self.len(),
+            |_| false,
+            |i| row[i] as usize..row[i + 1] as usize,
+            &self.col,
+            &mut self.coarse_of,
+        )
+    }
+
+    /// Member lists of `count` aggregates from `coarse_of` (of the level
+    /// below, `len` nodes, `NONE` skipped) and the aggregate centres.
+    fn set_members(&mut self, coarse_of: &[u32], centroid: &[DVec3], count: usize) {
+        self.member_offsets.clear();
+        self.member_offsets.resize(count + 1, 0);
+        for &c in coarse_of {
+            if c != NONE {
+                self.member_offsets[c as usize + 1] += 1;
+            }
+        }
+        for c in 0..count {
+            self.member_offsets[c + 1] += self.member_offsets[c];
+        }
+        self.members.clear();
+        self.members
+            .resize(self.member_offsets[count] as usize, 0);
+        // `row` doubles as the fill cursor here; assembly resets it.
+        self.row.clear();
+        self.row.extend_from_slice(&self.member_offsets[..count]);
+        self.centroid.clear();
+        self.centroid.resize(count, DVec3::ZERO);
+        for (i, &c) in coarse_of.iter().enumerate() {
+            if c != NONE {
+                let slot = &mut self.row[c as usize];
+                self.members[*slot as usize] = i as u32;
+                *slot += 1;
+                self.centroid[c as usize] += centroid[i];
+            }
+        }
+        for c in 0..count {
+            let m = self.member_offsets[c + 1] - self.member_offsets[c];
+            self.centroid[c] /= f64::from(m);
+        }
+    }
+
+    /// Diagonal inverses and the vectors, once the blocks are assembled.
+    fn finish(&mut self) {
+        self.inv.clear();
+        self.inv.extend(self.diag.iter().map(Block::inverse));
+        let len = self.len();
+        resize(
+            len,
+            [
+                &mut self.r_u,
+                &mut self.r_t,
+                &mut self.z_u,
+                &mut self.z_t,
+                &mut self.t_u,
+                &mut self.t_t,
+            ],
+        );
+    }
+
+    /// Before a second cycle: keeps `z` and `r`, sets `r ← r − A z`.
+    fn stash(&mut self) {
+        self.w_u.clone_from(&self.z_u);
+        self.w_t.clone_from(&self.z_t);
+        self.s_u.clone_from(&self.r_u);
+        self.s_t.clone_from(&self.r_t);
+        self.product();
+        for i in 0..self.len() {
+            self.r_u[i] -= self.t_u[i];
+            self.r_t[i] -= self.t_t[i];
+        }
+    }
+
+    /// After it: `z ← z + z₁`, `r` back.
+    fn unstash(&mut self) {
+        for i in 0..self.len() {
+            self.z_u[i] += self.w_u[i];
+            self.z_t[i] += self.w_t[i];
+        }
+        self.r_u.clone_from(&self.s_u);
+        self.r_t.clone_from(&self.s_t);
+    }
+
+    /// One Gauss–Seidel step at node `i` for `A z = r`.
+    #[inline]
+    fn relax(&mut self, i: usize) {
+        let (mut su, mut st) = self.diag[i].mul(self.z_u[i], self.z_t[i]);
+        for k in self.neighbours(i) {
+            let j = self.col[k] as usize;
+            let (u, t) = self.off[k].mul(self.z_u[j], self.z_t[j]);
+            su += u;
+            st += t;
+        }
+        let (du, dt) = self.inv[i].mul(self.r_u[i] - su, self.r_t[i] - st);
+        self.z_u[i] += du;
+        self.z_t[i] += dt;
+    }
+
+    /// `t = A z`.
+    fn product(&mut self) {
+        for i in 0..self.len() {
+            let (mut su, mut st) = self.diag[i].mul(self.z_u[i], self.z_t[i]);
+            for k in self.neighbours(i) {
+                let j = self.col[k] as usize;
+                let (u, t) = self.off[k].mul(self.z_u[j], self.z_t[j]);
+                su += u;
+                st += t;
+            }
+            self.t_u[i] = su;
+            self.t_t[i] = st;
         }
     }
 }
@@ -247,109 +459,256 @@ impl Level {
 /// solve, storage reused.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Multilevel {
-    levels: Vec<Level>,
+    fine: Fine,
+    coarse: Vec<Coarse>,
+    /// Assembled levels in use (the coarsest is the last; 0: the fine
+    /// level is the coarsest).
     used: usize,
+    /// Column-slot marker for assembly (per coarse node, `NONE` or slot).
+    marker: Vec<u32>,
     /// Lower Cholesky factor of the coarsest level, `m × m` row-major.
     dense: Vec<f64>,
-    dense_nodes: Vec<u32>,
     dense_ok: bool,
+    /// The fine level is small enough to be solved densely: level 1 is
+    /// the fine level itself and the cycle is that direct solve.
+    direct: bool,
     rhs: Vec<f64>,
+}
+
+fn find_slot(lv: &Coarse, i: usize, j: u32) -> usize {
+    let range = lv.neighbours(i);
+    let lo = range.start;
+    lo + lv.col[range].iter().position(|&c| c == j).unwrap_or(0)
 }
 
 impl Multilevel {
     /// Builds the hierarchy over the fine system (`n + 1` nodes, the last
     /// the world).
     pub(crate) fn build(&mut self, centroid: &[DVec3], fixed: &[bool], bonds: &[LocalBond]) {
-        if self.levels.is_empty() {
-            self.levels.push(Level::default());
-        }
-        let fine = &mut self.levels[0];
+        let fine = &mut self.fine;
         fine.centroid.clear();
         fine.centroid.extend_from_slice(centroid);
         fine.fixed.clear();
         fine.fixed.extend_from_slice(fixed);
         fine.bonds.clear();
         fine.bonds.extend_from_slice(bonds);
-        let mut l = 0;
-        loop {
-            self.levels[l].resize_vectors();
-            self.levels[l].prepare();
-            let free = self.levels[l].free_count();
-            if free <= COARSEST || l + 1 == MAX_LEVELS {
-                break;
+        let len = fine.len();
+        resize(
+            len,
+            [
+                &mut fine.r_u,
+                &mut fine.r_t,
+                &mut fine.z_u,
+                &mut fine.z_t,
+                &mut fine.t_u,
+                &mut fine.t_t,
+            ],
+        );
+        fine.prepare();
+        self.used = 0;
+        self.direct = false;
+        let free = fine.free_count();
+        if free <= COARSEST {
+            // One aggregate per free node: level 1 is the fine system, solved densely.
+            fine.coarse_of.clear();
+            let mut count = 0u32;
+            for &f in &fine.fixed {
+                fine.coarse_of.push(if f {
+                    NONE
+                } else {
+                    count += 1;
+                    count - 1
+                });
             }
-            let count = self.levels[l].aggregate();
-            if count * 10 > free * 9 {
-                break; // coarsening stalled
+            if self.coarse.is_empty() {
+                self.coarse.push(Coarse::default());
             }
-            if self.levels.len() <= l + 1 {
-                self.levels.push(Level::default());
+            self.assemble_from_bonds(count as usize);
+            self.used = 1;
+            self.factor_coarsest();
+            self.direct = self.dense_ok;
+            if self.direct {
+                return;
             }
-            let (head, tail) = self.levels.split_at_mut(l + 1);
-            coarsen(&head[l], count, &mut tail[0]);
-            l += 1;
+            self.used = 0;
         }
-        self.used = l + 1;
+        let fine = &mut self.fine;
+        if free > COARSEST {
+            let count = fine.aggregate();
+            if count * 10 <= free * 9 {
+                if self.coarse.is_empty() {
+                    self.coarse.push(Coarse::default());
+                }
+                self.assemble_from_bonds(count);
+                self.used = 1;
+                while self.used < MAX_LEVELS - 1 {
+                    let l = self.used - 1;
+                    let free = self.coarse[l].len();
+                    if free <= COARSEST {
+                        break;
+                    }
+                    let count = self.coarse[l].aggregate();
+                    if count * 10 > free * 9 {
+                        break; // coarsening stalled
+                    }
+                    if self.coarse.len() <= l + 1 {
+                        self.coarse.push(Coarse::default());
+                    }
+                    self.assemble_galerkin(l, count);
+                    self.used += 1;
+                }
+            }
+        }
         self.factor_coarsest();
     }
 
-    /// Dense Cholesky of the coarsest level, assembled from the bonds'
-    /// element blocks.
+    /// Level 1 from the fine bonds: each bond between two aggregates adds
+    /// its element blocks with arms from the aggregate centres.
+    fn assemble_from_bonds(&mut self, count: usize) {
+        let fine = &self.fine;
+        let next = &mut self.coarse[0];
+        next.set_members(&fine.coarse_of, &fine.centroid, count);
+        // Pattern: per aggregate, the aggregates its members' bonds reach.
+        self.marker.clear();
+        self.marker.resize(count, NONE);
+        next.row.clear();
+        next.row.push(0);
+        next.col.clear();
+        for c in 0..count {
+            for m in next.member_offsets[c]..next.member_offsets[c + 1] {
+                let i = next.members[m as usize];
+                let (lo, hi) = (
+                    fine.adj_offsets[i as usize] as usize,
+                    fine.adj_offsets[i as usize + 1] as usize,
+                );
+                for &j in &fine.adj[lo..hi] {
+                    let cj = fine.coarse_of[j as usize];
+                    if cj != NONE && cj as usize != c && self.marker[cj as usize] != c as u32 {
+                        self.marker[cj as usize] = c as u32;
+                        next.col.push(cj);
+                    }
+                }
+            }
+            next.row.push(next.col.len() as u32);
+        }
+        next.diag.clear();
+        next.diag.resize(count, Block::ZERO);
+        next.off.clear();
+        next.off.resize(next.col.len(), Block::ZERO);
+        for lb in &fine.bonds {
+            let (a, b) = (lb.a as usize, lb.b as usize);
+            let (ca, cb) = (fine.coarse_of[a], fine.coarse_of[b]);
+            if ca == cb {
+                continue;
+            }
+            let p = if fine.fixed[a] {
+                fine.centroid[b] + lb.rb
+            } else {
+                fine.centroid[a] + lb.ra
+            };
+            let arm = |c: u32| {
+                if c == NONE {
+                    DVec3::ZERO
+                } else {
+                    p - next.centroid[c as usize]
+                }
+            };
+            let (ra, rb) = (arm(ca), arm(cb));
+            let k = spring(lb.ks, lb.kn, lb.normal);
+            let kr = spring(lb.kb, lb.kt, lb.normal);
+            if ca != NONE {
+                next.diag[ca as usize].add(&element(k, kr, ra, ra, 1.0));
+            }
+            if cb != NONE {
+                next.diag[cb as usize].add(&element(k, kr, rb, rb, 1.0));
+            }
+            if ca != NONE && cb != NONE {
+                let s = find_slot(next, ca as usize, cb);
+                next.off[s].add(&element(k, kr, ra, rb, -1.0));
+                let s = find_slot(next, cb as usize, ca);
+                next.off[s].add(&element(k, kr, rb, ra, -1.0));
+            }
+        }
+        next.finish();
+    }
+
+    /// Level `l + 1` from level `l` by `Pᵀ A P` over rigid aggregates.
+    fn assemble_galerkin(&mut self, l: usize, count: usize) {
+        let (head, tail) = self.coarse.split_at_mut(l + 1);
+        let (lv, next) = (&head[l], &mut tail[0]);
+        next.set_members(&lv.coarse_of, &lv.centroid, count);
+        self.marker.clear();
+        self.marker.resize(count, NONE);
+        next.row.clear();
+        next.row.push(0);
+        next.col.clear();
+        next.diag.clear();
+        next.diag.resize(count, Block::ZERO);
+        next.off.clear();
+        for c in 0..count {
+            let start = next.col.len();
+            let cc = next.centroid[c];
+            for m in next.member_offsets[c]..next.member_offsets[c + 1] {
+                let i = next.members[m as usize] as usize;
+                let xi = skew(lv.centroid[i] - cc);
+                next.diag[c].add(&lv.diag[i].galerkin(xi, xi));
+                for k in lv.neighbours(i) {
+                    let j = lv.col[k] as usize;
+                    let cj = lv.coarse_of[j] as usize;
+                    let xj = skew(lv.centroid[j] - next.centroid[cj]);
+                    let blk = lv.off[k].galerkin(xi, xj);
+                    if cj == c {
+                        next.diag[c].add(&blk);
+                    } else {
+                        let m = self.marker[cj];
+                        if m == NONE || (m as usize) < start {
+                            self.marker[cj] = next.col.len() as u32;
+                            next.col.push(cj as u32);
+                            next.off.push(blk);
+                        } else {
+                            next.off[m as usize].add(&blk);
+                        }
+                    }
+                }
+            }
+            next.row.push(next.col.len() as u32);
+        }
+        next.finish();
+    }
+
+    /// Dense Cholesky of the coarsest assembled level.
     fn factor_coarsest(&mut self) {
-        let lv = &mut self.levels[self.used - 1];
-        self.dense_nodes.clear();
-        self.dense_nodes
-            .extend((0..lv.len() as u32).filter(|&i| !lv.fixed[i as usize]));
-        let m = 6 * self.dense_nodes.len();
-        self.dense_ok = m <= 6 * 4 * COARSEST;
+        self.dense_ok = false;
+        if self.used == 0 {
+            return;
+        }
+        let lv = &self.coarse[self.used - 1];
+        let n = lv.len();
+        let m = 6 * n;
+        self.dense_ok = n <= 4 * COARSEST;
         if !self.dense_ok {
             return;
         }
         self.dense.clear();
         self.dense.resize(m * m, 0.0);
-        // Dense position of each node (NONE for fixed ones); the coarsest
-        // level restricts nowhere, so its `coarse_of` is free scratch.
-        lv.coarse_of.clear();
-        lv.coarse_of.resize(lv.len(), NONE);
-        for (c, &n) in self.dense_nodes.iter().enumerate() {
-            lv.coarse_of[n as usize] = c as u32;
-        }
-        // Element blocks: with G_e = s_e [E, −X_e] and H_e = s_e [0, E]
-        // (s_a = −1, s_b = +1, X_e = [r_e]×) a bond adds
-        // G_eᵀ K G_f + H_eᵀ K_r H_f to block (e, f).
-        for lb in &lv.bonds {
-            let k = spring(lb.ks, lb.kn, lb.normal);
-            let kr = spring(lb.kb, lb.kt, lb.normal);
-            let ends = [(lb.a, lb.ra, -1.0), (lb.b, lb.rb, 1.0)];
-            for &(e, re, se) in &ends {
-                let ce = lv.coarse_of[e as usize];
-                if ce == NONE {
-                    continue;
-                }
-                let xe = skew(re);
-                for &(f, rf, sf) in &ends {
-                    let cf = lv.coarse_of[f as usize];
-                    if cf == NONE {
-                        continue;
-                    }
-                    let xf = skew(rf);
-                    let s = se * sf;
-                    let blocks = [
-                        (0, 0, s * k),
-                        (0, 3, -s * (k * xf)),
-                        (3, 0, s * (xe * k)),
-                        (3, 3, s * (kr - xe * k * xf)),
-                    ];
-                    for (ro, co, blk) in blocks {
-                        for r in 0..3 {
-                            for c in 0..3 {
-                                let row = 6 * ce as usize + ro + r;
-                                let col = 6 * cf as usize + co + c;
-                                self.dense[row * m + col] += blk.col(c)[r];
-                            }
-                        }
+        let mut put = |bi: usize, bj: usize, blk: &Block| {
+            for (ro, co, mat) in [
+                (0, 0, blk.uu),
+                (0, 3, blk.ut),
+                (3, 0, blk.tu),
+                (3, 3, blk.tt),
+            ] {
+                for r in 0..3 {
+                    for c in 0..3 {
+                        self.dense[(6 * bi + ro + r) * m + 6 * bj + co + c] += mat.col(c)[r];
                     }
                 }
+            }
+        };
+        for i in 0..n {
+            put(i, i, &lv.diag[i]);
+            for k in lv.neighbours(i) {
+                put(i, lv.col[k] as usize, &lv.off[k]);
             }
         }
         // In-place Cholesky, lower triangle, row by row.
@@ -368,7 +727,9 @@ impl Multilevel {
             }
         }
     }
+}
 
+impl Multilevel {
     /// `z = M⁻¹ r` (one V-cycle); `r` and `z` have the fine system's layout.
     pub(crate) fn apply(
         &mut self,
@@ -377,42 +738,100 @@ impl Multilevel {
         z_u: &mut [DVec3],
         z_t: &mut [DVec3],
     ) {
-        let fine = &mut self.levels[0];
+        let fine = &mut self.fine;
         fine.r_u.copy_from_slice(r_u);
         fine.r_t.copy_from_slice(r_t);
-        self.cycle(0);
-        let fine = &self.levels[0];
+        fine.z_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
+        fine.z_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+        if self.direct {
+            self.restrict_fine(false);
+            self.solve_coarsest();
+            self.prolong_fine(1.0);
+        } else if self.used == 0 {
+            // No hierarchy (coarsening stalled): smoothing only.
+            for _ in 0..2 * SWEEPS {
+                fine.product();
+                fine.smooth();
+            }
+        } else {
+            fine.t_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
+            fine.t_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+            fine.smooth();
+            for _ in 1..SWEEPS {
+                fine.product();
+                fine.smooth();
+            }
+            fine.product();
+            self.restrict_fine(true);
+            self.cycle(0);
+            self.prolong_fine(COARSE_SCALE);
+            let fine = &mut self.fine;
+            for _ in 0..SWEEPS {
+                fine.product();
+                fine.smooth();
+            }
+        }
+        let fine = &self.fine;
         z_u.copy_from_slice(&fine.z_u);
         z_t.copy_from_slice(&fine.z_t);
     }
 
+    /// Level 1's right-hand side from the fine `r` (minus `t` when `smoothed`).
+    fn restrict_fine(&mut self, smoothed: bool) {
+        let (fine, next) = (&self.fine, &mut self.coarse[0]);
+        next.r_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
+        next.r_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+        for i in 0..fine.len() {
+            let c = fine.coarse_of[i];
+            if c == NONE {
+                continue;
+            }
+            let c = c as usize;
+            let (mut ru, mut rt) = (fine.r_u[i], fine.r_t[i]);
+            if smoothed {
+                ru -= fine.t_u[i];
+                rt -= fine.t_t[i];
+            }
+            next.r_u[c] += ru;
+            next.r_t[c] += rt + (fine.centroid[i] - next.centroid[c]).cross(ru);
+        }
+    }
+
+    fn prolong_fine(&mut self, scale: f64) {
+        let (fine, next) = (&mut self.fine, &self.coarse[0]);
+        for i in 0..fine.len() {
+            let c = fine.coarse_of[i];
+            if c == NONE {
+                continue;
+            }
+            let c = c as usize;
+            let (zu, zt) = (scale * next.z_u[c], scale * next.z_t[c]);
+            fine.z_u[i] += zu + zt.cross(fine.centroid[i] - next.centroid[c]);
+            fine.z_t[i] += zt;
+        }
+    }
+
+    /// One V-cycle on assembled level `l` for its `r`, into its `z`.
     fn cycle(&mut self, l: usize) {
         if l + 1 == self.used {
             self.solve_coarsest();
             return;
         }
         {
-            let lv = &mut self.levels[l];
+            let lv = &mut self.coarse[l];
             lv.z_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
             lv.z_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
-            lv.t_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
-            lv.t_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
-            lv.smooth();
-            for _ in 1..SWEEPS {
-                lv.product();
-                lv.smooth();
+            for i in 0..lv.len() {
+                lv.relax(i);
             }
             lv.product();
         }
         {
-            let (head, tail) = self.levels.split_at_mut(l + 1);
+            let (head, tail) = self.coarse.split_at_mut(l + 1);
             let (lv, next) = (&head[l], &mut tail[0]);
             next.r_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
             next.r_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
             for i in 0..lv.len() {
-                if lv.fixed[i] {
-                    continue;
-                }
                 let c = lv.coarse_of[i] as usize;
                 let ru = lv.r_u[i] - lv.t_u[i];
                 let rt = lv.r_t[i] - lv.t_t[i];
@@ -421,49 +840,45 @@ impl Multilevel {
             }
         }
         self.cycle(l + 1);
-        {
-            let (head, tail) = self.levels.split_at_mut(l + 1);
-            let (lv, next) = (&mut head[l], &tail[0]);
-            for i in 0..lv.len() {
-                if lv.fixed[i] {
-                    continue;
-                }
-                let c = lv.coarse_of[i] as usize;
-                let (zu, zt) = (COARSE_SCALE * next.z_u[c], COARSE_SCALE * next.z_t[c]);
-                lv.z_u[i] += zu + zt.cross(lv.centroid[i] - next.centroid[c]);
-                lv.z_t[i] += zt;
-            }
+        for _ in 1..GAMMA {
+            // W-cycle: another cycle on the coarse residual r − A z.
+            self.coarse[l + 1].stash();
+            self.cycle(l + 1);
+            self.coarse[l + 1].unstash();
         }
-        let lv = &mut self.levels[l];
-        for _ in 0..SWEEPS {
-            lv.product();
-            lv.smooth();
+        let (head, tail) = self.coarse.split_at_mut(l + 1);
+        let (lv, next) = (&mut head[l], &tail[0]);
+        for i in 0..lv.len() {
+            let c = lv.coarse_of[i] as usize;
+            let (zu, zt) = (COARSE_SCALE * next.z_u[c], COARSE_SCALE * next.z_t[c]);
+            lv.z_u[i] += zu + zt.cross(lv.centroid[i] - next.centroid[c]);
+            lv.z_t[i] += zt;
+        }
+        for i in (0..lv.len()).rev() {
+            lv.relax(i);
         }
     }
 
     fn solve_coarsest(&mut self) {
-        let lv = &mut self.levels[self.used - 1];
+        let lv = &mut self.coarse[self.used - 1];
         lv.z_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
         lv.z_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
         if !self.dense_ok {
-            // Too large or not positive definite: a few smoothing sweeps.
-            for _ in 0..4 {
-                stiffness_product(
-                    &lv.bonds,
-                    &lv.fixed,
-                    &lv.z_u,
-                    &lv.z_t,
-                    &mut lv.t_u,
-                    &mut lv.t_t,
-                );
-                lv.smooth();
+            // Too large or not positive definite: symmetric Gauss–Seidel.
+            for _ in 0..2 {
+                for i in 0..lv.len() {
+                    lv.relax(i);
+                }
+                for i in (0..lv.len()).rev() {
+                    lv.relax(i);
+                }
             }
             return;
         }
-        let m = 6 * self.dense_nodes.len();
+        let m = 6 * lv.len();
         self.rhs.clear();
-        for &n in &self.dense_nodes {
-            let (u, t) = (lv.r_u[n as usize], lv.r_t[n as usize]);
+        for i in 0..lv.len() {
+            let (u, t) = (lv.r_u[i], lv.r_t[i]);
             self.rhs.extend_from_slice(&[u.x, u.y, u.z, t.x, t.y, t.z]);
         }
         let l = &self.dense;
@@ -478,58 +893,10 @@ impl Multilevel {
             }
             self.rhs[i] = s / l[i * m + i];
         }
-        for (c, &n) in self.dense_nodes.iter().enumerate() {
-            let v = &self.rhs[6 * c..6 * c + 6];
-            lv.z_u[n as usize] = DVec3::new(v[0], v[1], v[2]);
-            lv.z_t[n as usize] = DVec3::new(v[3], v[4], v[5]);
+        for i in 0..lv.len() {
+            let v = &self.rhs[6 * i..6 * i + 6];
+            lv.z_u[i] = DVec3::new(v[0], v[1], v[2]);
+            lv.z_t[i] = DVec3::new(v[3], v[4], v[5]);
         }
-    }
-}
-
-/// The next level from `fine` and its aggregation into `count` groups.
-fn coarsen(fine: &Level, count: usize, next: &mut Level) {
-    next.centroid.clear();
-    next.centroid.resize(count + 1, DVec3::ZERO);
-    next.fixed.clear();
-    next.fixed.resize(count, false);
-    next.fixed.push(true);
-    // Mean centre of each aggregate (t_u of `next` is free scratch here).
-    next.t_u.clear();
-    next.t_u.resize(count + 1, DVec3::ZERO);
-    for i in 0..fine.len() {
-        if !fine.fixed[i] {
-            let c = fine.coarse_of[i] as usize;
-            next.centroid[c] += fine.centroid[i];
-            next.t_u[c].x += 1.0;
-        }
-    }
-    for c in 0..count {
-        next.centroid[c] /= next.t_u[c].x;
-    }
-    next.bonds.clear();
-    for lb in &fine.bonds {
-        let (a, b) = (lb.a as usize, lb.b as usize);
-        let (ca, cb) = (fine.coarse_of[a], fine.coarse_of[b]);
-        if ca == cb {
-            continue;
-        }
-        let p = if fine.fixed[a] && a + 1 == fine.len() {
-            fine.centroid[b] + lb.rb
-        } else {
-            fine.centroid[a] + lb.ra
-        };
-        let lever = |c: u32| {
-            if c as usize == count {
-                DVec3::ZERO
-            } else {
-                p - next.centroid[c as usize]
-            }
-        };
-        let mut cl = *lb;
-        cl.a = ca;
-        cl.b = cb;
-        cl.ra = lever(ca);
-        cl.rb = lever(cb);
-        next.bonds.push(cl);
     }
 }

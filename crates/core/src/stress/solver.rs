@@ -64,6 +64,9 @@ use crate::stress::multilevel::Multilevel;
 use crate::stress::section::Section;
 use glam::{DMat3, DVec3, Vec3};
 
+pub mod reduced;
+pub use reduced::REDUCE_ABOVE;
+
 /// `G/E` of the bond springs: shear and torsion stiffness over axial and
 /// bending stiffness. 0.4 ≈ 1 / (2 (1 + ν)) with Poisson's ratio ν = 0.25.
 pub const SHEAR_STIFFNESS_RATIO: f64 = 0.4;
@@ -103,6 +106,14 @@ pub struct StressSettings {
     /// Residual bound ε (see the [module docs](self)), dimensionless.
     /// Positive and finite; default [`DEFAULT_EPSILON`].
     pub epsilon: f32,
+    /// Anchored clusters with more free nodes than this are solved on a
+    /// reduced graph of rigid super-nodes, refined where a bond nears its
+    /// limit ([`reduced`]); 0 (the default) never reduces. [`REDUCE_ABOVE`]
+    /// is the threshold the tests use. Off by default: on the 100×50×2
+    /// wall the reduced solve is measured slower than the full one (see
+    /// [`reduced`]).
+    #[serde(default)]
+    pub reduce_above: u32,
 }
 
 impl Default for StressSettings {
@@ -111,6 +122,7 @@ impl Default for StressSettings {
             max_iterations: 64,
             preconditioner: Preconditioner::Auto,
             epsilon: DEFAULT_EPSILON,
+            reduce_above: 0,
         }
     }
 }
@@ -381,6 +393,22 @@ pub struct StressSolver {
     q_t: Vec<DVec3>,
     /// Some free node starts from a non-zero warm start.
     warm: bool,
+    /// Per node: mass, kg (a super-node's: its members').
+    node_mass: Vec<f64>,
+    /// The solve runs on super-nodes ([`reduced`]); the fields below hold
+    /// the fine system and the grouping.
+    reduced: bool,
+    fine_chunk: Vec<ChunkIndex>,
+    fine_centroid: Vec<DVec3>,
+    fine_fixed: Vec<bool>,
+    fine_mass: Vec<f64>,
+    /// Fine local node → node (the world last).
+    node_of: Vec<u32>,
+    /// Per fine local node: solved at full resolution.
+    refined: Vec<bool>,
+    /// Node → its fine local nodes (CSR).
+    member_offsets: Vec<u32>,
+    members: Vec<u32>,
     multilevel: Multilevel,
     stresses: Vec<BondStress>,
     report: Option<StressReport>,
@@ -471,6 +499,16 @@ impl StressSolver {
             q_u: Vec::new(),
             q_t: Vec::new(),
             warm: false,
+            node_mass: Vec::new(),
+            reduced: false,
+            fine_chunk: Vec::new(),
+            fine_centroid: Vec::new(),
+            fine_fixed: Vec::new(),
+            fine_mass: Vec::new(),
+            node_of: Vec::new(),
+            refined: Vec::new(),
+            member_offsets: Vec::new(),
+            members: Vec::new(),
             multilevel: Multilevel::default(),
             stresses: Vec::new(),
             report: None,
@@ -648,9 +686,14 @@ impl StressSolver {
             // leave it no reaction.
             self.fixed[0] = true;
         }
+        let free = self.fixed[..self.chunk.len()].iter().filter(|&&f| !f).count();
+        let reduce_above = self.settings.reduce_above as usize;
+        if mode == SolveMode::Anchored && reduce_above > 0 && free > reduce_above {
+            return self.solve_reduced(asset, nodes, health, loads);
+        }
         self.build_forest();
         match mode {
-            SolveMode::Anchored => self.anchored_loads(asset, loads),
+            SolveMode::Anchored => self.anchored_loads(loads),
             _ => self.inertial_loads(asset, loads.angular_velocity),
         }
         let inertial = mode == SolveMode::Inertial;
@@ -699,7 +742,11 @@ impl StressSolver {
             self.chunk.push(c);
         }
         self.chunk.sort_unstable();
+        self.reduced = false;
         let n = self.chunk.len();
+        self.node_mass.clear();
+        self.node_mass
+            .extend(self.chunk.iter().map(|&c| f64::from(asset.chunks()[c].mass)));
         self.centroid.clear();
         self.fixed.clear();
         self.inv_w2.clear();
@@ -781,6 +828,12 @@ impl StressSolver {
             lb.b = b.chunk1.map_or(world, |c1| self.local_of[c1.0 as usize]);
             self.bonds.push(lb);
         }
+        self.build_adjacency();
+    }
+
+    /// The node CSR adjacency over `bonds` (`chunk.len() + 1` nodes).
+    fn build_adjacency(&mut self) {
+        let n = self.chunk.len();
         self.adj_offsets.clear();
         self.adj_offsets.resize(n + 2, 0);
         for b in &self.bonds {
@@ -848,25 +901,44 @@ impl StressSolver {
                 self.fixed[v] = true;
             }
         }
-        // Warm start of the free nodes.
+        // Warm start of the free nodes (a super-node: its members' mean
+        // motion, by mass).
         self.warm = false;
-        for (k, &c) in self.chunk.iter().enumerate() {
-            if !self.fixed[k] {
-                self.x_u[k] = self.warm_u[c.0 as usize];
-                self.x_t[k] = self.warm_t[c.0 as usize];
-                self.warm |= self.x_u[k] != DVec3::ZERO || self.x_t[k] != DVec3::ZERO;
+        for k in 0..self.chunk.len() {
+            if self.fixed[k] {
+                continue;
             }
+            if self.reduced {
+                let (mut u, mut t) = (DVec3::ZERO, DVec3::ZERO);
+                for &i in self.members_of(k) {
+                    let c = self.fine_chunk[i as usize].0 as usize;
+                    let m = self.fine_mass[i as usize];
+                    u += m * self.warm_u[c];
+                    t += m * self.warm_t[c];
+                }
+                self.x_u[k] = u / self.node_mass[k];
+                self.x_t[k] = t / self.node_mass[k];
+            } else {
+                let c = self.chunk[k].0 as usize;
+                self.x_u[k] = self.warm_u[c];
+                self.x_t[k] = self.warm_t[c];
+            }
+            self.warm |= self.x_u[k] != DVec3::ZERO || self.x_t[k] != DVec3::ZERO;
         }
     }
 
-    fn anchored_loads(&mut self, asset: &Asset, loads: &StressLoads<'_>) {
+    fn anchored_loads(&mut self, loads: &StressLoads<'_>) {
         let g = loads.gravity.as_dvec3();
-        for (k, &c) in self.chunk.iter().enumerate() {
-            self.b_u[k] = f64::from(asset.chunks()[c].mass) * g;
+        for k in 0..self.chunk.len() {
+            self.b_u[k] = self.node_mass[k] * g;
         }
         for l in loads.point_loads {
             if let Some(k) = self.local(l.chunk) {
-                let k = k as usize;
+                let k = if self.reduced {
+                    self.node_of[k as usize] as usize
+                } else {
+                    k as usize
+                };
                 let f = l.force.as_dvec3();
                 self.b_u[k] += f;
                 self.b_t[k] += (l.point.as_dvec3() - self.centroid[k]).cross(f);
@@ -1076,6 +1148,26 @@ impl StressSolver {
     }
 
     fn store_warm_start(&mut self) {
+        if self.reduced {
+            // Each member moves with its super-node.
+            for k in 0..self.chunk.len() {
+                let (u, t) = if self.fixed[k] {
+                    (DVec3::ZERO, DVec3::ZERO)
+                } else {
+                    (self.x_u[k], self.x_t[k])
+                };
+                let (lo, hi) = (
+                    self.member_offsets[k] as usize,
+                    self.member_offsets[k + 1] as usize,
+                );
+                for &i in &self.members[lo..hi] {
+                    let c = self.fine_chunk[i as usize].0 as usize;
+                    self.warm_u[c] = u + t.cross(self.fine_centroid[i as usize] - self.centroid[k]);
+                    self.warm_t[c] = t;
+                }
+            }
+            return;
+        }
         for (k, &c) in self.chunk.iter().enumerate() {
             let (u, t) = if self.fixed[k] {
                 (DVec3::ZERO, DVec3::ZERO)

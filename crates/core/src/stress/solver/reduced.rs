@@ -1,0 +1,282 @@
+//! Multi-resolution solve of large clusters (issue 13 item 6): the cluster
+//! is solved on a reduced graph of rigid super-nodes, and the super-nodes
+//! next to a bond that nears its limit are split back into their chunks
+//! and solved again.
+//!
+//! # Reduction
+//! Breadth-first from each free chunk not yet grouped (ascending chunk
+//! order), a super-node takes every free, ungrouped, unrefined chunk
+//! within [`REDUCE_RADIUS`] bond hops (on a wall of two layers, about 25
+//! chunks). Anchors and refined chunks stay single nodes. A super-node
+//! moves rigidly: its centre is the mass centre of its members, its load
+//! their weight (which has no moment about that centre) plus the point
+//! loads on them with their moments, and its bonds are those of its
+//! members to other nodes, with arms measured from its centre. Bonds inside
+//! a super-node drop out. This is the Galerkin projection of the chunk
+//! system on rigid motions of the groups (the coarse space of
+//! [`super::super::multilevel`]), so the reduced solve's bond forces are
+//! exact for a structure whose groups do not deform, and in general they
+//! balance every super-node: the weight of what a bond carries is right.
+//!
+//! # Refinement
+//! After a converged reduced solve, every super-node at an end of a bond
+//! whose stress reaches [`REFINE_AT`] × its elastic limit in any mode is
+//! split into its chunks, and the cluster is solved again (warm-started
+//! from the reduced answer), for at most [`MAX_ROUNDS`] solves. The last
+//! solve's bonds are the reported ones: the bonds between nodes (the
+//! refined regions at full resolution, the rest between super-nodes); bonds
+//! inside a super-node are not reported (no stress computed: they are far
+//! from a limit by the bonds around them). Its residual is over the nodes
+//! of that solve: a super-node's net force over its weight.
+
+use super::{
+    DVec3, NONE, SolveMode, StressError, StressLoads, StressReport, StressSolver, STANDARD_GRAVITY,
+};
+use crate::asset::Asset;
+use crate::index::ChunkIndex;
+
+/// A [`super::StressSettings::reduce_above`] for large structures: clusters
+/// with more than 4,096 free chunks are solved reduced (the benchmark
+/// walls up to 48×24×2 = 2,304 chunks stay full). Not the default (0).
+pub const REDUCE_ABOVE: u32 = 4096;
+
+/// Bond hops a super-node reaches from its seed chunk.
+pub const REDUCE_RADIUS: u32 = 2;
+
+/// A bond at this fraction of its elastic limit (in any mode) refines the
+/// super-nodes at its ends.
+pub const REFINE_AT: f32 = 0.5;
+
+/// Most solves (reduced, then refined) per [`StressSolver::solve`].
+pub const MAX_ROUNDS: u32 = 4;
+
+impl StressSolver {
+    pub(super) fn members_of(&self, k: usize) -> &[u32] {
+        &self.members[self.member_offsets[k] as usize..self.member_offsets[k + 1] as usize]
+    }
+
+    /// The reduced solve of an anchored cluster whose fine system is
+    /// gathered (see the [module docs](self)).
+    pub(super) fn solve_reduced(
+        &mut self,
+        asset: &Asset,
+        nodes: &[ChunkIndex],
+        health: &[f32],
+        loads: &StressLoads<'_>,
+    ) -> Result<StressReport, StressError> {
+        let n = self.chunk.len();
+        self.refined.clear();
+        self.refined.resize(n, false);
+        let eps = f64::from(self.settings.epsilon);
+        let mut iterations = 0;
+        let mut round = 0;
+        loop {
+            if round > 0 {
+                self.gather_nodes(asset, nodes)?;
+                self.gather_bonds(asset, health);
+            }
+            round += 1;
+            self.reduce(asset);
+            self.build_forest();
+            self.anchored_loads(loads);
+            let (it, evaluated) = self.conjugate_gradient(false);
+            iterations += it;
+            let residual = match evaluated {
+                Some(residual) => residual,
+                None => {
+                    self.store_warm_start();
+                    self.evaluate(false)
+                }
+            };
+            if residual > eps || round == MAX_ROUNDS || !self.refine() {
+                let report = StressReport {
+                    iterations,
+                    residual: residual as f32,
+                    converged: residual <= eps,
+                    mode: SolveMode::Anchored,
+                };
+                self.report = Some(report);
+                return Ok(report);
+            }
+        }
+    }
+
+    /// Groups the gathered fine system into super-nodes and rewrites the
+    /// node arrays, bonds and adjacency for them.
+    fn reduce(&mut self, asset: &Asset) {
+        let n = self.chunk.len();
+        // Grouping, breadth-first to REDUCE_RADIUS hops.
+        self.node_of.clear();
+        self.node_of.resize(n + 1, NONE);
+        self.dist.clear();
+        self.dist.resize(n + 1, 0);
+        let mut count = 0u32;
+        for s in 0..n {
+            if self.node_of[s] != NONE {
+                continue;
+            }
+            self.node_of[s] = count;
+            if !(self.fixed[s] || self.refined[s]) {
+                self.order.clear();
+                self.order.push(s as u32);
+                self.dist[s] = 0;
+                let mut head = 0;
+                while head < self.order.len() {
+                    let u = self.order[head] as usize;
+                    head += 1;
+                    if self.dist[u] == REDUCE_RADIUS {
+                        continue;
+                    }
+                    let (lo, hi) = (
+                        self.adj_offsets[u] as usize,
+                        self.adj_offsets[u + 1] as usize,
+                    );
+                    for &e in &self.adj_bonds[lo..hi] {
+                        let b = &self.bonds[e as usize];
+                        let v = if b.a as usize == u { b.b } else { b.a } as usize;
+                        if v < n && self.node_of[v] == NONE && !self.fixed[v] && !self.refined[v]
+                        {
+                            self.node_of[v] = count;
+                            self.dist[v] = self.dist[u] + 1;
+                            self.order.push(v as u32);
+                        }
+                    }
+                }
+            }
+            count += 1;
+        }
+        let nn = count as usize;
+        self.node_of[n] = count;
+        // Members, in ascending fine order.
+        self.member_offsets.clear();
+        self.member_offsets.resize(nn + 2, 0);
+        for i in 0..n {
+            self.member_offsets[self.node_of[i] as usize + 1] += 1;
+        }
+        for k in 0..=nn {
+            self.member_offsets[k + 1] += self.member_offsets[k];
+        }
+        self.members.clear();
+        self.members.resize(n, 0);
+        // `dist` is the fill cursor here.
+        self.dist.clear();
+        self.dist.extend_from_slice(&self.member_offsets[..=nn]);
+        for i in 0..n {
+            let slot = &mut self.dist[self.node_of[i] as usize];
+            self.members[*slot as usize] = i as u32;
+            *slot += 1;
+        }
+        // The node arrays: the fine ones are kept aside.
+        std::mem::swap(&mut self.fine_chunk, &mut self.chunk);
+        std::mem::swap(&mut self.fine_centroid, &mut self.centroid);
+        std::mem::swap(&mut self.fine_fixed, &mut self.fixed);
+        std::mem::swap(&mut self.fine_mass, &mut self.node_mass);
+        self.chunk.clear();
+        self.centroid.clear();
+        self.fixed.clear();
+        self.node_mass.clear();
+        self.inv_w2.clear();
+        self.inv_wl2.clear();
+        for k in 0..nn {
+            let (lo, hi) = (
+                self.member_offsets[k] as usize,
+                self.member_offsets[k + 1] as usize,
+            );
+            let (mut mass, mut volume, mut moment) = (0.0, 0.0, DVec3::ZERO);
+            for &i in &self.members[lo..hi] {
+                let i = i as usize;
+                mass += self.fine_mass[i];
+                volume += f64::from(asset.chunks()[self.fine_chunk[i]].volume);
+                moment += self.fine_mass[i] * self.fine_centroid[i];
+            }
+            let first = self.members[lo] as usize;
+            self.chunk.push(self.fine_chunk[first]);
+            self.centroid.push(if hi - lo == 1 {
+                self.fine_centroid[first]
+            } else {
+                moment / mass
+            });
+            self.fixed.push(hi - lo == 1 && self.fine_fixed[first]);
+            self.node_mass.push(mass);
+            let w = mass * STANDARD_GRAVITY;
+            self.inv_w2.push(w.powi(-2));
+            self.inv_wl2.push((w * volume.cbrt()).powi(-2));
+        }
+        self.centroid.push(DVec3::ZERO);
+        self.fixed.push(true);
+        self.inv_w2.push(0.0);
+        self.inv_wl2.push(0.0);
+        // Bonds between nodes, arms from the node centres.
+        let mut kept = 0;
+        for e in 0..self.bonds.len() {
+            let mut lb = self.bonds[e];
+            let (a, b) = (self.node_of[lb.a as usize], self.node_of[lb.b as usize]);
+            if a == b {
+                continue;
+            }
+            let p = self.fine_centroid[lb.a as usize] + lb.ra;
+            lb.ra = p - self.centroid[a as usize];
+            if b != count {
+                lb.rb = p - self.centroid[b as usize];
+            }
+            lb.a = a;
+            lb.b = b;
+            self.bonds[kept] = lb;
+            kept += 1;
+        }
+        self.bonds.truncate(kept);
+        self.build_adjacency();
+        let len = nn + 1;
+        for v in [
+            &mut self.b_u,
+            &mut self.b_t,
+            &mut self.x_u,
+            &mut self.x_t,
+            &mut self.r_u,
+            &mut self.r_t,
+            &mut self.z_u,
+            &mut self.z_t,
+            &mut self.p_u,
+            &mut self.p_t,
+            &mut self.q_u,
+            &mut self.q_t,
+        ] {
+            v.clear();
+            v.resize(len, DVec3::ZERO);
+        }
+        self.reduced = true;
+    }
+
+    /// Marks for refinement the super-nodes at the ends of bonds at
+    /// [`REFINE_AT`] of an elastic limit; true when there are any.
+    fn refine(&mut self) -> bool {
+        let mut any = false;
+        for (e, st) in self.stresses.iter().enumerate() {
+            let m = self.materials.of(st.bond);
+            let ratio = |sigma: f32, limit: f32| if limit > 0.0 { sigma / limit } else { 0.0 };
+            let u = ratio(st.compression, m.compression.elastic)
+                .max(ratio(st.tension, m.tension.elastic))
+                .max(ratio(st.shear, m.shear.elastic));
+            if u < REFINE_AT {
+                continue;
+            }
+            let lb = &self.bonds[e];
+            for end in [lb.a as usize, lb.b as usize] {
+                if end >= self.chunk.len() {
+                    continue;
+                }
+                let (lo, hi) = (
+                    self.member_offsets[end] as usize,
+                    self.member_offsets[end + 1] as usize,
+                );
+                if hi - lo > 1 {
+                    for &i in &self.members[lo..hi] {
+                        self.refined[i as usize] = true;
+                    }
+                    any = true;
+                }
+            }
+        }
+        any
+    }
+}
