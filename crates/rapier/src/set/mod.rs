@@ -46,6 +46,7 @@ use std::sync::Arc;
 pub mod attachments;
 pub mod contact;
 pub(crate) mod episode;
+mod flight;
 pub mod hold;
 mod impulses;
 pub mod load;
@@ -173,6 +174,8 @@ pub struct DestructionSet {
     started: Vec<contact::StartedPair>,
     /// Open contact episodes (see [`crate::impact`]).
     pub(crate) episodes: episode::Episodes,
+    /// Fast bodies' states one step back (see [`flight`]).
+    pub(crate) flights: flight::FlightLog,
     /// Reused buffer for the episodes that ended in one step.
     ended: Vec<episode::Episode>,
     /// Reused buffer for the kinematic hits of one step.
@@ -228,6 +231,7 @@ impl DestructionSet {
             started: Vec::new(),
             kinematic_hits: Vec::new(),
             episodes: episode::Episodes::new(),
+            flights: flight::FlightLog::default(),
             ended: Vec::new(),
             committing: Vec::new(),
             sleep_queue: VecDeque::new(),
