@@ -139,3 +139,53 @@ impl FlightLog {
         self.flights.len()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec3;
+
+    /// A ground plane, a box resting on it and a box falling at 3 m/s.
+    fn scene() -> (PhysicsWorld, RigidBodyHandle, RigidBodyHandle) {
+        let mut physics = PhysicsWorld::new();
+        physics.gravity = Vec3::new(0.0, -9.81, 0.0);
+        let ground = physics.insert_body(RigidBodyBuilder::fixed());
+        physics.insert_collider(ColliderBuilder::cuboid(10.0, 0.5, 10.0), Some(ground));
+        let resting = physics.insert_body(
+            RigidBodyBuilder::dynamic().translation(Vec3::new(0.0, 0.6, 0.0)),
+        );
+        physics.insert_collider(ColliderBuilder::cuboid(0.1, 0.1, 0.1), Some(resting));
+        let falling = physics.insert_body(
+            RigidBodyBuilder::dynamic()
+                .translation(Vec3::new(3.0, 5.0, 0.0))
+                .linvel(Vec3::new(0.0, -3.0, 0.0)),
+        );
+        physics.insert_collider(ColliderBuilder::cuboid(0.1, 0.1, 0.1), Some(falling));
+        (physics, resting, falling)
+    }
+
+    #[test]
+    fn only_fast_bodies_are_listed_and_each_keeps_its_state_one_step_back() {
+        let (mut physics, resting, falling) = scene();
+        let mut log = FlightLog::default();
+        for rb in [resting, falling] {
+            log.track(&physics, rb, 1.0);
+        }
+        assert_eq!(log.len(), 1, "the resting box is not listed");
+        assert_eq!(log.previous(Some(falling)), None, "listed this step");
+        let start = BodyState::of(physics.bodies.get(falling)).unwrap();
+        physics.step();
+        log.advance(&physics, 1.0);
+        assert_eq!(log.previous(Some(falling)), Some(start));
+        assert_eq!(log.previous(Some(resting)), None);
+        // A body that slowed down (and so is no longer CCD-active after
+        // its next step) leaves the list.
+        if let Some(b) = physics.bodies.get_mut(falling) {
+            b.set_linvel(Vec3::ZERO, true);
+        }
+        physics.gravity = Vec3::ZERO;
+        physics.step();
+        log.advance(&physics, 1.0);
+        assert_eq!(log.len(), 0);
+    }
+}
