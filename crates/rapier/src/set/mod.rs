@@ -27,9 +27,10 @@
 //!
 //! # Cost per step
 //! [`DestructionSet::before_step`] is O(watched pairs: contacts with chunks
-//! that started touching recently or are still approaching);
-//! [`DestructionSet::after_step`] is O(new contacts + watched pairs +
-//! bodies of the instances that admit or commit events +
+//! that started touching recently or are still approaching + fast bodies,
+//! see `flight`);
+//! [`DestructionSet::after_step`] is O(new contacts + watched pairs + fast
+//! bodies + bodies of the instances that admit or commit events +
 //! [`DestructionSettings::sleep_sweep`]). It never visits every awake body:
 //! fixed, untouched instances, resting and sleeping debris cost nothing,
 //! however many, and a step where nothing breaks allocates nothing after

@@ -642,15 +642,19 @@ impl DestructionSet {
 /// query, negative when they overlap) plus their relative travel along the
 /// normal during the step, bounded by what a step can travel. Without this
 /// a drop of 0.28–0.32 m dealt up to 26 % more or less damage at 1/60 s than
-/// at 1/120 s, depending on where the impact fell between steps; with it
-/// drops of 0.40–0.60 m at every phase of a step are within 0.3 % of
-/// Newton's `J = m(1+e)√(2gh)` at 1/120 s and 2 % at 1/240 s. At 1/60 s
-/// they are not (up to +8.3 %): when a step begins 2–5 cm above the
-/// surface, Rapier's speculative contact stops the *position* at the
-/// surface within that step and keeps the velocity, and the contact only
-/// starts at the next step, whose state no longer holds where the
-/// trajectory crossed (drops 1 cm apart arrive there bit-identical).
-/// O(contact points of the pair), once per episode.
+/// at 1/120 s, depending on where the impact fell between steps.
+///
+/// For a pair that started touching this step, `earlier` holds its bodies'
+/// states one step before (see [`super::flight`]), and the parabola starts
+/// there when they were in free flight ([`speed_from_earlier`]): when a
+/// fast body's last free step began beyond the prediction distance,
+/// Rapier's CCD clamped its *pose* to the surface within that step and kept
+/// its velocity, so this step's state no longer holds where the trajectory
+/// crossed (drops 3 cm apart arrive bit-identical; up to +8.3 % of damage
+/// at 1/60 s before). With both, drops of 0.40–0.60 m at every phase of a
+/// step are within −0.9 … 0.0 % of Newton's `J = m(1+e)√(2gh)` at 1/60 and
+/// 1/120 s and −1.5 … 0.0 % at 1/240 s. O(contact points of the pair),
+/// once per episode.
 pub(crate) fn impact_speed(
     physics: &PhysicsWorld,
     hit: &ContactHit,
