@@ -196,29 +196,6 @@ pub struct StressStepReport {
     pub seconds: f64,
 }
 
-impl StressStepReport {
-    #[allow(clippy::too_many_arguments)]
-    fn of_update(
-        solves: u32,
-        iterations: u32,
-        max_residual: f32,
-        unconverged: u32,
-        overloaded: u32,
-        loads: u32,
-        seconds: f64,
-    ) -> Self {
-        Self {
-            solves,
-            iterations,
-            max_residual,
-            unconverged,
-            overloaded,
-            loads,
-            seconds,
-        }
-    }
-}
-
 impl DestructionSet {
     /// Turns stress on for instance `h` with `desc` (materials, solver
     /// settings, load tolerances): its supported clusters are solved at the
@@ -316,15 +293,15 @@ impl DestructionSet {
                 entry.instance.admit(event.clone()).map(|_| event)
             });
             let r = report.instances.entry(h).or_default();
-            r.stress = Some(StressStepReport::of_update(
-                update.solves,
-                update.iterations,
-                update.max_residual,
-                update.unconverged,
-                update.overloaded,
+            r.stress = Some(StressStepReport {
+                solves: update.solves,
+                iterations: update.iterations,
+                max_residual: update.max_residual,
+                unconverged: update.unconverged,
+                overloaded: update.overloaded,
                 loads,
-                t0.elapsed().as_secs_f64(),
-            ));
+                seconds: t0.elapsed().as_secs_f64(),
+            });
             match admitted {
                 Some(Ok(event)) => {
                     r.events.push(event);

@@ -89,8 +89,8 @@ pub struct SetStepReport {
     /// Instances whose events were quarantined this step (see
     /// [`DestructionSet::quarantined`]).
     pub quarantined: Vec<InstanceHandle>,
-    /// Contact damage events a full pending queue (or another admission
-    /// error) refused: counted, never silently dropped.
+    /// Contact (and stress) damage events a full pending queue (or another
+    /// admission error) refused: counted, never silently dropped.
     pub rejected_contacts: u32,
     /// True when [`DestructionSet::before_step`] was not called before this
     /// step: approach speeds were measured from post-step velocities.
