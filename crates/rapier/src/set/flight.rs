@@ -151,9 +151,8 @@ mod tests {
         physics.gravity = Vec3::new(0.0, -9.81, 0.0);
         let ground = physics.insert_body(RigidBodyBuilder::fixed());
         physics.insert_collider(ColliderBuilder::cuboid(10.0, 0.5, 10.0), Some(ground));
-        let resting = physics.insert_body(
-            RigidBodyBuilder::dynamic().translation(Vec3::new(0.0, 0.6, 0.0)),
-        );
+        let resting =
+            physics.insert_body(RigidBodyBuilder::dynamic().translation(Vec3::new(0.0, 0.6, 0.0)));
         physics.insert_collider(ColliderBuilder::cuboid(0.1, 0.1, 0.1), Some(resting));
         let falling = physics.insert_body(
             RigidBodyBuilder::dynamic()

@@ -84,18 +84,22 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
             snap
         }
         Some(8) => {
-            let (head, parting, parted_from, rest, stress, loads, load_streaks) = decode_exact::<(
-                SnapshotHead,
-                Vec<crate::set::rerun::Parting>,
-                Vec<rapier3d::prelude::ColliderHandle>,
-                crate::set::rest::RestTracker,
-                Vec<(u32, smithereens_core::stress::InstanceStressState)>,
-                Vec<(smithereens_core::stress::LoadKey, crate::set::InstanceHandle)>,
-                Vec<(
-                    smithereens_core::stress::LoadKey,
-                    crate::set::load::LoadStreak,
-                )>,
-            )>(body)?;
+            let (head, parting, parted_from, rest, stress, loads, load_streaks) =
+                decode_exact::<(
+                    SnapshotHead,
+                    Vec<crate::set::rerun::Parting>,
+                    Vec<rapier3d::prelude::ColliderHandle>,
+                    crate::set::rest::RestTracker,
+                    Vec<(u32, smithereens_core::stress::InstanceStressState)>,
+                    Vec<(
+                        smithereens_core::stress::LoadKey,
+                        crate::set::InstanceHandle,
+                    )>,
+                    Vec<(
+                        smithereens_core::stress::LoadKey,
+                        crate::set::load::LoadStreak,
+                    )>,
+                )>(body)?;
             SetSnapshot {
                 parting,
                 parted_from,
