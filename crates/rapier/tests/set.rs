@@ -589,7 +589,7 @@ fn every_single_byte_corruption_of_a_save_is_a_typed_error() {
 }
 
 #[test]
-fn set_snapshots_of_formats_4_to_7_without_stress_the_body_allowance_parting_list_or_rest_probes_still_restore()
+fn set_snapshots_of_formats_4_to_8_without_the_flight_log_stress_the_body_allowance_parting_list_or_rest_probes_still_restore()
  {
     let asset = wall();
     let mut physics = game_world();
@@ -605,12 +605,15 @@ fn set_snapshots_of_formats_4_to_7_without_stress_the_body_allowance_parting_lis
     // allowance byte; format 5 also without the probes, format 4 also
     // without the lists.
     // Format 8 appends the stress of instances, the loads' owners and the
-    // load runs (empty here: one zero byte each) to format 7.
-    let v8 = set.snapshot().unwrap();
-    let today = v8[..v8.len() - 8].to_vec();
-    assert_eq!(today[0], 8, "format byte");
-    assert_eq!(&today[today.len() - 3..], &[0, 0, 0]);
-    let mut v7 = today[..today.len() - 3].to_vec();
+    // load runs (empty here: one zero byte each) to format 7; format 9 the
+    // fast bodies' flight log (empty here: one zero byte).
+    let v9 = set.snapshot().unwrap();
+    let today = v9[..v9.len() - 8].to_vec();
+    assert_eq!(today[0], 9, "format byte");
+    assert_eq!(&today[today.len() - 4..], &[0, 0, 0, 0]);
+    let mut v8 = today[..today.len() - 1].to_vec();
+    v8[0] = 8;
+    let mut v7 = today[..today.len() - 4].to_vec();
     v7[0] = 7;
     let body = &v7[..];
     let settings = postcard::to_stdvec(set.settings()).unwrap();
@@ -627,9 +630,11 @@ fn set_snapshots_of_formats_4_to_7_without_stress_the_body_allowance_parting_lis
         bytes.extend_from_slice(&h.finish().to_le_bytes());
         bytes
     };
-    let restored =
-        DestructionSet::restore(&seal(v7.clone()), std::slice::from_ref(&asset), &physics).unwrap();
-    assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
+    for old in [v8, v7.clone()] {
+        let restored =
+            DestructionSet::restore(&seal(old), std::slice::from_ref(&asset), &physics).unwrap();
+        assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
+    }
     for (format, cut) in [(6u8, 0usize), (5, 1), (4, 3)] {
         let mut old = body[..body.len() - cut].to_vec();
         old[0] = format;
@@ -638,11 +643,11 @@ fn set_snapshots_of_formats_4_to_7_without_stress_the_body_allowance_parting_lis
         assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
     }
     // A format the build does not know is a typed error.
-    let mut v9 = today;
-    v9[0] = 9;
+    let mut v10 = today;
+    v10[0] = 10;
     assert!(matches!(
-        DestructionSet::restore(&seal(v9), std::slice::from_ref(&asset), &physics),
-        Err(smithereens_rapier::SetSnapshotError::Format(9))
+        DestructionSet::restore(&seal(v10), std::slice::from_ref(&asset), &physics),
+        Err(smithereens_rapier::SetSnapshotError::Format(10))
     ));
     let mut old = body[..body.len() - 3].to_vec();
     old[0] = 4;

@@ -441,7 +441,7 @@ impl HeldParts {
                         }
                         None => accumulate(episodes, &hit, approach, step, speeds, || {
                             let speed =
-                                crate::set::step::impact_speed(physics, &hit, pre, approach);
+                                crate::set::step::impact_speed(physics, &hit, pre, approach, None);
                             impact_impulse(physics, &hit, speed)
                         }),
                     }
@@ -466,7 +466,7 @@ impl HeldParts {
                 keyed.impulse = group.iter().map(|g| g.2.impulse).sum();
                 keyed.impulse_on_2 = group.iter().map(|g| g.2.impulse_on_2).sum();
                 accumulate(episodes, &keyed, approach, step, speeds, || {
-                    let speed = crate::set::step::impact_speed(physics, &best, pre, approach);
+                    let speed = crate::set::step::impact_speed(physics, &best, pre, approach, None);
                     impact_impulse(physics, &best, speed)
                 });
                 k = end;

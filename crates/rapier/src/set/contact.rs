@@ -19,7 +19,10 @@
 //! ones recorded by the handler. For a pair watched from an earlier step
 //! they are the velocities at the end of the last step, refreshed by
 //! [`super::DestructionSet::before_step`] (O(watched pairs)) if the game
-//! changed velocities between its steps.
+//! changed velocities between its steps. A pair that started this step
+//! also gets its fast bodies' states one step earlier (`super::flight`),
+//! from which its impact speed is measured when Rapier's CCD clamped the
+//! step before the contact.
 //!
 //! A kinematic body touching a *fixed* chunk is never solved by Rapier (both
 //! sides have infinite mass), so it gives no impulse. Chunk colliders enable

@@ -27,9 +27,10 @@
 //!
 //! # Cost per step
 //! [`DestructionSet::before_step`] is O(watched pairs: contacts with chunks
-//! that started touching recently or are still approaching);
-//! [`DestructionSet::after_step`] is O(new contacts + watched pairs +
-//! bodies of the instances that admit or commit events +
+//! that started touching recently or are still approaching + fast bodies,
+//! see `flight`);
+//! [`DestructionSet::after_step`] is O(new contacts + watched pairs + fast
+//! bodies + bodies of the instances that admit or commit events +
 //! [`DestructionSettings::sleep_sweep`]). It never visits every awake body:
 //! fixed, untouched instances, resting and sleeping debris cost nothing,
 //! however many, and a step where nothing breaks allocates nothing after
@@ -46,6 +47,7 @@ use std::sync::Arc;
 pub mod attachments;
 pub mod contact;
 pub(crate) mod episode;
+mod flight;
 pub mod hold;
 mod impulses;
 pub mod load;
@@ -173,6 +175,8 @@ pub struct DestructionSet {
     started: Vec<contact::StartedPair>,
     /// Open contact episodes (see [`crate::impact`]).
     pub(crate) episodes: episode::Episodes,
+    /// Fast bodies' states one step back (see [`flight`]).
+    pub(crate) flights: flight::FlightLog,
     /// Reused buffer for the episodes that ended in one step.
     ended: Vec<episode::Episode>,
     /// Reused buffer for the kinematic hits of one step.
@@ -228,6 +232,7 @@ impl DestructionSet {
             started: Vec::new(),
             kinematic_hits: Vec::new(),
             episodes: episode::Episodes::new(),
+            flights: flight::FlightLog::default(),
             ended: Vec::new(),
             committing: Vec::new(),
             sleep_queue: VecDeque::new(),

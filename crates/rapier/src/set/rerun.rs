@@ -276,7 +276,7 @@ impl DestructionSet {
             {
                 return;
             }
-            let speed = super::step::impact_speed(physics, &hit, states, approach);
+            let speed = super::step::impact_speed(physics, &hit, states, approach, None);
             let impact = super::episode::impact_impulse(physics, &hit, speed);
             let damage = self.settings.impact.damage(impact, approach);
             if damage > 0.0 && impact.is_finite() {

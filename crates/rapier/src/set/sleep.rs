@@ -166,6 +166,7 @@ impl DestructionSet {
         if n_active > 0 {
             let from = t.active_cursor as usize % n_active;
             let visits = k.min(n_active);
+            let min_speed = self.settings.impact.min_approach_speed;
             let mut at = from;
             for rb in physics
                 .islands
@@ -175,6 +176,8 @@ impl DestructionSet {
                 .take(visits)
             {
                 at = (at + 1) % n_active;
+                // Any body, the game's too, may be fast (see `super::flight`).
+                self.flights.track(physics, rb, min_speed);
                 let Some(owner) = self.registry.body(rb) else {
                     continue;
                 };

@@ -129,6 +129,7 @@ impl DestructionSet {
         for w in &mut self.watch {
             w.states = watched_states(&physics.bodies, &physics.colliders, w.colliders);
         }
+        self.flights.refresh(physics);
         self.pre_step_taken = true;
     }
 
@@ -158,6 +159,8 @@ impl DestructionSet {
         self.update_stress(physics, &mut report);
         self.commit_all(physics, &mut report, false);
         self.update_parting(physics);
+        self.flights
+            .advance(physics, self.settings.impact.min_approach_speed);
         self.sweep(physics, &mut report);
         self.withdraw_due(physics);
         self.pre_step_taken = false;
@@ -206,8 +209,8 @@ impl DestructionSet {
             self.watch.sort_by_key(|w| w.key);
             self.watch.dedup_by_key(|w| w.key);
         }
-        self.started.clear();
         if self.watch.is_empty() && self.episodes.is_empty() {
+            self.started.clear();
             return;
         }
         let open_speed = self.settings.impact.min_approach_speed;
@@ -245,6 +248,18 @@ impl DestructionSet {
             // Approaching: the normal (collider 1 → 2) relative velocity closes the gap.
             let approach = (v1 - v2).dot(hit.normal).max(0.0);
             let spent = !self.rerun.spent.is_empty() && self.hit_is_spent(&hit);
+            // A pair that started touching this step: its bodies' states
+            // one step earlier, before any CCD clamp (see [`super::flight`]).
+            let earlier = self
+                .started
+                .binary_search_by_key(&w.key, |p| pair_key(p.colliders))
+                .is_ok()
+                .then(|| {
+                    [
+                        self.flights.previous(hit.bodies.0),
+                        self.flights.previous(hit.bodies.1),
+                    ]
+                });
             super::episode::accumulate(
                 &mut self.episodes,
                 &hit,
@@ -255,7 +270,7 @@ impl DestructionSet {
                     if spent {
                         return 0.0; // admitted by this step's re-run already
                     }
-                    let speed = impact_speed(physics, &hit, states, approach);
+                    let speed = impact_speed(physics, &hit, states, approach, earlier);
                     super::episode::impact_impulse(physics, &hit, speed)
                 },
             );
@@ -265,6 +280,7 @@ impl DestructionSet {
                 self.watch[k].quiet = self.watch[k].quiet.saturating_add(1);
             }
         }
+        self.started.clear();
         // Forget pairs that rest or separated (unless their episode is open);
         // the others start the next step from the velocities they have now.
         let episodes = &self.episodes;
@@ -626,21 +642,29 @@ impl DestructionSet {
 /// query, negative when they overlap) plus their relative travel along the
 /// normal during the step, bounded by what a step can travel. Without this
 /// a drop of 0.28–0.32 m dealt up to 26 % more or less damage at 1/60 s than
-/// at 1/120 s, depending on where the impact fell between steps; with it
-/// drops of 0.40–0.60 m at every phase of a step are within 0.3 % of
-/// Newton's `J = m(1+e)√(2gh)` at 1/120 s and 2 % at 1/240 s. At 1/60 s
-/// they are not (up to +8.3 %): when a step begins 2–5 cm above the
-/// surface, Rapier's speculative contact stops the *position* at the
-/// surface within that step and keeps the velocity, and the contact only
-/// starts at the next step, whose state no longer holds where the
-/// trajectory crossed (drops 1 cm apart arrive there bit-identical).
-/// O(contact points of the pair), once per episode.
+/// at 1/120 s, depending on where the impact fell between steps.
+///
+/// For a pair that started touching this step, `earlier` holds its bodies'
+/// states one step before (see [`super::flight`]), and the parabola starts
+/// there when they were in free flight ([`speed_from_earlier`]): when a
+/// fast body's last free step began beyond the prediction distance,
+/// Rapier's CCD clamped its *pose* to the surface within that step and kept
+/// its velocity, so this step's state no longer holds where the trajectory
+/// crossed (drops 3 cm apart arrive bit-identical; up to +8.3 % of damage
+/// at 1/60 s before). With both, drops of 0.40–0.60 m at every phase of a
+/// step are within −0.9 … 0.0 % of Newton's `J = m(1+e)√(2gh)` at 1/60 and
+/// 1/120 s and −1.5 … 0.0 % at 1/240 s. O(contact points of the pair),
+/// once per episode.
 pub(crate) fn impact_speed(
     physics: &PhysicsWorld,
     hit: &ContactHit,
     states: [Option<super::contact::BodyState>; 2],
     approach: f32,
+    earlier: Option<[Option<super::contact::BodyState>; 2]>,
 ) -> f32 {
+    if let Some(v) = earlier.and_then(|e| speed_from_earlier(physics, hit, states, e)) {
+        return v;
+    }
     let accel = |b: Option<RigidBodyHandle>| {
         b.and_then(|h| physics.bodies.get(h))
             .filter(|b| b.is_dynamic())
@@ -664,6 +688,65 @@ pub(crate) fn impact_speed(
     } else {
         approach
     }
+}
+
+/// The impact speed of a pair that started touching this step, m/s, from
+/// its bodies' states at the start of the *previous* step (`earlier`), when
+/// every dynamic side has one and moved in free flight over that step (its
+/// linear velocity changed by gravity alone, within 1 mm/s + 0.01 %, and
+/// its angular velocity by at most 1 mrad/s + 0.1 %); `None` otherwise.
+///
+/// The same parabola as [`impact_speed`], started one step earlier: the
+/// separation then is the distance now plus the measured normal travel over
+/// the two steps. That state is before any CCD clamp, which moves a fast
+/// body's pose to the surface within the step before the contact step but
+/// keeps its velocity (see [`super::flight`]), so the contact step's state
+/// no longer holds where the trajectory crossed. In free flight without a
+/// clamp both starts lie on the same parabola and give the same speed.
+fn speed_from_earlier(
+    physics: &PhysicsWorld,
+    hit: &ContactHit,
+    states: [Option<super::contact::BodyState>; 2],
+    earlier: [Option<super::contact::BodyState>; 2],
+) -> Option<f32> {
+    let p = &physics.integration_parameters;
+    let n = hit.normal;
+    let (mut approach, mut travel, mut a, mut any) = (0.0, 0.0, 0.0, false);
+    for (i, (body, sign)) in [(hit.bodies.0, 1.0), (hit.bodies.1, -1.0)]
+        .into_iter()
+        .enumerate()
+    {
+        let Some(b) = body
+            .and_then(|h| physics.bodies.get(h))
+            .filter(|b| b.is_dynamic())
+        else {
+            continue;
+        };
+        let (then, start) = (earlier[i]?, states[i]?);
+        let g = physics.gravity * b.gravity_scale();
+        let dv = start.linvel - then.linvel - g * p.dt;
+        let dw = start.angvel - then.angvel;
+        if dv.length() > 1e-3 + 1e-4 * then.linvel.length()
+            || dw.length() > 1e-3 + 1e-3 * then.angvel.length()
+        {
+            return None; // something else pushed it: not free flight
+        }
+        let r = hit.point - b.center_of_mass();
+        approach += sign * (then.linvel + then.angvel.cross(r)).dot(n);
+        travel += sign * (b.center_of_mass() - then.com).dot(n);
+        a += sign * g.dot(n);
+        any = true;
+    }
+    if !any {
+        return None;
+    }
+    let h = p.dt / p.num_solver_iterations.max(1) as f32;
+    let u = approach + 0.5 * a * h;
+    let span = 2.0 * p.dt;
+    let reach = (u.abs() + a.abs() * span) * span;
+    let separation = (post_step_separation(physics, hit)? + travel).clamp(-reach, reach);
+    let v2 = u * u + 2.0 * a * separation;
+    (v2.is_finite() && v2 > 0.0).then(|| v2.sqrt())
 }
 
 /// Signed distance between a hit's colliders now (after the step), m:

@@ -1,4 +1,8 @@
 //! Set snapshots written by earlier versions, still read:
+//! - format 8: today's layout without the fast bodies' flight log (a
+//!   restored set lists fast bodies afresh; a hit within two steps of the
+//!   restore is measured from its contact step);
+//! - format 7: format 8's layout without stress and sustained loads;
 //! - format 6: today's layout with settings that have no
 //!   `new_bodies_per_frame` (it starts at its default, 16);
 //! - format 5: format 6's layout without the rest probes (a restored set
@@ -28,7 +32,7 @@ use smithereens_core::ClusterHandle;
 use smithereens_core::codec::with_legacy_event_layout;
 use std::collections::BTreeMap;
 
-/// Decodes a set snapshot of format 2 to 6 or today's (checksum already
+/// Decodes a set snapshot of format 2 to 8 or today's (checksum already
 /// removed); `format` is the first field, a one-byte postcard varint.
 ///
 /// # Errors
@@ -79,10 +83,37 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
             (snap.parting, snap.parted_from, snap.rest) = (parting, parted_from, rest);
             snap
         }
+        Some(8) => {
+            let (head, parting, parted_from, rest, stress, loads, load_streaks) =
+                decode_exact::<(
+                    SnapshotHead,
+                    Vec<crate::set::rerun::Parting>,
+                    Vec<rapier3d::prelude::ColliderHandle>,
+                    crate::set::rest::RestTracker,
+                    Vec<(u32, smithereens_core::stress::InstanceStressState)>,
+                    Vec<(
+                        smithereens_core::stress::LoadKey,
+                        crate::set::InstanceHandle,
+                    )>,
+                    Vec<(
+                        smithereens_core::stress::LoadKey,
+                        crate::set::load::LoadStreak,
+                    )>,
+                )>(body)?;
+            SetSnapshot {
+                parting,
+                parted_from,
+                rest,
+                stress,
+                loads,
+                load_streaks,
+                ..SetSnapshot::from_head(head)
+            }
+        }
         _ => decode_exact(body)?,
     };
     match snap.head.format {
-        2..=7 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
+        2..=8 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
         f if f == super::SET_SNAPSHOT_FORMAT => {}
         f => return Err(SetSnapshotError::Format(f)),
     }

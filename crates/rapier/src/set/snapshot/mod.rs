@@ -16,7 +16,8 @@ use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-/// Format 8: the stress of instances that have it on, and which instance
+/// Format 9: the fast bodies' states one step back (format 8 was today's
+/// layout without them: a restored set lists fast bodies afresh); format 8: the stress of instances that have it on, and which instance
 /// each sustained load belongs to (format 7 was today's layout without
 /// them); format 7: settings with `new_bodies_per_frame` (format 6 was
 /// format 7's layout without it); format 6 added the rest probes of awake library
@@ -25,7 +26,7 @@ use std::sync::Arc;
 /// contact damage (`max_rings`) and the contact watch; format 3 the
 /// contact watch with version-1 events and a contact damage radius, format
 /// 2 also without the watch; all still read, see [`legacy`]).
-const SET_SNAPSHOT_FORMAT: u32 = 8;
+const SET_SNAPSHOT_FORMAT: u32 = 9;
 
 /// Appends an FNV-1a 64 checksum of `bytes` (little-endian): a flipped or
 /// truncated byte anywhere is then a typed error, never a Rapier world in an
@@ -120,6 +121,8 @@ struct SetSnapshot {
     loads: Vec<(smithereens_core::stress::LoadKey, InstanceHandle)>,
     /// Runs of consecutive force reports of loaded pairs (format 8).
     load_streaks: Vec<(smithereens_core::stress::LoadKey, super::load::LoadStreak)>,
+    /// Fast bodies' states one step back (format 9).
+    flights: super::flight::FlightLog,
 }
 
 impl SetSnapshot {
@@ -135,6 +138,7 @@ impl SetSnapshot {
             stress: Vec::new(),
             loads: Vec::new(),
             load_streaks: Vec::new(),
+            flights: super::flight::FlightLog::default(),
         }
     }
 }
@@ -223,6 +227,7 @@ impl DestructionSet {
                 .collect(),
             loads: self.loads.iter().map(|(k, h)| (*k, *h)).collect(),
             load_streaks: self.load_streaks.iter().map(|(k, s)| (*k, *s)).collect(),
+            flights: self.flights.clone(),
         };
         postcard::to_stdvec(&snap)
             .map(seal)
@@ -249,6 +254,7 @@ impl DestructionSet {
             stress,
             loads,
             load_streaks,
+            flights,
         } = legacy::decode(unseal(bytes)?)?;
         snap.settings.validate()?;
         let mut set = Self::new(snap.settings)?;
@@ -341,6 +347,7 @@ impl DestructionSet {
         }
         set.loads = loads.into_iter().collect();
         set.load_streaks = load_streaks.into_iter().collect();
+        set.flights = flights;
         set.collector.track_stops.store(
             !set.stressed.is_empty(),
             std::sync::atomic::Ordering::Relaxed,
