@@ -34,12 +34,21 @@ fn main() {
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(20);
     let nf = n as f32;
     let (point, radius) = match case {
-        "radial" => (Vec3::splat(nf * 0.5), nf * (0.3 / (4.0 * std::f32::consts::PI)).cbrt()),
+        "radial" => (
+            Vec3::splat(nf * 0.5),
+            nf * (0.3 / (4.0 * std::f32::consts::PI)).cbrt(),
+        ),
         "split_all" => (Vec3::splat(nf * 0.5), nf * 2.0),
         "chip_origin" => (Vec3::splat(0.5), 1.6),
         _ => (Vec3::splat(nf - 0.5), 1.6),
     };
-    let event = RadialDamage { id: EventId(1), point, radius, damage: 1.0e12, impulse: None };
+    let event = RadialDamage {
+        id: EventId(1),
+        point,
+        radius,
+        damage: 1.0e12,
+        impulse: None,
+    };
     let base = Instance::new(grid_asset(n), Pose::IDENTITY).unwrap();
     let mut times = Vec::new();
     let mut keep = Vec::new();
@@ -67,6 +76,10 @@ fn main() {
     let (a, p, c) = (med(|t| t.0), med(|t| t.1), med(|t| t.2));
     println!(
         "{case} N={n}: admit {:.1} us, plan {:.1} us, commit (plan+record+install) {:.1} us (min {:.1}); admit+commit {:.1} us",
-        a.0, p.0, c.0, c.1, a.0 + c.0
+        a.0,
+        p.0,
+        c.0,
+        c.1,
+        a.0 + c.0
     );
 }

@@ -231,7 +231,11 @@ impl ClusterSet {
     /// Replaces the live cluster at `h` (same handle, same generation): a
     /// cluster that lost pieces keeps its identity. Returns the cluster it
     /// replaced; `None` (and `cluster` dropped) for a stale handle.
-    pub(crate) fn replace_in_place(&mut self, h: ClusterHandle, cluster: Cluster) -> Option<Cluster> {
+    pub(crate) fn replace_in_place(
+        &mut self,
+        h: ClusterHandle,
+        cluster: Cluster,
+    ) -> Option<Cluster> {
         self.get_mut(h).map(|c| std::mem::replace(c, cluster))
     }
 

@@ -362,8 +362,7 @@ impl Coarse {
             self.member_offsets[c + 1] += self.member_offsets[c];
         }
         self.members.clear();
-        self.members
-            .resize(self.member_offsets[count] as usize, 0);
+        self.members.resize(self.member_offsets[count] as usize, 0);
         // `row` doubles as the fill cursor here; assembly resets it.
         self.row.clear();
         self.row.extend_from_slice(&self.member_offsets[..count]);

@@ -686,7 +686,10 @@ impl StressSolver {
             // leave it no reaction.
             self.fixed[0] = true;
         }
-        let free = self.fixed[..self.chunk.len()].iter().filter(|&&f| !f).count();
+        let free = self.fixed[..self.chunk.len()]
+            .iter()
+            .filter(|&&f| !f)
+            .count();
         let reduce_above = self.settings.reduce_above as usize;
         if mode == SolveMode::Anchored && reduce_above > 0 && free > reduce_above {
             return self.solve_reduced(asset, nodes, health, loads);
@@ -745,8 +748,11 @@ impl StressSolver {
         self.reduced = false;
         let n = self.chunk.len();
         self.node_mass.clear();
-        self.node_mass
-            .extend(self.chunk.iter().map(|&c| f64::from(asset.chunks()[c].mass)));
+        self.node_mass.extend(
+            self.chunk
+                .iter()
+                .map(|&c| f64::from(asset.chunks()[c].mass)),
+        );
         self.centroid.clear();
         self.fixed.clear();
         self.inv_w2.clear();

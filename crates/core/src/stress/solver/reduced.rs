@@ -30,7 +30,7 @@
 //! of that solve: a super-node's net force over its weight.
 
 use super::{
-    DVec3, NONE, SolveMode, StressError, StressLoads, StressReport, StressSolver, STANDARD_GRAVITY,
+    DVec3, NONE, STANDARD_GRAVITY, SolveMode, StressError, StressLoads, StressReport, StressSolver,
 };
 use crate::asset::Asset;
 use crate::index::ChunkIndex;
@@ -134,8 +134,7 @@ impl StressSolver {
                     for &e in &self.adj_bonds[lo..hi] {
                         let b = &self.bonds[e as usize];
                         let v = if b.a as usize == u { b.b } else { b.a } as usize;
-                        if v < n && self.node_of[v] == NONE && !self.fixed[v] && !self.refined[v]
-                        {
+                        if v < n && self.node_of[v] == NONE && !self.fixed[v] && !self.refined[v] {
                             self.node_of[v] = count;
                             self.dist[v] = self.dist[u] + 1;
                             self.order.push(v as u32);
