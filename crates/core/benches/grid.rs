@@ -28,22 +28,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 fn grid_asset(n: u32) -> Arc<Asset> {
-    let mut desc = fixtures::grid_desc(n, n, n, 1.0, 1000.0, 10.0);
-    for c in &mut desc.chunks {
-        c.support = false;
-    }
-    for k in 0..n * n {
-        let c = desc.chunks[k as usize].centroid;
-        desc.bonds.push(BondDesc {
-            chunk0: k,
-            chunk1: BondEnd::World,
-            centroid: c - Vec3::Z * 0.5,
-            normal: -Vec3::Z,
-            area: 1.0,
-            strength: 10.0,
-        });
-    }
-    Arc::new(Asset::new(&desc).unwrap())
+    Arc::new(Asset::new(&fixtures::blast_grid_desc(n)).unwrap())
 }
 
 fn scenarios(n: u32) -> Vec<(&'static str, RadialDamage)> {

@@ -119,3 +119,27 @@ pub fn grid_desc(
     }
     desc
 }
+
+/// Issue 12's grid, the layout of NVIDIA Blast's grid benchmarks: `n³` unit
+/// cubes (1 m, 1000 kg/m³) with face bonds of 10 du, no support chunk, and
+/// a world bond (area 1 m², 10 du) under every chunk of the z = 0 layer
+/// (chunk indices `0..n²`). Used by `benches/grid.rs` and
+/// `examples/grid_profile.rs`.
+pub fn blast_grid_desc(n: u32) -> AssetDesc {
+    let mut desc = grid_desc(n, n, n, 1.0, 1000.0, 10.0);
+    for c in &mut desc.chunks {
+        c.support = false;
+    }
+    for k in 0..n * n {
+        let c = desc.chunks[k as usize].centroid;
+        desc.bonds.push(BondDesc {
+            chunk0: k,
+            chunk1: BondEnd::World,
+            centroid: c - Vec3::Z * 0.5,
+            normal: -Vec3::Z,
+            area: 1.0,
+            strength: 10.0,
+        });
+    }
+    desc
+}

@@ -770,7 +770,13 @@ impl StressSolver {
         self.fixed.push(true);
         self.inv_w2.push(0.0);
         self.inv_wl2.push(0.0);
-        let len = n + 1;
+        self.reset_vectors(n + 1);
+        Ok(())
+    }
+
+    /// Zeroes the solver's per-node vectors (loads, displacements and the
+    /// conjugate-gradient work vectors) at `len` entries, keeping capacity.
+    fn reset_vectors(&mut self, len: usize) {
         for v in [
             &mut self.b_u,
             &mut self.b_t,
@@ -788,7 +794,6 @@ impl StressSolver {
             v.clear();
             v.resize(len, DVec3::ZERO);
         }
-        Ok(())
     }
 
     /// Intact bonds inside the cluster (and to the world), ascending by

@@ -37,8 +37,7 @@ use rapier3d::prelude::*;
 /// A fast body and its states at the start of the last two steps.
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Flight {
-    /// Raw index and generation of `body` (the list's order).
-    key: (u32, u32),
+    /// The body; the list is sorted by its raw index and generation.
     body: RigidBodyHandle,
     /// State at the start of the step before the current one; `None` for a
     /// body listed during the last safe point.
@@ -78,15 +77,13 @@ impl FlightLog {
         if !is_fast(body, physics.gravity, p.dt, min_speed) {
             return;
         }
-        let key = rb.into_raw_parts();
-        if let Err(at) = self.flights.binary_search_by_key(&key, |f| f.key) {
+        if let Err(at) = self.position(rb) {
             let Some(current) = BodyState::of(Some(body)) else {
                 return;
             };
             self.flights.insert(
                 at,
                 Flight {
-                    key,
                     body: rb,
                     previous: None,
                     current,
@@ -128,9 +125,31 @@ impl FlightLog {
 
     /// `rb`'s state at the start of the step before the one just run.
     pub(crate) fn previous(&self, rb: Option<RigidBodyHandle>) -> Option<BodyState> {
-        let key = rb?.into_raw_parts();
-        let at = self.flights.binary_search_by_key(&key, |f| f.key).ok()?;
+        let at = self.position(rb?).ok()?;
         self.flights[at].previous
+    }
+
+    /// Where `rb` is (or would be inserted) in the sorted list.
+    fn position(&self, rb: RigidBodyHandle) -> Result<usize, usize> {
+        let key = rb.into_raw_parts();
+        self.flights
+            .binary_search_by_key(&key, |f| f.body.into_raw_parts())
+    }
+
+    /// Checks a log read from a snapshot: bodies strictly ascending (sorted,
+    /// no repeats) and every state finite. The message names the problem.
+    pub(crate) fn validate(&self) -> Result<(), String> {
+        let finite =
+            |s: &BodyState| s.linvel.is_finite() && s.angvel.is_finite() && s.com.is_finite();
+        for (k, f) in self.flights.iter().enumerate() {
+            if k > 0 && self.flights[k - 1].body.into_raw_parts() >= f.body.into_raw_parts() {
+                return Err(format!("flight log not strictly ascending at entry {k}"));
+            }
+            if !finite(&f.current) || f.previous.as_ref().is_some_and(|p| !finite(p)) {
+                return Err(format!("flight log entry {k} has a non-finite state"));
+            }
+        }
+        Ok(())
     }
 
     /// Number of listed bodies.
@@ -186,5 +205,34 @@ mod tests {
         physics.step();
         log.advance(&physics, 1.0);
         assert_eq!(log.len(), 0);
+    }
+
+    #[test]
+    fn a_restored_log_out_of_order_repeated_or_not_finite_is_refused() {
+        let (physics, resting, falling) = scene();
+        let state = BodyState::of(physics.bodies.get(falling)).unwrap();
+        let flight = |body| Flight {
+            body,
+            previous: None,
+            current: state,
+        };
+        let ok = FlightLog {
+            flights: vec![flight(resting), flight(falling)],
+        };
+        assert_eq!(ok.validate(), Ok(()));
+        let swapped = FlightLog {
+            flights: vec![flight(falling), flight(resting)],
+        };
+        assert!(swapped.validate().is_err());
+        let repeated = FlightLog {
+            flights: vec![flight(falling), flight(falling)],
+        };
+        assert!(repeated.validate().is_err());
+        let mut nan = flight(falling);
+        nan.previous = Some(BodyState {
+            linvel: Vec3::NAN,
+            ..state
+        });
+        assert!(FlightLog { flights: vec![nan] }.validate().is_err());
     }
 }

@@ -225,24 +225,7 @@ impl StressSolver {
         }
         self.bonds.truncate(kept);
         self.build_adjacency();
-        let len = nn + 1;
-        for v in [
-            &mut self.b_u,
-            &mut self.b_t,
-            &mut self.x_u,
-            &mut self.x_t,
-            &mut self.r_u,
-            &mut self.r_t,
-            &mut self.z_u,
-            &mut self.z_t,
-            &mut self.p_u,
-            &mut self.p_t,
-            &mut self.q_u,
-            &mut self.q_t,
-        ] {
-            v.clear();
-            v.resize(len, DVec3::ZERO);
-        }
+        self.reset_vectors(nn + 1);
         self.reduced = true;
     }
 

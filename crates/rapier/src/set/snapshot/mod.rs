@@ -347,6 +347,7 @@ impl DestructionSet {
         }
         set.loads = loads.into_iter().collect();
         set.load_streaks = load_streaks.into_iter().collect();
+        flights.validate().map_err(SetSnapshotError::Inconsistent)?;
         set.flights = flights;
         set.collector.track_stops.store(
             !set.stressed.is_empty(),
