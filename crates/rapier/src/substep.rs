@@ -163,6 +163,11 @@ pub struct FrameOutcome {
     pub error: f32,
     /// Some accepted segment was over tolerance.
     pub over_tolerance: bool,
+    /// Largest joint anchor error of the frame's first trial (the full
+    /// frame), m: what decided whether it was subdivided.
+    pub first_error: f32,
+    /// The joint with that error (`None` for a world without measured joints).
+    pub first_worst_joint: Option<ImpulseJointHandle>,
 }
 
 /// How a frame's trial steps are run, for a game that needs its events:
@@ -234,8 +239,16 @@ impl Saved {
 /// joints are reduced-coordinate (their anchors coincide by construction)
 /// and are not measured. 0 for a world without joints.
 pub fn max_joint_anchor_error(physics: &PhysicsWorld) -> f32 {
+    worst_joint_anchor_error(physics).1
+}
+
+/// [`max_joint_anchor_error`] and the joint that has it (the first in the
+/// joint set's order among equal errors; `None` with no measured joint),
+/// for diagnostics: which joint made a frame subdivide.
+pub fn worst_joint_anchor_error(physics: &PhysicsWorld) -> (Option<ImpulseJointHandle>, f32) {
     let mut worst = 0.0f32;
-    for (_, j) in physics.impulse_joints.iter() {
+    let mut worst_joint = None;
+    for (handle, j) in physics.impulse_joints.iter() {
         if !j.data.is_enabled() {
             continue;
         }
@@ -257,12 +270,14 @@ pub fn max_joint_anchor_error(physics: &PhysicsWorld) -> f32 {
             pick(JointAxesMask::LIN_Z, d.z),
         )
         .length();
-        // NaN counts as the worst error (it can never be accepted as within tolerance).
-        if !(e <= worst) {
+        // NaN counts as the worst error (it can never be accepted as within
+        // tolerance) and stays the worst once found.
+        if worst_joint.is_none() || (!worst.is_nan() && !(e <= worst)) {
             worst = e;
+            worst_joint = Some(handle);
         }
     }
-    worst
+    (worst_joint, worst)
 }
 
 /// The bounded stepper (see the module docs).
@@ -331,8 +346,9 @@ impl BoundedStepper {
 
         if self.state.stalled {
             runner.step(physics);
-            let e = max_joint_anchor_error(physics);
+            let (joint, e) = worst_joint_anchor_error(physics);
             out.error = e;
+            (out.first_error, out.first_worst_joint) = (e, joint);
             if e <= s.tolerance {
                 self.state = SubstepState::default();
             } else {
@@ -348,7 +364,8 @@ impl BoundedStepper {
 
         let mut saved = Saved::of(physics);
         runner.step(physics);
-        let e = max_joint_anchor_error(physics);
+        let (joint, e) = worst_joint_anchor_error(physics);
+        (out.first_error, out.first_worst_joint) = (e, joint);
         if e <= s.tolerance {
             out.error = e;
             self.state.subdivided_run = 0;
