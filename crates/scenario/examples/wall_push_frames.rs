@@ -9,7 +9,7 @@
 //!
 //! `cargo run --release -p smithereens-scenario --example wall_push_frames
 //! -- [--vehicles N] [--hold colliders|fixed-joints] [--steps N] [--file PATH]
-//! [--trace K] [--trials K]`
+//! [--trace K] [--trials K [--no-ccd]]`
 
 use rapier3d::prelude::*;
 use smithereens_rapier::recorded_run::run_observed;
@@ -55,7 +55,32 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "frame trials  first err mm  joint (vehicle/wheel)  |v| m/s  v_y m/s  touching wall  held events"
     );
     let trace: Option<usize> = arg("--trace").map(|v| v.parse()).transpose()?;
+    // Deepest contact of a launched part with the wall, m, and its frame.
+    let mut launched_depth = (0.0f32, 0);
     let (_, summary) = run_observed(&built.scenario, &mut |_, _| {}, &mut |step| {
+        let w = step.physics;
+        for l in 0..step.held.launcher_count() {
+            let id = smithereens_rapier::LauncherId(l);
+            for i in 0..4 {
+                if step.held.status(id, i) != Some(smithereens_rapier::PartStatus::Launched) {
+                    continue;
+                }
+                let Some(b) = step.held.part_body(id, i).and_then(|b| w.bodies.get(b)) else {
+                    continue;
+                };
+                for c in b.colliders() {
+                    for pair in w.narrow_phase.contact_pairs_with(*c) {
+                        for m in pair.manifolds() {
+                            for p in &m.points {
+                                if -p.dist > launched_depth.0 {
+                                    launched_depth = (-p.dist, step.step);
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
         let Some(f) = step.frame else { return };
         if let Some(k) = trace {
             trace_vehicle(&step, k);
@@ -144,8 +169,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         );
     })?;
     println!(
-        "{:?}\nheld parts broken {}, launches {}",
-        summary.substep, summary.held_parts_broken, summary.launches
+        "{:?}\nheld parts broken {}, launches {}, deepest launched-part contact {:.1} mm (frame {})",
+        summary.substep,
+        summary.held_parts_broken,
+        summary.launches,
+        launched_depth.0 * 1e3,
+        launched_depth.1
     );
     Ok(())
 }
@@ -217,6 +246,10 @@ fn trials(file: &ScenarioFile, k: usize) -> Result<(), Box<dyn std::error::Error
         physics
             .integration_parameters
             .normalized_prediction_distance = d;
+    }
+    if std::env::args().any(|a| a == "--no-ccd") {
+        // Rapier's global CCD switch: no motion clamping at all.
+        physics.integration_parameters.max_ccd_substeps = 0;
     }
     if let Some(y) = s.settings.ground_y {
         insert_ground(&mut physics, y, s.settings.friction);
