@@ -48,7 +48,7 @@ pub struct WorldSettings {
     /// step. A vehicle's chassis holding capsules of 8 cm radius (held
     /// parts; Parry's CCD thickness of a capsule is its radius) counts as
     /// fast above 0.5 × 0.08 m per step, 2.4 m/s at 60 Hz (its 0.6 m box
-    /// alone: 9 m/s), and sliding along a wall it was clamped 40–117 mm
+    /// alone: 9 m/s), and sliding along a wall it was clamped 28–77 mm
     /// short of its wheels (wall-push scraper). `false`
     /// sets `max_ccd_substeps = 0`: no sweeping, no clamping, for a scene
     /// in which nothing can cross a fixed collider in one step.
