@@ -43,11 +43,12 @@ pub struct SubstepSettings {
     /// the seed's bounded-step tolerance, kept after measuring the
     /// `wall_push` built-in (`cargo bench -p smithereens-scenario --bench
     /// wall_push -- --sweep`): with holding colliders one pushing vehicle
-    /// never subdivides at 0.05–0.5 mm (its wheel joints sit at 0.01 mm),
-    /// eight vehicles take 1.07 / 1.01 / 1.00 / 1.00 trials per frame at
-    /// 0.05 / 0.1 / 0.2 / 0.5 mm; the joint-held design needs 3.8 (one
-    /// vehicle) at 0.1 mm and still 1.6 at 0.5 mm. 0.1 mm keeps the held design at about one
-    /// trial per frame with a tenfold margin on a pushing vehicle's joints.
+    /// never subdivides at 0.05–0.5 mm (its wheel joints sit at 0.003 mm),
+    /// eight vehicles subdivide 10 / 0 / 0 / 0 frames at 0.05 / 0.1 / 0.2 /
+    /// 0.5 mm; the joint-held design needs 3.1 trials per frame (one
+    /// vehicle) at 0.1 mm and still 1.4 at 0.5 mm. 0.1 mm keeps the held
+    /// design at one trial per frame with a thirtyfold margin on a pushing
+    /// vehicle's joints.
     pub tolerance: f32,
     /// Most trial steps in one frame (≥ 1). Default 64.
     pub max_trials: u32,
@@ -57,12 +58,13 @@ pub struct SubstepSettings {
     /// Consecutive subdivided frames after which the stall rule accepts
     /// first trials (≥ 1). Default 8 (133 ms at 60 Hz), from the same
     /// measurements: the held design's longest run of subdivided frames was
-    /// 1 at 0.1 mm and 7 at 0.05 mm (eight vehicles, with launches and a
-    /// vehicle scraping the wall), so 8 never engages in a well-formed scene;
-    /// the joint-held design's runs reach 11 frames (one vehicle) and, with
-    /// the world-level count the seed chose, 288 frames (eight vehicles
-    /// taking turns), so the rule caps the storm after 8 frames. Lower values
-    /// would cut into legitimate subdivision (impacts take 1–6 frames).
+    /// 0 at 0.1 mm and 1 at 0.05 mm (eight vehicles, with launches and a
+    /// vehicle scraping the wall; 7 at 0.05 mm before the scene's fixes), so
+    /// 8 never engages in a well-formed scene; without a limit the
+    /// joint-held design's runs reach 19 frames (one vehicle) and, with the
+    /// world-level count the seed chose, 257 frames (eight vehicles taking
+    /// turns), so the rule caps the storm after 8 frames. Lower values would
+    /// cut into legitimate subdivision (impacts take 1–6 frames).
     pub stall_frames: u32,
 }
 
