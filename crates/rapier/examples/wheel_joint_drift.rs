@@ -171,7 +171,7 @@ fn main() {
         },
     ));
     cases.push((
-        "  8 × 4, warm-started (wall_push until issue 14 gaps)".into(),
+        "  8 × 4, warm-started (wall_push before)".into(),
         Case {
             warm_start: true,
             sweeps: 4,
