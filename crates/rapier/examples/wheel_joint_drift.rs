@@ -171,10 +171,18 @@ fn main() {
         },
     ));
     cases.push((
-        "  8 × 4, warm-started (the wall_push built-in)".into(),
+        "  8 × 4, warm-started (wall_push before)".into(),
         Case {
             warm_start: true,
             sweeps: 4,
+            ..scene
+        },
+    ));
+    cases.push((
+        "  8 × 6, warm-started (the wall_push built-in)".into(),
+        Case {
+            warm_start: true,
+            sweeps: 6,
             ..scene
         },
     ));

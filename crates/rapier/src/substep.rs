@@ -43,11 +43,12 @@ pub struct SubstepSettings {
     /// the seed's bounded-step tolerance, kept after measuring the
     /// `wall_push` built-in (`cargo bench -p smithereens-scenario --bench
     /// wall_push -- --sweep`): with holding colliders one pushing vehicle
-    /// never subdivides at 0.05–0.5 mm (its wheel joints sit at 0.01 mm),
-    /// eight vehicles take 1.09 / 1.12 / 1.06 / 1.02 trials per frame at
-    /// 0.05 / 0.1 / 0.2 / 0.5 mm; the joint-held design needs 3.8 at 0.1 mm
-    /// and still 1.6 at 0.5 mm. 0.1 mm keeps the held design at about one
-    /// trial per frame with a tenfold margin on a pushing vehicle's joints.
+    /// never subdivides at 0.05–0.5 mm (its wheel joints sit at 0.003 mm),
+    /// eight vehicles subdivide 10 / 0 / 0 / 0 frames at 0.05 / 0.1 / 0.2 /
+    /// 0.5 mm; the joint-held design needs 3.1 trials per frame (one
+    /// vehicle) at 0.1 mm and still 1.4 at 0.5 mm. 0.1 mm keeps the held
+    /// design at one trial per frame with a thirtyfold margin on a pushing
+    /// vehicle's joints.
     pub tolerance: f32,
     /// Most trial steps in one frame (≥ 1). Default 64.
     pub max_trials: u32,
@@ -57,12 +58,13 @@ pub struct SubstepSettings {
     /// Consecutive subdivided frames after which the stall rule accepts
     /// first trials (≥ 1). Default 8 (133 ms at 60 Hz), from the same
     /// measurements: the held design's longest run of subdivided frames was
-    /// 1 at 0.1 mm and 6 at 0.05 mm (eight vehicles, with launches and a
-    /// vehicle scraping the wall), so 8 never engages in a well-formed scene;
-    /// the joint-held design's runs reach 11 frames (one vehicle) and, with
-    /// the world-level count the seed chose, 103 frames (eight vehicles
-    /// taking turns), so the rule caps the storm after 8 frames. Lower values
-    /// would cut into legitimate subdivision (impacts take 1–6 frames).
+    /// 0 at 0.1 mm and 1 at 0.05 mm (eight vehicles, with launches and a
+    /// vehicle scraping the wall; 7 at 0.05 mm before the scene's fixes), so
+    /// 8 never engages in a well-formed scene; without a limit the
+    /// joint-held design's runs reach 19 frames (one vehicle) and, with the
+    /// world-level count the seed chose, 257 frames (eight vehicles taking
+    /// turns), so the rule caps the storm after 8 frames. Lower values would
+    /// cut into legitimate subdivision (impacts take 1–6 frames).
     pub stall_frames: u32,
 }
 
@@ -163,6 +165,11 @@ pub struct FrameOutcome {
     pub error: f32,
     /// Some accepted segment was over tolerance.
     pub over_tolerance: bool,
+    /// Largest joint anchor error of the frame's first trial (the full
+    /// frame), m: what decided whether it was subdivided.
+    pub first_error: f32,
+    /// The joint with that error (`None` for a world without measured joints).
+    pub first_worst_joint: Option<ImpulseJointHandle>,
 }
 
 /// How a frame's trial steps are run, for a game that needs its events:
@@ -234,8 +241,16 @@ impl Saved {
 /// joints are reduced-coordinate (their anchors coincide by construction)
 /// and are not measured. 0 for a world without joints.
 pub fn max_joint_anchor_error(physics: &PhysicsWorld) -> f32 {
+    worst_joint_anchor_error(physics).1
+}
+
+/// [`max_joint_anchor_error`] and the joint that has it (the first in the
+/// joint set's order among equal errors; `None` with no measured joint),
+/// for diagnostics: which joint made a frame subdivide.
+pub fn worst_joint_anchor_error(physics: &PhysicsWorld) -> (Option<ImpulseJointHandle>, f32) {
     let mut worst = 0.0f32;
-    for (_, j) in physics.impulse_joints.iter() {
+    let mut worst_joint = None;
+    for (handle, j) in physics.impulse_joints.iter() {
         if !j.data.is_enabled() {
             continue;
         }
@@ -257,12 +272,14 @@ pub fn max_joint_anchor_error(physics: &PhysicsWorld) -> f32 {
             pick(JointAxesMask::LIN_Z, d.z),
         )
         .length();
-        // NaN counts as the worst error (it can never be accepted as within tolerance).
-        if !(e <= worst) {
+        // NaN counts as the worst error (it can never be accepted as within
+        // tolerance) and stays the worst once found.
+        if worst_joint.is_none() || (!worst.is_nan() && !(e <= worst)) {
             worst = e;
+            worst_joint = Some(handle);
         }
     }
-    worst
+    (worst_joint, worst)
 }
 
 /// The bounded stepper (see the module docs).
@@ -331,8 +348,9 @@ impl BoundedStepper {
 
         if self.state.stalled {
             runner.step(physics);
-            let e = max_joint_anchor_error(physics);
+            let (joint, e) = worst_joint_anchor_error(physics);
             out.error = e;
+            (out.first_error, out.first_worst_joint) = (e, joint);
             if e <= s.tolerance {
                 self.state = SubstepState::default();
             } else {
@@ -348,7 +366,8 @@ impl BoundedStepper {
 
         let mut saved = Saved::of(physics);
         runner.step(physics);
-        let e = max_joint_anchor_error(physics);
+        let (joint, e) = worst_joint_anchor_error(physics);
+        (out.first_error, out.first_worst_joint) = (e, joint);
         if e <= s.tolerance {
             out.error = e;
             self.state.subdivided_run = 0;

@@ -101,6 +101,7 @@ pub fn build(
     settings.solver_iterations = file.solver_iterations.unwrap_or(settings.solver_iterations);
     settings.pgs_iterations = file.pgs_iterations.unwrap_or(settings.pgs_iterations);
     settings.warmstart_joints = file.warmstart_joints.unwrap_or(settings.warmstart_joints);
+    settings.ccd = file.ccd.unwrap_or(settings.ccd);
     settings.contact_frequency = file.contact_frequency.unwrap_or(settings.contact_frequency);
     let i = &file.impact;
     settings.impact.damage_per_impulse = i

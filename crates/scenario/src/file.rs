@@ -471,6 +471,10 @@ pub struct ScenarioFile {
     /// `smithereens_rapier::WorldSettings::warmstart_joints`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warmstart_joints: Option<bool>,
+    /// Rapier's continuous collision detection (default true; see
+    /// `smithereens_rapier::WorldSettings::ccd`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ccd: Option<bool>,
     /// Stiffness of contacts, Hz (twice this against fixed bodies); omit
     /// for the library's 120 Hz.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -62,7 +62,12 @@ pub struct VehicleDesc {
     /// Chassis pose at the start, world (m, unit quaternion): the chassis
     /// box is centred on it.
     pub pose: Pose,
-    /// Initial linear velocity of the chassis and wheels, m/s.
+    /// Initial linear velocity of the chassis and wheels, m/s. The wheels
+    /// start rolling: each spins about its axle at the rate at which its
+    /// lowest point (towards world −y, the ground a vehicle is placed on)
+    /// is still, `ω = ((ŷ × v) · a) / r` about the axle `a`. A vehicle placed
+    /// at speed with still wheels skids until friction spins them up (the
+    /// wall-push scraper's 8 m/s start did, and hopped).
     pub velocity: Vec3,
     /// Chassis box half extents, m (each > 0).
     pub half_extents: Vec3,
@@ -271,10 +276,14 @@ pub fn insert_vehicle(
     let mut wheel_joints = Vec::with_capacity(desc.wheels.len());
     for w in &desc.wheels {
         let local = rapier3d::math::Pose::from_parts(w.anchor, wheel_rotation());
+        // Rolling without slip over a ground below: the lowest point still.
+        let axle = pose.rotation * Vec3::Z;
+        let spin = Vec3::Y.cross(desc.velocity).dot(axle) / w.radius;
         let (wheel, _) = physics.insert(
             RigidBodyBuilder::dynamic()
                 .pose(pose * local)
-                .linvel(desc.velocity),
+                .linvel(desc.velocity)
+                .angvel(axle * spin),
             ColliderBuilder::cylinder(w.half_width, w.radius)
                 .mass(w.mass)
                 .friction(w.friction),
@@ -285,6 +294,9 @@ pub fn insert_vehicle(
             .build()
             .into();
         joint.set_local_axis2(Vec3::Y);
+        // A wheel turns in its wheel well: it never touches its own chassis
+        // (a chassis wider than its track covers its wheels, as a car body does).
+        joint.set_contacts_enabled(false);
         if desc.brake > 0.0 {
             // The revolute joint's free axis is its frames' x axis (AngX).
             joint.set_motor_velocity(JointAxis::AngX, 0.0, BRAKE_FACTOR);

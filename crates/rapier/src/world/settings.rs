@@ -40,6 +40,20 @@ pub struct WorldSettings {
     /// No effect in a world without joints. Default true.
     #[serde(default = "yes")]
     pub warmstart_joints: bool,
+    /// Rapier's continuous collision detection (default true: Rapier's own
+    /// behaviour). Rapier 0.36 sweeps every dynamic body that moves more
+    /// than half its thinnest collider's thickness in a step against the
+    /// fixed colliders and moves it back to its time of impact, alone: a
+    /// body on joints is clamped while its joint partners move the whole
+    /// step. A vehicle's chassis holding capsules of 8 cm radius (held
+    /// parts; Parry's CCD thickness of a capsule is its radius) counts as
+    /// fast above 0.5 × 0.08 m per step, 2.4 m/s at 60 Hz (its 0.6 m box
+    /// alone: 9 m/s), and sliding along a wall it was clamped 28–77 mm
+    /// short of its wheels (wall-push scraper). `false`
+    /// sets `max_ccd_substeps = 0`: no sweeping, no clamping, for a scene
+    /// in which nothing can cross a fixed collider in one step.
+    #[serde(default = "yes")]
+    pub ccd: bool,
     /// Stiffness of contacts between dynamic bodies as a natural frequency, Hz
     /// (Rapier's default is 30 Hz, under which a 100 kg box sinks 3.4 cm into a
     /// 1 kg box beneath it; 120 Hz brings that under 1 cm).
@@ -67,6 +81,7 @@ impl Default for WorldSettings {
             solver_iterations: 8,
             pgs_iterations: 2,
             warmstart_joints: true,
+            ccd: true,
             contact_frequency: 120.0,
             allowed_penetration: 0.001,
             recycle: None,
@@ -171,6 +186,9 @@ pub fn new_physics_world(settings: &WorldSettings) -> PhysicsWorld {
     p.num_solver_iterations = settings.solver_iterations as usize;
     p.num_internal_pgs_iterations = settings.pgs_iterations as usize;
     p.warmstart_joints = settings.warmstart_joints;
+    if !settings.ccd {
+        p.max_ccd_substeps = 0;
+    }
     p.contact_softness.natural_frequency = settings.contact_frequency;
     // Contacts with fixed bodies (ground, anchored walls) twice as stiff, as
     // Rapier's own defaults are (60 vs 30 Hz): a 1.2 t piece landing at
