@@ -148,6 +148,8 @@ impl DestructionSet {
         };
         self.step_index += 1;
         self.finish_recycling(physics, &mut report);
+        // Render-only debris moves with the Rapier step that just ran.
+        self.step_debris(physics);
         let any = self
             .collector
             .any
@@ -500,6 +502,7 @@ impl DestructionSet {
                 let mut backend = RapierCommit {
                     physics,
                     bodies: &mut entry.bodies,
+                    debris: &mut entry.debris,
                     registry: &mut self.registry,
                     shapes: &entry.shapes,
                     cx: ColliderContext {
@@ -525,7 +528,13 @@ impl DestructionSet {
                 Ok(outcome) => {
                     entry.failures = 0;
                     DestructionSet::observe_stress_commit(entry, &outcome);
-                    self.allowance = self.allowance.saturating_sub(outcome.created.len() as u32);
+                    // Render-only debris is no Rapier body: it takes no allowance.
+                    let bodies = outcome
+                        .created
+                        .iter()
+                        .filter(|c| !entry.debris.contains(**c))
+                        .count();
+                    self.allowance = self.allowance.saturating_sub(bodies as u32);
                     // A shrunk cluster kept its body (issue 12 item 5) with
                     // fewer colliders and a new centre of mass: its rest
                     // probe's radius and reference no longer describe it.

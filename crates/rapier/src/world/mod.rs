@@ -119,6 +119,12 @@ impl DestructionWorld {
         settings.validate()?;
         let mut physics = new_physics_world(&settings);
         let mut set = DestructionSet::new(settings.destruction())?;
+        // Render-only debris lands on the world's own ground.
+        set.set_debris_settings(crate::debris::DebrisSettings {
+            ground_y: settings.ground_y,
+            friction: settings.friction,
+            ..Default::default()
+        })?;
         let ground = settings
             .ground_y
             .map(|y| insert_ground(&mut physics, y, settings.friction));
@@ -289,7 +295,16 @@ impl DestructionWorld {
             Err(_) => unreachable!("the world's instance is never despawned"),
         }
     }
-    /// Asset → world pose of a cluster's chunks, read from its Rapier body.
+    /// The render-only debris: clusters that are no Rapier body but
+    /// particles the set moves itself (see [`crate::debris`]), in handle order.
+    pub fn render_debris(&self) -> &crate::debris::RenderDebris {
+        match self.set.render_debris(self.handle) {
+            Ok(d) => d,
+            Err(_) => unreachable!("the world's instance is never despawned"),
+        }
+    }
+    /// Asset → world pose of a cluster's chunks, read from its Rapier body
+    /// (or its particle, for render-only debris).
     pub fn cluster_asset_pose(&self, h: ClusterHandle) -> Option<Pose> {
         self.set.cluster_asset_pose(&self.physics, self.handle, h)
     }
