@@ -146,6 +146,11 @@ fn render_only_debris_is_no_rapier_body_and_falls_to_rest_on_the_ground() {
         .inspect(|p| assert!(p.state().pose.translation.y < 0.5, "{:?}", p.state()))
         .count();
     assert!(fell > 20, "only {fell} particles started above 1.5 m");
+    println!(
+        "bodies: {} (max {max_bodies}), particles: {}, fell: {fell}, lowest: {lowest} m",
+        world.physics().bodies.len(),
+        debris.len()
+    );
 }
 
 #[test]
