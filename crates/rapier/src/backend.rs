@@ -363,14 +363,20 @@ fn proxy_colliders(
 /// the render-debris groups, raising no contact events
 /// (`RenderOnlyDebris`: no authoritative collision).
 ///
+/// The set never builds a body for render-only debris any more: it is a
+/// particle outside Rapier ([`crate::debris`], issue 12 item 7), made by
+/// [`RapierCommit`] and [`crate::DestructionSet::spawn`]. The
+/// `RenderOnlyDebris` branch serves callers that still want such a body
+/// (and describes the render-only bodies of snapshots of format 9 and
+/// older, which stay bodies when restored).
+///
 /// Chunks without hulls (render-only chunks, `ChunkDesc::hulls` empty)
-/// get no collider. A dynamic cluster made only of such chunks is
-/// render-only debris in the core (it takes no body slot). Here it becomes
-/// a *fixed* body with no colliders: with nothing to land on it cannot
-/// fall anywhere sensible, so it stays where it broke off, at rest. The
-/// game finds it in the step report's `render_only` list and may hide it,
-/// fade it out or recycle it at once (`begin_recycle` accepts render-only
-/// debris awake). It never becomes a dynamic body without colliders (issue 16).
+/// get no collider. A body made only of such chunks is *fixed*: with
+/// nothing to land on it cannot fall anywhere sensible. (The set makes
+/// such a piece a particle held at rest where it broke off; the game finds
+/// it in the step report's `render_only` list and may hide it, fade it out
+/// or recycle it at once.) It never becomes a dynamic body without
+/// colliders (issue 16).
 ///
 /// # Errors
 /// [`BackendError::BadProxy`] when a proxy is unknown or has a degenerate piece.

@@ -13,7 +13,9 @@ use glam::Vec3;
 use smithereens_core::budget::BudgetDesc;
 use smithereens_core::fixtures::grid_desc;
 use smithereens_core::instance::InstanceDesc;
-use smithereens_core::{Asset, ClusterHandle, EventId, Pose};
+use smithereens_core::record::pose_from_array;
+use smithereens_core::{Asset, AssetFile, ChunkMesh, ClusterHandle, EventId, Pose};
+use smithereens_rapier::recorded_run::{ScheduledExplosion, ScriptedRun};
 use smithereens_rapier::{ColliderTag, DestructionWorld, Explosion, WorldSettings};
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -23,10 +25,14 @@ const SIZE: f32 = 0.25;
 
 /// A free-standing 10 × 15 × 1 wall of 0.25 m cubes (150 chunks) resting on
 /// the ground at y = 0, no support chunk: one dynamic body.
-fn wall() -> Arc<Asset> {
+fn wall_desc() -> smithereens_core::AssetDesc {
     let mut desc = grid_desc(10, 15, 1, SIZE, 2400.0, 1500.0);
     desc.chunks.iter_mut().for_each(|c| c.support = false);
-    Arc::new(Asset::new(&desc).unwrap())
+    desc
+}
+
+fn wall() -> Arc<Asset> {
+    Arc::new(Asset::new(&wall_desc()).unwrap())
 }
 
 fn world() -> DestructionWorld {
@@ -182,4 +188,66 @@ fn a_snapshot_with_particles_in_flight_resumes_bit_for_bit() {
     let b = run(&mut restored, 40, 300, |_, _| {});
     assert_eq!(a, b);
     assert_eq!(restored.render_debris().len(), 150 - SLOTS as usize);
+}
+
+#[test]
+fn a_recorded_run_draws_render_only_debris_where_its_particles_are() {
+    let file = AssetFile {
+        name: "wall".into(),
+        desc: wall_desc(),
+        meshes: vec![ChunkMesh::default(); 150],
+        ..Default::default()
+    };
+    let mut scripted = ScriptedRun::single(
+        "render-only debris",
+        file,
+        Pose::IDENTITY,
+        WorldSettings::default(),
+        300,
+    );
+    scripted.instances[0].desc.budget.body_slots = SLOTS;
+    scripted.explosions = (0..10)
+        .map(|k| ScheduledExplosion {
+            step: 6 * k,
+            instance: 0,
+            explosion: blast(k),
+        })
+        .collect();
+    let (record, _) = smithereens_rapier::recorded_run::run(&scripted, &mut |_, _| {}).unwrap();
+    // The record hashes as the world does, particles included.
+    let mut world = world();
+    let mut hashes = vec![world.state_hash()];
+    hashes.extend(run(&mut world, 0, 300, |_, _| {}));
+    assert_eq!(record.frame_hashes, hashes);
+    // Every chunk is drawn on the last frame, the render-only ones too, at
+    // the pose of the particle that holds it, on or above the ground.
+    let last = record.frame_count - 1;
+    let mut drawn = vec![false; record.chunks.len()];
+    let debris = world.render_debris();
+    for b in record
+        .bodies
+        .iter()
+        .filter(|b| b.first_frame + b.poses.len() as u32 == last + 1)
+    {
+        let pose = pose_from_array(b.poses.last().unwrap());
+        for &c in &b.chunks {
+            assert!(!drawn[c as usize], "chunk {c} drawn twice");
+            drawn[c as usize] = true;
+            let centre = pose.transform_point(record.chunks[c as usize].centroid);
+            // (Rapier bodies may dent the soft ground contacts by millimetres.)
+            assert!(
+                centre.y >= 0.5 * SIZE - 0.02,
+                "chunk {c} drawn at y = {}",
+                centre.y
+            );
+            let cluster = world
+                .instance()
+                .cluster_of(smithereens_core::ChunkIndex(c))
+                .unwrap();
+            if debris.contains(cluster) {
+                assert_eq!(Some(pose), world.cluster_asset_pose(cluster));
+            }
+        }
+    }
+    assert!(drawn.iter().all(|&d| d), "every chunk is drawn");
 }

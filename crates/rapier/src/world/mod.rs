@@ -120,11 +120,7 @@ impl DestructionWorld {
         let mut physics = new_physics_world(&settings);
         let mut set = DestructionSet::new(settings.destruction())?;
         // Render-only debris lands on the world's own ground.
-        set.set_debris_settings(crate::debris::DebrisSettings {
-            ground_y: settings.ground_y,
-            friction: settings.friction,
-            ..Default::default()
-        })?;
+        set.set_debris_settings(settings.debris())?;
         let ground = settings
             .ground_y
             .map(|y| insert_ground(&mut physics, y, settings.friction));
