@@ -246,6 +246,20 @@ impl ClusterSet {
         freed: &[ClusterHandle],
         created: Vec<Cluster>,
     ) -> Vec<ClusterHandle> {
+        let mut handles = Vec::with_capacity(created.len());
+        self.replace_into(freed, created, &mut handles);
+        handles
+    }
+
+    /// [`Self::replace`], appending the new handles to `handles` (a buffer
+    /// the caller reuses: no allocation once it has room).
+    pub(crate) fn replace_into(
+        &mut self,
+        freed: &[ClusterHandle],
+        created: impl IntoIterator<Item = Cluster, IntoIter: ExactSizeIterator>,
+        handles: &mut Vec<ClusterHandle>,
+    ) {
+        let created = created.into_iter();
         for h in freed {
             if let Some(slot) = self.slots.get_mut(h.index as usize)
                 && slot.generation == h.generation
@@ -255,7 +269,7 @@ impl ClusterSet {
                 self.free.insert(h.index);
             }
         }
-        let mut handles = Vec::with_capacity(created.len());
+        handles.reserve(created.len());
         self.slots
             .reserve(created.len().saturating_sub(self.free.len()));
         for c in created {
@@ -276,7 +290,6 @@ impl ClusterSet {
                 generation: slot.generation,
             });
         }
-        handles
     }
 }
 

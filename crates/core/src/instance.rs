@@ -169,6 +169,37 @@ pub struct Instance {
     pub(crate) spread_scratch: crate::damage::SpreadScratch,
     /// Undo log of [`Instance::plan`], kept for its capacity.
     pub(crate) undo: Vec<(BondIndex, f32)>,
+    /// Temporaries of planning and installing a commit, kept for their
+    /// capacity (issue 12 item 3).
+    pub(crate) commit_scratch: CommitScratch,
+}
+
+/// Buffers a commit reuses instead of allocating them afresh (issue 12
+/// item 3): the internal temporaries of [`Instance::plan`] and of
+/// installing a commit. They grow to the largest commit seen and never
+/// shrink; none of them outlives the call that fills it, so none is part
+/// of the instance's state (snapshots, hashes and clones start them empty).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CommitScratch {
+    /// Each changed bond's health before the batch.
+    before: Vec<(BondIndex, f32)>,
+    /// Broken bonds by the cluster that held them.
+    by_cluster: Vec<(ClusterHandle, BondIndex)>,
+    /// Ends of one cluster's broken bonds (island search seeds).
+    seeds: Vec<ChunkIndex>,
+    /// Pieces found by the island search.
+    pieces: Vec<Island>,
+    /// Handles of the clusters a commit creates, in plan order.
+    created: Vec<ClusterHandle>,
+    /// Node sets of the created clusters' records, in plan order.
+    node_sets: Vec<NodeSet>,
+    /// Installing: new clusters, remainders, handles and the installed list.
+    fresh: Vec<Cluster>,
+    kept: Vec<(ClusterHandle, Cluster)>,
+    handles: Vec<ClusterHandle>,
+    installed: Vec<(ClusterHandle, bool)>,
+    /// Ids of the events a commit applied, sorted.
+    done: Vec<EventId>,
 }
 
 impl Instance {
@@ -298,6 +329,7 @@ impl Instance {
             scratch: SplitScratch::default(),
             spread_scratch: crate::damage::SpreadScratch::default(),
             undo: Vec::new(),
+            commit_scratch: CommitScratch::default(),
         })
     }
 
@@ -788,11 +820,13 @@ impl Instance {
     pub fn plan<E>(&mut self) -> Result<CommitPlan, CommitError<E>> {
         let mut undo = std::mem::take(&mut self.undo);
         undo.clear();
-        let plan = self.plan_in_place(&mut undo);
+        let mut scratch = std::mem::take(&mut self.commit_scratch);
+        let plan = self.plan_in_place(&mut undo, &mut scratch);
         for &(b, h) in undo.iter().rev() {
             self.health[b.0 as usize] = h;
         }
         self.undo = undo;
+        self.commit_scratch = scratch;
         plan
     }
 
@@ -801,6 +835,7 @@ impl Instance {
     fn plan_in_place<E>(
         &mut self,
         undo: &mut Vec<(BondIndex, f32)>,
+        cs: &mut CommitScratch,
     ) -> Result<CommitPlan, CommitError<E>> {
         let mut events = Vec::with_capacity(self.pending.len());
         let mut all_broken = Vec::new();
@@ -825,7 +860,9 @@ impl Instance {
         }
         all_broken.sort_unstable();
         // Each changed bond's health before the batch: its first undo entry.
-        let mut before: Vec<(BondIndex, f32)> = undo.clone();
+        let before = &mut cs.before;
+        before.clear();
+        before.extend_from_slice(undo);
         before.sort_by_key(|&(b, _)| b);
         before.dedup_by_key(|&mut (b, _)| b);
         let health = &self.health;
@@ -838,19 +875,18 @@ impl Instance {
             .collect();
         // Broken bonds grouped by the cluster that held them: intact bonds
         // never cross clusters, so a bond's first chunk names its cluster.
-        let mut by_cluster: Vec<(ClusterHandle, BondIndex)> = all_broken
-            .iter()
-            .map(|&b| {
-                (
-                    self.node_cluster[self.asset.bonds()[b].chunk0.0 as usize],
-                    b,
-                )
-            })
-            .collect();
+        let by_cluster = &mut cs.by_cluster;
+        by_cluster.clear();
+        by_cluster.extend(all_broken.iter().map(|&b| {
+            (
+                self.node_cluster[self.asset.bonds()[b].chunk0.0 as usize],
+                b,
+            )
+        }));
         by_cluster.sort_unstable();
         let mut splits = Vec::new();
-        let mut pieces: Vec<Island> = Vec::new();
-        let mut seeds: Vec<ChunkIndex> = Vec::new();
+        let pieces = &mut cs.pieces;
+        let seeds = &mut cs.seeds;
         let mut rest = 0;
         while rest < by_cluster.len() {
             let h = by_cluster[rest].0;
@@ -873,13 +909,13 @@ impl Instance {
                 &self.budget,
                 HealthBatch {
                     after: &self.health,
-                    before: &before,
+                    before: before.as_slice(),
                 },
                 (h, cluster),
-                &seeds,
+                seeds.as_slice(),
                 world_broken,
                 &mut self.scratch,
-                &mut pieces,
+                pieces,
             )
             .map_err(CommitError::Mass)?;
             splits.extend(split);
@@ -986,11 +1022,15 @@ impl Instance {
             .filter(|s| !s.parts.iter().any(|p| p.kept))
             .map(|s| s.old)
             .collect();
-        let mut created = Vec::with_capacity(plan.new_cluster_count());
+        let mut cs = std::mem::take(&mut self.commit_scratch);
+        let mut created: Vec<Cluster> = Vec::with_capacity(plan.new_cluster_count());
+        let handles = &mut cs.created;
+        handles.clear();
         // Position of each created cluster by handle, for the impulses only.
         let mut index: Vec<(ClusterHandle, usize)> = Vec::new();
         let with_impulses = !plan.impulses.is_empty();
-        let mut node_sets = Vec::with_capacity(plan.new_cluster_count());
+        let node_sets = &mut cs.node_sets;
+        node_sets.clear();
         let mut motions = motions.into_iter();
         for s in plan.splits {
             for p in s.parts {
@@ -1006,21 +1046,19 @@ impl Instance {
                     index.push((p.handle, created.len()));
                 }
                 let motion = motions.next().unwrap_or_default();
-                created.push((
-                    p.handle,
-                    Cluster {
-                        nodes: p.nodes,
-                        supported: p.supported,
-                        mass: p.mass,
-                        principal: p.principal,
-                        sums: p.sums,
-                        motion,
-                        representation: p.representation,
-                        slot: p.slot,
-                        sleep: SleepState::default(),
-                        withdrawn_at: None,
-                    },
-                ));
+                handles.push(p.handle);
+                created.push(Cluster {
+                    nodes: p.nodes,
+                    supported: p.supported,
+                    mass: p.mass,
+                    principal: p.principal,
+                    sums: p.sums,
+                    motion,
+                    representation: p.representation,
+                    slot: p.slot,
+                    sleep: SleepState::default(),
+                    withdrawn_at: None,
+                });
             }
         }
         // Impulses enter the recorded motion exactly once, keyed by their
@@ -1033,7 +1071,7 @@ impl Instance {
         for imp in &plan.impulses {
             if let Ok(i) = index.binary_search_by_key(&imp.target, |&(h, _)| h) {
                 let k = index[i].1;
-                let c = &mut created[k].1;
+                let c = &mut created[k];
                 if moves(&self.asset, c) {
                     let dv = crate::commit::impulse_change(&c.mass, &c.motion, imp);
                     c.motion.velocity.linear += dv.linear;
@@ -1073,9 +1111,10 @@ impl Instance {
             topology_version,
             health: plan.health_changes,
             removed,
-            created: created
+            created: handles
                 .iter()
-                .zip(node_sets)
+                .zip(&created)
+                .zip(node_sets.drain(..))
                 .map(|((h, c), nodes)| ClusterRecord {
                     handle: *h,
                     nodes,
@@ -1090,11 +1129,8 @@ impl Instance {
             task_path: self.take_task_path_change(),
             next_admission: self.next_admission,
         };
-        (
-            record,
-            created.into_iter().map(|(_, c)| c).collect(),
-            applied,
-        )
+        self.commit_scratch = cs;
+        (record, created, applied)
     }
 
     /// Installs a validated record; `created[k]` is the cluster of
@@ -1118,8 +1154,10 @@ impl Instance {
         }
         // Remainders keep their handle: their old slot is released before
         // any slot of this commit is taken, their chunks keep their owner.
-        let mut fresh = Vec::with_capacity(created.len());
-        let mut kept = Vec::new();
+        let mut cs = std::mem::take(&mut self.commit_scratch);
+        let (fresh, kept) = (&mut cs.fresh, &mut cs.kept);
+        fresh.clear();
+        kept.clear();
         for (rc, c) in record.created.iter().zip(created) {
             if rc.is_kept() {
                 if let Some(s) = self.clusters.get(rc.handle).and_then(|old| old.slot) {
@@ -1130,7 +1168,10 @@ impl Instance {
                 fresh.push(c);
             }
         }
-        let handles = self.clusters.replace(&record.removed, fresh);
+        let handles = &mut cs.handles;
+        handles.clear();
+        self.clusters
+            .replace_into(&record.removed, fresh.drain(..), handles);
         debug_assert!(
             handles.iter().eq(record
                 .created
@@ -1139,8 +1180,9 @@ impl Instance {
                 .map(|c| &c.handle)),
             "planned handles must match allocation"
         );
-        let mut installed = Vec::with_capacity(handles.len() + kept.len());
-        for (h, c) in kept {
+        let installed = &mut cs.installed;
+        installed.clear();
+        for (h, c) in kept.drain(..) {
             let old = self.clusters.replace_in_place(h, c);
             debug_assert!(old.is_some(), "a kept cluster must be live");
             if let Some(old) = old
@@ -1150,8 +1192,8 @@ impl Instance {
             }
             installed.push((h, false));
         }
-        installed.extend(handles.into_iter().map(|h| (h, true)));
-        for (h, fresh) in installed {
+        installed.extend(handles.iter().map(|&h| (h, true)));
+        for &(h, fresh) in installed.iter() {
             if let Some(c) = self.clusters.get(h) {
                 if let Some(s) = c.slot {
                     let ok = self.slots.occupy(s);
@@ -1178,14 +1220,17 @@ impl Instance {
         if !record.receipts.is_empty() {
             // One pass over the queue against the sorted applied ids:
             // O((p + r) log r), not O(p · r) (issue 12).
-            let mut done: Vec<EventId> = record.receipts.iter().map(|r| r.event.id).collect();
+            let done = &mut cs.done;
+            done.clear();
+            done.extend(record.receipts.iter().map(|r| r.event.id));
             done.sort_unstable();
             self.pending
                 .retain(|p| done.binary_search(&p.event.id).is_err());
-            for id in &done {
+            for id in done.iter() {
                 self.pending_index.remove(id);
             }
         }
+        self.commit_scratch = cs;
         if let Some(path) = &record.task_path {
             // Validated before (own budget, or apply_record's range check).
             let _ = self.budget.set_task_path(&self.asset, path);
