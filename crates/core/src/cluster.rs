@@ -201,22 +201,31 @@ impl ClusterSet {
         freed: &[ClusterHandle],
         count: usize,
     ) -> Vec<ClusterHandle> {
-        let mut candidates: Vec<(u32, u32)> = self
-            .free
-            .iter()
-            .map(|&i| (i, self.slots[i as usize].generation))
-            .collect();
-        candidates.extend(
-            freed
-                .iter()
-                .map(|h| (h.index, h.generation.wrapping_add(1))),
-        );
-        candidates.sort_unstable();
-        let mut out: Vec<ClusterHandle> = candidates
-            .into_iter()
-            .take(count)
-            .map(|(index, generation)| ClusterHandle { index, generation })
-            .collect();
+        let mut out = Vec::new();
+        self.peek_allocations_into(freed, count, &mut out);
+        out
+    }
+
+    /// [`Self::peek_allocations`] into `out` (cleared first; a buffer the
+    /// caller reuses). Handles order as (index, generation), so sorting
+    /// them is sorting those pairs.
+    pub(crate) fn peek_allocations_into(
+        &self,
+        freed: &[ClusterHandle],
+        count: usize,
+        out: &mut Vec<ClusterHandle>,
+    ) {
+        out.clear();
+        out.extend(self.free.iter().map(|&index| ClusterHandle {
+            index,
+            generation: self.slots[index as usize].generation,
+        }));
+        out.extend(freed.iter().map(|h| ClusterHandle {
+            index: h.index,
+            generation: h.generation.wrapping_add(1),
+        }));
+        out.sort_unstable();
+        out.truncate(count);
         let mut next = self.slots.len() as u32;
         while out.len() < count {
             out.push(ClusterHandle {
@@ -225,7 +234,6 @@ impl ClusterSet {
             });
             next += 1;
         }
-        out
     }
 
     /// Replaces the live cluster at `h` (same handle, same generation): a

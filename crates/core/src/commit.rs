@@ -437,7 +437,9 @@ impl Instance {
         let motions = backend
             .commit(prepared, &plan, self)
             .map_err(CommitError::Commit)?;
-        let broken = plan.broken.clone();
+        // The record does not keep the plan's broken list: moved, not copied.
+        let mut plan = plan;
+        let broken = std::mem::take(&mut plan.broken);
         let (record, created, applied) = self.record_from_plan(plan, motions);
         self.install_own(&record, created);
         Ok(CommitOutcome {

@@ -9,7 +9,7 @@
 use crate::asset::Asset;
 use crate::budget::{
     BodySlot, Budget, BudgetDesc, BudgetError, BudgetShortfall, Representation, SlotPool,
-    SlotRequest, assign_slots,
+    SlotRequest, SlotScratch, assign_slots_into,
 };
 use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet};
 use crate::commit::{CommitError, CommitPlan, PlannedEvent, PlannedImpulse, SplitPart, SplitPlan};
@@ -200,6 +200,17 @@ pub(crate) struct CommitScratch {
     installed: Vec<(ClusterHandle, bool)>,
     /// Ids of the events a commit applied, sorted.
     done: Vec<EventId>,
+    /// The slot decision's buffers.
+    slots: SlotScratch,
+    /// A plan's event and split lists, and split part lists, emptied by
+    /// the commit that consumed the plan.
+    events: Vec<PlannedEvent>,
+    splits: Vec<SplitPlan>,
+    part_vecs: Vec<Vec<SplitPart>>,
+    /// The new clusters of a commit, emptied by installing them.
+    new_clusters: Vec<Cluster>,
+    /// Handles the new clusters will get.
+    peeked: Vec<ClusterHandle>,
 }
 
 impl Instance {
@@ -270,7 +281,8 @@ impl Instance {
             &budget,
             &slots,
             &[],
-            &mut parts.iter_mut().collect::<Vec<_>>(),
+            parts.as_mut_slice(),
+            &mut SlotScratch::default(),
         )
         .map_err(InstanceError::OverBudget)?;
         let mut created = Vec::with_capacity(parts.len());
@@ -837,7 +849,9 @@ impl Instance {
         undo: &mut Vec<(BondIndex, f32)>,
         cs: &mut CommitScratch,
     ) -> Result<CommitPlan, CommitError<E>> {
-        let mut events = Vec::with_capacity(self.pending.len());
+        let mut events = std::mem::take(&mut cs.events);
+        events.clear();
+        events.reserve(self.pending.len());
         let mut all_broken = Vec::new();
         for p in &self.pending {
             let mut broken = Vec::new();
@@ -884,7 +898,8 @@ impl Instance {
             )
         }));
         by_cluster.sort_unstable();
-        let mut splits = Vec::new();
+        let mut splits = std::mem::take(&mut cs.splits);
+        splits.clear();
         let pieces = &mut cs.pieces;
         let seeds = &mut cs.seeds;
         let mut rest = 0;
@@ -916,6 +931,7 @@ impl Instance {
                 world_broken,
                 &mut self.scratch,
                 pieces,
+                &mut cs.part_vecs,
             )
             .map_err(CommitError::Mass)?;
             splits.extend(split);
@@ -924,18 +940,15 @@ impl Instance {
             .iter()
             .filter_map(|s| self.clusters.get(s.old).and_then(|c| c.slot))
             .collect();
-        {
-            let mut parts: Vec<&mut SplitPart> =
-                splits.iter_mut().flat_map(|s| s.parts.iter_mut()).collect();
-            assign_representations(
-                &self.asset,
-                &self.budget,
-                &self.slots,
-                &released,
-                &mut parts,
-            )
-            .map_err(CommitError::Deferred)?;
-        }
+        assign_representations(
+            &self.asset,
+            &self.budget,
+            &self.slots,
+            &released,
+            splits.as_mut_slice(),
+            &mut cs.slots,
+        )
+        .map_err(CommitError::Deferred)?;
         // Every split keeps its remainder under the old handle; only the
         // pieces that broke off get new handles.
         let freed: Vec<ClusterHandle> = Vec::new();
@@ -944,8 +957,9 @@ impl Instance {
             .flat_map(|s| s.parts.iter())
             .filter(|p| !p.kept)
             .count();
-        let handles = self.clusters.peek_allocations(&freed, part_count);
-        let mut next = handles.into_iter();
+        self.clusters
+            .peek_allocations_into(&freed, part_count, &mut cs.peeked);
+        let mut next = cs.peeked.iter().copied();
         for s in &mut splits {
             for part in s.parts.iter_mut().filter(|p| !p.kept) {
                 part.handle = next.next().unwrap_or(part.handle);
@@ -1023,7 +1037,9 @@ impl Instance {
             .map(|s| s.old)
             .collect();
         let mut cs = std::mem::take(&mut self.commit_scratch);
-        let mut created: Vec<Cluster> = Vec::with_capacity(plan.new_cluster_count());
+        let mut created: Vec<Cluster> = std::mem::take(&mut cs.new_clusters);
+        created.clear();
+        created.reserve(plan.new_cluster_count());
         let handles = &mut cs.created;
         handles.clear();
         // Position of each created cluster by handle, for the impulses only.
@@ -1032,8 +1048,9 @@ impl Instance {
         let node_sets = &mut cs.node_sets;
         node_sets.clear();
         let mut motions = motions.into_iter();
-        for s in plan.splits {
-            for p in s.parts {
+        let mut splits = plan.splits;
+        for mut s in splits.drain(..) {
+            for p in s.parts.drain(..) {
                 // The remainder is written as "the rest of itself", so that
                 // chipping a chunk off a big wall does not rewrite the wall's
                 // member list.
@@ -1060,6 +1077,7 @@ impl Instance {
                     withdrawn_at: None,
                 });
             }
+            cs.part_vecs.push(s.parts);
         }
         // Impulses enter the recorded motion exactly once, keyed by their
         // event (which leaves the pending table with this commit). The physics
@@ -1090,7 +1108,8 @@ impl Instance {
         }
         let mut receipts = Vec::with_capacity(plan.events.len());
         let mut applied = Vec::with_capacity(plan.events.len());
-        for e in plan.events {
+        let mut events = plan.events;
+        for e in events.drain(..) {
             let Some(p) = self.pending_position(e.id).map(|i| &self.pending[i]) else {
                 continue;
             };
@@ -1129,6 +1148,9 @@ impl Instance {
             task_path: self.take_task_path_change(),
             next_admission: self.next_admission,
         };
+        // The emptied plan lists serve the next plan.
+        cs.splits = splits;
+        cs.events = events;
         self.commit_scratch = cs;
         (record, created, applied)
     }
@@ -1136,7 +1158,7 @@ impl Instance {
     /// Installs a validated record; `created[k]` is the cluster of
     /// `record.created[k]` with its mass properties. Cannot fail: every check
     /// happened before (own plan, or [`Self::apply_record`]'s validation).
-    pub(crate) fn install_own(&mut self, record: &CommitRecord, created: Vec<Cluster>) {
+    pub(crate) fn install_own(&mut self, record: &CommitRecord, mut created: Vec<Cluster>) {
         for &(b, h) in &record.health {
             if let Some(slot) = self.health.get_mut(b.0 as usize) {
                 *slot = h;
@@ -1158,7 +1180,7 @@ impl Instance {
         let (fresh, kept) = (&mut cs.fresh, &mut cs.kept);
         fresh.clear();
         kept.clear();
-        for (rc, c) in record.created.iter().zip(created) {
+        for (rc, c) in record.created.iter().zip(created.drain(..)) {
             if rc.is_kept() {
                 if let Some(s) = self.clusters.get(rc.handle).and_then(|old| old.slot) {
                     self.slots.release(s);
@@ -1168,6 +1190,8 @@ impl Instance {
                 fresh.push(c);
             }
         }
+        // Emptied, it serves the next commit's new clusters.
+        cs.new_clusters = created;
         let handles = &mut cs.handles;
         handles.clear();
         self.clusters
@@ -1314,16 +1338,25 @@ impl Instance {
 /// A dynamic part with nothing to collide with (no member chunk has a hull
 /// and no proxy matches) is render-only debris without a slot, critical or
 /// not: a body with no collider would fall through everything (issue 16).
-fn assign_representations(
+fn assign_representations<P: PartsMut + ?Sized>(
     asset: &Asset,
     budget: &Budget,
     slots: &SlotPool,
     released: &[BodySlot],
-    parts: &mut [&mut SplitPart],
+    parts: &mut P,
+    scratch: &mut SlotScratch,
 ) -> Result<(), BudgetShortfall> {
-    let mut requests = Vec::new();
-    let mut positions = Vec::new();
-    for (k, p) in parts.iter_mut().enumerate() {
+    let SlotScratch {
+        requests,
+        positions,
+        offered,
+        order,
+        assigned,
+    } = scratch;
+    requests.clear();
+    positions.clear();
+    let mut k = 0;
+    parts.for_each_part(|p| {
         let proxy = budget.proxy_for(&p.nodes);
         if p.supported {
             p.slot = None;
@@ -1339,23 +1372,48 @@ fn assign_representations(
             });
             positions.push(k);
         }
-    }
+        k += 1;
+    });
     if requests.is_empty() {
         return Ok(());
     }
-    let offered = slots.peek(released, requests.len());
-    let assigned = assign_slots(&requests, &offered, slots.capacity())?;
-    for (k, slot) in positions.into_iter().zip(assigned) {
-        let p = &mut parts[k];
-        p.slot = slot;
-        p.representation = match slot {
-            Some(_) => budget
-                .proxy_for(&p.nodes)
-                .map_or(Representation::Body, Representation::Proxy),
-            None => Representation::RenderOnlyDebris,
-        };
-    }
+    slots.peek_into(released, requests.len(), offered);
+    assign_slots_into(requests, offered, slots.capacity(), order, assigned)?;
+    // `positions` ascends: hand each requesting part its slot in one pass.
+    let (mut k, mut next) = (0, 0);
+    parts.for_each_part(|p| {
+        if positions.get(next) == Some(&k) {
+            let slot = assigned[next];
+            next += 1;
+            p.slot = slot;
+            p.representation = match slot {
+                Some(_) => budget
+                    .proxy_for(&p.nodes)
+                    .map_or(Representation::Body, Representation::Proxy),
+                None => Representation::RenderOnlyDebris,
+            };
+        }
+        k += 1;
+    });
     Ok(())
+}
+
+/// The parts of a commit (or of a new instance), visited in order without
+/// collecting references to them.
+trait PartsMut {
+    fn for_each_part(&mut self, f: impl FnMut(&mut SplitPart));
+}
+
+impl PartsMut for [SplitPart] {
+    fn for_each_part(&mut self, f: impl FnMut(&mut SplitPart)) {
+        self.iter_mut().for_each(f);
+    }
+}
+
+impl PartsMut for [SplitPlan] {
+    fn for_each_part(&mut self, f: impl FnMut(&mut SplitPart)) {
+        self.iter_mut().flat_map(|s| s.parts.iter_mut()).for_each(f);
+    }
 }
 
 /// True when any of `nodes` has a collision hull.
@@ -1550,6 +1608,7 @@ fn plan_split(
     world_broken: bool,
     scratch: &mut SplitScratch,
     pieces: &mut Vec<Island>,
+    part_vecs: &mut Vec<Vec<SplitPart>>,
 ) -> Result<Option<SplitPlan>, crate::MassError> {
     pieces.clear();
     let candidate = health.after;
@@ -1564,7 +1623,10 @@ fn plan_split(
     }
     // Slot 0 is the remainder's, filled once the pieces' sums are known
     // (pushing it to the front afterwards would move every piece).
-    let mut parts = Vec::with_capacity(departing + 1);
+    // A parts list an earlier commit emptied, if any (issue 12 item 3).
+    let mut parts = part_vecs.pop().unwrap_or_default();
+    parts.clear();
+    parts.reserve(departing + 1);
     parts.push(SplitPart::placeholder());
     let mut lost_support = world_broken;
     let mut kept_nodes = None;
