@@ -251,3 +251,40 @@ fn a_recorded_run_draws_render_only_debris_where_its_particles_are() {
     }
     assert!(drawn.iter().all(|&d| d), "every chunk is drawn");
 }
+
+#[test]
+fn resting_particles_are_recycled_like_sleeping_bodies() {
+    let desc = InstanceDesc {
+        budget: BudgetDesc {
+            body_slots: SLOTS,
+            ..BudgetDesc::default()
+        },
+        ..InstanceDesc::default()
+    };
+    let settings = WorldSettings {
+        recycle: Some(smithereens_rapier::RecyclePolicy {
+            after: 0.5,
+            max_chunks: 1,
+        }),
+        ..WorldSettings::default()
+    };
+    let mut world = DestructionWorld::with_instance(wall(), desc, settings).unwrap();
+    let mut recycled = BTreeSet::new();
+    let mut particles = BTreeSet::new();
+    run(&mut world, 0, 900, |w, r| {
+        recycled.extend(r.recycled.iter().copied());
+        particles.extend(w.render_debris().particles().iter().map(|p| p.cluster()));
+    });
+    assert_eq!(particles.len(), 150 - SLOTS as usize);
+    // Every particle came to rest and was recycled: gone from the instance
+    // and from the set's store, reported once.
+    assert!(
+        particles.is_subset(&recycled),
+        "{:?}",
+        particles.difference(&recycled).count()
+    );
+    assert!(world.render_debris().is_empty());
+    for c in &particles {
+        assert!(world.instance().cluster(*c).is_none());
+    }
+}

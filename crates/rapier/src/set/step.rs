@@ -32,7 +32,8 @@ pub struct InstanceReport {
     /// a remainder larger than what left keeps its body too, otherwise its
     /// body was rebuilt (issue 12; see `backend::keeps_body`).
     pub shrunk: Vec<ClusterHandle>,
-    /// Created or shrunk clusters that are render-only debris (no authoritative collider).
+    /// Created or shrunk clusters that are render-only debris: no Rapier
+    /// body, a particle the set moves itself (see [`crate::debris`]).
     pub render_only: Vec<ClusterHandle>,
     /// Debris clusters recycled (released and removed) at this step.
     pub recycled: Vec<ClusterHandle>,
