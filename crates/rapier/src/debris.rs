@@ -45,8 +45,12 @@
 //! an edge or a corner (it is drawn, not simulated). A particle whose
 //! chunks have no hull (nothing to land with) is held at rest where it
 //! broke off, asleep from the start (as its fixed collider-less body was
-//! before, issue 16). Explosions do not push particles. Without a ground
-//! plane a particle falls forever, as a body with nothing under it would.
+//! before, issue 16). Explosions push particles as they push bodies, at the
+//! particle's hull vertex nearest the blast (not the nearest surface point:
+//! a particle has vertices, not faces), with the same falloff and caps
+//! ([`RenderDebris::push`]); so do the impulses a game body's hit hands to
+//! the piece it frees. Without a ground plane a particle falls forever, as
+//! a body with nothing under it would.
 //!
 //! # Storage and cost
 //! Particles are kept sorted by cluster handle in one `Vec` per instance
@@ -295,6 +299,66 @@ impl RenderDebris {
         if p.state.asleep {
             p.state.asleep = false;
             self.awake += 1;
+        }
+    }
+
+    /// An explosion at `point` (world, m) of `impulse` N·s at its centre
+    /// falling off linearly to zero at `radius` m, on every particle with
+    /// hulls within reach: applied at its hull vertex nearest `point` (`d`
+    /// its distance), `J = impulse · (1 − d/R)` directed from `point` to
+    /// that vertex (to the centre of mass when `d` is below 1 µm), giving
+    /// `Δv = J/m`, `Δω = I⁻¹ (r × J)` (mass and inertia of the particle's
+    /// cluster, `mass_of`), both scaled down together so `|Δv| ≤ max_speed`
+    /// (m/s) and `|Δω| ≤ max_spin` (rad/s), as bodies are. Wakes what it
+    /// pushes. O(particles × their vertices).
+    pub(crate) fn push(
+        &mut self,
+        blast: (Vec3, f32, f32),
+        caps: (f32, f32),
+        mass_of: impl Fn(ClusterHandle) -> Option<(f32, glam::Mat3)>,
+    ) {
+        let (point, radius, impulse) = blast;
+        let (max_speed, max_spin) = caps;
+        for i in 0..self.particles.len() {
+            let p = &self.particles[i];
+            let pose = p.state.pose;
+            let nearest = p
+                .support
+                .iter()
+                .map(|&v| pose.rotation * v + pose.translation)
+                .map(|w| (w.distance(point), w))
+                .reduce(|a, b| if b.0 < a.0 { b } else { a });
+            let Some((d, at)) = nearest.filter(|(d, _)| *d < radius) else {
+                continue;
+            };
+            let Some((mass, inertia)) = mass_of(p.state.cluster) else {
+                continue;
+            };
+            let dir = if d > 1e-6 {
+                (at - point) / d
+            } else {
+                (pose.translation - point).normalize_or(Vec3::Y)
+            };
+            let j = dir * impulse * (1.0 - d / radius);
+            let dv = smithereens_core::velocity::impulse_velocity_change(
+                mass,
+                inertia,
+                pose.rotation,
+                pose.translation,
+                at,
+                j,
+            );
+            let scale = 1.0f32
+                .min(max_speed / dv.linear.length().max(f32::MIN_POSITIVE))
+                .min(max_spin / dv.angular.length().max(f32::MIN_POSITIVE));
+            let dv = Velocity {
+                linear: dv.linear * scale,
+                angular: dv.angular * scale,
+            };
+            if dv.linear.is_finite() && dv.angular.is_finite() {
+                let c = p.state.cluster;
+                self.add_velocity(c, dv);
+            }
         }
     }
 

@@ -105,11 +105,14 @@ fn render_only_debris_is_no_rapier_body_and_falls_to_rest_on_the_ground() {
     let mut max_bodies = 0;
     let mut lowest = f32::INFINITY;
     let mut start_y = std::collections::BTreeMap::new();
+    let mut sideways = 0.0f32;
     run(&mut world, 0, 600, |w, r| {
         reported.extend(r.render_only.iter().copied());
         max_bodies = max_bodies.max(w.physics().bodies.len());
         for p in w.render_debris().particles() {
             lowest = lowest.min(p.lowest_point().unwrap());
+            let v = p.state().linvel;
+            sideways = sideways.max(v.x.hypot(v.z));
             start_y
                 .entry(p.cluster())
                 .or_insert(p.state().pose.translation.y);
@@ -152,8 +155,10 @@ fn render_only_debris_is_no_rapier_body_and_falls_to_rest_on_the_ground() {
         .inspect(|p| assert!(p.state().pose.translation.y < 0.5, "{:?}", p.state()))
         .count();
     assert!(fell > 20, "only {fell} particles started above 1.5 m");
+    // The blasts pushed them as they push bodies (20 N·s at the centre).
+    assert!(sideways > 0.5, "fastest sideways particle: {sideways} m/s");
     println!(
-        "bodies: {} (max {max_bodies}), particles: {}, fell: {fell}, lowest: {lowest} m",
+        "bodies: {} (max {max_bodies}), particles: {}, fell: {fell}, lowest: {lowest} m, sideways: {sideways} m/s",
         world.physics().bodies.len(),
         debris.len()
     );

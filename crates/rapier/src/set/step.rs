@@ -572,6 +572,43 @@ impl DestructionSet {
                         );
                     }
                     super::impulses::apply_transfers(physics, &entry.bodies, &pushes);
+                    // Render-only debris is pushed too (see `crate::debris`).
+                    if !entry.debris.is_empty() {
+                        let instance = &entry.instance;
+                        let mass_of = |c| {
+                            instance
+                                .cluster(c)
+                                .map(|cl: &smithereens_core::cluster::Cluster| {
+                                    (cl.mass.mass, cl.mass.inertia)
+                                })
+                        };
+                        for blast in &blasts {
+                            entry.debris.push(
+                                (blast.point, blast.radius, blast.impulse),
+                                (settings.max_blast_speed, settings.max_blast_spin),
+                                mass_of,
+                            );
+                        }
+                        for (c, &(j, max_speed)) in &pushes {
+                            if let Some((mass, _)) = mass_of(*c).filter(|(m, _)| *m > 0.0) {
+                                let dv = j / mass;
+                                let dv = if dv.length() > max_speed {
+                                    dv * (max_speed / dv.length())
+                                } else {
+                                    dv
+                                };
+                                if dv.is_finite() {
+                                    entry.debris.add_velocity(
+                                        *c,
+                                        smithereens_core::Velocity {
+                                            linear: dv,
+                                            angular: glam::Vec3::ZERO,
+                                        },
+                                    );
+                                }
+                            }
+                        }
+                    }
                     let stressed = outcome
                         .receipts
                         .iter()
