@@ -368,15 +368,20 @@ impl SlotPool {
     /// The slots [`Self::allocate`] would hand out for `count` requests after
     /// releasing `released` (all current): lowest index first, at most what
     /// is free.
+    #[cfg(test)]
     pub(crate) fn peek(&self, released: &[BodySlot], count: usize) -> Vec<BodySlot> {
-        let mut cand: Vec<BodySlot> = self
-            .free
-            .iter()
-            .map(|&i| BodySlot {
-                index: i,
-                generation: self.generations[i as usize],
-            })
-            .collect();
+        let mut cand = Vec::new();
+        self.peek_into(released, count, &mut cand);
+        cand
+    }
+
+    /// [`Self::peek`] into `cand` (cleared first; a buffer the caller reuses).
+    pub(crate) fn peek_into(&self, released: &[BodySlot], count: usize, cand: &mut Vec<BodySlot>) {
+        cand.clear();
+        cand.extend(self.free.iter().map(|&i| BodySlot {
+            index: i,
+            generation: self.generations[i as usize],
+        }));
         cand.extend(released.iter().map(|s| BodySlot {
             index: s.index,
             generation: s.generation.wrapping_add(1),
@@ -391,7 +396,6 @@ impl SlotPool {
             });
             next += 1;
         }
-        cand
     }
 
     /// Releases a current slot (generation advances). Stale slots are ignored.
@@ -434,6 +438,7 @@ impl SlotPool {
 }
 
 /// One new dynamic component awaiting a slot decision.
+#[derive(Clone, Debug)]
 pub(crate) struct SlotRequest {
     pub(crate) critical: bool,
     pub(crate) volume: f32,
@@ -446,11 +451,46 @@ pub(crate) struct SlotRequest {
 ///
 /// # Errors
 /// A [`BudgetShortfall`] when the critical requests outnumber `slots`.
+#[cfg(test)]
 pub(crate) fn assign_slots(
     requests: &[SlotRequest],
     slots: &[BodySlot],
     capacity: u32,
 ) -> Result<Vec<Option<BodySlot>>, BudgetShortfall> {
+    let mut scratch = SlotScratch::default();
+    assign_slots_into(
+        requests,
+        slots,
+        capacity,
+        &mut scratch.order,
+        &mut scratch.assigned,
+    )?;
+    Ok(scratch.assigned)
+}
+
+/// Buffers of one slot decision ([`assign_slots_into`]), reused across
+/// commits: grown to the largest commit seen, never shrunk.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct SlotScratch {
+    pub(crate) requests: Vec<SlotRequest>,
+    pub(crate) positions: Vec<usize>,
+    pub(crate) offered: Vec<BodySlot>,
+    pub(crate) order: Vec<usize>,
+    pub(crate) assigned: Vec<Option<BodySlot>>,
+}
+
+/// [`assign_slots`] with the caller's buffers: `order` is scratch, `out`
+/// receives the slot of each request (both cleared first).
+///
+/// # Errors
+/// As [`assign_slots`].
+pub(crate) fn assign_slots_into(
+    requests: &[SlotRequest],
+    slots: &[BodySlot],
+    capacity: u32,
+    order: &mut Vec<usize>,
+    out: &mut Vec<Option<BodySlot>>,
+) -> Result<(), BudgetShortfall> {
     let critical = requests.iter().filter(|r| r.critical).count();
     if critical > slots.len() {
         return Err(BudgetShortfall {
@@ -459,7 +499,8 @@ pub(crate) fn assign_slots(
             capacity,
         });
     }
-    let mut order: Vec<usize> = (0..requests.len()).collect();
+    order.clear();
+    order.extend(0..requests.len());
     order.sort_by(|&a, &b| {
         let (ra, rb) = (&requests[a], &requests[b]);
         rb.critical
@@ -473,11 +514,12 @@ pub(crate) fn assign_slots(
             })
             .then(ra.first_node.cmp(&rb.first_node))
     });
-    let mut out = vec![None; requests.len()];
+    out.clear();
+    out.resize(requests.len(), None);
     for (k, &r) in order.iter().enumerate() {
         out[r] = slots.get(k).copied();
     }
-    Ok(out)
+    Ok(())
 }
 
 #[cfg(test)]

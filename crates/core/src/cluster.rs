@@ -201,22 +201,31 @@ impl ClusterSet {
         freed: &[ClusterHandle],
         count: usize,
     ) -> Vec<ClusterHandle> {
-        let mut candidates: Vec<(u32, u32)> = self
-            .free
-            .iter()
-            .map(|&i| (i, self.slots[i as usize].generation))
-            .collect();
-        candidates.extend(
-            freed
-                .iter()
-                .map(|h| (h.index, h.generation.wrapping_add(1))),
-        );
-        candidates.sort_unstable();
-        let mut out: Vec<ClusterHandle> = candidates
-            .into_iter()
-            .take(count)
-            .map(|(index, generation)| ClusterHandle { index, generation })
-            .collect();
+        let mut out = Vec::new();
+        self.peek_allocations_into(freed, count, &mut out);
+        out
+    }
+
+    /// [`Self::peek_allocations`] into `out` (cleared first; a buffer the
+    /// caller reuses). Handles order as (index, generation), so sorting
+    /// them is sorting those pairs.
+    pub(crate) fn peek_allocations_into(
+        &self,
+        freed: &[ClusterHandle],
+        count: usize,
+        out: &mut Vec<ClusterHandle>,
+    ) {
+        out.clear();
+        out.extend(self.free.iter().map(|&index| ClusterHandle {
+            index,
+            generation: self.slots[index as usize].generation,
+        }));
+        out.extend(freed.iter().map(|h| ClusterHandle {
+            index: h.index,
+            generation: h.generation.wrapping_add(1),
+        }));
+        out.sort_unstable();
+        out.truncate(count);
         let mut next = self.slots.len() as u32;
         while out.len() < count {
             out.push(ClusterHandle {
@@ -225,7 +234,6 @@ impl ClusterSet {
             });
             next += 1;
         }
-        out
     }
 
     /// Replaces the live cluster at `h` (same handle, same generation): a
@@ -246,6 +254,20 @@ impl ClusterSet {
         freed: &[ClusterHandle],
         created: Vec<Cluster>,
     ) -> Vec<ClusterHandle> {
+        let mut handles = Vec::with_capacity(created.len());
+        self.replace_into(freed, created, &mut handles);
+        handles
+    }
+
+    /// [`Self::replace`], appending the new handles to `handles` (a buffer
+    /// the caller reuses: no allocation once it has room).
+    pub(crate) fn replace_into(
+        &mut self,
+        freed: &[ClusterHandle],
+        created: impl IntoIterator<Item = Cluster, IntoIter: ExactSizeIterator>,
+        handles: &mut Vec<ClusterHandle>,
+    ) {
+        let created = created.into_iter();
         for h in freed {
             if let Some(slot) = self.slots.get_mut(h.index as usize)
                 && slot.generation == h.generation
@@ -255,7 +277,7 @@ impl ClusterSet {
                 self.free.insert(h.index);
             }
         }
-        let mut handles = Vec::with_capacity(created.len());
+        handles.reserve(created.len());
         self.slots
             .reserve(created.len().saturating_sub(self.free.len()));
         for c in created {
@@ -276,7 +298,6 @@ impl ClusterSet {
                 generation: slot.generation,
             });
         }
-        handles
     }
 }
 

@@ -263,7 +263,8 @@ pub enum CommitStatus {
 /// How many new bodies a frame may still create, for
 /// [`Instance::commit_within`]: a deterministic throttle between commits
 /// (issue 12 item 7). A commit counts one new body per piece that breaks
-/// off (a remainder keeps or replaces its body).
+/// off (a remainder keeps or replaces its body), except render-only debris,
+/// which a physics backend keeps outside its engine.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct BodyAllowance {
     /// New bodies the frame may still create.
@@ -275,11 +276,17 @@ pub struct BodyAllowance {
 impl CommitPlan {
     /// New bodies this plan creates: one per piece that breaks off (the
     /// remainder of each split keeps its handle and keeps or replaces its
-    /// body). O(splits).
+    /// body) and is not [`Representation::RenderOnlyDebris`] (no body: the
+    /// Rapier backend moves it as a particle). O(parts).
     pub fn new_body_count(&self) -> u32 {
         self.splits
             .iter()
-            .map(|s| s.parts.iter().filter(|p| !p.kept).count() as u32)
+            .map(|s| {
+                s.parts
+                    .iter()
+                    .filter(|p| !p.kept && p.representation != Representation::RenderOnlyDebris)
+                    .count() as u32
+            })
             .sum()
     }
 }
@@ -353,8 +360,8 @@ impl Instance {
     /// changed) — unless the frame has created nothing yet
     /// (`remaining == per_frame`): a single commit larger than the whole
     /// allowance then goes through alone, so no commit waits forever.
-    /// Commits stay atomic; the caller subtracts
-    /// `outcome.created.len()` from its allowance.
+    /// Commits stay atomic; the caller subtracts the created clusters that
+    /// are not render-only debris from its allowance.
     ///
     /// # Errors
     /// As [`Self::commit`].
@@ -430,7 +437,9 @@ impl Instance {
         let motions = backend
             .commit(prepared, &plan, self)
             .map_err(CommitError::Commit)?;
-        let broken = plan.broken.clone();
+        // The record does not keep the plan's broken list: moved, not copied.
+        let mut plan = plan;
+        let broken = std::mem::take(&mut plan.broken);
         let (record, created, applied) = self.record_from_plan(plan, motions);
         self.install_own(&record, created);
         Ok(CommitOutcome {

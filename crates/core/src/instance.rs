@@ -9,7 +9,7 @@
 use crate::asset::Asset;
 use crate::budget::{
     BodySlot, Budget, BudgetDesc, BudgetError, BudgetShortfall, Representation, SlotPool,
-    SlotRequest, assign_slots,
+    SlotRequest, SlotScratch, assign_slots_into,
 };
 use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet};
 use crate::commit::{CommitError, CommitPlan, PlannedEvent, PlannedImpulse, SplitPart, SplitPlan};
@@ -169,6 +169,48 @@ pub struct Instance {
     pub(crate) spread_scratch: crate::damage::SpreadScratch,
     /// Undo log of [`Instance::plan`], kept for its capacity.
     pub(crate) undo: Vec<(BondIndex, f32)>,
+    /// Temporaries of planning and installing a commit, kept for their
+    /// capacity (issue 12 item 3).
+    pub(crate) commit_scratch: CommitScratch,
+}
+
+/// Buffers a commit reuses instead of allocating them afresh (issue 12
+/// item 3): the internal temporaries of [`Instance::plan`] and of
+/// installing a commit. They grow to the largest commit seen and never
+/// shrink; none of them outlives the call that fills it, so none is part
+/// of the instance's state (snapshots, hashes and clones start them empty).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct CommitScratch {
+    /// Each changed bond's health before the batch.
+    before: Vec<(BondIndex, f32)>,
+    /// Broken bonds by the cluster that held them.
+    by_cluster: Vec<(ClusterHandle, BondIndex)>,
+    /// Ends of one cluster's broken bonds (island search seeds).
+    seeds: Vec<ChunkIndex>,
+    /// Pieces found by the island search.
+    pieces: Vec<Island>,
+    /// Handles of the clusters a commit creates, in plan order.
+    created: Vec<ClusterHandle>,
+    /// Node sets of the created clusters' records, in plan order.
+    node_sets: Vec<NodeSet>,
+    /// Installing: new clusters, remainders, handles and the installed list.
+    fresh: Vec<Cluster>,
+    kept: Vec<(ClusterHandle, Cluster)>,
+    handles: Vec<ClusterHandle>,
+    installed: Vec<(ClusterHandle, bool)>,
+    /// Ids of the events a commit applied, sorted.
+    done: Vec<EventId>,
+    /// The slot decision's buffers.
+    slots: SlotScratch,
+    /// A plan's event and split lists, and split part lists, emptied by
+    /// the commit that consumed the plan.
+    events: Vec<PlannedEvent>,
+    splits: Vec<SplitPlan>,
+    part_vecs: Vec<Vec<SplitPart>>,
+    /// The new clusters of a commit, emptied by installing them.
+    new_clusters: Vec<Cluster>,
+    /// Handles the new clusters will get.
+    peeked: Vec<ClusterHandle>,
 }
 
 impl Instance {
@@ -239,7 +281,8 @@ impl Instance {
             &budget,
             &slots,
             &[],
-            &mut parts.iter_mut().collect::<Vec<_>>(),
+            parts.as_mut_slice(),
+            &mut SlotScratch::default(),
         )
         .map_err(InstanceError::OverBudget)?;
         let mut created = Vec::with_capacity(parts.len());
@@ -298,6 +341,7 @@ impl Instance {
             scratch: SplitScratch::default(),
             spread_scratch: crate::damage::SpreadScratch::default(),
             undo: Vec::new(),
+            commit_scratch: CommitScratch::default(),
         })
     }
 
@@ -788,11 +832,13 @@ impl Instance {
     pub fn plan<E>(&mut self) -> Result<CommitPlan, CommitError<E>> {
         let mut undo = std::mem::take(&mut self.undo);
         undo.clear();
-        let plan = self.plan_in_place(&mut undo);
+        let mut scratch = std::mem::take(&mut self.commit_scratch);
+        let plan = self.plan_in_place(&mut undo, &mut scratch);
         for &(b, h) in undo.iter().rev() {
             self.health[b.0 as usize] = h;
         }
         self.undo = undo;
+        self.commit_scratch = scratch;
         plan
     }
 
@@ -801,8 +847,11 @@ impl Instance {
     fn plan_in_place<E>(
         &mut self,
         undo: &mut Vec<(BondIndex, f32)>,
+        cs: &mut CommitScratch,
     ) -> Result<CommitPlan, CommitError<E>> {
-        let mut events = Vec::with_capacity(self.pending.len());
+        let mut events = std::mem::take(&mut cs.events);
+        events.clear();
+        events.reserve(self.pending.len());
         let mut all_broken = Vec::new();
         for p in &self.pending {
             let mut broken = Vec::new();
@@ -825,7 +874,9 @@ impl Instance {
         }
         all_broken.sort_unstable();
         // Each changed bond's health before the batch: its first undo entry.
-        let mut before: Vec<(BondIndex, f32)> = undo.clone();
+        let before = &mut cs.before;
+        before.clear();
+        before.extend_from_slice(undo);
         before.sort_by_key(|&(b, _)| b);
         before.dedup_by_key(|&mut (b, _)| b);
         let health = &self.health;
@@ -838,19 +889,19 @@ impl Instance {
             .collect();
         // Broken bonds grouped by the cluster that held them: intact bonds
         // never cross clusters, so a bond's first chunk names its cluster.
-        let mut by_cluster: Vec<(ClusterHandle, BondIndex)> = all_broken
-            .iter()
-            .map(|&b| {
-                (
-                    self.node_cluster[self.asset.bonds()[b].chunk0.0 as usize],
-                    b,
-                )
-            })
-            .collect();
+        let by_cluster = &mut cs.by_cluster;
+        by_cluster.clear();
+        by_cluster.extend(all_broken.iter().map(|&b| {
+            (
+                self.node_cluster[self.asset.bonds()[b].chunk0.0 as usize],
+                b,
+            )
+        }));
         by_cluster.sort_unstable();
-        let mut splits = Vec::new();
-        let mut pieces: Vec<Island> = Vec::new();
-        let mut seeds: Vec<ChunkIndex> = Vec::new();
+        let mut splits = std::mem::take(&mut cs.splits);
+        splits.clear();
+        let pieces = &mut cs.pieces;
+        let seeds = &mut cs.seeds;
         let mut rest = 0;
         while rest < by_cluster.len() {
             let h = by_cluster[rest].0;
@@ -873,13 +924,14 @@ impl Instance {
                 &self.budget,
                 HealthBatch {
                     after: &self.health,
-                    before: &before,
+                    before: before.as_slice(),
                 },
                 (h, cluster),
-                &seeds,
+                seeds.as_slice(),
                 world_broken,
                 &mut self.scratch,
-                &mut pieces,
+                pieces,
+                &mut cs.part_vecs,
             )
             .map_err(CommitError::Mass)?;
             splits.extend(split);
@@ -888,18 +940,15 @@ impl Instance {
             .iter()
             .filter_map(|s| self.clusters.get(s.old).and_then(|c| c.slot))
             .collect();
-        {
-            let mut parts: Vec<&mut SplitPart> =
-                splits.iter_mut().flat_map(|s| s.parts.iter_mut()).collect();
-            assign_representations(
-                &self.asset,
-                &self.budget,
-                &self.slots,
-                &released,
-                &mut parts,
-            )
-            .map_err(CommitError::Deferred)?;
-        }
+        assign_representations(
+            &self.asset,
+            &self.budget,
+            &self.slots,
+            &released,
+            splits.as_mut_slice(),
+            &mut cs.slots,
+        )
+        .map_err(CommitError::Deferred)?;
         // Every split keeps its remainder under the old handle; only the
         // pieces that broke off get new handles.
         let freed: Vec<ClusterHandle> = Vec::new();
@@ -908,8 +957,9 @@ impl Instance {
             .flat_map(|s| s.parts.iter())
             .filter(|p| !p.kept)
             .count();
-        let handles = self.clusters.peek_allocations(&freed, part_count);
-        let mut next = handles.into_iter();
+        self.clusters
+            .peek_allocations_into(&freed, part_count, &mut cs.peeked);
+        let mut next = cs.peeked.iter().copied();
         for s in &mut splits {
             for part in s.parts.iter_mut().filter(|p| !p.kept) {
                 part.handle = next.next().unwrap_or(part.handle);
@@ -986,14 +1036,21 @@ impl Instance {
             .filter(|s| !s.parts.iter().any(|p| p.kept))
             .map(|s| s.old)
             .collect();
-        let mut created = Vec::with_capacity(plan.new_cluster_count());
+        let mut cs = std::mem::take(&mut self.commit_scratch);
+        let mut created: Vec<Cluster> = std::mem::take(&mut cs.new_clusters);
+        created.clear();
+        created.reserve(plan.new_cluster_count());
+        let handles = &mut cs.created;
+        handles.clear();
         // Position of each created cluster by handle, for the impulses only.
         let mut index: Vec<(ClusterHandle, usize)> = Vec::new();
         let with_impulses = !plan.impulses.is_empty();
-        let mut node_sets = Vec::with_capacity(plan.new_cluster_count());
+        let node_sets = &mut cs.node_sets;
+        node_sets.clear();
         let mut motions = motions.into_iter();
-        for s in plan.splits {
-            for p in s.parts {
+        let mut splits = plan.splits;
+        for mut s in splits.drain(..) {
+            for p in s.parts.drain(..) {
                 // The remainder is written as "the rest of itself", so that
                 // chipping a chunk off a big wall does not rewrite the wall's
                 // member list.
@@ -1006,22 +1063,21 @@ impl Instance {
                     index.push((p.handle, created.len()));
                 }
                 let motion = motions.next().unwrap_or_default();
-                created.push((
-                    p.handle,
-                    Cluster {
-                        nodes: p.nodes,
-                        supported: p.supported,
-                        mass: p.mass,
-                        principal: p.principal,
-                        sums: p.sums,
-                        motion,
-                        representation: p.representation,
-                        slot: p.slot,
-                        sleep: SleepState::default(),
-                        withdrawn_at: None,
-                    },
-                ));
+                handles.push(p.handle);
+                created.push(Cluster {
+                    nodes: p.nodes,
+                    supported: p.supported,
+                    mass: p.mass,
+                    principal: p.principal,
+                    sums: p.sums,
+                    motion,
+                    representation: p.representation,
+                    slot: p.slot,
+                    sleep: SleepState::default(),
+                    withdrawn_at: None,
+                });
             }
+            cs.part_vecs.push(s.parts);
         }
         // Impulses enter the recorded motion exactly once, keyed by their
         // event (which leaves the pending table with this commit). The physics
@@ -1033,7 +1089,7 @@ impl Instance {
         for imp in &plan.impulses {
             if let Ok(i) = index.binary_search_by_key(&imp.target, |&(h, _)| h) {
                 let k = index[i].1;
-                let c = &mut created[k].1;
+                let c = &mut created[k];
                 if moves(&self.asset, c) {
                     let dv = crate::commit::impulse_change(&c.mass, &c.motion, imp);
                     c.motion.velocity.linear += dv.linear;
@@ -1052,7 +1108,8 @@ impl Instance {
         }
         let mut receipts = Vec::with_capacity(plan.events.len());
         let mut applied = Vec::with_capacity(plan.events.len());
-        for e in plan.events {
+        let mut events = plan.events;
+        for e in events.drain(..) {
             let Some(p) = self.pending_position(e.id).map(|i| &self.pending[i]) else {
                 continue;
             };
@@ -1073,9 +1130,10 @@ impl Instance {
             topology_version,
             health: plan.health_changes,
             removed,
-            created: created
+            created: handles
                 .iter()
-                .zip(node_sets)
+                .zip(&created)
+                .zip(node_sets.drain(..))
                 .map(|((h, c), nodes)| ClusterRecord {
                     handle: *h,
                     nodes,
@@ -1090,17 +1148,17 @@ impl Instance {
             task_path: self.take_task_path_change(),
             next_admission: self.next_admission,
         };
-        (
-            record,
-            created.into_iter().map(|(_, c)| c).collect(),
-            applied,
-        )
+        // The emptied plan lists serve the next plan.
+        cs.splits = splits;
+        cs.events = events;
+        self.commit_scratch = cs;
+        (record, created, applied)
     }
 
     /// Installs a validated record; `created[k]` is the cluster of
     /// `record.created[k]` with its mass properties. Cannot fail: every check
     /// happened before (own plan, or [`Self::apply_record`]'s validation).
-    pub(crate) fn install_own(&mut self, record: &CommitRecord, created: Vec<Cluster>) {
+    pub(crate) fn install_own(&mut self, record: &CommitRecord, mut created: Vec<Cluster>) {
         for &(b, h) in &record.health {
             if let Some(slot) = self.health.get_mut(b.0 as usize) {
                 *slot = h;
@@ -1118,9 +1176,11 @@ impl Instance {
         }
         // Remainders keep their handle: their old slot is released before
         // any slot of this commit is taken, their chunks keep their owner.
-        let mut fresh = Vec::with_capacity(created.len());
-        let mut kept = Vec::new();
-        for (rc, c) in record.created.iter().zip(created) {
+        let mut cs = std::mem::take(&mut self.commit_scratch);
+        let (fresh, kept) = (&mut cs.fresh, &mut cs.kept);
+        fresh.clear();
+        kept.clear();
+        for (rc, c) in record.created.iter().zip(created.drain(..)) {
             if rc.is_kept() {
                 if let Some(s) = self.clusters.get(rc.handle).and_then(|old| old.slot) {
                     self.slots.release(s);
@@ -1130,7 +1190,12 @@ impl Instance {
                 fresh.push(c);
             }
         }
-        let handles = self.clusters.replace(&record.removed, fresh);
+        // Emptied, it serves the next commit's new clusters.
+        cs.new_clusters = created;
+        let handles = &mut cs.handles;
+        handles.clear();
+        self.clusters
+            .replace_into(&record.removed, fresh.drain(..), handles);
         debug_assert!(
             handles.iter().eq(record
                 .created
@@ -1139,8 +1204,9 @@ impl Instance {
                 .map(|c| &c.handle)),
             "planned handles must match allocation"
         );
-        let mut installed = Vec::with_capacity(handles.len() + kept.len());
-        for (h, c) in kept {
+        let installed = &mut cs.installed;
+        installed.clear();
+        for (h, c) in kept.drain(..) {
             let old = self.clusters.replace_in_place(h, c);
             debug_assert!(old.is_some(), "a kept cluster must be live");
             if let Some(old) = old
@@ -1150,8 +1216,8 @@ impl Instance {
             }
             installed.push((h, false));
         }
-        installed.extend(handles.into_iter().map(|h| (h, true)));
-        for (h, fresh) in installed {
+        installed.extend(handles.iter().map(|&h| (h, true)));
+        for &(h, fresh) in installed.iter() {
             if let Some(c) = self.clusters.get(h) {
                 if let Some(s) = c.slot {
                     let ok = self.slots.occupy(s);
@@ -1178,14 +1244,17 @@ impl Instance {
         if !record.receipts.is_empty() {
             // One pass over the queue against the sorted applied ids:
             // O((p + r) log r), not O(p · r) (issue 12).
-            let mut done: Vec<EventId> = record.receipts.iter().map(|r| r.event.id).collect();
+            let done = &mut cs.done;
+            done.clear();
+            done.extend(record.receipts.iter().map(|r| r.event.id));
             done.sort_unstable();
             self.pending
                 .retain(|p| done.binary_search(&p.event.id).is_err());
-            for id in &done {
+            for id in done.iter() {
                 self.pending_index.remove(id);
             }
         }
+        self.commit_scratch = cs;
         if let Some(path) = &record.task_path {
             // Validated before (own budget, or apply_record's range check).
             let _ = self.budget.set_task_path(&self.asset, path);
@@ -1269,16 +1338,25 @@ impl Instance {
 /// A dynamic part with nothing to collide with (no member chunk has a hull
 /// and no proxy matches) is render-only debris without a slot, critical or
 /// not: a body with no collider would fall through everything (issue 16).
-fn assign_representations(
+fn assign_representations<P: PartsMut + ?Sized>(
     asset: &Asset,
     budget: &Budget,
     slots: &SlotPool,
     released: &[BodySlot],
-    parts: &mut [&mut SplitPart],
+    parts: &mut P,
+    scratch: &mut SlotScratch,
 ) -> Result<(), BudgetShortfall> {
-    let mut requests = Vec::new();
-    let mut positions = Vec::new();
-    for (k, p) in parts.iter_mut().enumerate() {
+    let SlotScratch {
+        requests,
+        positions,
+        offered,
+        order,
+        assigned,
+    } = scratch;
+    requests.clear();
+    positions.clear();
+    let mut k = 0;
+    parts.for_each_part(|p| {
         let proxy = budget.proxy_for(&p.nodes);
         if p.supported {
             p.slot = None;
@@ -1294,23 +1372,48 @@ fn assign_representations(
             });
             positions.push(k);
         }
-    }
+        k += 1;
+    });
     if requests.is_empty() {
         return Ok(());
     }
-    let offered = slots.peek(released, requests.len());
-    let assigned = assign_slots(&requests, &offered, slots.capacity())?;
-    for (k, slot) in positions.into_iter().zip(assigned) {
-        let p = &mut parts[k];
-        p.slot = slot;
-        p.representation = match slot {
-            Some(_) => budget
-                .proxy_for(&p.nodes)
-                .map_or(Representation::Body, Representation::Proxy),
-            None => Representation::RenderOnlyDebris,
-        };
-    }
+    slots.peek_into(released, requests.len(), offered);
+    assign_slots_into(requests, offered, slots.capacity(), order, assigned)?;
+    // `positions` ascends: hand each requesting part its slot in one pass.
+    let (mut k, mut next) = (0, 0);
+    parts.for_each_part(|p| {
+        if positions.get(next) == Some(&k) {
+            let slot = assigned[next];
+            next += 1;
+            p.slot = slot;
+            p.representation = match slot {
+                Some(_) => budget
+                    .proxy_for(&p.nodes)
+                    .map_or(Representation::Body, Representation::Proxy),
+                None => Representation::RenderOnlyDebris,
+            };
+        }
+        k += 1;
+    });
     Ok(())
+}
+
+/// The parts of a commit (or of a new instance), visited in order without
+/// collecting references to them.
+trait PartsMut {
+    fn for_each_part(&mut self, f: impl FnMut(&mut SplitPart));
+}
+
+impl PartsMut for [SplitPart] {
+    fn for_each_part(&mut self, f: impl FnMut(&mut SplitPart)) {
+        self.iter_mut().for_each(f);
+    }
+}
+
+impl PartsMut for [SplitPlan] {
+    fn for_each_part(&mut self, f: impl FnMut(&mut SplitPart)) {
+        self.iter_mut().flat_map(|s| s.parts.iter_mut()).for_each(f);
+    }
 }
 
 /// True when any of `nodes` has a collision hull.
@@ -1505,6 +1608,7 @@ fn plan_split(
     world_broken: bool,
     scratch: &mut SplitScratch,
     pieces: &mut Vec<Island>,
+    part_vecs: &mut Vec<Vec<SplitPart>>,
 ) -> Result<Option<SplitPlan>, crate::MassError> {
     pieces.clear();
     let candidate = health.after;
@@ -1519,7 +1623,10 @@ fn plan_split(
     }
     // Slot 0 is the remainder's, filled once the pieces' sums are known
     // (pushing it to the front afterwards would move every piece).
-    let mut parts = Vec::with_capacity(departing + 1);
+    // A parts list an earlier commit emptied, if any (issue 12 item 3).
+    let mut parts = part_vecs.pop().unwrap_or_default();
+    parts.clear();
+    parts.reserve(departing + 1);
     parts.push(SplitPart::placeholder());
     let mut lost_support = world_broken;
     let mut kept_nodes = None;

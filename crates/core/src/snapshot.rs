@@ -431,6 +431,7 @@ impl Instance {
             scratch: SplitScratch::default(),
             spread_scratch: crate::damage::SpreadScratch::default(),
             undo: Vec::new(),
+            commit_scratch: Default::default(),
         })
     }
 }

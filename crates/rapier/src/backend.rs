@@ -363,14 +363,20 @@ fn proxy_colliders(
 /// the render-debris groups, raising no contact events
 /// (`RenderOnlyDebris`: no authoritative collision).
 ///
+/// The set never builds a body for render-only debris any more: it is a
+/// particle outside Rapier ([`crate::debris`], issue 12 item 7), made by
+/// [`RapierCommit`] and [`crate::DestructionSet::spawn`]. The
+/// `RenderOnlyDebris` branch serves callers that still want such a body
+/// (and describes the render-only bodies of snapshots of format 9 and
+/// older, which stay bodies when restored).
+///
 /// Chunks without hulls (render-only chunks, `ChunkDesc::hulls` empty)
-/// get no collider. A dynamic cluster made only of such chunks is
-/// render-only debris in the core (it takes no body slot). Here it becomes
-/// a *fixed* body with no colliders: with nothing to land on it cannot
-/// fall anywhere sensible, so it stays where it broke off, at rest. The
-/// game finds it in the step report's `render_only` list and may hide it,
-/// fade it out or recycle it at once (`begin_recycle` accepts render-only
-/// debris awake). It never becomes a dynamic body without colliders (issue 16).
+/// get no collider. A body made only of such chunks is *fixed*: with
+/// nothing to land on it cannot fall anywhere sensible. (The set makes
+/// such a piece a particle held at rest where it broke off; the game finds
+/// it in the step report's `render_only` list and may hide it, fade it out
+/// or recycle it at once.) It never becomes a dynamic body without
+/// colliders (issue 16).
 ///
 /// # Errors
 /// [`BackendError::BadProxy`] when a proxy is unknown or has a degenerate piece.
@@ -470,10 +476,21 @@ pub fn refresh_mass(physics: &mut PhysicsWorld, rb: RigidBodyHandle) {
     }
 }
 
-/// Bodies prepared for one commit, in plan order (splits, then parts);
-/// `None` for a remainder that keeps its body (see [`keeps_body`]).
+/// Bodies prepared for one commit, one per part in plan order (splits,
+/// then parts).
 pub struct PreparedBodies {
-    parts: Vec<Option<(RigidBodyBuilder, Vec<TaggedCollider>)>>,
+    parts: Vec<PreparedPart>,
+}
+
+/// What one part of a commit becomes.
+enum PreparedPart {
+    /// The remainder keeps its body (see [`keeps_body`]).
+    Kept,
+    /// A new Rapier body and its colliders.
+    Body(RigidBodyBuilder, Vec<TaggedCollider>),
+    /// Render-only debris: a particle outside Rapier ([`crate::debris`])
+    /// with these support points.
+    Debris(Vec<Vec3>),
 }
 
 /// Whether the remainder `part` of a split of the cluster whose body is
@@ -522,6 +539,9 @@ pub struct RapierCommit<'a> {
     pub physics: &'a mut PhysicsWorld,
     /// The instance's cluster → body map, updated by the commit.
     pub bodies: &'a mut BTreeMap<ClusterHandle, RigidBodyHandle>,
+    /// The instance's render-only debris (clusters without a body), updated
+    /// by the commit.
+    pub debris: &'a mut crate::debris::RenderDebris,
     /// The set's ownership tables, updated by the commit.
     pub registry: &'a mut Registry,
     /// Per-chunk shapes.
@@ -640,6 +660,43 @@ impl RapierCommit<'_> {
     }
 }
 
+impl RapierCommit<'_> {
+    /// Render-only piece `part` becomes a particle ([`crate::debris`]) with
+    /// the motion a body would get: the old cluster's rigid velocity field
+    /// at its centre of mass, plus the plan's impulses on it. Returns the
+    /// motion to record (without the impulses, as for bodies; at rest for a
+    /// piece without hulls, which is held where it broke off).
+    fn insert_debris(
+        &mut self,
+        part: &smithereens_core::commit::SplitPart,
+        plan: &CommitPlan,
+        old: (ClusterMotion, Vec3),
+        support: Vec<Vec3>,
+    ) -> ClusterMotion {
+        let mut recorded = part_motion(old.0, old.1, part);
+        if support.is_empty() {
+            recorded.velocity = Default::default();
+        }
+        let mut motion = recorded;
+        for imp in plan.impulses.iter().filter(|i| i.target == part.handle) {
+            let dv = impulse_change(&part.mass, &motion, imp);
+            motion.velocity.linear += dv.linear;
+            motion.velocity.angular += dv.angular;
+        }
+        self.debris.insert(
+            crate::debris::ParticleState {
+                cluster: part.handle,
+                pose: motion.pose,
+                linvel: motion.velocity.linear,
+                angvel: motion.velocity.angular,
+                asleep: false,
+            },
+            support,
+        );
+        recorded
+    }
+}
+
 impl CommitBackend for RapierCommit<'_> {
     type Prepared = PreparedBodies;
     type Error = BackendError;
@@ -662,7 +719,15 @@ impl CommitBackend for RapierCommit<'_> {
                     .is_some_and(|&rb| keeps_body(self.physics, self.registry, rb, split));
             for (k, p) in split.parts.iter().enumerate() {
                 if keep && k == 0 {
-                    parts.push(None);
+                    parts.push(PreparedPart::Kept);
+                    continue;
+                }
+                if p.representation == Representation::RenderOnlyDebris {
+                    parts.push(PreparedPart::Debris(crate::debris::support_points(
+                        asset,
+                        &p.nodes,
+                        p.mass.center,
+                    )));
                     continue;
                 }
                 let spec = BodySpec {
@@ -674,7 +739,8 @@ impl CommitBackend for RapierCommit<'_> {
                     proxies: self.proxies,
                     extra: self.extra,
                 };
-                parts.push(Some(build_body(self.shapes, asset, &spec, &self.cx)?));
+                let (builder, colliders) = build_body(self.shapes, asset, &spec, &self.cx)?;
+                parts.push(PreparedPart::Body(builder, colliders));
             }
         }
         Ok(PreparedBodies { parts })
@@ -691,20 +757,31 @@ impl CommitBackend for RapierCommit<'_> {
         let mut olds = Vec::with_capacity(plan.splits.len());
         let mut at = 0;
         for split in &plan.splits {
-            // A remainder prepared as `None` keeps its body.
-            let keep = matches!(prepared.parts.get(at), Some(None));
+            let keep = matches!(prepared.parts.get(at), Some(PreparedPart::Kept));
             at += split.parts.len();
-            let rb = *self
-                .bodies
-                .get(&split.old)
+            let cluster = instance
+                .cluster(split.old)
                 .ok_or(BackendError::MissingBody(split.old))?;
+            let Some(&rb) = self.bodies.get(&split.old) else {
+                // Render-only debris splitting: its particle's motion.
+                let particle = self
+                    .debris
+                    .get(split.old)
+                    .ok_or(BackendError::MissingBody(split.old))?;
+                olds.push((
+                    None,
+                    particle.motion(),
+                    cluster.mass.center,
+                    BodyTraits::default(),
+                    None,
+                    false,
+                ));
+                continue;
+            };
             let body = self
                 .physics
                 .bodies
                 .get(rb)
-                .ok_or(BackendError::MissingBody(split.old))?;
-            let cluster = instance
-                .cluster(split.old)
                 .ok_or(BackendError::MissingBody(split.old))?;
             // The old body's *current* motion, read at the safe point.
             let mut motion = motion_of(body);
@@ -734,14 +811,24 @@ impl CommitBackend for RapierCommit<'_> {
             // A kept body that loses its support and starts to fall wakes
             // everything it touches, like a rebuilt one.
             let falls = body.is_fixed() && !split.parts[0].supported;
-            olds.push((rb, motion, cluster.mass.center, traits, leaving, falls));
+            olds.push((
+                Some(rb),
+                motion,
+                cluster.mass.center,
+                traits,
+                leaving,
+                falls,
+            ));
         }
         for imp in &plan.impulses {
             let split_target = plan
                 .splits
                 .iter()
                 .any(|s| s.parts.iter().any(|p| p.handle == imp.target));
-            if !split_target && !self.bodies.contains_key(&imp.target) {
+            if !split_target
+                && !self.bodies.contains_key(&imp.target)
+                && !self.debris.contains(imp.target)
+            {
                 return Err(BackendError::MissingBody(imp.target));
             }
         }
@@ -751,7 +838,7 @@ impl CommitBackend for RapierCommit<'_> {
         // of it still holds up what rests on it), unless it starts to fall.
         let mut to_wake = Vec::new();
         for (rb, .., leaving, falls) in &olds {
-            if let Some(body) = self.physics.bodies.get(*rb) {
+            if let Some(body) = rb.and_then(|rb| self.physics.bodies.get(rb)) {
                 let colliders = match leaving {
                     Some(l) if !falls => &l[..],
                     _ => body.colliders(),
@@ -789,25 +876,48 @@ impl CommitBackend for RapierCommit<'_> {
         {
             // The game's joints and colliders on the old body leave it first
             // and are re-attached to the piece holding their anchor chunk
-            // (the kept body is one of the candidates).
-            let detached = crate::set::attachments::detach(self.physics, self.registry, old_rb);
-            if leaving.is_none() {
-                remove_body(self.physics, self.registry, old_rb);
-                self.bodies.remove(&split.old);
-            }
+            // (the kept body is one of the candidates). Render-only debris
+            // has none: its particle just goes.
+            let detached = match old_rb {
+                Some(rb) => {
+                    let detached = crate::set::attachments::detach(self.physics, self.registry, rb);
+                    if leaving.is_none() {
+                        remove_body(self.physics, self.registry, rb);
+                        self.bodies.remove(&split.old);
+                    }
+                    Some(detached)
+                }
+                None => {
+                    self.debris.remove(split.old);
+                    None
+                }
+            };
             let mut new_bodies = Vec::with_capacity(split.parts.len());
             for part in &split.parts {
                 let Some(next) = prepared.next() else {
                     break;
                 };
-                let Some((builder, colliders)) = next else {
-                    // The remainder keeps its body.
-                    let leaving = leaving.as_deref().unwrap_or_default();
-                    let recorded =
-                        self.keep_body(old_rb, part, plan, (old_motion, old_center), leaving);
-                    new_bodies.push((old_rb, &part.nodes[..], part.mass.center));
-                    motions.push(recorded);
-                    continue;
+                let (builder, colliders) = match next {
+                    PreparedPart::Body(builder, colliders) => (builder, colliders),
+                    PreparedPart::Kept => {
+                        // The remainder keeps its body (only ever a body's).
+                        let Some(old_rb) = old_rb else { continue };
+                        let leaving = leaving.as_deref().unwrap_or_default();
+                        let recorded =
+                            self.keep_body(old_rb, part, plan, (old_motion, old_center), leaving);
+                        new_bodies.push((old_rb, &part.nodes[..], part.mass.center));
+                        motions.push(recorded);
+                        continue;
+                    }
+                    PreparedPart::Debris(support) => {
+                        motions.push(self.insert_debris(
+                            part,
+                            plan,
+                            (old_motion, old_center),
+                            support,
+                        ));
+                        continue;
+                    }
                 };
                 // Fixed: supported, or nothing to collide with (see `body_builder`).
                 let fixed = part.supported || colliders.is_empty();
@@ -854,15 +964,17 @@ impl CommitBackend for RapierCommit<'_> {
                 }
                 motions.push(recorded);
             }
-            crate::set::attachments::reattach(
-                self.physics,
-                self.shapes,
-                instance.asset(),
-                (old_motion, old_center),
-                &new_bodies,
-                detached,
-                self.moved,
-            );
+            if let Some(detached) = detached {
+                crate::set::attachments::reattach(
+                    self.physics,
+                    self.shapes,
+                    instance.asset(),
+                    (old_motion, old_center),
+                    &new_bodies,
+                    detached,
+                    self.moved,
+                );
+            }
         }
         // Impulses on clusters that did not split.
         for imp in &plan.impulses {
@@ -873,9 +985,14 @@ impl CommitBackend for RapierCommit<'_> {
             {
                 continue;
             }
-            let (Some(&rb), Some(cluster)) =
-                (self.bodies.get(&imp.target), instance.cluster(imp.target))
-            else {
+            let Some(cluster) = instance.cluster(imp.target) else {
+                continue;
+            };
+            let Some(&rb) = self.bodies.get(&imp.target) else {
+                if let Some(p) = self.debris.get(imp.target) {
+                    let dv = impulse_change(&cluster.mass, &p.motion(), imp);
+                    self.debris.add_velocity(imp.target, dv);
+                }
                 continue;
             };
             if let Some(body) = self.physics.bodies.get_mut(rb).filter(|b| b.is_dynamic()) {

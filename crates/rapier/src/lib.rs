@@ -31,6 +31,7 @@
 
 pub mod backend;
 pub mod convert;
+pub mod debris;
 pub mod detach;
 pub mod error;
 pub mod held;
@@ -42,6 +43,7 @@ pub mod stepping;
 pub mod substep;
 pub mod world;
 
+pub use debris::{DebrisParticle, DebrisSettings, ParticleState, RenderDebris};
 pub use detach::{DetachError, Detached, detach_collider};
 pub use error::BackendError;
 pub use held::{

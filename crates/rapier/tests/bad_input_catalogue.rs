@@ -837,11 +837,11 @@ const CASES: &[Case] = &[
             set_restore_refused(
                 |b| {
                     let mut body = b[..b.len() - 8].to_vec();
-                    body[0] = 10;
+                    body[0] = 11;
                     reseal(body)
                 },
                 || vec![wall()],
-                |e| matches!(e, SetSnapshotError::Format(10)),
+                |e| matches!(e, SetSnapshotError::Format(11)),
             )
         },
     },

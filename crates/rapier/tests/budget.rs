@@ -68,16 +68,25 @@ fn decorative_overflow_becomes_render_only_debris_that_only_touches_the_ground()
         3,
         "one slot: three decorative pieces are render-only"
     );
-    assert_eq!(tags(&world), (1, 3));
+    // Render-only debris is no Rapier body (issue 12 item 7): one chunk
+    // collider, three particles.
+    assert_eq!(tags(&world), (1, 0));
+    assert_eq!(world.render_debris().len(), 3);
+    assert_eq!(
+        world.physics().bodies.len(),
+        2,
+        "the ground and the one body"
+    );
     for _ in 0..120 {
         world.step().unwrap();
     }
     // Render-only debris falls and rests on the ground (it collides with nothing else).
-    for (h, c) in world.physics().colliders.iter() {
-        if let Some(ColliderTag::RenderOnly { .. }) = world.set().collider_tag(h) {
-            let y = c.compute_aabb().mins.y;
-            assert!(y > -0.02 && y < 0.05, "render-only chunk at y = {y}");
-        }
+    for p in world.render_debris().particles() {
+        let y = p.lowest_point().unwrap();
+        assert!(
+            p.is_asleep() && y.abs() < 1e-3,
+            "render-only chunk at y = {y}"
+        );
     }
 }
 

@@ -1,7 +1,8 @@
 //! Chunks without hulls (render-only chunks) never make a dynamic body
 //! without colliders (issue 16 item 3). A piece made only of them is
 //! render-only debris, takes no body slot or impulse, and stays at rest
-//! where it broke off.
+//! where it broke off: a sleeping particle outside Rapier (issue 12 item 7;
+//! before it, a fixed Rapier body without colliders).
 
 #![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
 
@@ -100,10 +101,11 @@ fn a_piece_without_hulls_that_breaks_off_stays_where_it_broke_as_render_only_deb
     assert_eq!(cluster.representation, Representation::RenderOnlyDebris);
     assert_eq!(cluster.slot, None);
     assert_eq!(cluster.motion.velocity.linear, Vec3::ZERO);
-    let rb = world.cluster_bodies()[&piece];
-    let body = &world.physics().bodies[rb];
-    assert!(body.is_fixed());
-    assert!(body.colliders().is_empty());
+    // No Rapier body at all: a particle held at rest.
+    assert!(!world.cluster_bodies().contains_key(&piece));
+    let particle = world.render_debris().get(piece).unwrap();
+    assert!(particle.is_asleep());
+    assert_eq!(particle.lowest_point(), None);
     assert_eq!(world.dynamic_body_count(), 0);
     assert_no_dynamic_body_without_colliders(&world);
 
@@ -171,7 +173,8 @@ fn an_unsupported_chunk_without_hulls_spawns_as_render_only_debris_at_rest() {
     let cluster = world.instance().cluster(piece).unwrap();
     assert_eq!(cluster.representation, Representation::RenderOnlyDebris);
     assert_eq!(cluster.slot, None);
-    assert!(world.physics().bodies[world.cluster_bodies()[&piece]].is_fixed());
+    assert!(!world.cluster_bodies().contains_key(&piece));
+    assert!(world.render_debris().get(piece).unwrap().is_asleep());
     assert_no_dynamic_body_without_colliders(&world);
     for _ in 0..60 {
         world.step().unwrap();

@@ -589,7 +589,7 @@ fn every_single_byte_corruption_of_a_save_is_a_typed_error() {
 }
 
 #[test]
-fn set_snapshots_of_formats_4_to_8_without_the_flight_log_stress_the_body_allowance_parting_list_or_rest_probes_still_restore()
+fn set_snapshots_of_formats_4_to_9_without_render_only_debris_the_flight_log_stress_the_body_allowance_parting_list_or_rest_probes_still_restore()
  {
     let asset = wall();
     let mut physics = game_world();
@@ -606,10 +606,20 @@ fn set_snapshots_of_formats_4_to_8_without_the_flight_log_stress_the_body_allowa
     // without the lists.
     // Format 8 appends the stress of instances, the loads' owners and the
     // load runs (empty here: one zero byte each) to format 7; format 9 the
-    // fast bodies' flight log (empty here: one zero byte).
-    let v9 = set.snapshot().unwrap();
-    let today = v9[..v9.len() - 8].to_vec();
-    assert_eq!(today[0], 9, "format byte");
+    // fast bodies' flight log (empty here: one zero byte); format 10 the
+    // render-only debris settings and the particle lists (empty here: one
+    // zero byte).
+    let v10 = set.snapshot().unwrap();
+    let today = v10[..v10.len() - 8].to_vec();
+    assert_eq!(today[0], 10, "format byte");
+    let debris = postcard::to_stdvec(set.debris_settings()).unwrap();
+    let cut = debris.len() + 1;
+    assert_eq!(&today[today.len() - cut..today.len() - 1], &debris[..]);
+    assert_eq!(today.last(), Some(&0));
+    let mut v9 = today[..today.len() - cut].to_vec();
+    v9[0] = 9;
+    let ten = today;
+    let today = v9.clone();
     assert_eq!(&today[today.len() - 4..], &[0, 0, 0, 0]);
     let mut v8 = today[..today.len() - 1].to_vec();
     v8[0] = 8;
@@ -630,7 +640,7 @@ fn set_snapshots_of_formats_4_to_8_without_the_flight_log_stress_the_body_allowa
         bytes.extend_from_slice(&h.finish().to_le_bytes());
         bytes
     };
-    for old in [v8, v7.clone()] {
+    for old in [v9, v8, v7.clone()] {
         let restored =
             DestructionSet::restore(&seal(old), std::slice::from_ref(&asset), &physics).unwrap();
         assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
@@ -643,11 +653,11 @@ fn set_snapshots_of_formats_4_to_8_without_the_flight_log_stress_the_body_allowa
         assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
     }
     // A format the build does not know is a typed error.
-    let mut v10 = today;
-    v10[0] = 10;
+    let mut v11 = ten;
+    v11[0] = 11;
     assert!(matches!(
-        DestructionSet::restore(&seal(v10), std::slice::from_ref(&asset), &physics),
-        Err(smithereens_rapier::SetSnapshotError::Format(10))
+        DestructionSet::restore(&seal(v11), std::slice::from_ref(&asset), &physics),
+        Err(smithereens_rapier::SetSnapshotError::Format(11))
     ));
     let mut old = body[..body.len() - 3].to_vec();
     old[0] = 4;

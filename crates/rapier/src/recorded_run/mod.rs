@@ -556,6 +556,8 @@ pub fn run_observed(
             .normalized_prediction_distance = d;
     }
     let mut set = DestructionSet::new(settings.destruction())?;
+    // Render-only debris lands on the run's ground.
+    set.set_debris_settings(settings.debris())?;
     let mut record = RunRecord::new(scenario.name.clone(), settings.timestep);
     record.ground_y = settings.ground_y;
     let mut rec = Recorder::new(record);

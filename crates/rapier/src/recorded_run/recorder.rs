@@ -168,10 +168,11 @@ impl Recorder {
         let frame = self.frame;
         for inst in &self.instances {
             let h = inst.handle;
-            let (Ok(bodies), Ok(instance)) = (set.cluster_bodies(h), set.instance(h)) else {
+            let Ok(instance) = set.instance(h) else {
                 continue;
             };
-            for &c in bodies.keys() {
+            // Every cluster, render-only debris (no Rapier body) included.
+            for (c, _) in instance.clusters() {
                 let Some(pose) = set.cluster_asset_pose(physics, h, c) else {
                     continue;
                 };
@@ -279,6 +280,10 @@ impl Recorder {
         for (&(h, c, _, supported), &i) in &self.body_of {
             let body = &self.record.bodies[i];
             if supported || body.first_frame + body.poses.len() as u32 != self.frame {
+                continue;
+            }
+            // Render-only debris is drawn, not held: never stuck.
+            if set.render_debris(h).is_ok_and(|d| d.contains(c)) {
                 continue;
             }
             let (Some(first), Some(last)) = (body.poses.first(), body.poses.last()) else {

@@ -64,6 +64,13 @@ pub struct BodyTraits {
     user_data: u128,
 }
 
+impl Default for BodyTraits {
+    /// Rapier's defaults for a dynamic body.
+    fn default() -> Self {
+        Self::of(&RigidBodyBuilder::dynamic().build())
+    }
+}
+
 impl BodyTraits {
     /// Reads them from a body.
     pub fn of(body: &RigidBody) -> Self {

@@ -129,6 +129,9 @@ pub(crate) struct Entry {
     pub(crate) synced_at: u64,
     /// The instance's stress, when on ([`DestructionSet::enable_stress`]).
     pub(crate) stress: Option<Box<smithereens_core::stress::InstanceStress>>,
+    /// The instance's render-only debris: its clusters that have no Rapier
+    /// body (see [`crate::debris`]).
+    pub(crate) debris: crate::debris::RenderDebris,
 }
 
 /// Mass the game adds to a chunk (a rider, cargo, a mounted gun): a point
@@ -205,6 +208,10 @@ pub struct DestructionSet {
     /// Reused buffers for the handler's load samples and stopped pairs.
     load_samples: Vec<load::LoadSample>,
     stopped_pairs: Vec<(ColliderHandle, ColliderHandle)>,
+    /// How render-only debris moves (see [`crate::debris`]).
+    pub(crate) debris: crate::debris::DebrisSettings,
+    /// Reused buffer for the particles that fell asleep in one step.
+    slept: Vec<ClusterHandle>,
 }
 
 impl DestructionSet {
@@ -245,6 +252,8 @@ impl DestructionSet {
             load_streaks: BTreeMap::new(),
             load_samples: Vec::new(),
             stopped_pairs: Vec::new(),
+            debris: crate::debris::DebrisSettings::default(),
+            slept: Vec::new(),
         })
     }
 
@@ -290,7 +299,21 @@ impl DestructionSet {
         };
         let mut built = Vec::with_capacity(instance.cluster_count());
         let no_extra = BTreeMap::new();
+        let mut debris = crate::debris::RenderDebris::default();
         for (h, c) in instance.clusters() {
+            if c.representation == smithereens_core::budget::Representation::RenderOnlyDebris {
+                debris.insert(
+                    crate::debris::ParticleState {
+                        cluster: h,
+                        pose: c.motion.pose,
+                        linvel: c.motion.velocity.linear,
+                        angvel: c.motion.velocity.angular,
+                        asleep: false,
+                    },
+                    crate::debris::support_points(instance.asset(), &c.nodes, c.mass.center),
+                );
+                continue;
+            }
             let spec = BodySpec::of_cluster(c, &instance.budget().proxies, &no_extra);
             let (body, colliders) =
                 crate::backend::build_body(&shapes, instance.asset(), &spec, &cx)?;
@@ -323,6 +346,7 @@ impl DestructionSet {
             extra: BTreeMap::new(),
             synced_at: u64::MAX,
             stress: None,
+            debris,
         };
         Ok(self.occupy(entry))
     }
@@ -505,6 +529,37 @@ impl DestructionSet {
         Ok(&self.entry(h)?.bodies)
     }
 
+    /// The render-only debris of an instance: its clusters that are no
+    /// Rapier body (see [`crate::debris`]), in handle order.
+    ///
+    /// # Errors
+    /// [`BackendError::StaleInstance`].
+    pub fn render_debris(
+        &self,
+        h: InstanceHandle,
+    ) -> Result<&crate::debris::RenderDebris, BackendError> {
+        Ok(&self.entry(h)?.debris)
+    }
+
+    /// How render-only debris moves (see [`crate::debris`]).
+    pub fn debris_settings(&self) -> &crate::debris::DebrisSettings {
+        &self.debris
+    }
+
+    /// Replaces how render-only debris moves from the next step on (e.g.
+    /// the height of the game's ground, [`crate::DebrisSettings::ground_y`]).
+    ///
+    /// # Errors
+    /// [`BackendError::BadSetting`] for a bad value; nothing changes.
+    pub fn set_debris_settings(
+        &mut self,
+        settings: crate::debris::DebrisSettings,
+    ) -> Result<(), BackendError> {
+        settings.validate()?;
+        self.debris = settings;
+        Ok(())
+    }
+
     /// How cluster `c` of instance `h` is held now, if it is a dynamic
     /// piece (see [`hold`]): wedged in the hole it broke from, supported
     /// from below, or neither. `None` for a fixed or unknown cluster, or
@@ -570,7 +625,8 @@ impl DestructionSet {
         self.registry.body(h).map(|o| (o.instance, o.cluster))
     }
 
-    /// Asset → world pose of a cluster's chunks, read from its Rapier body.
+    /// Asset → world pose of a cluster's chunks, read from its Rapier body,
+    /// or from its particle for render-only debris ([`crate::debris`]).
     pub fn cluster_asset_pose(
         &self,
         physics: &PhysicsWorld,
@@ -579,11 +635,11 @@ impl DestructionSet {
     ) -> Option<Pose> {
         let e = self.entry(h).ok()?;
         let c = e.instance.cluster(cluster)?;
-        let body = physics.bodies.get(*e.bodies.get(&cluster)?)?;
-        Some(
-            crate::convert::from_rapier(body.position())
-                .mul(&Pose::from_translation(-c.mass.center)),
-        )
+        let pose = match e.bodies.get(&cluster) {
+            Some(&rb) => crate::convert::from_rapier(physics.bodies.get(rb)?.position()),
+            None => e.debris.get(cluster)?.state().pose,
+        };
+        Some(pose.mul(&Pose::from_translation(-c.mass.center)))
     }
 
     /// Events set aside by quarantine, oldest first (see [`Self::readmit`]).
@@ -706,8 +762,9 @@ impl DestructionSet {
         self.step_index
     }
 
-    /// FNV-1a hash of every instance's destruction state and every library
-    /// body's pose and velocity bits, in handle order.
+    /// FNV-1a hash of every instance's destruction state, every library
+    /// body's pose and velocity bits and every render-only particle's
+    /// state ([`crate::debris`]), in handle order.
     pub fn state_hash(&self, physics: &PhysicsWorld) -> u64 {
         let mut hasher = smithereens_core::hash::StateHasher::new();
         for (h, e) in self
@@ -726,6 +783,9 @@ impl DestructionSet {
                     hash_body(&mut hasher, b);
                 }
             }
+            // Nothing for an instance without particles: hashes of runs
+            // without render-only debris are those of before it existed.
+            e.debris.hash_into(&mut hasher);
         }
         for (k, streak) in &self.load_streaks {
             hasher.write_u64(k.0);

@@ -27,10 +27,12 @@ pub struct RecyclePolicy {
 ///
 /// Rapier's own default for a collider is memberships = all, filter = all,
 /// so with these defaults chunks collide with every game collider and with
-/// each other, and render-only debris collides only with colliders that are
-/// members of group 1 (every default-grouped game collider; give your ground
-/// group 1 and your characters and vehicles groups without it to keep
-/// cosmetic debris off them) and never with chunks.
+/// each other. Render-only debris is no Rapier body since issue 12 item 7
+/// (a particle landing on [`crate::DebrisSettings::ground_y`], see
+/// [`crate::debris`]); its groups apply only to the render-only bodies of a
+/// snapshot of format 9 or older and to callers of
+/// [`crate::backend::build_body`]: they collide only with colliders that
+/// are members of group 1 and never with chunks.
 #[derive(Copy, Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CollisionGroups {
     /// Groups of authoritative chunk and proxy colliders. (Their *solver*

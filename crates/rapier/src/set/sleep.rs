@@ -114,6 +114,50 @@ impl DestructionSet {
                 let _ = e.instance.set_motion::<()>(cluster, motion_of(body));
             }
         }
+        for p in e.debris.particles() {
+            if !p.is_asleep() {
+                let _ = e.instance.set_motion::<()>(p.cluster(), p.motion());
+            }
+        }
+    }
+
+    /// Moves every instance's awake render-only debris by one step of
+    /// `physics` (its `dt` and gravity; see [`crate::debris`]). A particle
+    /// that comes to rest is recorded asleep in its instance, with its final
+    /// motion, and starts the recycling clock like a sleeping body.
+    /// O(instances + awake particles × their support points); no allocation
+    /// after warm-up.
+    pub(super) fn step_debris(&mut self, physics: &PhysicsWorld) {
+        let dt = physics.integration_parameters.dt;
+        let gravity = physics.gravity;
+        let settings = self.debris;
+        let step = self.step_index;
+        let recycle = self.settings.recycle.is_some();
+        let mut slept = std::mem::take(&mut self.slept);
+        for i in 0..self.slots.len() {
+            let generation = self.slots[i].generation;
+            let Some(e) = self.slots[i].entry.as_mut() else {
+                continue;
+            };
+            if e.debris.awake() == 0 {
+                continue;
+            }
+            slept.clear();
+            e.debris.step(dt, gravity, &settings, &mut slept);
+            let inst = InstanceHandle::from_raw_parts(i as u32, generation);
+            for &c in &slept {
+                if let Some(p) = e.debris.get(c) {
+                    let _ = e.instance.set_motion::<()>(c, p.motion());
+                }
+                let _ = e.instance.set_sleep_state(c, SleepState::Asleep);
+                if recycle {
+                    self.sleep.asleep_since.insert((inst, c), step);
+                    self.sleep_queue.push_back((step, inst, c));
+                }
+            }
+        }
+        slept.clear();
+        self.slept = slept;
     }
 
     /// Makes game colliders on instance `h`'s bodies massless (see
@@ -349,6 +393,7 @@ impl DestructionSet {
                         if let Some(rb) = e.bodies.remove(&ticket.cluster) {
                             done.push(rb);
                         }
+                        e.debris.remove(ticket.cluster);
                         let r = report.instances.entry(inst).or_default();
                         r.recycled.push(ticket.cluster);
                         r.records.push(record);

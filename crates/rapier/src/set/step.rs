@@ -32,7 +32,8 @@ pub struct InstanceReport {
     /// a remainder larger than what left keeps its body too, otherwise its
     /// body was rebuilt (issue 12; see `backend::keeps_body`).
     pub shrunk: Vec<ClusterHandle>,
-    /// Created or shrunk clusters that are render-only debris (no authoritative collider).
+    /// Created or shrunk clusters that are render-only debris: no Rapier
+    /// body, a particle the set moves itself (see [`crate::debris`]).
     pub render_only: Vec<ClusterHandle>,
     /// Debris clusters recycled (released and removed) at this step.
     pub recycled: Vec<ClusterHandle>,
@@ -148,6 +149,8 @@ impl DestructionSet {
         };
         self.step_index += 1;
         self.finish_recycling(physics, &mut report);
+        // Render-only debris moves with the Rapier step that just ran.
+        self.step_debris(physics);
         let any = self
             .collector
             .any
@@ -500,6 +503,7 @@ impl DestructionSet {
                 let mut backend = RapierCommit {
                     physics,
                     bodies: &mut entry.bodies,
+                    debris: &mut entry.debris,
                     registry: &mut self.registry,
                     shapes: &entry.shapes,
                     cx: ColliderContext {
@@ -525,7 +529,13 @@ impl DestructionSet {
                 Ok(outcome) => {
                     entry.failures = 0;
                     DestructionSet::observe_stress_commit(entry, &outcome);
-                    self.allowance = self.allowance.saturating_sub(outcome.created.len() as u32);
+                    // Render-only debris is no Rapier body: it takes no allowance.
+                    let bodies = outcome
+                        .created
+                        .iter()
+                        .filter(|c| !entry.debris.contains(**c))
+                        .count();
+                    self.allowance = self.allowance.saturating_sub(bodies as u32);
                     // A shrunk cluster kept its body (issue 12 item 5) with
                     // fewer colliders and a new centre of mass: its rest
                     // probe's radius and reference no longer describe it.
@@ -562,6 +572,43 @@ impl DestructionSet {
                         );
                     }
                     super::impulses::apply_transfers(physics, &entry.bodies, &pushes);
+                    // Render-only debris is pushed too (see `crate::debris`).
+                    if !entry.debris.is_empty() {
+                        let instance = &entry.instance;
+                        let mass_of = |c| {
+                            instance
+                                .cluster(c)
+                                .map(|cl: &smithereens_core::cluster::Cluster| {
+                                    (cl.mass.mass, cl.mass.inertia)
+                                })
+                        };
+                        for blast in &blasts {
+                            entry.debris.push(
+                                (blast.point, blast.radius, blast.impulse),
+                                (settings.max_blast_speed, settings.max_blast_spin),
+                                mass_of,
+                            );
+                        }
+                        for (c, &(j, max_speed)) in &pushes {
+                            if let Some((mass, _)) = mass_of(*c).filter(|(m, _)| *m > 0.0) {
+                                let dv = j / mass;
+                                let dv = if dv.length() > max_speed {
+                                    dv * (max_speed / dv.length())
+                                } else {
+                                    dv
+                                };
+                                if dv.is_finite() {
+                                    entry.debris.add_velocity(
+                                        *c,
+                                        smithereens_core::Velocity {
+                                            linear: dv,
+                                            angular: glam::Vec3::ZERO,
+                                        },
+                                    );
+                                }
+                            }
+                        }
+                    }
                     let stressed = outcome
                         .receipts
                         .iter()

@@ -27,7 +27,10 @@ pub enum ColliderTag {
         /// The chunk.
         chunk: u32,
     },
-    /// A chunk of render-only debris (no authoritative collision).
+    /// A chunk of render-only debris (no authoritative collision). Only
+    /// render-only bodies restored from a snapshot of format 9 or older
+    /// have such colliders: today render-only debris is a particle outside
+    /// Rapier ([`crate::debris`]).
     RenderOnly {
         /// Its instance.
         instance: InstanceHandle,

@@ -49,7 +49,8 @@ pub struct StepReport {
     /// a remainder larger than what left keeps its body too, otherwise its
     /// body was rebuilt (issue 12; see `backend::keeps_body`).
     pub shrunk: Vec<ClusterHandle>,
-    /// Created or shrunk clusters that are render-only debris (no authoritative collider).
+    /// Created or shrunk clusters that are render-only debris: no Rapier
+    /// body, a particle the set moves itself (see [`crate::debris`]).
     pub render_only: Vec<ClusterHandle>,
     /// Debris clusters recycled (released and removed) at this step.
     pub recycled: Vec<ClusterHandle>,
@@ -119,6 +120,8 @@ impl DestructionWorld {
         settings.validate()?;
         let mut physics = new_physics_world(&settings);
         let mut set = DestructionSet::new(settings.destruction())?;
+        // Render-only debris lands on the world's own ground.
+        set.set_debris_settings(settings.debris())?;
         let ground = settings
             .ground_y
             .map(|y| insert_ground(&mut physics, y, settings.friction));
@@ -289,7 +292,16 @@ impl DestructionWorld {
             Err(_) => unreachable!("the world's instance is never despawned"),
         }
     }
-    /// Asset → world pose of a cluster's chunks, read from its Rapier body.
+    /// The render-only debris: clusters that are no Rapier body but
+    /// particles the set moves itself (see [`crate::debris`]), in handle order.
+    pub fn render_debris(&self) -> &crate::debris::RenderDebris {
+        match self.set.render_debris(self.handle) {
+            Ok(d) => d,
+            Err(_) => unreachable!("the world's instance is never despawned"),
+        }
+    }
+    /// Asset → world pose of a cluster's chunks, read from its Rapier body
+    /// (or its particle, for render-only debris).
     pub fn cluster_asset_pose(&self, h: ClusterHandle) -> Option<Pose> {
         self.set.cluster_asset_pose(&self.physics, self.handle, h)
     }

@@ -107,6 +107,18 @@ impl WorldSettings {
         }
     }
 
+    /// How the world's render-only debris moves ([`crate::debris`]): it
+    /// lands on the world's ground plane (`ground_y`, none without a
+    /// ground) with the world's friction; the other values are
+    /// [`crate::DebrisSettings::default`]'s.
+    pub fn debris(&self) -> crate::debris::DebrisSettings {
+        crate::debris::DebrisSettings {
+            ground_y: self.ground_y,
+            friction: self.friction,
+            ..Default::default()
+        }
+    }
+
     /// Checks ranges.
     ///
     /// # Errors

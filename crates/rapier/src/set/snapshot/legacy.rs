@@ -1,4 +1,6 @@
 //! Set snapshots written by earlier versions, still read:
+//! - format 9: today's layout without render-only debris (default debris
+//!   settings; its render-only clusters stay the Rapier bodies they were);
 //! - format 8: today's layout without the fast bodies' flight log (a
 //!   restored set lists fast bodies afresh; a hit within two steps of the
 //!   restore is measured from its contact step);
@@ -32,7 +34,7 @@ use smithereens_core::ClusterHandle;
 use smithereens_core::codec::with_legacy_event_layout;
 use std::collections::BTreeMap;
 
-/// Decodes a set snapshot of format 2 to 8 or today's (checksum already
+/// Decodes a set snapshot of format 2 to 9 or today's (checksum already
 /// removed); `format` is the first field, a one-byte postcard varint.
 ///
 /// # Errors
@@ -110,10 +112,39 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
                 ..SetSnapshot::from_head(head)
             }
         }
+        Some(9) => {
+            let (head, parting, parted_from, rest, stress, loads, load_streaks, flights) =
+                decode_exact::<(
+                    SnapshotHead,
+                    Vec<crate::set::rerun::Parting>,
+                    Vec<rapier3d::prelude::ColliderHandle>,
+                    crate::set::rest::RestTracker,
+                    Vec<(u32, smithereens_core::stress::InstanceStressState)>,
+                    Vec<(
+                        smithereens_core::stress::LoadKey,
+                        crate::set::InstanceHandle,
+                    )>,
+                    Vec<(
+                        smithereens_core::stress::LoadKey,
+                        crate::set::load::LoadStreak,
+                    )>,
+                    crate::set::flight::FlightLog,
+                )>(body)?;
+            SetSnapshot {
+                parting,
+                parted_from,
+                rest,
+                stress,
+                loads,
+                load_streaks,
+                flights,
+                ..SetSnapshot::from_head(head)
+            }
+        }
         _ => decode_exact(body)?,
     };
     match snap.head.format {
-        2..=8 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
+        2..=9 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
         f if f == super::SET_SNAPSHOT_FORMAT => {}
         f => return Err(SetSnapshotError::Format(f)),
     }

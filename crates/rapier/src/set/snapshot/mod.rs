@@ -16,7 +16,10 @@ use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-/// Format 9: the fast bodies' states one step back (format 8 was today's
+/// Format 10: render-only debris outside Rapier (its settings and every
+/// instance's particles; format 9 was today's layout without them: a
+/// restored set keeps the default debris settings and the render-only
+/// clusters of such a snapshot stay the Rapier bodies they were). Format 9: the fast bodies' states one step back (format 8 was today's
 /// layout without them: a restored set lists fast bodies afresh); format 8: the stress of instances that have it on, and which instance
 /// each sustained load belongs to (format 7 was today's layout without
 /// them); format 7: settings with `new_bodies_per_frame` (format 6 was
@@ -26,7 +29,7 @@ use std::sync::Arc;
 /// contact damage (`max_rings`) and the contact watch; format 3 the
 /// contact watch with version-1 events and a contact damage radius, format
 /// 2 also without the watch; all still read, see [`legacy`]).
-const SET_SNAPSHOT_FORMAT: u32 = 9;
+const SET_SNAPSHOT_FORMAT: u32 = 10;
 
 /// Appends an FNV-1a 64 checksum of `bytes` (little-endian): a flipped or
 /// truncated byte anywhere is then a typed error, never a Rapier world in an
@@ -123,6 +126,10 @@ struct SetSnapshot {
     load_streaks: Vec<(smithereens_core::stress::LoadKey, super::load::LoadStreak)>,
     /// Fast bodies' states one step back (format 9).
     flights: super::flight::FlightLog,
+    /// How render-only debris moves (format 10).
+    debris_settings: crate::debris::DebrisSettings,
+    /// Each instance's render-only particles, by slot, in handle order (format 10).
+    debris: Vec<(u32, Vec<crate::debris::ParticleState>)>,
 }
 
 impl SetSnapshot {
@@ -139,6 +146,8 @@ impl SetSnapshot {
             loads: Vec::new(),
             load_streaks: Vec::new(),
             flights: super::flight::FlightLog::default(),
+            debris_settings: crate::debris::DebrisSettings::default(),
+            debris: Vec::new(),
         }
     }
 }
@@ -228,6 +237,16 @@ impl DestructionSet {
             loads: self.loads.iter().map(|(k, h)| (*k, *h)).collect(),
             load_streaks: self.load_streaks.iter().map(|(k, s)| (*k, *s)).collect(),
             flights: self.flights.clone(),
+            debris_settings: self.debris,
+            debris: self
+                .slots
+                .iter()
+                .enumerate()
+                .filter_map(|(i, s)| {
+                    let d = &s.entry.as_ref()?.debris;
+                    (!d.is_empty()).then(|| (i as u32, d.states().copied().collect()))
+                })
+                .collect(),
         };
         postcard::to_stdvec(&snap)
             .map(seal)
@@ -255,8 +274,11 @@ impl DestructionSet {
             loads,
             load_streaks,
             flights,
+            debris_settings,
+            debris,
         } = legacy::decode(unseal(bytes)?)?;
         snap.settings.validate()?;
+        debris_settings.validate()?;
         let mut set = Self::new(snap.settings)?;
         let mut shapes: BTreeMap<u64, Arc<ChunkShapes>> = BTreeMap::new();
         for (generation, entry) in snap.slots {
@@ -297,6 +319,7 @@ impl DestructionSet {
                         extra: e.extra,
                         synced_at: u64::MAX,
                         stress: None,
+                        debris: Default::default(),
                     })
                 }
             };
@@ -343,6 +366,39 @@ impl DestructionSet {
                 return Err(SetSnapshotError::Inconsistent(format!(
                     "a load of {h}, which has no stress"
                 )));
+            }
+        }
+        set.debris = debris_settings;
+        for (slot, states) in debris {
+            let Some(entry) = set
+                .slots
+                .get_mut(slot as usize)
+                .and_then(|s| s.entry.as_mut())
+            else {
+                return Err(SetSnapshotError::Inconsistent(format!(
+                    "render-only debris for empty slot {slot}"
+                )));
+            };
+            for state in states {
+                let c = state.cluster;
+                let cluster = entry.instance.cluster(c).filter(|_| {
+                    !entry.bodies.contains_key(&c)
+                        && !entry.debris.contains(c)
+                        && state.pose.is_valid()
+                        && state.linvel.is_finite()
+                        && state.angvel.is_finite()
+                });
+                let Some(cluster) = cluster else {
+                    return Err(SetSnapshotError::Inconsistent(format!(
+                        "render-only particle of cluster {c} is unknown, repeated, has a body or is not finite"
+                    )));
+                };
+                let support = crate::debris::support_points(
+                    entry.instance.asset(),
+                    &cluster.nodes,
+                    cluster.mass.center,
+                );
+                entry.debris.insert(state, support);
             }
         }
         set.loads = loads.into_iter().collect();
