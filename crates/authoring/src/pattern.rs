@@ -6,6 +6,7 @@
 use crate::assembly::finish_asset;
 use crate::bonds::{RawBond, RawChunk, cap_overlap, push_bond};
 use crate::clip::{Clip, clip_piece};
+use crate::edge_collapse::collapse_short_edges;
 use crate::error::FractureError;
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
@@ -552,6 +553,9 @@ fn planes_raw(
 
     let mut raw = Vec::new();
     let mut raw_sides = Vec::new();
+    for part in &mut parts {
+        collapse_short_edges(&mut part.piece, scale.min_edge());
+    }
     for (cell, part) in parts.iter().enumerate() {
         if part.piece.triangles.is_empty() {
             continue;
