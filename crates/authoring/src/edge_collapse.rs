@@ -44,6 +44,7 @@
 //! vertex index), in rounds until nothing changes, so the result is
 //! deterministic.
 
+use crate::hierarchy::PARENT_TAG_BASE;
 use crate::piece::{EXTERIOR, Piece};
 use glam::DVec3;
 
@@ -241,6 +242,16 @@ impl Mesh {
         tags
     }
 
+    /// True when `v` lies on a cap of the parent piece in a hierarchy's
+    /// refinement: the pieces on the other side of that cap were refined
+    /// separately and cannot make the same moves, so `v` stays put.
+    fn locked(&self, v: u32) -> bool {
+        self.around[v as usize].iter().any(|&t| {
+            let tag = self.tags[t as usize];
+            tag != EXTERIOR && tag & PARENT_TAG_BASE != 0
+        })
+    }
+
     /// Vertices sharing a triangle with `v`, ascending, without `v`.
     fn neighbours(&self, v: u32) -> Vec<u32> {
         let mut n: Vec<u32> = self.around[v as usize]
@@ -356,7 +367,16 @@ impl Mesh {
         // both ends lie on the same planes (or when forced), else the end
         // on more planes.
         let (keep, gone) = (a.min(b), a.max(b));
-        let targets: &[DVec3] = if sa == sb || forced {
+        let (la, lb) = (self.locked(a), self.locked(b));
+        let targets: &[DVec3] = if la && lb {
+            return Attempt::Blocked;
+        } else if la && (forced || contains(&sa, &sb)) {
+            &[pa]
+        } else if lb && (forced || contains(&sb, &sa)) {
+            &[pb]
+        } else if la || lb {
+            return Attempt::Blocked;
+        } else if sa == sb || forced {
             &[(pa + pb) * 0.5, pa, pb]
         } else if contains(&sb, &sa) {
             &[pb]
@@ -500,6 +520,9 @@ impl Mesh {
         let s = (pv - px).dot(py - px) / px.distance_squared(py);
         let foot = px + (py - px) * s;
         if !(s > 0.0 && s < 1.0) || pv.distance(foot) >= min_length || w == v {
+            return false;
+        }
+        if self.locked(v) {
             return false;
         }
         if !forced {
