@@ -29,8 +29,11 @@
 //!   over), it is flipped first, which changes no geometry.
 //! * **Last resort.** Short edges between vertices on different planes (two
 //!   corners of a cell a few µm apart, where five sites are nearly on one
-//!   sphere) are collapsed in a second, forced pass to the midpoint (or
-//!   either end), moving a vertex off a plane by less than the edge length;
+//!   sphere) are collapsed in a second, forced pass onto the point nearest
+//!   the midpoint on every plane of both ends (each cap tag's plane fitted
+//!   to its flat triangles) when those planes meet within the edge length,
+//!   so caps stay flat; else to the midpoint (or either end), moving a
+//!   vertex off a plane by less than the edge length;
 //!   a short edge still stuck in a tight cluster of tiny faces has its
 //!   shortest neighbouring edge (below 4 × the length) collapsed first.
 //!
@@ -39,6 +42,13 @@
 //! towards the neighbour across it and moving the apex onto it (the apex
 //! moves by less than the height; it stays on its planes when the edge
 //! lies on them, else only in the forced pass).
+//!
+//! Tolerances (see [`MIN_EDGE_FRACTION`](crate::MIN_EDGE_FRACTION) and
+//! [`MIN_AREA_FRACTION`](crate::MIN_AREA_FRACTION)): fracture calls this
+//! with `min_length` = 1e-5 × the mesh's bounding-box diagonal (m) plus 4
+//! f32 ulps of the largest coordinate, so after rounding to f32 no edge is
+//! shorter than 1e-5 × diagonal and, with thin triangles flattened, no
+//! triangle is smaller than 1e-13 × diagonal² (m²).
 //!
 //! Edges are visited shortest first and triangles thinnest first (ties by
 //! vertex index), in rounds until nothing changes, so the result is
@@ -84,7 +94,7 @@ pub(crate) fn collapse_short_edges(piece: &mut Piece, min_length: f64) -> Collap
     {
         return stats;
     }
-    let mut mesh = Mesh::new(piece);
+    let mut mesh = Mesh::new(piece, min_length);
     for _ in 0..MAX_ROUNDS {
         let mut changed = mesh.pass(min_length, false, &mut stats);
         if !changed {
@@ -155,7 +165,46 @@ fn thin_triangles_of(
             out.push((height, t[(e + 2) % 3], t[e], t[(e + 1) % 3]));
         }
     }
-    out.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then((a.1, a.2, a.3).cmp(&(b.1, b.2, b.3))));
+    out.sort_unstable_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then((a.1, a.2, a.3).cmp(&(b.1, b.2, b.3)))
+    });
+    out
+}
+
+/// The plane `(tag, unit normal, offset)` of each cap tag of `piece` whose
+/// triangles all lie within `tolerance` (m) of their area-weighted plane,
+/// ascending by tag.
+fn cap_planes(piece: &Piece, tolerance: f64) -> Vec<(u32, DVec3, f64)> {
+    let mut out = Vec::new();
+    for tag in piece.cap_tags() {
+        let tris = || {
+            piece
+                .triangles
+                .iter()
+                .zip(&piece.tags)
+                .filter(move |(_, g)| **g == tag)
+                .map(|(t, _)| t.map(|i| piece.positions[i as usize]))
+        };
+        let (mut normal, mut moment, mut area) = (DVec3::ZERO, DVec3::ZERO, 0.0);
+        for [a, b, c] in tris() {
+            let n = (b - a).cross(c - a);
+            normal += n;
+            let at = 0.5 * n.length();
+            area += at;
+            moment += (a + b + c) * (at / 3.0);
+        }
+        let Some(n) = normal.try_normalize() else {
+            continue;
+        };
+        if area <= 0.0 {
+            continue;
+        }
+        let d = n.dot(moment / area);
+        if tris().all(|p| p.iter().all(|v| (n.dot(*v) - d).abs() <= tolerance)) {
+            out.push((tag, n, d));
+        }
+    }
     out
 }
 
@@ -175,10 +224,16 @@ struct Mesh {
     alive: Vec<bool>,
     /// Triangles around each vertex (live ones only).
     around: Vec<Vec<u32>>,
+    /// The plane `(tag, unit normal, offset)` of each cap tag whose
+    /// triangles are flat (all vertices within `1e-3` × the collapse
+    /// length of the area-weighted plane), ascending by tag.
+    planes: Vec<(u32, DVec3, f64)>,
+    /// The collapse length, m.
+    min_length: f64,
 }
 
 impl Mesh {
-    fn new(piece: &Piece) -> Self {
+    fn new(piece: &Piece, min_length: f64) -> Self {
         let mut around = vec![Vec::new(); piece.positions.len()];
         for (k, t) in piece.triangles.iter().enumerate() {
             for &v in t {
@@ -191,7 +246,42 @@ impl Mesh {
             tags: piece.tags.clone(),
             alive: vec![true; piece.triangles.len()],
             around,
+            planes: cap_planes(piece, 1e-3 * min_length),
+            min_length,
         }
+    }
+
+    /// The point nearest `target` on every fitted plane of the cap tags
+    /// around `moved`, if those planes meet within `reach` (m) of it.
+    fn onto_planes(&self, moved: &[u32], target: DVec3, reach: f64) -> Option<DVec3> {
+        let mut tags: Vec<u32> = moved.iter().flat_map(|&v| self.planes(v)).collect();
+        tags.sort_unstable();
+        tags.dedup();
+        let planes: Vec<(DVec3, f64)> = tags
+            .iter()
+            .map(|t| {
+                let k = self.planes.binary_search_by_key(t, |p| p.0).ok()?;
+                Some((self.planes[k].1, self.planes[k].2))
+            })
+            .collect::<Option<_>>()?;
+        // Alternating projections onto the planes converge to the nearest
+        // common point when the planes meet at reasonable angles.
+        let mut x = target;
+        for _ in 0..64 {
+            let mut worst: f64 = 0.0;
+            for &(n, d) in &planes {
+                let r = n.dot(x) - d;
+                worst = worst.max(r.abs());
+                x -= n * r;
+            }
+            if worst <= 1e-15 * (1.0 + x.abs().max_element()) {
+                break;
+            }
+        }
+        let on_all = planes
+            .iter()
+            .all(|&(n, d)| (n.dot(x) - d).abs() <= 1e-12 * (1.0 + x.abs().max_element()));
+        (on_all && x.distance(target) <= reach).then_some(x)
     }
 
     fn short_edges(&self, min2: f64) -> Vec<(f64, u32, u32)> {
@@ -199,7 +289,12 @@ impl Mesh {
     }
 
     fn thin_triangles(&self, min_length: f64) -> Vec<(f64, u32, u32, u32)> {
-        thin_triangles_of(&self.triangles, &self.positions, |k| self.alive[k], min_length)
+        thin_triangles_of(
+            &self.triangles,
+            &self.positions,
+            |k| self.alive[k],
+            min_length,
+        )
     }
 
     /// One pass over the short edges, then one over the thin triangles;
@@ -287,6 +382,40 @@ impl Mesh {
         self.turned_over(moved, target, skip).is_none()
     }
 
+    /// The first cap triangle around `moved` (other than `skip`), with its
+    /// moved vertex, larger than `min_length`² that moving `moved` to
+    /// `target` tilts out of its fitted plane by more than about 0.25°
+    /// (1 − cos above 1e-5) while moving one of its vertices off that
+    /// plane (by more than 1e-3 × `min_length`). The forced pass may move a vertex off its planes only where
+    /// that leaves the caps flat to well within what "coplanar" means to a
+    /// consumer, or tilts only triangles below `min_length`² (1e-10 ×
+    /// diagonal² in fracture): bond area = cap area.
+    fn tilted(&self, moved: &[u32], target: DVec3, skip: &[u32]) -> Option<(u32, u32)> {
+        let place = |v: u32| {
+            if moved.contains(&v) {
+                target
+            } else {
+                self.positions[v as usize]
+            }
+        };
+        moved
+            .iter()
+            .flat_map(|&v| self.around[v as usize].iter().map(move |&t| (t, v)))
+            .filter(|(t, _)| !skip.contains(t))
+            .find(|&(t, _)| {
+                let tag = self.tags[t as usize];
+                let Ok(k) = self.planes.binary_search_by_key(&tag, |p| p.0) else {
+                    return false;
+                };
+                let (n, d) = (self.planes[k].1, self.planes[k].2);
+                let q = self.triangles[t as usize].map(place);
+                let normal = (q[1] - q[0]).cross(q[2] - q[0]);
+                // Only a real move off the plane (the fit's tolerance).
+                let off = (n.dot(target) - d).abs() > 1e-3 * self.min_length;
+                off && normal.normalize_or_zero().dot(n) < 1.0 - 1e-5
+            })
+    }
+
     /// The first triangle around `moved` (other than `skip`) that moving
     /// them to `target` turns over or flattens, with its moved vertex.
     fn turned_over(&self, moved: &[u32], target: DVec3, skip: &[u32]) -> Option<(u32, u32)> {
@@ -368,6 +497,7 @@ impl Mesh {
         // on more planes.
         let (keep, gone) = (a.min(b), a.max(b));
         let (la, lb) = (self.locked(a), self.locked(b));
+        let projected: [DVec3; 4];
         let targets: &[DVec3] = if la && lb {
             return Attempt::Blocked;
         } else if la && (forced || contains(&sa, &sb)) {
@@ -376,8 +506,19 @@ impl Mesh {
             &[pb]
         } else if la || lb {
             return Attempt::Blocked;
-        } else if sa == sb || forced {
+        } else if sa == sb {
             &[(pa + pb) * 0.5, pa, pb]
+        } else if forced {
+            // Onto the crossing of all the planes of both ends when they
+            // meet nearby (caps stay flat), else the midpoint or an end.
+            let mid = (pa + pb) * 0.5;
+            match self.onto_planes(&[a, b], mid, 8.0 * self.min_length) {
+                Some(x) => {
+                    projected = [x, mid, pa, pb];
+                    &projected
+                }
+                None => &[mid, pa, pb],
+            }
         } else if contains(&sb, &sa) {
             &[pb]
         } else if contains(&sa, &sb) {
@@ -406,7 +547,10 @@ impl Mesh {
         }
         // No duplicate triangle (a tetrahedron would fold flat).
         let mut sets: Vec<[u32; 3]> = Vec::new();
-        for &t in self.around[a as usize].iter().chain(&self.around[b as usize]) {
+        for &t in self.around[a as usize]
+            .iter()
+            .chain(&self.around[b as usize])
+        {
             if on_edge.contains(&t) {
                 continue;
             }
@@ -420,11 +564,25 @@ impl Mesh {
         // No triangle turned over. A thin one next to the edge can turn
         // over when its apex moves; flipping its long edge inside a flat
         // cap clears the way.
-        let Some(target) = targets
-            .iter()
-            .copied()
-            .find(|&t| self.turned_over(&[a, b], t, &on_edge).is_none())
-        else {
+        let Some(target) = targets.iter().copied().find(|&t| {
+            self.turned_over(&[a, b], t, &on_edge).is_none()
+                && (!forced || self.tilted(&[a, b], t, &on_edge).is_none())
+        }) else {
+            // A long thin cap triangle that a forced move would tilt: its
+            // long edge flipped inside the flat cap, the move tilts less.
+            if forced {
+                for &x in targets {
+                    if self.turned_over(&[a, b], x, &on_edge).is_none()
+                        && let Some((t, apex)) = self.tilted(&[a, b], x, &on_edge)
+                    {
+                        let tri = self.triangles[t as usize];
+                        let k = (0..3).find(|&k| tri[k] == apex).unwrap_or(0);
+                        if self.flip(tri[(k + 1) % 3], tri[(k + 2) % 3]) {
+                            return Attempt::Flipped;
+                        }
+                    }
+                }
+            }
             let Some((t, apex)) = self.turned_over(&[a, b], targets[0], &on_edge) else {
                 return Attempt::Blocked;
             };
@@ -510,7 +668,11 @@ impl Mesh {
         else {
             return false;
         };
-        let other = if on_edge[0] == thin { on_edge[1] } else { on_edge[0] };
+        let other = if on_edge[0] == thin {
+            on_edge[1]
+        } else {
+            on_edge[0]
+        };
         let w = self.opposite(other, x, y);
         let (px, py, pv) = (
             self.positions[x as usize],
@@ -527,11 +689,7 @@ impl Mesh {
         }
         if !forced {
             let edge_planes = [self.tags[thin as usize], self.tags[other as usize]];
-            if !self
-                .planes(v)
-                .iter()
-                .all(|p| edge_planes.contains(p))
-            {
+            if !self.planes(v).iter().all(|p| edge_planes.contains(p)) {
                 return false;
             }
         }
@@ -549,7 +707,13 @@ impl Mesh {
             tri.map(|u| if u == x { v } else { u }),
             tri.map(|u| if u == y { v } else { u }),
         ];
-        let place = |u: u32| if u == v { foot } else { self.positions[u as usize] };
+        let place = |u: u32| {
+            if u == v {
+                foot
+            } else {
+                self.positions[u as usize]
+            }
+        };
         for h in &halves {
             let q = h.map(place);
             if (q[1] - q[0]).cross(q[2] - q[0]).length_squared() <= 0.0 {
@@ -630,12 +794,7 @@ mod tests {
     #[test]
     fn a_tetrahedron_is_not_folded_flat() {
         let mut piece = Piece {
-            positions: vec![
-                DVec3::ZERO,
-                DVec3::new(1e-6, 0.0, 0.0),
-                DVec3::Y,
-                DVec3::Z,
-            ],
+            positions: vec![DVec3::ZERO, DVec3::new(1e-6, 0.0, 0.0), DVec3::Y, DVec3::Z],
             triangles: vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
             tags: vec![EXTERIOR; 4],
         };

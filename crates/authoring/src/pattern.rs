@@ -6,15 +6,13 @@
 use crate::assembly::finish_asset;
 use crate::bonds::{RawBond, RawChunk, cap_overlap, push_bond};
 use crate::clip::{Clip, clip_piece};
-use crate::edge_collapse::collapse_short_edges;
 use crate::error::FractureError;
-use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
 use crate::piece::{Piece, Plane};
 use crate::report::FractureReport;
 use crate::settings::{Axis, FractureSettings, MAX_CHUNK_COUNT, Progress};
 use crate::sites::{SiteCounts, SiteDistribution};
-use crate::voronoi::{RawFracture, Scale, fracture_voronoi_with, voronoi_raw};
+use crate::voronoi::{RawFracture, Scale, collapse_components, fracture_voronoi_with, voronoi_raw};
 use glam::DVec3;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -553,23 +551,13 @@ fn planes_raw(
 
     let mut raw = Vec::new();
     let mut raw_sides = Vec::new();
-    for part in &mut parts {
-        collapse_short_edges(&mut part.piece, scale.min_edge());
-    }
     for (cell, part) in parts.iter().enumerate() {
-        if part.piece.triangles.is_empty() {
-            continue;
-        }
-        for component in part.piece.components() {
-            let volume =
-                polyhedron_mass_properties(&component.positions, &component.triangles, 1.0).volume;
-            if volume > scale.dust_volume() {
-                raw.push(RawChunk {
-                    cell: cell as u32,
-                    piece: component,
-                });
-                raw_sides.push(&part.sides);
-            }
+        for component in collapse_components(&part.piece, scale) {
+            raw.push(RawChunk {
+                cell: cell as u32,
+                piece: component,
+            });
+            raw_sides.push(&part.sides);
         }
     }
     let planes: Vec<Plane> = cuts.iter().map(|c| c.plane).collect();

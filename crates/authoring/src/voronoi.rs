@@ -43,6 +43,14 @@ pub const WELD_FRACTION: f64 = 1e-7;
 /// after rounding to f32.
 pub const MIN_EDGE_FRACTION: f64 = 1e-5;
 
+/// No render-mesh triangle is smaller than this fraction of the square of
+/// the mesh's bounding-box diagonal (m²) after fracture: edges are at least
+/// [`MIN_EDGE_FRACTION`] × the diagonal long and triangles thinner than
+/// 1e-2 of that are flattened away (see `edge_collapse.rs`), which bounds
+/// the area by 5e-13 × diagonal² in f64; the documented floor leaves room
+/// for rounding the vertices to f32.
+pub const MIN_AREA_FRACTION: f64 = 1e-13;
+
 /// Pieces of a cell whose volume is at most this fraction of the mesh
 /// volume are numerical dust (zero-thickness shells left by degenerate cuts)
 /// and are discarded before bonding; their volume is below any test
@@ -272,19 +280,50 @@ fn cell_pieces(
     cell: usize,
     scale: &Scale,
 ) -> Result<Vec<Piece>, FractureError> {
-    let mut piece = carve_cell(base, sites, cell, scale.eps(), scale.weld())?;
-    collapse_short_edges(&mut piece, scale.min_edge());
-    if piece.triangles.is_empty() {
-        return Ok(Vec::new());
+    let piece = carve_cell(base, sites, cell, scale.eps(), scale.weld())?;
+    Ok(collapse_components(&piece, scale))
+}
+
+/// The connected components of `piece` with their short edges collapsed
+/// (see `edge_collapse.rs`), numerical dust removed, in component order.
+/// A component below the sliver volume floor
+/// ([`SLIVER_VOLUME_FRACTION`](crate::SLIVER_VOLUME_FRACTION) of the mesh)
+/// is kept as carved: assembly drops it and reports it as a sliver with its
+/// volume, instead of it vanishing here when its short edges collapse. So
+/// is a component that collapsing would shrink below half its volume (a
+/// sheet thinner than the shortest edge): assembly merges it into a
+/// neighbour as a sliver, keeping and reporting its volume (its thin faces
+/// then stay in that chunk's render mesh).
+pub(crate) fn collapse_components(piece: &Piece, scale: &Scale) -> Vec<Piece> {
+    let volume = |p: &Piece| polyhedron_mass_properties(&p.positions, &p.triangles, 1.0).volume;
+    let sliver = crate::SLIVER_VOLUME_FRACTION * scale.volume;
+    let mut out = Vec::new();
+    for mut component in piece.components() {
+        let v = volume(&component);
+        if v <= scale.dust_volume() {
+            continue;
+        }
+        if v < sliver {
+            out.push(component);
+            continue;
+        }
+        let carved = component.clone();
+        collapse_short_edges(&mut component, scale.min_edge());
+        if volume(&component) < 0.5 * v {
+            // Mostly thinner than the shortest edge: collapsing would make
+            // it vanish with its volume. Kept as carved, assembly merges it
+            // as a sliver and reports it.
+            out.push(carved);
+            continue;
+        }
+        out.extend(
+            component
+                .components()
+                .into_iter()
+                .filter(|c| volume(c) > scale.dust_volume()),
+        );
     }
-    Ok(piece
-        .components()
-        .into_iter()
-        .filter(|component| {
-            polyhedron_mass_properties(&component.positions, &component.triangles, 1.0).volume
-                > scale.dust_volume()
-        })
-        .collect())
+    out
 }
 
 /// Clips a copy of the mesh to the Voronoi cell of `sites[cell]`.
