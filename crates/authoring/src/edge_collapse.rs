@@ -251,12 +251,9 @@ impl Mesh {
         }
     }
 
-    /// The point nearest `target` on every fitted plane of the cap tags
-    /// around `moved`, if those planes meet within `reach` (m) of it.
-    fn onto_planes(&self, moved: &[u32], target: DVec3, reach: f64) -> Option<DVec3> {
-        let mut tags: Vec<u32> = moved.iter().flat_map(|&v| self.planes(v)).collect();
-        tags.sort_unstable();
-        tags.dedup();
+    /// The point nearest `target` on the fitted planes of the cap tags
+    /// `tags`, if those planes meet within `reach` (m) of it.
+    fn onto_planes(&self, tags: &[u32], target: DVec3, reach: f64) -> Option<DVec3> {
         let planes: Vec<(DVec3, f64)> = tags
             .iter()
             .map(|t| {
@@ -497,7 +494,7 @@ impl Mesh {
         // on more planes.
         let (keep, gone) = (a.min(b), a.max(b));
         let (la, lb) = (self.locked(a), self.locked(b));
-        let projected: [DVec3; 4];
+        let candidates: Vec<DVec3>;
         let targets: &[DVec3] = if la && lb {
             return Attempt::Blocked;
         } else if la && (forced || contains(&sa, &sb)) {
@@ -510,15 +507,30 @@ impl Mesh {
             &[(pa + pb) * 0.5, pa, pb]
         } else if forced {
             // Onto the crossing of all the planes of both ends when they
-            // meet nearby (caps stay flat), else the midpoint or an end.
+            // meet nearby (caps stay flat); else onto all but one of them,
+            // or one of them (the tilt check below then decides which caps
+            // may bend), else the midpoint or an end.
             let mid = (pa + pb) * 0.5;
-            match self.onto_planes(&[a, b], mid, 8.0 * self.min_length) {
-                Some(x) => {
-                    projected = [x, mid, pa, pb];
-                    &projected
+            let mut tags: Vec<u32> = sa.iter().chain(&sb).copied().collect();
+            tags.sort_unstable();
+            tags.dedup();
+            let reach = 8.0 * self.min_length;
+            let mut c: Vec<DVec3> = self.onto_planes(&tags, mid, reach).into_iter().collect();
+            if tags.len() > 1 {
+                for k in 0..tags.len() {
+                    let mut rest = tags.clone();
+                    rest.remove(k);
+                    c.extend(self.onto_planes(&rest, mid, reach));
                 }
-                None => &[mid, pa, pb],
+                if tags.len() > 2 {
+                    for t in &tags {
+                        c.extend(self.onto_planes(std::slice::from_ref(t), mid, reach));
+                    }
+                }
             }
+            c.extend([mid, pa, pb]);
+            candidates = c;
+            &candidates
         } else if contains(&sb, &sa) {
             &[pb]
         } else if contains(&sa, &sb) {
