@@ -12,7 +12,9 @@ use crate::piece::{Piece, Plane};
 use crate::report::FractureReport;
 use crate::settings::{Axis, FractureSettings, MAX_CHUNK_COUNT, Progress};
 use crate::sites::{SiteCounts, SiteDistribution};
-use crate::voronoi::{RawFracture, Scale, collapse_components, fracture_voronoi_with, voronoi_raw};
+use crate::voronoi::{
+    RawFracture, Scale, collapse_components, collapse_raw, fracture_voronoi_with, voronoi_raw,
+};
 use glam::DVec3;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -551,15 +553,18 @@ fn planes_raw(
 
     let mut raw = Vec::new();
     let mut raw_sides = Vec::new();
+    let mut frozen = Vec::new();
     for (cell, part) in parts.iter().enumerate() {
-        for component in collapse_components(&part.piece, scale) {
+        for (component, f) in collapse_components(&part.piece, scale) {
             raw.push(RawChunk {
                 cell: cell as u32,
                 piece: component,
             });
             raw_sides.push(&part.sides);
+            frozen.push(f);
         }
     }
+    collapse_raw(&mut raw, &frozen, scale);
     let planes: Vec<Plane> = cuts.iter().map(|c| c.plane).collect();
     let bonds = plane_bonds(&raw, &raw_sides, &planes, scale.min_bond_area());
     Ok(RawFracture {

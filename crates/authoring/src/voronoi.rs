@@ -3,7 +3,7 @@
 use crate::assembly::finish_asset;
 use crate::bonds::{RawBond, RawChunk, find_bonds};
 use crate::clip::{Clip, clip_piece};
-use crate::edge_collapse::collapse_short_edges;
+use crate::edge_collapse::{collapse_piece, collapse_shared};
 use crate::error::FractureError;
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
@@ -206,6 +206,12 @@ impl Scale {
     pub fn min_edge(&self) -> f64 {
         MIN_EDGE_FRACTION * self.diagonal + 4.0 * f64::from(f32::EPSILON) * self.extent
     }
+    /// Cap vertices of different pieces closer than this (m) are copies of
+    /// one vertex: the two sides compute a cut point to rounding, or to
+    /// the clipper's snapping distance (twice [`Scale::eps`]).
+    pub fn copy_tolerance(&self) -> f64 {
+        2.0 * self.eps()
+    }
     /// Interfaces below this area (m²) get no bond.
     pub fn min_bond_area(&self) -> f64 {
         MIN_BOND_AREA_FRACTION * self.diagonal * self.diagonal
@@ -240,27 +246,32 @@ pub(crate) fn voronoi_raw(
     let plan = plan_sites(mesh, count, seed, distribution)?;
     let sites = plan.sites;
     let mut raw = Vec::new();
+    let mut frozen = Vec::new();
     // Cells are carved in parallel (rayon's current pool), a batch at a
     // time so progress is reported on the caller's thread; results are
     // taken in site order, and the first error in site order is returned,
     // so the output does not depend on the number of threads.
     for start in (0..sites.len()).step_by(CELL_BATCH) {
         let end = (start + CELL_BATCH).min(sites.len());
-        let batch: Vec<Result<Vec<Piece>, FractureError>> = (start..end)
+        let batch: Vec<Result<Vec<(Piece, bool)>, FractureError>> = (start..end)
             .into_par_iter()
             .map(|cell| cell_pieces(base, &sites, cell, scale))
             .collect();
         for (cell, pieces) in (start..end).zip(batch) {
-            raw.extend(pieces?.into_iter().map(|piece| RawChunk {
-                cell: cell as u32,
-                piece,
-            }));
+            for (piece, f) in pieces? {
+                raw.push(RawChunk {
+                    cell: cell as u32,
+                    piece,
+                });
+                frozen.push(f);
+            }
             progress(Progress {
                 done: cell as u32 + 1,
                 total: sites.len() as u32,
             });
         }
     }
+    collapse_raw(&mut raw, &frozen, scale);
     let bonds = find_bonds(&raw, &sites, scale.min_bond_area());
     Ok(RawFracture {
         raw,
@@ -279,51 +290,58 @@ fn cell_pieces(
     sites: &[DVec3],
     cell: usize,
     scale: &Scale,
-) -> Result<Vec<Piece>, FractureError> {
+) -> Result<Vec<(Piece, bool)>, FractureError> {
     let piece = carve_cell(base, sites, cell, scale.eps(), scale.weld())?;
     Ok(collapse_components(&piece, scale))
 }
 
-/// The connected components of `piece` with their short edges collapsed
-/// (see `edge_collapse.rs`), numerical dust removed, in component order.
-/// A component below the sliver volume floor
+/// The connected components of `piece` after the per-piece collapse pass
+/// (see `edge_collapse`), numerical dust removed, in component order, each
+/// with whether it is frozen: kept exactly as carved, by the shared pass as
+/// well. A component below the sliver volume floor
 /// ([`SLIVER_VOLUME_FRACTION`](crate::SLIVER_VOLUME_FRACTION) of the mesh)
-/// is kept as carved: assembly drops it and reports it as a sliver with its
+/// is frozen: assembly drops it and reports it as a sliver with its
 /// volume, instead of it vanishing here when its short edges collapse. So
-/// is a component that collapsing would shrink below half its volume (a
-/// sheet thinner than the shortest edge): assembly merges it into a
-/// neighbour as a sliver, keeping and reporting its volume (its thin faces
-/// then stay in that chunk's render mesh).
-pub(crate) fn collapse_components(piece: &Piece, scale: &Scale) -> Vec<Piece> {
+/// is a sheet thinner than the shortest edge (twice its volume over its
+/// area below it, or collapsing would shrink it below half its volume):
+/// its thickness is made of short edges, and collapsing them would erase
+/// it with its volume, so it keeps them.
+pub(crate) fn collapse_components(piece: &Piece, scale: &Scale) -> Vec<(Piece, bool)> {
     let volume = |p: &Piece| polyhedron_mass_properties(&p.positions, &p.triangles, 1.0).volume;
     let sliver = crate::SLIVER_VOLUME_FRACTION * scale.volume;
+    let min_edge = scale.min_edge();
     let mut out = Vec::new();
     for mut component in piece.components() {
         let v = volume(&component);
         if v <= scale.dust_volume() {
             continue;
         }
-        if v < sliver {
-            out.push(component);
+        if v < sliver || 2.0 * v < min_edge * component.area() {
+            out.push((component, true));
             continue;
         }
         let carved = component.clone();
-        collapse_short_edges(&mut component, scale.min_edge());
+        collapse_piece(&mut component, min_edge);
         if volume(&component) < 0.5 * v {
-            // Mostly thinner than the shortest edge: collapsing would make
-            // it vanish with its volume. Kept as carved, assembly merges it
-            // as a sliver and reports it.
-            out.push(carved);
+            out.push((carved, true));
             continue;
         }
         out.extend(
             component
                 .components()
                 .into_iter()
-                .filter(|c| volume(c) > scale.dust_volume()),
+                .filter(|c| volume(c) > scale.dust_volume())
+                .map(|c| (c, false)),
         );
     }
     out
+}
+
+/// The shared collapse pass over all raw pieces of a fracture (see
+/// `edge_collapse/shared.rs`); `frozen` as from [`collapse_components`].
+pub(crate) fn collapse_raw(raw: &mut [RawChunk], frozen: &[bool], scale: &Scale) {
+    let mut pieces: Vec<&mut Piece> = raw.iter_mut().map(|c| &mut c.piece).collect();
+    collapse_shared(&mut pieces, frozen, scale.min_edge(), scale.copy_tolerance());
 }
 
 /// Clips a copy of the mesh to the Voronoi cell of `sites[cell]`.

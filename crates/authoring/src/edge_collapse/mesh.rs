@@ -1,219 +1,41 @@
-//! Collapsing short edges and flattening thin triangles of a carved piece
-//! (issue 17, item 2).
-//!
-//! A plane that passes close to a vertex, or two cuts that cross close to
-//! the surface, leave edges far shorter than anything a renderer or an
-//! engine's importer keeps apart: welding the render mesh at a realistic
-//! tolerance then collapses triangles and pinches edges. Each short edge is
-//! collapsed here instead, with the checks that keep the piece a closed,
-//! consistently oriented 2-manifold:
-//!
-//! * **Faces stay in their planes.** Every vertex carries the set of cap
-//!   tags around it (the cut planes it lies on). A vertex may only move to
-//!   a position that lies on all of its planes: onto the other end when
-//!   that end's set contains its own (an exterior vertex onto a cut, a cut
-//!   vertex onto the crossing of two cuts), or, for equal sets, both ends
-//!   to the midpoint (on every plane both lie on). So every cap stays flat
-//!   and in its plane, and a cap loses or gains only the thin triangle
-//!   along its rim that the collapsed edge bounded.
-//! * **Both sides of a cut agree.** The decision depends only on positions
-//!   and on which planes a vertex lies on, which are the same in the two
-//!   pieces that share a cut face; so both collapse the same rim edges the
-//!   same way and their caps keep covering the same region (bond area = cap
-//!   area on both sides). KNOWN GAP (WIP): the checks (link condition,
-//!   turned-over triangles, flips) look at each piece's own triangulation,
-//!   which differs between the two sides, so the two sides can still decide
-//!   differently at a cap's rim: tests/stress.rs, Spot, finds two flat caps
-//!   of one interface 3.1e-7 m² (1.8e-4) apart.
-//! * **Topology.** The link condition (the two ends share exactly the two
-//!   opposite vertices of the edge's triangles), no duplicate triangle
-//!   after the collapse, and no triangle around the moved vertices turned
-//!   over or flattened. Where a diagonal inside a flat cap is in the way
-//!   (it closes a third common neighbour, or its thin triangle would turn
-//!   over), it is flipped first, which changes no geometry.
-//! * **Last resort.** Short edges between vertices on different planes (two
-//!   corners of a cell a few µm apart, where five sites are nearly on one
-//!   sphere) are collapsed in a second, forced pass onto the point nearest
-//!   the midpoint on every plane of both ends (each cap tag's plane fitted
-//!   to its flat triangles) when those planes meet within the edge length,
-//!   so caps stay flat; else to the midpoint (or either end), moving a
-//!   vertex off a plane by less than the edge length;
-//!   a short edge still stuck in a tight cluster of tiny faces has its
-//!   shortest neighbouring edge (below 4 × the length) collapsed first.
-//!
-//! Then triangles whose height over their longest edge is below
-//! [`THIN_HEIGHT_RATIO`] × the length are removed by flipping that edge
-//! towards the neighbour across it and moving the apex onto it (the apex
-//! moves by less than the height; it stays on its planes when the edge
-//! lies on them, else only in the forced pass).
-//!
-//! Tolerances (see [`MIN_EDGE_FRACTION`](crate::MIN_EDGE_FRACTION) and
-//! [`MIN_AREA_FRACTION`](crate::MIN_AREA_FRACTION)): fracture calls this
-//! with `min_length` = 1e-5 × the mesh's bounding-box diagonal (m) plus 4
-//! f32 ulps of the largest coordinate, so after rounding to f32 no edge is
-//! shorter than 1e-5 × diagonal and, with thin triangles flattened, no
-//! triangle is smaller than 1e-13 × diagonal² (m²).
-//!
-//! Edges are visited shortest first and triangles thinnest first (ties by
-//! vertex index), in rounds until nothing changes, so the result is
-//! deterministic.
+//! A carved piece with vertex → triangle adjacency, edited in place by
+//! the collapse passes. Every edit is split into a check (`link`, `fits`,
+//! `flatten_plan`) and an application (`apply_collapse`, `move_vertex`,
+//! `apply_flatten`), so the shared pass (`shared.rs`) can check one move
+//! in every piece that holds its vertices before making it in all of them.
 
-use crate::hierarchy::PARENT_TAG_BASE;
+use super::{CollapseStats, short_edges_of, thin_triangles_of};
 use crate::piece::{EXTERIOR, Piece};
 use glam::DVec3;
 
-/// What [`collapse_short_edges`] did.
-#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct CollapseStats {
-    /// Edges collapsed.
-    pub collapsed: u32,
-    /// Thin triangles removed by moving their apex onto the opposite edge.
-    pub flattened: u32,
-    /// Of those, moves that took a vertex off one of its cut planes (the
-    /// last resort, see the module docs).
-    pub forced: u32,
-    /// Short edges and thin triangles left because no move passed the
-    /// checks.
-    pub kept: u32,
-}
+/// A forced move may tilt a cap triangle out of its plane by at most
+/// about 0.5° (1 − cos = 4e-5). A consumer that measures a cut face takes
+/// a triangle as part of it when its normal is within that of the face's
+/// (the fracture tests allow 0.8°), and both sides of a cut make the same
+/// move (`shared.rs`), so their faces still coincide.
+const MAX_TILT_COSINE: f64 = 1.0 - 4e-5;
 
-/// Rounds of passes at most; each round usually ends the work.
-const MAX_ROUNDS: usize = 8;
-
-/// Triangles whose height is below this fraction of the shortest edge
-/// length are flattened: with every edge at least that long, no triangle is
-/// then smaller than half of this fraction times the length squared.
-pub(crate) const THIN_HEIGHT_RATIO: f64 = 1e-2;
-
-/// Removes from the closed surface `piece` every edge shorter than
-/// `min_length` (m) and every triangle with a height below it, as
-/// described in the module docs, then drops the removed triangles and
-/// unused vertices (remaining vertices keep their order). Triangles keep
-/// their tags.
-pub(crate) fn collapse_short_edges(piece: &mut Piece, min_length: f64) -> CollapseStats {
-    let mut stats = CollapseStats::default();
-    let min2 = min_length * min_length;
-    if short_edges_of(&piece.triangles, &piece.positions, |_| true, min2).is_empty()
-        && thin_triangles_of(&piece.triangles, &piece.positions, |_| true, min_length).is_empty()
-    {
-        return stats;
-    }
-    let mut mesh = Mesh::new(piece, min_length);
-    for _ in 0..MAX_ROUNDS {
-        let mut changed = mesh.pass(min_length, false, &mut stats);
-        if !changed {
-            changed = mesh.pass(min_length, true, &mut stats);
-        }
-        if !changed {
-            break;
-        }
-    }
-    stats.kept = (mesh.short_edges(min2).len() + mesh.thin_triangles(min_length).len()) as u32;
-    mesh.write_back(piece);
-    stats
-}
-
-/// Undirected edges `(length², lo, hi)` shorter than `√min2` of the
-/// triangles `live`, shortest first, ties by index. On a closed oriented
-/// surface every edge is used once in each direction, so taking only
-/// `lo → hi` lists it once.
-fn short_edges_of(
-    triangles: &[[u32; 3]],
-    positions: &[DVec3],
-    live: impl Fn(usize) -> bool,
-    min2: f64,
-) -> Vec<(f64, u32, u32)> {
-    let mut out = Vec::new();
-    for (k, t) in triangles.iter().enumerate() {
-        if !live(k) {
-            continue;
-        }
-        for e in 0..3 {
-            let (a, b) = (t[e], t[(e + 1) % 3]);
-            if a < b {
-                let d2 = positions[a as usize].distance_squared(positions[b as usize]);
-                if d2 < min2 {
-                    out.push((d2, a, b));
-                }
-            }
-        }
-    }
-    out.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
-    out
-}
-
-/// Triangles `(height, apex, x, y)` of `live` whose height over their
-/// longest edge `x`–`y` is below [`THIN_HEIGHT_RATIO`] × `min_length` while
-/// all edges are at least `min_length` long (shorter edges are collapsed
-/// instead), thinnest first, ties by vertex indices.
-fn thin_triangles_of(
-    triangles: &[[u32; 3]],
-    positions: &[DVec3],
-    live: impl Fn(usize) -> bool,
-    min_length: f64,
-) -> Vec<(f64, u32, u32, u32)> {
-    let mut out = Vec::new();
-    for (k, t) in triangles.iter().enumerate() {
-        if !live(k) {
-            continue;
-        }
-        let p = t.map(|i| positions[i as usize]);
-        let len2 = [0, 1, 2].map(|e| p[e].distance_squared(p[(e + 1) % 3]));
-        if len2.iter().any(|&l| l < min_length * min_length) {
-            continue;
-        }
-        // Longest edge e = t[e]–t[e+1], apex t[e+2].
-        let e = (0..3).fold(0, |m, e| if len2[e] > len2[m] { e } else { m });
-        let height = (p[1] - p[0]).cross(p[2] - p[0]).length() / len2[e].sqrt();
-        if height < THIN_HEIGHT_RATIO * min_length {
-            out.push((height, t[(e + 2) % 3], t[e], t[(e + 1) % 3]));
-        }
-    }
-    out.sort_unstable_by(|a, b| {
-        a.0.total_cmp(&b.0)
-            .then((a.1, a.2, a.3).cmp(&(b.1, b.2, b.3)))
-    });
-    out
-}
-
-/// The plane `(tag, unit normal, offset)` of each cap tag of `piece` whose
-/// triangles all lie within `tolerance` (m) of their area-weighted plane,
-/// ascending by tag.
-fn cap_planes(piece: &Piece, tolerance: f64) -> Vec<(u32, DVec3, f64)> {
-    let mut out = Vec::new();
-    for tag in piece.cap_tags() {
-        let tris = || {
-            piece
-                .triangles
-                .iter()
-                .zip(&piece.tags)
-                .filter(move |(_, g)| **g == tag)
-                .map(|(t, _)| t.map(|i| piece.positions[i as usize]))
-        };
-        let (mut normal, mut moment, mut area) = (DVec3::ZERO, DVec3::ZERO, 0.0);
-        for [a, b, c] in tris() {
-            let n = (b - a).cross(c - a);
-            normal += n;
-            let at = 0.5 * n.length();
-            area += at;
-            moment += (a + b + c) * (at / 3.0);
-        }
-        let Some(n) = normal.try_normalize() else {
-            continue;
-        };
-        if area <= 0.0 {
-            continue;
-        }
-        let d = n.dot(moment / area);
-        if tris().all(|p| p.iter().all(|v| (n.dot(*v) - d).abs() <= tolerance)) {
-            out.push((tag, n, d));
-        }
-    }
-    out
+/// A checked flattening of a thin triangle (see [`Mesh::flatten_plan`]).
+#[derive(Copy, Clone, Debug)]
+pub(super) struct Flatten {
+    /// The apex that moves, to `foot` on edge `x`–`y`.
+    pub v: u32,
+    x: u32,
+    y: u32,
+    /// The apex across `x`–`y`.
+    w: u32,
+    /// The thin triangle and the one across its long edge.
+    thin: u32,
+    other: u32,
+    /// The two halves of `other` after the flip.
+    halves: [[u32; 3]; 2],
+    /// Where `v` goes, m.
+    pub foot: DVec3,
 }
 
 /// Outcome of one collapse attempt.
-enum Attempt {
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Attempt {
     Done,
     Blocked,
     /// A cap diagonal was flipped out of the way: try again.
@@ -221,7 +43,7 @@ enum Attempt {
 }
 
 /// A piece with vertex → triangle adjacency, edited in place.
-struct Mesh {
+pub(super) struct Mesh {
     positions: Vec<DVec3>,
     triangles: Vec<[u32; 3]>,
     tags: Vec<u32>,
@@ -234,10 +56,15 @@ struct Mesh {
     planes: Vec<(u32, DVec3, f64)>,
     /// The collapse length, m.
     min_length: f64,
+    /// Vertices that must not move (see [`Mesh::new`]).
+    locked: Vec<bool>,
 }
 
 impl Mesh {
-    fn new(piece: &Piece, min_length: f64) -> Self {
+    /// The mesh of `piece`; `locked` (one flag per vertex) marks vertices
+    /// that must stay where they are: other vertices may move onto them,
+    /// they never move.
+    pub(super) fn new(piece: &Piece, min_length: f64, locked: Vec<bool>) -> Self {
         let mut around = vec![Vec::new(); piece.positions.len()];
         for (k, t) in piece.triangles.iter().enumerate() {
             for &v in t {
@@ -250,8 +77,9 @@ impl Mesh {
             tags: piece.tags.clone(),
             alive: vec![true; piece.triangles.len()],
             around,
-            planes: cap_planes(piece, 1e-3 * min_length),
+            planes: super::cap_planes(piece, 1e-3 * min_length),
             min_length,
+            locked,
         }
     }
 
@@ -285,17 +113,39 @@ impl Mesh {
         (on_all && x.distance(target) <= reach).then_some(x)
     }
 
-    fn short_edges(&self, min2: f64) -> Vec<(f64, u32, u32)> {
+    pub(super) fn short_edges(&self, min2: f64) -> Vec<(f64, u32, u32)> {
         short_edges_of(&self.triangles, &self.positions, |k| self.alive[k], min2)
     }
 
-    fn thin_triangles(&self, min_length: f64) -> Vec<(f64, u32, u32, u32)> {
+    pub(super) fn thin_triangles(&self, min_length: f64) -> Vec<(f64, u32, u32, u32)> {
         thin_triangles_of(
             &self.triangles,
             &self.positions,
             |k| self.alive[k],
             min_length,
         )
+    }
+
+    /// Rounds of [`Mesh::pass`], unforced first, until nothing changes
+    /// (at most [`MAX_ROUNDS`](super::MAX_ROUNDS)); `stats.kept` is what is
+    /// left.
+    pub(super) fn run(&mut self, min_length: f64, stats: &mut CollapseStats) {
+        for _ in 0..super::MAX_ROUNDS {
+            let mut changed = self.pass(min_length, false, stats);
+            if !changed {
+                changed = self.pass(min_length, true, stats);
+            }
+            if !changed {
+                break;
+            }
+        }
+        stats.kept = self.leftovers(min_length);
+    }
+
+    /// Short edges and thin triangles left.
+    pub(super) fn leftovers(&self, min_length: f64) -> u32 {
+        (self.short_edges(min_length * min_length).len() + self.thin_triangles(min_length).len())
+            as u32
     }
 
     /// One pass over the short edges, then one over the thin triangles;
@@ -338,18 +188,41 @@ impl Mesh {
         tags
     }
 
-    /// True when `v` lies on a cap of the parent piece in a hierarchy's
-    /// refinement: the pieces on the other side of that cap were refined
-    /// separately and cannot make the same moves, so `v` stays put.
-    fn locked(&self, v: u32) -> bool {
+    pub(super) fn position(&self, v: u32) -> DVec3 {
+        self.positions[v as usize]
+    }
+    pub(super) fn turned_over_dbg(&self, moved: &[u32], target: DVec3, skip: &[u32]) -> bool {
+        self.turned_over(moved, target, skip).is_some()
+    }
+    pub(super) fn tilted_dbg(&self, moved: &[u32], target: DVec3, skip: &[u32]) -> bool {
+        self.tilted(moved, target, skip).is_some()
+    }
+
+    /// True when no live triangle uses `v` (collapsed away).
+    pub(super) fn is_dead(&self, v: u32) -> bool {
+        self.around[v as usize].is_empty()
+    }
+
+    /// Squared distance between vertices `a` and `b`, m².
+    pub(super) fn distance2(&self, a: u32, b: u32) -> f64 {
+        self.positions[a as usize].distance_squared(self.positions[b as usize])
+    }
+
+    /// True when a live triangle has the vertices `v`, `x` and `y`.
+    pub(super) fn has_triangle(&self, v: u32, x: u32, y: u32) -> bool {
         self.around[v as usize].iter().any(|&t| {
-            let tag = self.tags[t as usize];
-            tag != EXTERIOR && tag & PARENT_TAG_BASE != 0
+            let tri = self.triangles[t as usize];
+            tri.contains(&x) && tri.contains(&y)
         })
     }
 
+    /// True when `v` must stay where it is (see [`Mesh::new`]).
+    pub(super) fn locked(&self, v: u32) -> bool {
+        self.locked[v as usize]
+    }
+
     /// Vertices sharing a triangle with `v`, ascending, without `v`.
-    fn neighbours(&self, v: u32) -> Vec<u32> {
+    pub(super) fn neighbours(&self, v: u32) -> Vec<u32> {
         let mut n: Vec<u32> = self.around[v as usize]
             .iter()
             .flat_map(|&t| self.triangles[t as usize])
@@ -385,7 +258,8 @@ impl Mesh {
 
     /// The first cap triangle around `moved` (other than `skip`), with its
     /// moved vertex, larger than `min_length`² that moving `moved` to
-    /// `target` tilts out of its fitted plane by more than about 0.25°
+    /// `target` tilts out of its fitted plane by more than about 0.5°
+    /// ([`MAX_TILT_COSINE`])
     /// (1 − cos above 1e-5) while moving one of its vertices off that
     /// plane (by more than 1e-3 × `min_length`). The forced pass may move a vertex off its planes only where
     /// that leaves the caps flat to well within what "coplanar" means to a
@@ -413,7 +287,7 @@ impl Mesh {
                 let normal = (q[1] - q[0]).cross(q[2] - q[0]);
                 // Only a real move off the plane (the fit's tolerance).
                 let off = (n.dot(target) - d).abs() > 1e-3 * self.min_length;
-                off && normal.normalize_or_zero().dot(n) < 1.0 - 1e-5
+                off && normal.normalize_or_zero().dot(n) < MAX_TILT_COSINE
             })
     }
 
@@ -487,33 +361,49 @@ impl Mesh {
     }
 
     fn try_collapse(&mut self, a: u32, b: u32, forced: bool) -> Attempt {
-        let (pa, pb) = (self.positions[a as usize], self.positions[b as usize]);
-        let Some(on_edge) = self.edge_triangles(a, b) else {
+        let Some(targets) = self.targets(a, b, forced) else {
             return Attempt::Blocked;
         };
+        let on_edge = match self.link(a, b) {
+            Ok(on_edge) => on_edge,
+            Err(attempt) => return attempt,
+        };
+        match targets
+            .iter()
+            .find(|&&t| self.fits(&[a, b], t, forced, &on_edge))
+        {
+            Some(&t) => {
+                self.apply_collapse(a, b, t);
+                Attempt::Done
+            }
+            None => self.clear_way(&[a, b], &targets, forced, &on_edge),
+        }
+    }
+
+    /// Where the merged vertex of edge `a`–`b` may go, best first, or
+    /// `None` when it may go nowhere: the midpoint when both ends lie on
+    /// the same planes (or when `forced`), else the end on more planes; a
+    /// locked end stays.
+    pub(super) fn targets(&self, a: u32, b: u32, forced: bool) -> Option<Vec<DVec3>> {
+        let (pa, pb) = (self.positions[a as usize], self.positions[b as usize]);
         let (sa, sb) = (self.planes(a), self.planes(b));
         let contains = |big: &[u32], small: &[u32]| small.iter().all(|s| big.contains(s));
-        // Where the merged vertex may go, best first: the midpoint when
-        // both ends lie on the same planes (or when forced), else the end
-        // on more planes.
-        let (keep, gone) = (a.min(b), a.max(b));
         let (la, lb) = (self.locked(a), self.locked(b));
-        let candidates: Vec<DVec3>;
-        let targets: &[DVec3] = if la && lb {
-            return Attempt::Blocked;
+        Some(if la && lb {
+            return None;
         } else if la && (forced || contains(&sa, &sb)) {
-            &[pa]
+            vec![pa]
         } else if lb && (forced || contains(&sb, &sa)) {
-            &[pb]
+            vec![pb]
         } else if la || lb {
-            return Attempt::Blocked;
+            return None;
         } else if sa == sb {
-            &[(pa + pb) * 0.5, pa, pb]
+            vec![(pa + pb) * 0.5, pa, pb]
         } else if forced {
             // Onto the crossing of all the planes of both ends when they
             // meet nearby (caps stay flat); else onto all but one of them,
-            // or one of them (the tilt check below then decides which caps
-            // may bend), else the midpoint or an end.
+            // or one of them (the tilt check then decides which caps may
+            // bend), else the midpoint or an end.
             let mid = (pa + pb) * 0.5;
             let mut tags: Vec<u32> = sa.iter().chain(&sb).copied().collect();
             tags.sort_unstable();
@@ -533,35 +423,43 @@ impl Mesh {
                 }
             }
             c.extend([mid, pa, pb]);
-            candidates = c;
-            &candidates
+            c
         } else if contains(&sb, &sa) {
-            &[pb]
+            vec![pb]
         } else if contains(&sa, &sb) {
-            &[pa]
+            vec![pa]
         } else {
-            return Attempt::Blocked;
+            return None;
+        })
+    }
+
+    /// The topology checks of collapsing edge `a`–`b`: `Ok` with the edge's
+    /// two triangles when it may collapse. The link condition: the common
+    /// neighbours are the two opposite vertices; a third one, c, closes a
+    /// cycle a–b–c that the collapse would pinch; where a–c or b–c is a
+    /// diagonal inside one flat cap, it is flipped away
+    /// (`Err(Flipped)`: check again). And no duplicate triangle after the
+    /// collapse (a tetrahedron would fold flat).
+    pub(super) fn link(&mut self, a: u32, b: u32) -> Result<[u32; 2], Attempt> {
+        let Some(on_edge) = self.edge_triangles(a, b) else {
+            return Err(Attempt::Blocked);
         };
-        // Link condition: the common neighbours are the two opposite
-        // vertices. A third one, c, closes a cycle a–b–c that the collapse
-        // would pinch; where a–c or b–c is a diagonal inside one flat cap,
-        // flipping it away lifts the obstacle.
         let opposite = on_edge.map(|t| self.opposite(t, a, b));
         if opposite[0] == opposite[1] {
-            return Attempt::Blocked;
+            return Err(Attempt::Blocked);
         }
         let (na, nb) = (self.neighbours(a), self.neighbours(b));
         if let Some(&c) = na
             .iter()
             .find(|v| nb.binary_search(v).is_ok() && !opposite.contains(v))
         {
-            return if self.flip(a, c) || self.flip(b, c) {
+            return Err(if self.flip(a, c) || self.flip(b, c) {
                 Attempt::Flipped
             } else {
                 Attempt::Blocked
-            };
+            });
         }
-        // No duplicate triangle (a tetrahedron would fold flat).
+        let (keep, gone) = (a.min(b), a.max(b));
         let mut sets: Vec<[u32; 3]> = Vec::new();
         for &t in self.around[a as usize]
             .iter()
@@ -573,45 +471,67 @@ impl Mesh {
             let mut set = self.triangles[t as usize].map(|v| if v == gone { keep } else { v });
             set.sort_unstable();
             if sets.contains(&set) {
-                return Attempt::Blocked;
+                return Err(Attempt::Blocked);
             }
             sets.push(set);
         }
-        // No triangle turned over. A thin one next to the edge can turn
-        // over when its apex moves; flipping its long edge inside a flat
-        // cap clears the way.
-        let Some(target) = targets.iter().copied().find(|&t| {
-            self.turned_over(&[a, b], t, &on_edge).is_none()
-                && (!forced || self.tilted(&[a, b], t, &on_edge).is_none())
-        }) else {
-            // A long thin cap triangle that a forced move would tilt: its
-            // long edge flipped inside the flat cap, the move tilts less.
-            if forced {
-                for &x in targets {
-                    if self.turned_over(&[a, b], x, &on_edge).is_none()
-                        && let Some((t, apex)) = self.tilted(&[a, b], x, &on_edge)
-                    {
-                        let tri = self.triangles[t as usize];
-                        let k = (0..3).find(|&k| tri[k] == apex).unwrap_or(0);
-                        if self.flip(tri[(k + 1) % 3], tri[(k + 2) % 3]) {
-                            return Attempt::Flipped;
-                        }
-                    }
+        Ok(on_edge)
+    }
+
+    /// True if moving the vertices `moved` to `target` turns over or
+    /// flattens no triangle around them other than `skip`, and, when
+    /// `forced`, tilts no cap (see [`Mesh::tilted`]).
+    pub(super) fn fits(&self, moved: &[u32], target: DVec3, forced: bool, skip: &[u32]) -> bool {
+        self.turned_over(moved, target, skip).is_none()
+            && (!forced || self.tilted(moved, target, skip).is_none())
+    }
+
+    /// None of `targets` fits: flips, inside a flat cap, the long edge of
+    /// the triangle in the way (a forced move's tilted cap triangle, or a
+    /// thin triangle that the move turns over), so the move may fit on the
+    /// next try (`Flipped`), or `Blocked`.
+    pub(super) fn clear_way(
+        &mut self,
+        moved: &[u32],
+        targets: &[DVec3],
+        forced: bool,
+        skip: &[u32],
+    ) -> Attempt {
+        if forced {
+            for &x in targets {
+                if self.turned_over(moved, x, skip).is_none()
+                    && let Some((t, apex)) = self.tilted(moved, x, skip)
+                    && self.flip_opposite(t, apex)
+                {
+                    return Attempt::Flipped;
                 }
             }
-            let Some((t, apex)) = self.turned_over(&[a, b], targets[0], &on_edge) else {
-                return Attempt::Blocked;
-            };
-            let tri = self.triangles[t as usize];
-            let k = (0..3).find(|&k| tri[k] == apex).unwrap_or(0);
-            return if self.flip(tri[(k + 1) % 3], tri[(k + 2) % 3]) {
-                Attempt::Flipped
-            } else {
-                Attempt::Blocked
-            };
+        }
+        let Some(&first) = targets.first() else {
+            return Attempt::Blocked;
         };
+        match self.turned_over(moved, first, skip) {
+            Some((t, apex)) if self.flip_opposite(t, apex) => Attempt::Flipped,
+            _ => Attempt::Blocked,
+        }
+    }
 
+    /// Flips the edge of triangle `t` opposite its vertex `apex`.
+    fn flip_opposite(&mut self, t: u32, apex: u32) -> bool {
+        let tri = self.triangles[t as usize];
+        let k = (0..3).find(|&k| tri[k] == apex).unwrap_or(0);
+        self.flip(tri[(k + 1) % 3], tri[(k + 2) % 3])
+    }
+
+    /// Collapses edge `a`–`b` (checked by [`Mesh::link`]) onto `target`:
+    /// the lower index stays, at `target`, locked if either end was.
+    pub(super) fn apply_collapse(&mut self, a: u32, b: u32, target: DVec3) {
+        let Some(on_edge) = self.edge_triangles(a, b) else {
+            return;
+        };
+        let (keep, gone) = (a.min(b), a.max(b));
         self.positions[keep as usize] = target;
+        self.locked[keep as usize] |= self.locked[gone as usize];
         for t in on_edge {
             self.alive[t as usize] = false;
             for v in self.triangles[t as usize] {
@@ -627,7 +547,11 @@ impl Mesh {
             }
         }
         self.around[keep as usize].extend(moving);
-        Attempt::Done
+    }
+
+    /// Moves vertex `v` to `target` (checked by [`Mesh::fits`]).
+    pub(super) fn move_vertex(&mut self, v: u32, target: DVec3) {
+        self.positions[v as usize] = target;
     }
 
     /// Flips edge `p`–`q` when both its triangles belong to the same cap
@@ -670,20 +594,34 @@ impl Mesh {
     }
 
     /// Removes the thin triangle `(v, x, y)` (apex `v` over its longest
-    /// edge `x`–`y`) by flipping `x`–`y` to `v`–`w` (`w` the apex of the
-    /// triangle across `x`–`y`) and moving `v` onto `x`–`y`, at the foot of
-    /// its height. The edge lies on the planes of its two triangles; unless
-    /// `forced`, `v` must lie on no other plane.
+    /// edge `x`–`y`): [`Mesh::flatten_plan`], then [`Mesh::apply_flatten`].
     fn flatten(&mut self, v: u32, x: u32, y: u32, min_length: f64, forced: bool) -> bool {
-        let Some(on_edge) = self.edge_triangles(x, y) else {
-            return false;
-        };
-        let Some(&thin) = on_edge
+        match self.flatten_plan(v, x, y, min_length, forced) {
+            Some(plan) => {
+                self.apply_flatten(&plan);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The checks of removing the thin triangle `(v, x, y)` by flipping
+    /// `x`–`y` to `v`–`w` (`w` the apex of the triangle across `x`–`y`) and
+    /// moving `v` onto `x`–`y`, at the foot of its height: `None` when it
+    /// may not. The edge lies on the planes of its two triangles; unless
+    /// `forced`, `v` must lie on no other plane.
+    pub(super) fn flatten_plan(
+        &self,
+        v: u32,
+        x: u32,
+        y: u32,
+        min_length: f64,
+        forced: bool,
+    ) -> Option<Flatten> {
+        let on_edge = self.edge_triangles(x, y)?;
+        let &thin = on_edge
             .iter()
-            .find(|&&t| self.triangles[t as usize].contains(&v))
-        else {
-            return false;
-        };
+            .find(|&&t| self.triangles[t as usize].contains(&v))?;
         let other = if on_edge[0] == thin {
             on_edge[1]
         } else {
@@ -698,23 +636,23 @@ impl Mesh {
         let s = (pv - px).dot(py - px) / px.distance_squared(py);
         let foot = px + (py - px) * s;
         if !(s > 0.0 && s < 1.0) || pv.distance(foot) >= min_length || w == v {
-            return false;
+            return None;
         }
         if self.locked(v) {
-            return false;
+            return None;
         }
         if !forced {
             let edge_planes = [self.tags[thin as usize], self.tags[other as usize]];
             if !self.planes(v).iter().all(|p| edge_planes.contains(p)) {
-                return false;
+                return None;
             }
         }
         // The new edge v–w must not exist yet.
         if self.neighbours(v).binary_search(&w).is_ok() {
-            return false;
+            return None;
         }
         if !self.moves_cleanly(&[v], foot, &[thin]) {
-            return false;
+            return None;
         }
         // The halves of `other` (v at the foot) keep its orientation; they
         // must not be flat themselves.
@@ -733,10 +671,33 @@ impl Mesh {
         for h in &halves {
             let q = h.map(place);
             if (q[1] - q[0]).cross(q[2] - q[0]).length_squared() <= 0.0 {
-                return false;
+                return None;
             }
         }
+        Some(Flatten {
+            v,
+            x,
+            y,
+            w,
+            thin,
+            other,
+            halves,
+            foot,
+        })
+    }
 
+    /// Makes the flattening `plan` (from [`Mesh::flatten_plan`]).
+    pub(super) fn apply_flatten(&mut self, plan: &Flatten) {
+        let Flatten {
+            v,
+            x,
+            y,
+            w,
+            thin,
+            other,
+            halves,
+            foot,
+        } = *plan;
         self.positions[v as usize] = foot;
         let tag = self.tags[other as usize];
         // `thin` becomes the half without x, `other` the half without y.
@@ -747,11 +708,10 @@ impl Mesh {
         self.around[y as usize].retain(|&t| t != other);
         self.around[v as usize].push(other);
         self.around[w as usize].push(thin);
-        true
     }
 
     /// The live triangles back into `piece`, unused vertices dropped.
-    fn write_back(&self, piece: &mut Piece) {
+    pub(super) fn write_back(&self, piece: &mut Piece) {
         piece.positions.clone_from(&self.positions);
         piece.triangles.clear();
         piece.tags.clear();
@@ -765,58 +725,3 @@ impl Mesh {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::clip::{Clip, clip_piece};
-    use crate::mass_properties::polyhedron_mass_properties;
-    use crate::piece::Plane;
-
-    fn cube() -> Piece {
-        Piece {
-            positions: crate::mesh::box_corners(DVec3::ZERO, DVec3::ONE),
-            triangles: crate::mesh::BOX_TRIANGLES.to_vec(),
-            tags: vec![EXTERIOR; 12],
-        }
-    }
-
-    fn shortest(p: &Piece) -> f64 {
-        p.triangles
-            .iter()
-            .flat_map(|t| (0..3).map(move |k| (t[k], t[(k + 1) % 3])))
-            .map(|(a, b)| p.positions[a as usize].distance(p.positions[b as usize]))
-            .fold(f64::INFINITY, f64::min)
-    }
-
-    #[test]
-    fn a_corner_cut_a_micron_deep_collapses_to_a_point_and_stays_closed() {
-        let normal = DVec3::new(15.0, -5.0, -10.0).normalize();
-        let plane = Plane {
-            point: normal * (normal.dot(DVec3::X) - 1e-6),
-            normal,
-        };
-        let Clip::Cut(mut piece) = clip_piece(&cube(), &plane, 3, 1e-12, 1e-9).unwrap() else {
-            panic!()
-        };
-        assert!(shortest(&piece) < 1e-5);
-        let stats = collapse_short_edges(&mut piece, 1e-5);
-        assert!(stats.collapsed > 0 && stats.kept == 0, "{stats:?}");
-        assert_eq!(piece.defect_edges(), 0);
-        assert!(shortest(&piece) >= 1e-5);
-        let volume = polyhedron_mass_properties(&piece.positions, &piece.triangles, 1.0).volume;
-        assert!((volume - 1.0).abs() < 1e-6, "{volume}");
-    }
-
-    #[test]
-    fn a_tetrahedron_is_not_folded_flat() {
-        let mut piece = Piece {
-            positions: vec![DVec3::ZERO, DVec3::new(1e-6, 0.0, 0.0), DVec3::Y, DVec3::Z],
-            triangles: vec![[0, 2, 1], [0, 1, 3], [0, 3, 2], [1, 2, 3]],
-            tags: vec![EXTERIOR; 4],
-        };
-        let mut before = piece.clone();
-        before.compact();
-        let stats = collapse_short_edges(&mut piece, 1e-5);
-        assert_eq!(piece, before, "{stats:?}");
-    }
-}
