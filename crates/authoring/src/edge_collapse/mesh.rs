@@ -188,16 +188,6 @@ impl Mesh {
         tags
     }
 
-    pub(super) fn position(&self, v: u32) -> DVec3 {
-        self.positions[v as usize]
-    }
-    pub(super) fn turned_over_dbg(&self, moved: &[u32], target: DVec3, skip: &[u32]) -> bool {
-        self.turned_over(moved, target, skip).is_some()
-    }
-    pub(super) fn tilted_dbg(&self, moved: &[u32], target: DVec3, skip: &[u32]) -> bool {
-        self.tilted(moved, target, skip).is_some()
-    }
-
     /// True when no live triangle uses `v` (collapsed away).
     pub(super) fn is_dead(&self, v: u32) -> bool {
         self.around[v as usize].is_empty()
@@ -641,11 +631,18 @@ impl Mesh {
         if self.locked(v) {
             return None;
         }
+        let planes = self.planes(v);
         if !forced {
             let edge_planes = [self.tags[thin as usize], self.tags[other as usize]];
-            if !self.planes(v).iter().all(|p| edge_planes.contains(p)) {
+            if !planes.iter().all(|p| edge_planes.contains(p)) {
                 return None;
             }
+        }
+        // Nor may `v` join a cap it is not on: the piece across that cap
+        // has no vertex there, and the two sides would differ.
+        let across = self.tags[other as usize];
+        if across != EXTERIOR && !planes.contains(&across) {
+            return None;
         }
         // The new edge v–w must not exist yet.
         if self.neighbours(v).binary_search(&w).is_ok() {

@@ -25,7 +25,8 @@ use super::{CollapseStats, MAX_ROUNDS};
 use crate::hierarchy::PARENT_TAG_BASE;
 use crate::piece::{EXTERIOR, Piece};
 use glam::DVec3;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Removes what [`collapse_piece`](super::collapse_piece) left in `pieces`
 /// (see the module docs). `frozen[k]` keeps piece `k` exactly as it is
@@ -40,7 +41,7 @@ pub(crate) fn collapse_shared(
 ) -> CollapseStats {
     let mut stats = CollapseStats::default();
     let busy: Vec<bool> = pieces
-        .iter()
+        .par_iter()
         .enumerate()
         .map(|(k, p)| !frozen.get(k).copied().unwrap_or(false) && super::needs_work(p, min_length))
         .collect();
@@ -48,11 +49,8 @@ pub(crate) fn collapse_shared(
         return stats;
     }
     let mut shared = Shared::new(pieces, frozen, min_length, tolerance);
-    for (k, &b) in busy.iter().enumerate() {
-        if b {
-            shared.ensure(k);
-        }
-    }
+    shared.build(&busy);
+    shared.active = busy;
     for _ in 0..MAX_ROUNDS {
         let mut changed = shared.pass(false, &mut stats);
         if !changed {
@@ -62,25 +60,11 @@ pub(crate) fn collapse_shared(
             break;
         }
     }
-    if std::env::var_os("SMI_DEBUG").is_some() {
-        let frozen_classes = shared.frozen.iter().enumerate().filter(|(i, f)| **f && shared.parent[*i] == *i as u32).count();
-        let ambiguous = shared.classes.values().filter(|c| c.windows(2).any(|w| w[0].0 == w[1].0)).count();
-        eprintln!("shared: pieces {} frozen pieces {} frozen roots {} ambiguous {} stats {:?}", shared.pieces.len(), shared.frozen_pieces.iter().filter(|f| **f).count(), frozen_classes, ambiguous, stats);
-        for k in 0..shared.meshes.len() {
-            let Some(m) = shared.meshes[k].take() else { continue };
-            {
-                for (d2, a, b) in m.short_edges(min_length * min_length) {
-                    let (ra, rb) = (shared.root(k as u32, a), shared.root(k as u32, b));
-                    eprintln!("  left piece {k} edge {a}-{b} len {:e} locked {} {} frozen {} {} copies {:?} {:?}", d2.sqrt(), m.locked(a), m.locked(b), shared.frozen[ra as usize], shared.frozen[rb as usize], shared.copies(ra), shared.copies(rb));
-                }
-            }
-            shared.meshes[k] = Some(m);
-        }
-    }
     stats.kept = shared
         .meshes
         .iter()
-        .flatten()
+        .zip(&shared.active)
+        .filter_map(|(m, &a)| m.as_ref().filter(|_| a))
         .map(|m| m.leftovers(min_length))
         .sum();
     for (k, mesh) in shared.meshes.iter().enumerate() {
@@ -108,6 +92,9 @@ struct Shared<'a, 'p> {
     classes: BTreeMap<u32, Copies>,
     /// Per root: the class must not move.
     frozen: Vec<bool>,
+    /// Pieces that had work left at their last look or changed since:
+    /// the only ones a pass looks at, so the passes cost what is left.
+    active: Vec<bool>,
     min_length: f64,
 }
 
@@ -163,6 +150,7 @@ impl<'a, 'p> Shared<'a, 'p> {
             parent: (0..total).collect(),
             classes: BTreeMap::new(),
             frozen,
+            active: Vec::new(),
             min_length,
         };
         shared.meshes.resize_with(shared.pieces.len(), || None);
@@ -173,55 +161,54 @@ impl<'a, 'p> Shared<'a, 'p> {
     }
 
     /// Joins each cap vertex with the nearest cap vertex within
-    /// `tolerance` of every other piece, where each is the other's nearest. Lookups only: the grid's
-    /// iteration order never matters.
+    /// `tolerance` of every other piece, where each is the other's nearest:
+    /// two distinct vertices of one piece a few nanometres apart stay
+    /// apart, each with its own copies. A sweep along x over the vertices
+    /// sorted by x (ties by piece and index).
     fn match_copies(&mut self, entries: &[(u32, u32)], tolerance: f64) {
-        let cell = |x: DVec3| (x / tolerance).floor().as_i64vec3().to_array();
         let position = |(k, v): (u32, u32)| self.pieces[k as usize].positions[v as usize];
-        let mut grid: HashMap<[i64; 3], Vec<u32>> = HashMap::new();
-        for (e, &entry) in entries.iter().enumerate() {
-            grid.entry(cell(position(entry))).or_default().push(e as u32);
-        }
-        // Per entry: the nearest entry of every other piece within reach.
-        let mut nearest: Vec<Vec<(u32, u32)>> = Vec::with_capacity(entries.len());
-        for &entry in entries {
-            let x = position(entry);
-            let c = cell(x);
-            // Nearest per other piece: (piece, distance², entry).
-            let mut best: Vec<(u32, f64, u32)> = Vec::new();
-            for dx in -1..=1 {
-                for dy in -1..=1 {
-                    for dz in -1..=1 {
-                        let Some(list) = grid.get(&[c[0] + dx, c[1] + dy, c[2] + dz]) else {
-                            continue;
-                        };
-                        for &o in list {
-                            let other = entries[o as usize];
-                            if other.0 == entry.0 {
-                                continue;
-                            }
-                            let d2 = x.distance_squared(position(other));
-                            if d2 > tolerance * tolerance {
-                                continue;
-                            }
-                            match best.iter_mut().find(|b| b.0 == other.0) {
-                                Some(b) if (d2, o) < (b.1, b.2) => *b = (other.0, d2, o),
-                                Some(_) => {}
-                                None => best.push((other.0, d2, o)),
-                            }
-                        }
-                    }
+        let mut order: Vec<(f64, u32)> = entries
+            .iter()
+            .enumerate()
+            .map(|(e, &entry)| (position(entry).x, e as u32))
+            .collect();
+        order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // Per entry: (piece, distance², entry) of the nearest entry of
+        // every other piece within reach.
+        let mut nearest: Vec<Vec<(u32, f64, u32)>> = vec![Vec::new(); entries.len()];
+        let offer = |list: &mut Vec<(u32, f64, u32)>, piece: u32, d2: f64, o: u32| {
+            match list.iter_mut().find(|b| b.0 == piece) {
+                Some(b) if (d2, o) < (b.1, b.2) => *b = (piece, d2, o),
+                Some(_) => {}
+                None => list.push((piece, d2, o)),
+            }
+        };
+        for (i, &(x, e)) in order.iter().enumerate() {
+            let (pe, xe) = (entries[e as usize], position(entries[e as usize]));
+            for &(x2, o) in &order[i + 1..] {
+                if x2 - x > tolerance {
+                    break;
+                }
+                let po = entries[o as usize];
+                if po.0 == pe.0 {
+                    continue;
+                }
+                let d2 = xe.distance_squared(position(po));
+                if d2 <= tolerance * tolerance {
+                    offer(&mut nearest[e as usize], po.0, d2, o);
+                    offer(&mut nearest[o as usize], pe.0, d2, e);
                 }
             }
-            nearest.push(best.iter().map(|b| (b.0, b.2)).collect());
         }
-        // Mutual nearest only: two distinct vertices of one piece a few
-        // nanometres apart stay apart, each with its own copies.
         let mut joins: Vec<(u32, u32)> = Vec::new();
         for (e, list) in nearest.iter().enumerate() {
             let piece = entries[e].0;
-            for &(_, o) in list {
-                if nearest[o as usize].contains(&(piece, e as u32)) {
+            for &(_, _, o) in list {
+                if e < o as usize
+                    && nearest[o as usize]
+                        .iter()
+                        .any(|b| b.0 == piece && b.2 == e as u32)
+                {
                     joins.push((self.id(entries[e]), self.id(entries[o as usize])));
                 }
             }
@@ -310,18 +297,40 @@ impl<'a, 'p> Shared<'a, 'p> {
         self.find(id)
     }
 
+    /// Builds the meshes of the pieces `wanted` (in parallel).
+    fn build(&mut self, wanted: &[bool]) {
+        let todo: Vec<usize> = (0..self.pieces.len())
+            .filter(|&k| wanted[k] && self.meshes[k].is_none())
+            .collect();
+        let locks: Vec<(usize, Vec<bool>)> = todo.into_iter().map(|k| (k, self.locks(k))).collect();
+        let min_length = self.min_length;
+        let pieces = &*self.pieces;
+        let built: Vec<(usize, Mesh)> = locks
+            .into_par_iter()
+            .map(|(k, locked)| (k, Mesh::new(&*pieces[k], min_length, locked)))
+            .collect();
+        for (k, mesh) in built {
+            self.meshes[k] = Some(mesh);
+        }
+    }
+
+    /// The lock of every vertex of piece `k`: its class is frozen.
+    fn locks(&mut self, k: usize) -> Vec<bool> {
+        let n = self.pieces[k].positions.len() as u32;
+        (0..n)
+            .map(|v| {
+                let r = self.root(k as u32, v);
+                self.frozen[r as usize]
+            })
+            .collect()
+    }
+
     /// Builds the mesh of piece `k` if it is not built yet.
     fn ensure(&mut self, k: usize) {
         if self.meshes[k].is_some() {
             return;
         }
-        let n = self.pieces[k].positions.len() as u32;
-        let locked: Vec<bool> = (0..n)
-            .map(|v| {
-                let r = self.root(k as u32, v);
-                self.frozen[r as usize]
-            })
-            .collect();
+        let locked = self.locks(k);
         self.meshes[k] = Some(Mesh::new(&*self.pieces[k], self.min_length, locked));
     }
 
@@ -346,16 +355,25 @@ impl<'a, 'p> Shared<'a, 'p> {
         let mut changed = false;
         // (length², root a, root b, piece, a, b), each class pair once.
         let mut found: Vec<(f64, u32, u32, u32)> = Vec::new();
+        // Pieces with nothing to do: inactive after this pass unless a move
+        // touches them.
+        let mut idle: Vec<usize> = Vec::new();
         for k in 0..self.meshes.len() {
-            if self.frozen_pieces[k] {
+            if self.frozen_pieces[k] || !self.active[k] {
                 continue;
             }
-            if let Some(mesh) = &self.meshes[k] {
-                found.extend(
-                    mesh.short_edges(min2)
-                        .into_iter()
-                        .map(|(d2, a, b)| (d2, k as u32, a, b)),
-                );
+            let Some(mesh) = &self.meshes[k] else {
+                continue;
+            };
+            let before = found.len();
+            found.extend(
+                mesh.short_edges(min2)
+                    .into_iter()
+                    .map(|(d2, a, b)| (d2, k as u32, a, b)),
+            );
+            if found.len() == before {
+                idle.push(k);
+                self.active[k] = false;
             }
         }
         let mut edges: Vec<(f64, u32, u32, u32, u32, u32)> = Vec::with_capacity(found.len());
@@ -384,15 +402,20 @@ impl<'a, 'p> Shared<'a, 'p> {
         }
         let mut thin: Vec<(f64, u32, u32, u32, u32)> = Vec::new();
         for k in 0..self.meshes.len() {
-            if self.frozen_pieces[k] {
+            let was_idle = idle.binary_search(&k).is_ok();
+            if self.frozen_pieces[k] || !(self.active[k] || was_idle) {
                 continue;
             }
             if let Some(mesh) = &self.meshes[k] {
+                let before = thin.len();
                 thin.extend(
                     mesh.thin_triangles(min_length)
                         .into_iter()
                         .map(|(h, v, x, y)| (h, k as u32, v, x, y)),
                 );
+                if thin.len() > before {
+                    self.active[k] = true;
+                }
             }
         }
         thin.sort_unstable_by(|a, b| {
@@ -468,19 +491,10 @@ impl<'a, 'p> Shared<'a, 'p> {
                     .zip(&skips)
                     .all(|(&(q, x, y), skip)| self.mesh(q).fits(&moved(x, y), t, forced, skip))
             };
-            if forced && std::env::var_os("SMI_DEBUG").is_some() {
-                let pa = self.mesh(k).position(a);
-                for &t in &targets {
-                    let verdicts: Vec<String> = involved.iter().zip(&skips).map(|(&(q, x, y), skip)| {
-                        let m = self.mesh(q);
-                        format!("{q}:{}{}", if m.turned_over_dbg(&moved(x, y), t, skip) { "T" } else { "-" }, if m.tilted_dbg(&moved(x, y), t, skip) { "L" } else { "-" })
-                    }).collect();
-                    eprintln!("    try {k} {a}-{b} target d {:e}: {}", t.distance(pa), verdicts.join(" "));
-                }
-            }
             if let Some(&t) = targets.iter().find(|&&t| fits(t)) {
                 let mut survivors: Copies = Vec::with_capacity(involved.len());
                 for &(q, x, y) in &involved {
+                    self.active[q as usize] = true;
                     let m = self.mesh_mut(q);
                     match (x, y) {
                         (Some(x), Some(y)) => {
@@ -571,6 +585,7 @@ impl<'a, 'p> Shared<'a, 'p> {
             plans.push((q, vq, plan_q));
         }
         for (q, vq, plan_q) in plans {
+            self.active[q as usize] = true;
             let m = self.mesh_mut(q);
             match plan_q {
                 Some(mut p) => {
