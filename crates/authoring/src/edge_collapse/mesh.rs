@@ -305,8 +305,39 @@ impl Mesh {
                     .length_squared()
                     .max((q[2] - q[1]).length_squared())
                     .max((q[0] - q[2]).length_squared());
-                !(before.dot(after) > 0.0 && after.length_squared() > 1e-24 * longest2 * longest2)
+                let flat = |n: DVec3, l2: f64| n.length_squared() <= 1e-24 * l2 * l2;
+                let was2 = (p[1] - p[0])
+                    .length_squared()
+                    .max((p[2] - p[1]).length_squared())
+                    .max((p[0] - p[2]).length_squared());
+                if flat(before, was2) {
+                    // Already flat (collinear): it has no orientation of
+                    // its own to lose. It may stay flat or open up the way
+                    // the surface around it faces.
+                    return !(flat(after, longest2) || after.dot(self.facing(t)) > 0.0);
+                }
+                !(before.dot(after) > 0.0 && !flat(after, longest2))
             })
+    }
+
+    /// The way the surface around triangle `t` faces: its cap's fitted
+    /// normal, else the area-weighted normal of the triangles sharing a
+    /// vertex with it.
+    fn facing(&self, t: u32) -> DVec3 {
+        let tag = self.tags[t as usize];
+        if let Ok(k) = self.planes.binary_search_by_key(&tag, |p| p.0) {
+            return self.planes[k].1;
+        }
+        let mut n = DVec3::ZERO;
+        for &v in &self.triangles[t as usize] {
+            for &o in &self.around[v as usize] {
+                if o != t {
+                    let p = self.triangles[o as usize].map(|i| self.positions[i as usize]);
+                    n += (p[1] - p[0]).cross(p[2] - p[0]);
+                }
+            }
+        }
+        n
     }
 
     /// Collapses edge `a`–`b` if it still exists, is shorter than `√min2`
