@@ -37,16 +37,17 @@ pub const WELD_FRACTION: f64 = 1e-7;
 /// surface, would leave shorter edges, which a renderer, a mesh optimiser
 /// or an engine's importer welding at this tolerance collapses into
 /// degenerate triangles and non-manifold edges (issue 17). They are
-/// collapsed when each piece is carved, keeping every cut face in its plane,
-/// the piece a closed 2-manifold, and both sides of a cut in agreement (see
-/// `edge_collapse.rs`). The render meshes' edges are at least this long
-/// after rounding to f32.
+/// collapsed after carving, keeping every cut face in its plane, each piece
+/// a closed 2-manifold, and both sides of a cut in agreement (see
+/// `edge_collapse/`). The render meshes' edges are at least this long after
+/// rounding to f32, except where five or more sites are nearly on one
+/// sphere (the known gap in `edge_collapse/mod.rs`).
 pub const MIN_EDGE_FRACTION: f64 = 1e-5;
 
 /// No render-mesh triangle is smaller than this fraction of the square of
 /// the mesh's bounding-box diagonal (m²) after fracture: edges are at least
 /// [`MIN_EDGE_FRACTION`] × the diagonal long and triangles thinner than
-/// 1e-2 of that are flattened away (see `edge_collapse.rs`), which bounds
+/// 1e-2 of that are flattened away (see `edge_collapse/`), which bounds
 /// the area by 5e-13 × diagonal² in f64; the documented floor leaves room
 /// for rounding the vertices to f32.
 pub const MIN_AREA_FRACTION: f64 = 1e-13;
