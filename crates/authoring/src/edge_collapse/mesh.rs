@@ -188,6 +188,45 @@ impl Mesh {
         tags
     }
 
+    /// Position of vertex `v`, m.
+    pub(super) fn position(&self, v: u32) -> DVec3 {
+        self.positions[v as usize]
+    }
+
+    /// For each flat cap around the vertices `moved`: its fitted plane
+    /// `(unit normal, offset)` and a weight, 1 / the squared height of the
+    /// moved vertex over the opposite edge in its narrowest triangle of
+    /// that cap (how sharply the cap tilts when the vertex leaves it).
+    pub(super) fn plane_constraints(&self, moved: &[u32]) -> Vec<(DVec3, f64, f64)> {
+        let mut out: Vec<(u32, DVec3, f64, f64)> = Vec::new();
+        for &v in moved {
+            for &t in &self.around[v as usize] {
+                let tag = self.tags[t as usize];
+                let Ok(k) = self.planes.binary_search_by_key(&tag, |p| p.0) else {
+                    continue;
+                };
+                let tri = self.triangles[t as usize];
+                let i = (0..3).find(|&i| tri[i] == v).unwrap_or(0);
+                let (p, q, r) = (
+                    self.positions[v as usize],
+                    self.positions[tri[(i + 1) % 3] as usize],
+                    self.positions[tri[(i + 2) % 3] as usize],
+                );
+                let base = q.distance(r);
+                if base <= 0.0 {
+                    continue;
+                }
+                let height = (q - p).cross(r - p).length() / base;
+                let w = 1.0 / (height * height).max(self.min_length * self.min_length);
+                match out.iter_mut().find(|o| o.0 == tag) {
+                    Some(o) => o.3 = o.3.max(w),
+                    None => out.push((tag, self.planes[k].1, self.planes[k].2, w)),
+                }
+            }
+        }
+        out.into_iter().map(|(_, n, d, w)| (n, d, w)).collect()
+    }
+
     /// True when no live triangle uses `v` (collapsed away).
     pub(super) fn is_dead(&self, v: u32) -> bool {
         self.around[v as usize].is_empty()

@@ -62,7 +62,7 @@
 //! nearly on one sphere, a Voronoi edge can be shorter than the length, or
 //! the cells' carved topology can differ there by rounding; when every
 //! move would turn a triangle over or tilt a long, narrow cap by more than
-//! 0.5°, the edge stays (Spot at 500 sites: 16 of 180,800 triangles;
+//! 0.5°, the edge stays (Spot at 500 sites: 10 of 180,800 triangles;
 //! `tests/near_degenerate.rs`).
 
 mod mesh;

@@ -75,6 +75,31 @@ pub(crate) fn collapse_shared(
     stats
 }
 
+/// The point nearest `mid` that minimises Σ w (n · x − d)² over the
+/// plane `constraints` `(unit normal, offset, weight)`, if it lies within
+/// 4 `min_length` (m) of `mid`.
+fn least_bending_point(constraints: &[(DVec3, f64, f64)], mid: DVec3, min_length: f64) -> Option<DVec3> {
+    let top = constraints.iter().map(|c| c.2).fold(0.0, f64::max);
+    if !(top > 0.0 && top.is_finite()) {
+        return None;
+    }
+    // A weak pull towards `mid` keeps the system solvable along the
+    // directions no plane constrains.
+    let pull = 1e-9 * top;
+    let mut m = glam::DMat3::from_diagonal(DVec3::splat(pull));
+    let mut rhs = mid * pull;
+    for &(n, d, w) in constraints {
+        let w = w.max(0.0);
+        m += glam::DMat3::from_cols(n * n.x, n * n.y, n * n.z) * w;
+        rhs += n * (d * w);
+    }
+    if m.determinant().abs() <= f64::MIN_POSITIVE {
+        return None;
+    }
+    let x = m.inverse() * rhs;
+    (x.is_finite() && x.distance(mid) <= 4.0 * min_length).then_some(x)
+}
+
 /// The copies of one vertex: `(piece, vertex)` pairs, ascending.
 type Copies = Vec<(u32, u32)>;
 
@@ -461,10 +486,29 @@ impl<'a, 'p> Shared<'a, 'p> {
         for &(q, _, _) in &involved {
             self.ensure(q as usize);
         }
-        let Some(targets) = self.mesh(k).targets(a, b, forced) else {
+        let Some(mut targets) = self.mesh(k).targets(a, b, forced) else {
             return false;
         };
         let moved = |x: Option<u32>, y: Option<u32>| -> Vec<u32> { x.into_iter().chain(y).collect() };
+        if forced && !self.mesh(k).locked(a) && !self.mesh(k).locked(b) {
+            // Where no plane set is shared, the point that bends the caps
+            // of every piece least: nearest, in the least-squares sense, to
+            // the planes of all of them, each weighted by how sharply its
+            // cap would tilt (1 / height² of its narrowest triangle at the
+            // moved vertices).
+            let mid = (self.mesh(k).position(a) + self.mesh(k).position(b)) * 0.5;
+            let mut constraints = Vec::new();
+            for &(q, x, y) in &involved {
+                constraints.extend(self.mesh(q).plane_constraints(&moved(x, y)));
+            }
+            for power in [1.0, 0.5, 1.5, 2.0] {
+                let c: Vec<(DVec3, f64, f64)> =
+                    constraints.iter().map(|&(n, d, w)| (n, d, w.powf(power))).collect();
+                if let Some(t) = least_bending_point(&c, mid, self.min_length) {
+                    targets.push(t);
+                }
+            }
+        }
         for _ in 0..6 {
             let mut skips: Vec<Vec<u32>> = Vec::with_capacity(involved.len());
             let mut again = false;
