@@ -118,7 +118,7 @@ pub fn fracture_hierarchy(
             settings.chunk_count, refinement.chunk_count
         )));
     }
-    let scale = Scale::of(mesh);
+    let scale = Scale::with_settings(mesh, settings);
     let (lo, _) = mesh.bounds();
     let ground = Ground::resolve(&settings.support, lo);
     let base = Piece::from_mesh(mesh);

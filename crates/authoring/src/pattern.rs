@@ -453,7 +453,7 @@ fn fracture_planes(
     pattern: &Pattern,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(AssetFile, FractureReport), FractureError> {
-    let scale = Scale::of(mesh);
+    let scale = Scale::with_settings(mesh, settings);
     let base = Piece::from_mesh(mesh);
     let cells = planes_raw(&base, cuts, pattern, &scale, progress)?;
     let what = format!("fracture: pattern={pattern:?}");

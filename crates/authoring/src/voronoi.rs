@@ -148,7 +148,7 @@ pub(crate) fn fracture_voronoi_with(
     distribution: &SiteDistribution,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(AssetFile, FractureReport), FractureError> {
-    let scale = Scale::of(mesh);
+    let scale = Scale::with_settings(mesh, settings);
     let base = Piece::from_mesh(mesh);
     let cells = voronoi_raw(
         mesh,
@@ -180,6 +180,9 @@ pub(crate) struct Scale {
     pub volume: f64,
     /// Largest absolute coordinate, m.
     pub extent: f64,
+    /// Whether short edges are collapsed
+    /// ([`FractureSettings::collapse_short_edges`]).
+    pub collapse: bool,
 }
 
 impl Scale {
@@ -189,6 +192,15 @@ impl Scale {
             diagonal: (hi - lo).length(),
             volume: mesh.volume(),
             extent: lo.abs().max(hi.abs()).max_element(),
+            collapse: false,
+        }
+    }
+
+    /// The scales of `mesh` with the short-edge collapse of `settings`.
+    pub fn with_settings(mesh: &TriMesh, settings: &FractureSettings) -> Self {
+        Self {
+            collapse: settings.collapse_short_edges,
+            ..Self::of(mesh)
         }
     }
     /// Clipper snapping distance, m (see [`SNAP_FRACTION`]).
@@ -317,6 +329,10 @@ pub(crate) fn collapse_components(piece: &Piece, scale: &Scale) -> Vec<(Piece, b
         if v <= scale.dust_volume() {
             continue;
         }
+        if !scale.collapse {
+            out.push((component, false));
+            continue;
+        }
         if v < sliver || 2.0 * v < min_edge * component.area() {
             out.push((component, true));
             continue;
@@ -341,8 +357,16 @@ pub(crate) fn collapse_components(piece: &Piece, scale: &Scale) -> Vec<(Piece, b
 /// The shared collapse pass over all raw pieces of a fracture (see
 /// `edge_collapse/shared.rs`); `frozen` as from [`collapse_components`].
 pub(crate) fn collapse_raw(raw: &mut [RawChunk], frozen: &[bool], scale: &Scale) {
+    if !scale.collapse {
+        return;
+    }
     let mut pieces: Vec<&mut Piece> = raw.iter_mut().map(|c| &mut c.piece).collect();
-    collapse_shared(&mut pieces, frozen, scale.min_edge(), scale.copy_tolerance());
+    collapse_shared(
+        &mut pieces,
+        frozen,
+        scale.min_edge(),
+        scale.copy_tolerance(),
+    );
 }
 
 /// Clips a copy of the mesh to the Voronoi cell of `sites[cell]`.

@@ -35,6 +35,14 @@ use smithereens_authoring::{
     fracture_voronoi, load_mesh,
 };
 
+/// Default settings with the short-edge collapse on.
+fn collapsing() -> FractureSettings {
+    FractureSettings {
+        collapse_short_edges: true,
+        ..Default::default()
+    }
+}
+
 fn assert_clean(m: &WeldMetric, diagonal: f64, what: &str) {
     let tolerance = MIN_EDGE_FRACTION * diagonal;
     assert!(m.is_clean(), "{what}: {m:?}");
@@ -55,13 +63,17 @@ fn real_mesh(name: &str, chunk_count: u32, invariants: bool) -> (WeldMetric, f64
     let settings = FractureSettings {
         chunk_count,
         seed: 1,
+        collapse_short_edges: true,
         ..Default::default()
     };
     let file = fracture_voronoi(&mesh, &settings, &mut |_| {}).unwrap();
     if invariants {
         check_fracture(&file, mesh.volume(), diagonal);
     }
-    (file_weld_metric(&file, MIN_EDGE_FRACTION * diagonal), diagonal)
+    (
+        file_weld_metric(&file, MIN_EDGE_FRACTION * diagonal),
+        diagonal,
+    )
 }
 
 /// The measured state where the must-hold is not met yet: at most
@@ -135,7 +147,7 @@ fn oblique_cuts_near_a_corner_or_an_edge_weld_cleanly() {
                     }],
                 };
                 let what = format!("normal {normal:?}, anchor {anchor:?}, gap {gap:e}");
-                let file = fracture(&cube, &FractureSettings::default(), &pattern, &mut |_| {})
+                let file = fracture(&cube, &collapsing(), &pattern, &mut |_| {})
                     .unwrap_or_else(|e| panic!("{what}: {e}"));
                 let m = file_weld_metric(&file, MIN_EDGE_FRACTION * diagonal);
                 assert_clean(&m, diagonal, &what);
@@ -152,7 +164,7 @@ fn oblique_cuts_near_a_corner_or_an_edge_weld_cleanly() {
             normal,
         }],
     };
-    let file = fracture(&cube, &FractureSettings::default(), &pattern, &mut |_| {}).unwrap();
+    let file = fracture(&cube, &collapsing(), &pattern, &mut |_| {}).unwrap();
     assert_clean(
         &file_weld_metric(&file, MIN_EDGE_FRACTION * diagonal),
         diagonal,

@@ -355,7 +355,7 @@ impl Mesh {
                     // the surface around it faces.
                     return !(flat(after, longest2) || after.dot(self.facing(t)) > 0.0);
                 }
-                !(before.dot(after) > 0.0 && !flat(after, longest2))
+                before.dot(after) <= 0.0 || flat(after, longest2)
             })
     }
 
@@ -791,4 +791,3 @@ impl Mesh {
         piece.compact();
     }
 }
-

@@ -137,8 +137,7 @@ pub(crate) fn collapse_short_edges(piece: &mut Piece, min_length: f64) -> Collap
 fn needs_work(piece: &Piece, min_length: f64) -> bool {
     let min2 = min_length * min_length;
     !short_edges_of(&piece.triangles, &piece.positions, |_| true, min2).is_empty()
-        || !thin_triangles_of(&piece.triangles, &piece.positions, |_| true, min_length)
-            .is_empty()
+        || !thin_triangles_of(&piece.triangles, &piece.positions, |_| true, min_length).is_empty()
 }
 
 #[cfg(test)]

@@ -78,7 +78,11 @@ pub(crate) fn collapse_shared(
 /// The point nearest `mid` that minimises Σ w (n · x − d)² over the
 /// plane `constraints` `(unit normal, offset, weight)`, if it lies within
 /// 4 `min_length` (m) of `mid`.
-fn least_bending_point(constraints: &[(DVec3, f64, f64)], mid: DVec3, min_length: f64) -> Option<DVec3> {
+fn least_bending_point(
+    constraints: &[(DVec3, f64, f64)],
+    mid: DVec3,
+    min_length: f64,
+) -> Option<DVec3> {
     let top = constraints.iter().map(|c| c.2).fold(0.0, f64::max);
     if !(top > 0.0 && top.is_finite()) {
         return None;
@@ -201,12 +205,13 @@ impl<'a, 'p> Shared<'a, 'p> {
         // Per entry: (piece, distance², entry) of the nearest entry of
         // every other piece within reach.
         let mut nearest: Vec<Vec<(u32, f64, u32)>> = vec![Vec::new(); entries.len()];
-        let offer = |list: &mut Vec<(u32, f64, u32)>, piece: u32, d2: f64, o: u32| {
-            match list.iter_mut().find(|b| b.0 == piece) {
-                Some(b) if (d2, o) < (b.1, b.2) => *b = (piece, d2, o),
-                Some(_) => {}
-                None => list.push((piece, d2, o)),
-            }
+        let offer = |list: &mut Vec<(u32, f64, u32)>, piece: u32, d2: f64, o: u32| match list
+            .iter_mut()
+            .find(|b| b.0 == piece)
+        {
+            Some(b) if (d2, o) < (b.1, b.2) => *b = (piece, d2, o),
+            Some(_) => {}
+            None => list.push((piece, d2, o)),
         };
         for (i, &(x, e)) in order.iter().enumerate() {
             let (pe, xe) = (entries[e as usize], position(entries[e as usize]));
@@ -489,7 +494,8 @@ impl<'a, 'p> Shared<'a, 'p> {
         let Some(mut targets) = self.mesh(k).targets(a, b, forced) else {
             return false;
         };
-        let moved = |x: Option<u32>, y: Option<u32>| -> Vec<u32> { x.into_iter().chain(y).collect() };
+        let moved =
+            |x: Option<u32>, y: Option<u32>| -> Vec<u32> { x.into_iter().chain(y).collect() };
         if forced && !self.mesh(k).locked(a) && !self.mesh(k).locked(b) {
             // Where no plane set is shared, the point that bends the caps
             // of every piece least: nearest, in the least-squares sense, to
@@ -502,8 +508,10 @@ impl<'a, 'p> Shared<'a, 'p> {
                 constraints.extend(self.mesh(q).plane_constraints(&moved(x, y)));
             }
             for power in [1.0, 0.5, 1.5, 2.0] {
-                let c: Vec<(DVec3, f64, f64)> =
-                    constraints.iter().map(|&(n, d, w)| (n, d, w.powf(power))).collect();
+                let c: Vec<(DVec3, f64, f64)> = constraints
+                    .iter()
+                    .map(|&(n, d, w)| (n, d, w.powf(power)))
+                    .collect();
                 if let Some(t) = least_bending_point(&c, mid, self.min_length) {
                     targets.push(t);
                 }
@@ -556,7 +564,9 @@ impl<'a, 'p> Shared<'a, 'p> {
                 return true;
             }
             for (&(q, x, y), skip) in involved.iter().zip(&skips) {
-                if self.mesh_mut(q).clear_way(&moved(x, y), &targets, forced, skip)
+                if self
+                    .mesh_mut(q)
+                    .clear_way(&moved(x, y), &targets, forced, skip)
                     == Attempt::Flipped
                 {
                     again = true;
