@@ -6,7 +6,8 @@
 //! before the weld. Spot and Bob at 100, 500 and 2,000 uniform sites (seed
 //! 1, as the fracture bench), then a unit cube cut by one oblique plane
 //! (normal (15, −5, −10)) passing 1e-9 … 1e-3 m inside and outside the
-//! corner (1, 0, 0). Also prints each fracture's wall time.
+//! corner (1, 0, 0). Real meshes with the short-edge collapse off (the
+//! default) and on. Also prints each fracture's wall time.
 //!
 //! Run: `cargo bench -p smithereens-authoring --bench near_degenerate`
 //! (release build; `-- 500` for one site count).
@@ -40,10 +41,11 @@ fn main() {
         let mesh = load_mesh(&path).unwrap();
         let (lo, hi) = mesh.bounds();
         let tolerance = 1e-5 * (hi - lo).length();
-        for &sites in &counts {
+        for (&sites, collapse_short_edges) in counts.iter().flat_map(|s| [(s, false), (s, true)]) {
             let settings = FractureSettings {
                 chunk_count: sites,
                 seed: 1,
+                collapse_short_edges,
                 ..Default::default()
             };
             let start = Instant::now();
@@ -51,7 +53,7 @@ fn main() {
             let seconds = start.elapsed().as_secs_f64();
             let m = file_weld_metric(&file, tolerance);
             println!(
-                "{name} {sites} sites: {:.2} s, {} chunks, {} triangles, {} with an edge < {tolerance:.2e} m, \
+                "{name} {sites} sites, collapse {collapse_short_edges}: {:.2} s, {} chunks, {} triangles, {} with an edge < {tolerance:.2e} m, \
                  shortest {:.2e} m, smallest {:.2e} m²; weld: {} collapsed, {} boundary, {} non-manifold",
                 seconds,
                 file.meshes.len(),
@@ -79,8 +81,11 @@ fn main() {
                     normal,
                 }],
             };
-            let file =
-                fracture(&cube, &FractureSettings::default(), &pattern, &mut |_| {}).unwrap();
+            let settings = FractureSettings {
+                collapse_short_edges: true,
+                ..Default::default()
+            };
+            let file = fracture(&cube, &settings, &pattern, &mut |_| {}).unwrap();
             let m = file_weld_metric(&file, tolerance);
             println!(
                 "cube, plane {gap:+.0e} m inside the corner: {} chunks, {} triangles, {} short, \

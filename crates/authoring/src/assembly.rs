@@ -158,9 +158,14 @@ pub(crate) fn provenance_line(
         ),
         None => " decomposition=off".to_string(),
     };
+    let collapse = if settings.collapse_short_edges {
+        " collapse_short_edges"
+    } else {
+        ""
+    };
     format!(
         "smithereens-authoring {} {what} seed={} density={:?} kg/m3 \
-         strength_per_area={:?} du/m2 support={:?}{bonds}{hulls}; source mesh: {} vertices, {} triangles, volume {:?} m3",
+         strength_per_area={:?} du/m2 support={:?}{bonds}{hulls}{collapse}; source mesh: {} vertices, {} triangles, volume {:?} m3",
         env!("CARGO_PKG_VERSION"),
         settings.seed,
         settings.density,

@@ -21,7 +21,7 @@ use smithereens_core::{AssetDesc, AssetFile, BondEnd, ChunkDesc, ChunkMesh};
 /// they stay distinct per cut plane but never collide with the finer
 /// pattern's own tags (site or plane indices, far below it), whose bond
 /// finders therefore ignore them.
-const PARENT_TAG_BASE: u32 = 1 << 31;
+pub(crate) const PARENT_TAG_BASE: u32 = 1 << 31;
 
 /// The second level of a [`fracture_hierarchy`].
 #[derive(Clone, Debug, PartialEq)]
@@ -118,7 +118,7 @@ pub fn fracture_hierarchy(
             settings.chunk_count, refinement.chunk_count
         )));
     }
-    let scale = Scale::of(mesh);
+    let scale = Scale::with_settings(mesh, settings);
     let (lo, _) = mesh.bounds();
     let ground = Ground::resolve(&settings.support, lo);
     let base = Piece::from_mesh(mesh);

@@ -61,6 +61,7 @@ mod cap;
 mod clip;
 mod cut_noise;
 mod decompose;
+mod edge_collapse;
 pub mod error;
 pub mod hierarchy;
 mod hole;
@@ -105,5 +106,7 @@ pub use settings::{
     MAX_HULLS_PER_CHUNK, MAX_NOISE_OCTAVES, MAX_NOISE_RESOLUTION, Progress, SupportRule,
 };
 pub use sites::{COINCIDENT_SITE_FRACTION, SiteDistribution};
-pub use voronoi::{SNAP_FRACTION, WELD_FRACTION, fracture_voronoi};
+pub use voronoi::{
+    MIN_AREA_FRACTION, MIN_EDGE_FRACTION, SNAP_FRACTION, WELD_FRACTION, fracture_voronoi,
+};
 pub use weapon_extras::{WeaponExtras, WeaponExtrasError, load_weapon_extras, weapon_extras};

@@ -7,13 +7,14 @@ use crate::assembly::finish_asset;
 use crate::bonds::{RawBond, RawChunk, cap_overlap, push_bond};
 use crate::clip::{Clip, clip_piece};
 use crate::error::FractureError;
-use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
 use crate::piece::{Piece, Plane};
 use crate::report::FractureReport;
 use crate::settings::{Axis, FractureSettings, MAX_CHUNK_COUNT, Progress};
 use crate::sites::{SiteCounts, SiteDistribution};
-use crate::voronoi::{RawFracture, Scale, fracture_voronoi_with, voronoi_raw};
+use crate::voronoi::{
+    RawFracture, Scale, collapse_components, collapse_raw, fracture_voronoi_with, voronoi_raw,
+};
 use glam::DVec3;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -452,7 +453,7 @@ fn fracture_planes(
     pattern: &Pattern,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(AssetFile, FractureReport), FractureError> {
-    let scale = Scale::of(mesh);
+    let scale = Scale::with_settings(mesh, settings);
     let base = Piece::from_mesh(mesh);
     let cells = planes_raw(&base, cuts, pattern, &scale, progress)?;
     let what = format!("fracture: pattern={pattern:?}");
@@ -552,22 +553,18 @@ fn planes_raw(
 
     let mut raw = Vec::new();
     let mut raw_sides = Vec::new();
+    let mut frozen = Vec::new();
     for (cell, part) in parts.iter().enumerate() {
-        if part.piece.triangles.is_empty() {
-            continue;
-        }
-        for component in part.piece.components() {
-            let volume =
-                polyhedron_mass_properties(&component.positions, &component.triangles, 1.0).volume;
-            if volume > scale.dust_volume() {
-                raw.push(RawChunk {
-                    cell: cell as u32,
-                    piece: component,
-                });
-                raw_sides.push(&part.sides);
-            }
+        for (component, f) in collapse_components(&part.piece, scale) {
+            raw.push(RawChunk {
+                cell: cell as u32,
+                piece: component,
+            });
+            raw_sides.push(&part.sides);
+            frozen.push(f);
         }
     }
+    collapse_raw(&mut raw, &frozen, scale);
     let planes: Vec<Plane> = cuts.iter().map(|c| c.plane).collect();
     let bonds = plane_bonds(&raw, &raw_sides, &planes, scale.min_bond_area());
     Ok(RawFracture {

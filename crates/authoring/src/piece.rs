@@ -169,6 +169,17 @@ impl Piece {
             .fold(0.0, f64::max)
     }
 
+    /// Total surface area, m².
+    pub fn area(&self) -> f64 {
+        self.triangles
+            .iter()
+            .map(|t| {
+                let [a, b, c] = t.map(|i| self.positions[i as usize]);
+                0.5 * (b - a).cross(c - a).length()
+            })
+            .sum()
+    }
+
     /// Total area (m²) and area-weighted centroid of the triangles tagged `tag`.
     pub fn tagged_area(&self, tag: u32) -> (f64, DVec3) {
         let mut area = 0.0;

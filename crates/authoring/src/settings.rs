@@ -279,6 +279,16 @@ pub struct FractureSettings {
     /// convex hull. Default: on, [`HullDecomposition::default`].
     #[serde(default)]
     pub decomposition: Option<HullDecomposition>,
+    /// Collapse render-mesh edges shorter than
+    /// [`MIN_EDGE_FRACTION`](crate::MIN_EDGE_FRACTION) × the mesh's
+    /// bounding-box diagonal after carving, keeping both sides of every cut
+    /// in agreement (README, "No near-degenerate render meshes"). Default
+    /// off in this version: it moves vertices by up to that length, which
+    /// is enough to change the trajectories of the built-in scenes, and a
+    /// few short edges remain where five or more sites are nearly on one
+    /// sphere (issue 17, item 2, open).
+    #[serde(default)]
+    pub collapse_short_edges: bool,
 }
 
 impl Default for FractureSettings {
@@ -299,6 +309,7 @@ impl Default for FractureSettings {
             cut_noise: None,
             bonds: BondRule::Detect,
             decomposition: Some(HullDecomposition::default()),
+            collapse_short_edges: false,
         }
     }
 }

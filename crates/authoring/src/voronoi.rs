@@ -3,6 +3,7 @@
 use crate::assembly::finish_asset;
 use crate::bonds::{RawBond, RawChunk, find_bonds};
 use crate::clip::{Clip, clip_piece};
+use crate::edge_collapse::{collapse_piece, collapse_shared};
 use crate::error::FractureError;
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
@@ -29,6 +30,27 @@ pub const SNAP_FRACTION: f64 = 1e-9;
 /// boundary vertices are welded when a cap cannot be triangulated at first
 /// (degenerate input such as zero-area triangles filling T-junctions).
 pub const WELD_FRACTION: f64 = 1e-7;
+
+/// Shortest edge of a chunk's surface, as a fraction of the mesh's
+/// bounding-box diagonal (1e-5: 26 µm on the 2.6 m Spot). Cuts that pass
+/// closer than this to a vertex, or cross each other this close to the
+/// surface, would leave shorter edges, which a renderer, a mesh optimiser
+/// or an engine's importer welding at this tolerance collapses into
+/// degenerate triangles and non-manifold edges (issue 17). They are
+/// collapsed after carving, keeping every cut face in its plane, each piece
+/// a closed 2-manifold, and both sides of a cut in agreement (see
+/// `edge_collapse/`). The render meshes' edges are at least this long after
+/// rounding to f32, except where five or more sites are nearly on one
+/// sphere (the known gap in `edge_collapse/mod.rs`).
+pub const MIN_EDGE_FRACTION: f64 = 1e-5;
+
+/// No render-mesh triangle is smaller than this fraction of the square of
+/// the mesh's bounding-box diagonal (m²) after fracture: edges are at least
+/// [`MIN_EDGE_FRACTION`] × the diagonal long and triangles thinner than
+/// 1e-2 of that are flattened away (see `edge_collapse/`), which bounds
+/// the area by 5e-13 × diagonal² in f64; the documented floor leaves room
+/// for rounding the vertices to f32.
+pub const MIN_AREA_FRACTION: f64 = 1e-13;
 
 /// Pieces of a cell whose volume is at most this fraction of the mesh
 /// volume are numerical dust (zero-thickness shells left by degenerate cuts)
@@ -126,7 +148,7 @@ pub(crate) fn fracture_voronoi_with(
     distribution: &SiteDistribution,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<(AssetFile, FractureReport), FractureError> {
-    let scale = Scale::of(mesh);
+    let scale = Scale::with_settings(mesh, settings);
     let base = Piece::from_mesh(mesh);
     let cells = voronoi_raw(
         mesh,
@@ -158,6 +180,9 @@ pub(crate) struct Scale {
     pub volume: f64,
     /// Largest absolute coordinate, m.
     pub extent: f64,
+    /// Whether short edges are collapsed
+    /// ([`FractureSettings::collapse_short_edges`]).
+    pub collapse: bool,
 }
 
 impl Scale {
@@ -167,6 +192,15 @@ impl Scale {
             diagonal: (hi - lo).length(),
             volume: mesh.volume(),
             extent: lo.abs().max(hi.abs()).max_element(),
+            collapse: false,
+        }
+    }
+
+    /// The scales of `mesh` with the short-edge collapse of `settings`.
+    pub fn with_settings(mesh: &TriMesh, settings: &FractureSettings) -> Self {
+        Self {
+            collapse: settings.collapse_short_edges,
+            ..Self::of(mesh)
         }
     }
     /// Clipper snapping distance, m (see [`SNAP_FRACTION`]).
@@ -177,6 +211,19 @@ impl Scale {
     /// twice the snapping distance.
     pub fn weld(&self) -> f64 {
         (WELD_FRACTION * self.diagonal).max(2.0 * self.eps())
+    }
+    /// Edges shorter than this (m) are collapsed: [`MIN_EDGE_FRACTION`] of
+    /// the diagonal plus 4 f32 units in the last place of the largest
+    /// coordinate, so the f32 render mesh keeps every edge at least
+    /// [`MIN_EDGE_FRACTION`] of the diagonal long.
+    pub fn min_edge(&self) -> f64 {
+        MIN_EDGE_FRACTION * self.diagonal + 4.0 * f64::from(f32::EPSILON) * self.extent
+    }
+    /// Cap vertices of different pieces closer than this (m) are copies of
+    /// one vertex: the two sides compute a cut point to rounding, or to
+    /// the clipper's snapping distance (twice [`Scale::eps`]).
+    pub fn copy_tolerance(&self) -> f64 {
+        2.0 * self.eps()
     }
     /// Interfaces below this area (m²) get no bond.
     pub fn min_bond_area(&self) -> f64 {
@@ -212,27 +259,32 @@ pub(crate) fn voronoi_raw(
     let plan = plan_sites(mesh, count, seed, distribution)?;
     let sites = plan.sites;
     let mut raw = Vec::new();
+    let mut frozen = Vec::new();
     // Cells are carved in parallel (rayon's current pool), a batch at a
     // time so progress is reported on the caller's thread; results are
     // taken in site order, and the first error in site order is returned,
     // so the output does not depend on the number of threads.
     for start in (0..sites.len()).step_by(CELL_BATCH) {
         let end = (start + CELL_BATCH).min(sites.len());
-        let batch: Vec<Result<Vec<Piece>, FractureError>> = (start..end)
+        let batch: Vec<Result<Vec<(Piece, bool)>, FractureError>> = (start..end)
             .into_par_iter()
             .map(|cell| cell_pieces(base, &sites, cell, scale))
             .collect();
         for (cell, pieces) in (start..end).zip(batch) {
-            raw.extend(pieces?.into_iter().map(|piece| RawChunk {
-                cell: cell as u32,
-                piece,
-            }));
+            for (piece, f) in pieces? {
+                raw.push(RawChunk {
+                    cell: cell as u32,
+                    piece,
+                });
+                frozen.push(f);
+            }
             progress(Progress {
                 done: cell as u32 + 1,
                 total: sites.len() as u32,
             });
         }
     }
+    collapse_raw(&mut raw, &frozen, scale);
     let bonds = find_bonds(&raw, &sites, scale.min_bond_area());
     Ok(RawFracture {
         raw,
@@ -251,19 +303,70 @@ fn cell_pieces(
     sites: &[DVec3],
     cell: usize,
     scale: &Scale,
-) -> Result<Vec<Piece>, FractureError> {
+) -> Result<Vec<(Piece, bool)>, FractureError> {
     let piece = carve_cell(base, sites, cell, scale.eps(), scale.weld())?;
-    if piece.triangles.is_empty() {
-        return Ok(Vec::new());
+    Ok(collapse_components(&piece, scale))
+}
+
+/// The connected components of `piece` after the per-piece collapse pass
+/// (see `edge_collapse`), numerical dust removed, in component order, each
+/// with whether it is frozen: kept exactly as carved, by the shared pass as
+/// well. A component below the sliver volume floor
+/// ([`SLIVER_VOLUME_FRACTION`](crate::SLIVER_VOLUME_FRACTION) of the mesh)
+/// is frozen: assembly drops it and reports it as a sliver with its
+/// volume, instead of it vanishing here when its short edges collapse. So
+/// is a sheet thinner than the shortest edge (twice its volume over its
+/// area below it, or collapsing would shrink it below half its volume):
+/// its thickness is made of short edges, and collapsing them would erase
+/// it with its volume, so it keeps them.
+pub(crate) fn collapse_components(piece: &Piece, scale: &Scale) -> Vec<(Piece, bool)> {
+    let volume = |p: &Piece| polyhedron_mass_properties(&p.positions, &p.triangles, 1.0).volume;
+    let sliver = crate::SLIVER_VOLUME_FRACTION * scale.volume;
+    let min_edge = scale.min_edge();
+    let mut out = Vec::new();
+    for mut component in piece.components() {
+        let v = volume(&component);
+        if v <= scale.dust_volume() {
+            continue;
+        }
+        if !scale.collapse {
+            out.push((component, false));
+            continue;
+        }
+        if v < sliver || 2.0 * v < min_edge * component.area() {
+            out.push((component, true));
+            continue;
+        }
+        let carved = component.clone();
+        collapse_piece(&mut component, min_edge);
+        if volume(&component) < 0.5 * v {
+            out.push((carved, true));
+            continue;
+        }
+        out.extend(
+            component
+                .components()
+                .into_iter()
+                .filter(|c| volume(c) > scale.dust_volume())
+                .map(|c| (c, false)),
+        );
     }
-    Ok(piece
-        .components()
-        .into_iter()
-        .filter(|component| {
-            polyhedron_mass_properties(&component.positions, &component.triangles, 1.0).volume
-                > scale.dust_volume()
-        })
-        .collect())
+    out
+}
+
+/// The shared collapse pass over all raw pieces of a fracture (see
+/// `edge_collapse/shared.rs`); `frozen` as from [`collapse_components`].
+pub(crate) fn collapse_raw(raw: &mut [RawChunk], frozen: &[bool], scale: &Scale) {
+    if !scale.collapse {
+        return;
+    }
+    let mut pieces: Vec<&mut Piece> = raw.iter_mut().map(|c| &mut c.piece).collect();
+    collapse_shared(
+        &mut pieces,
+        frozen,
+        scale.min_edge(),
+        scale.copy_tolerance(),
+    );
 }
 
 /// Clips a copy of the mesh to the Voronoi cell of `sites[cell]`.

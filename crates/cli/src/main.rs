@@ -436,6 +436,11 @@ enum Command {
         /// (supports are still flagged).
         #[arg(long)]
         no_bonds: bool,
+        /// Collapse render-mesh edges shorter than 1e-5 × the mesh's
+        /// bounding-box diagonal, both sides of every cut alike (off by
+        /// default in this version; see the README).
+        #[arg(long)]
+        collapse_short_edges: bool,
         #[command(flatten)]
         hulls: HullArgs,
     },
@@ -685,6 +690,7 @@ fn run(cli: Cli) -> Result<()> {
             refine,
             support_depth,
             no_bonds,
+            collapse_short_edges,
             hulls,
         } => {
             let mut outputs = vec![("asset output", output.as_path())];
@@ -717,6 +723,7 @@ fn run(cli: Cli) -> Result<()> {
                     BondRule::Detect
                 },
                 decomposition: hulls.to_decomposition(),
+                collapse_short_edges,
                 ..FractureSettings::default()
             };
             let pattern = pattern.to_pattern(&m, chunks)?;

@@ -1,0 +1,654 @@
+//! The shared pass: the short edges and thin triangles whose removal moves
+//! a vertex that several pieces hold. A vertex on a cut lies on the
+//! surfaces of the pieces on both sides of it, one on a cell edge on three
+//! or more; moving it in one piece only would leave the two sides of a cut
+//! covering different regions (bond area ≠ cap area) and the render meshes
+//! of neighbouring chunks apart. So each move is decided once: checked in
+//! every piece that holds a moved vertex (link condition, no triangle
+//! turned over, flattened or, in the forced pass, tilted out of its cap)
+//! and made in all of them at the same position, or in none.
+//!
+//! The copies of a vertex in different pieces are found by position: cap
+//! vertices of different pieces within `tolerance` (m) of each other are
+//! one vertex (the cut points are computed once per side, so they agree to
+//! rounding, or to the clipper's snapping distance). A class that holds two
+//! vertices of one piece is ambiguous and stays put, as do vertices of
+//! frozen pieces (kept as carved) and of a hierarchy parent's caps (the
+//! pieces across those were refined separately).
+//!
+//! Order: edges shortest first and triangles thinnest first, ties by the
+//! classes' indices (assigned in piece order, then vertex order), in rounds
+//! until nothing changes, so the result does not depend on threads.
+
+use super::mesh::{Attempt, Mesh};
+use super::{CollapseStats, MAX_ROUNDS};
+use crate::hierarchy::PARENT_TAG_BASE;
+use crate::piece::{EXTERIOR, Piece};
+use glam::DVec3;
+use rayon::prelude::*;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Removes what [`collapse_piece`](super::collapse_piece) left in `pieces`
+/// (see the module docs). `frozen[k]` keeps piece `k` exactly as it is
+/// (and every vertex it shares); `min_length` as for the per-piece pass
+/// (m); `tolerance` (m) is the distance within which cap vertices of
+/// different pieces are one vertex (0: pieces share nothing).
+pub(crate) fn collapse_shared(
+    pieces: &mut [&mut Piece],
+    frozen: &[bool],
+    min_length: f64,
+    tolerance: f64,
+) -> CollapseStats {
+    let mut stats = CollapseStats::default();
+    let busy: Vec<bool> = pieces
+        .par_iter()
+        .enumerate()
+        .map(|(k, p)| !frozen.get(k).copied().unwrap_or(false) && super::needs_work(p, min_length))
+        .collect();
+    if !busy.contains(&true) {
+        return stats;
+    }
+    let mut shared = Shared::new(pieces, frozen, min_length, tolerance);
+    shared.build(&busy);
+    shared.active = busy;
+    for _ in 0..MAX_ROUNDS {
+        let mut changed = shared.pass(false, &mut stats);
+        if !changed {
+            changed = shared.pass(true, &mut stats);
+        }
+        if !changed {
+            break;
+        }
+    }
+    stats.kept = shared
+        .meshes
+        .iter()
+        .zip(&shared.active)
+        .filter_map(|(m, &a)| m.as_ref().filter(|_| a))
+        .map(|m| m.leftovers(min_length))
+        .sum();
+    for (k, mesh) in shared.meshes.iter().enumerate() {
+        if let Some(mesh) = mesh {
+            mesh.write_back(&mut *shared.pieces[k]);
+        }
+    }
+    stats
+}
+
+/// The point nearest `mid` that minimises Σ w (n · x − d)² over the
+/// plane `constraints` `(unit normal, offset, weight)`, if it lies within
+/// 4 `min_length` (m) of `mid`.
+fn least_bending_point(
+    constraints: &[(DVec3, f64, f64)],
+    mid: DVec3,
+    min_length: f64,
+) -> Option<DVec3> {
+    let top = constraints.iter().map(|c| c.2).fold(0.0, f64::max);
+    if !(top > 0.0 && top.is_finite()) {
+        return None;
+    }
+    // A weak pull towards `mid` keeps the system solvable along the
+    // directions no plane constrains.
+    let pull = 1e-9 * top;
+    let mut m = glam::DMat3::from_diagonal(DVec3::splat(pull));
+    let mut rhs = mid * pull;
+    for &(n, d, w) in constraints {
+        let w = w.max(0.0);
+        m += glam::DMat3::from_cols(n * n.x, n * n.y, n * n.z) * w;
+        rhs += n * (d * w);
+    }
+    if m.determinant().abs() <= f64::MIN_POSITIVE {
+        return None;
+    }
+    let x = m.inverse() * rhs;
+    (x.is_finite() && x.distance(mid) <= 4.0 * min_length).then_some(x)
+}
+
+/// The copies of one vertex: `(piece, vertex)` pairs, ascending.
+type Copies = Vec<(u32, u32)>;
+
+struct Shared<'a, 'p> {
+    pieces: &'a mut [&'p mut Piece],
+    frozen_pieces: Vec<bool>,
+    /// Meshes of the pieces touched so far.
+    meshes: Vec<Option<Mesh>>,
+    /// First class id of each piece's vertices (one id per vertex at the
+    /// start), then the total.
+    offsets: Vec<u32>,
+    /// Union-find over the ids; a root is its class's lowest id.
+    parent: Vec<u32>,
+    /// The copies of every class with more than one, by root.
+    classes: BTreeMap<u32, Copies>,
+    /// Per root: the class must not move.
+    frozen: Vec<bool>,
+    /// Pieces that had work left at their last look or changed since:
+    /// the only ones a pass looks at, so the passes cost what is left.
+    active: Vec<bool>,
+    min_length: f64,
+}
+
+impl<'a, 'p> Shared<'a, 'p> {
+    fn new(
+        pieces: &'a mut [&'p mut Piece],
+        frozen_pieces: &[bool],
+        min_length: f64,
+        tolerance: f64,
+    ) -> Self {
+        let mut offsets = Vec::with_capacity(pieces.len() + 1);
+        let mut total = 0u32;
+        for p in pieces.iter() {
+            offsets.push(total);
+            total += p.positions.len() as u32;
+        }
+        offsets.push(total);
+        let frozen_pieces: Vec<bool> = (0..pieces.len())
+            .map(|k| frozen_pieces.get(k).copied().unwrap_or(false))
+            .collect();
+        let mut frozen = vec![false; total as usize];
+        // Cap vertices: the only ones another piece can hold.
+        let mut entries: Vec<(u32, u32)> = Vec::new();
+        for (k, p) in pieces.iter().enumerate() {
+            let mut on_cap = vec![false; p.positions.len()];
+            for (t, &tag) in p.triangles.iter().zip(&p.tags) {
+                if tag == EXTERIOR {
+                    continue;
+                }
+                for &v in t {
+                    on_cap[v as usize] = true;
+                    if tag & PARENT_TAG_BASE != 0 || frozen_pieces[k] {
+                        frozen[(offsets[k] + v) as usize] = true;
+                    }
+                }
+            }
+            if frozen_pieces[k] {
+                for v in 0..p.positions.len() as u32 {
+                    frozen[(offsets[k] + v) as usize] = true;
+                }
+            }
+            entries.extend(
+                (0..p.positions.len() as u32)
+                    .filter(|&v| on_cap[v as usize])
+                    .map(|v| (k as u32, v)),
+            );
+        }
+        let mut shared = Self {
+            pieces,
+            frozen_pieces,
+            meshes: Vec::new(),
+            offsets,
+            parent: (0..total).collect(),
+            classes: BTreeMap::new(),
+            frozen,
+            active: Vec::new(),
+            min_length,
+        };
+        shared.meshes.resize_with(shared.pieces.len(), || None);
+        if tolerance > 0.0 {
+            shared.match_copies(&entries, tolerance);
+        }
+        shared
+    }
+
+    /// Joins each cap vertex with the nearest cap vertex within
+    /// `tolerance` of every other piece, where each is the other's nearest:
+    /// two distinct vertices of one piece a few nanometres apart stay
+    /// apart, each with its own copies. A sweep along x over the vertices
+    /// sorted by x (ties by piece and index).
+    fn match_copies(&mut self, entries: &[(u32, u32)], tolerance: f64) {
+        let position = |(k, v): (u32, u32)| self.pieces[k as usize].positions[v as usize];
+        let mut order: Vec<(f64, u32)> = entries
+            .iter()
+            .enumerate()
+            .map(|(e, &entry)| (position(entry).x, e as u32))
+            .collect();
+        order.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        // Per entry: (piece, distance², entry) of the nearest entry of
+        // every other piece within reach.
+        let mut nearest: Vec<Vec<(u32, f64, u32)>> = vec![Vec::new(); entries.len()];
+        let offer = |list: &mut Vec<(u32, f64, u32)>, piece: u32, d2: f64, o: u32| match list
+            .iter_mut()
+            .find(|b| b.0 == piece)
+        {
+            Some(b) if (d2, o) < (b.1, b.2) => *b = (piece, d2, o),
+            Some(_) => {}
+            None => list.push((piece, d2, o)),
+        };
+        for (i, &(x, e)) in order.iter().enumerate() {
+            let (pe, xe) = (entries[e as usize], position(entries[e as usize]));
+            for &(x2, o) in &order[i + 1..] {
+                if x2 - x > tolerance {
+                    break;
+                }
+                let po = entries[o as usize];
+                if po.0 == pe.0 {
+                    continue;
+                }
+                let d2 = xe.distance_squared(position(po));
+                if d2 <= tolerance * tolerance {
+                    offer(&mut nearest[e as usize], po.0, d2, o);
+                    offer(&mut nearest[o as usize], pe.0, d2, e);
+                }
+            }
+        }
+        let mut joins: Vec<(u32, u32)> = Vec::new();
+        for (e, list) in nearest.iter().enumerate() {
+            let piece = entries[e].0;
+            for &(_, _, o) in list {
+                if e < o as usize
+                    && nearest[o as usize]
+                        .iter()
+                        .any(|b| b.0 == piece && b.2 == e as u32)
+                {
+                    joins.push((self.id(entries[e]), self.id(entries[o as usize])));
+                }
+            }
+        }
+        for (a, b) in joins {
+            self.union(a, b);
+        }
+        // Classes with two vertices of one piece are ambiguous: they stay.
+        let roots: Vec<u32> = self.classes.keys().copied().collect();
+        for r in roots {
+            let copies = &self.classes[&r];
+            if copies.windows(2).any(|w| w[0].0 == w[1].0) {
+                self.frozen[r as usize] = true;
+            }
+        }
+    }
+
+    /// The class id of vertex `v` of piece `k` at the start.
+    fn id(&self, (k, v): (u32, u32)) -> u32 {
+        self.offsets[k as usize] + v
+    }
+
+    fn find(&mut self, mut x: u32) -> u32 {
+        while self.parent[x as usize] != x {
+            let next = self.parent[self.parent[x as usize] as usize];
+            self.parent[x as usize] = next;
+            x = next;
+        }
+        x
+    }
+
+    /// The `(piece, vertex)` of id `x` at the start.
+    fn vertex_of(&self, x: u32) -> (u32, u32) {
+        let k = self.offsets.partition_point(|&o| o <= x) - 1;
+        (k as u32, x - self.offsets[k])
+    }
+
+    /// The live copies of the class of root `r`.
+    fn copies(&self, r: u32) -> Copies {
+        match self.classes.get(&r) {
+            Some(c) => c.clone(),
+            None => vec![self.vertex_of(r)],
+        }
+    }
+
+    /// Joins the classes of `a` and `b` (matching at the start).
+    fn union(&mut self, a: u32, b: u32) {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return;
+        }
+        let (lo, hi) = (ra.min(rb), ra.max(rb));
+        let mut copies = self.copies(lo);
+        copies.extend(self.copies(hi));
+        copies.sort_unstable();
+        copies.dedup();
+        self.classes.remove(&hi);
+        self.classes.insert(lo, copies);
+        self.parent[hi as usize] = lo;
+        self.frozen[lo as usize] |= self.frozen[hi as usize];
+    }
+
+    /// Joins the classes of roots `ra` and `rb` after a collapse whose
+    /// surviving copies are `copies`.
+    fn merge(&mut self, ra: u32, rb: u32, copies: Copies) {
+        let (lo, hi) = (ra.min(rb), ra.max(rb));
+        self.classes.remove(&hi);
+        self.parent[hi as usize] = lo;
+        self.frozen[lo as usize] |= self.frozen[hi as usize];
+        if copies.len() > 1 {
+            self.classes.insert(lo, copies);
+        } else {
+            self.classes.remove(&lo);
+            // A single survivor whose id is not the root: remember it.
+            if let Some(&only) = copies.first()
+                && self.vertex_of(lo) != only
+            {
+                self.classes.insert(lo, copies);
+            }
+        }
+    }
+
+    /// The root of vertex `v` of piece `k`.
+    fn root(&mut self, k: u32, v: u32) -> u32 {
+        let id = self.id((k, v));
+        self.find(id)
+    }
+
+    /// Builds the meshes of the pieces `wanted` (in parallel).
+    fn build(&mut self, wanted: &[bool]) {
+        let todo: Vec<usize> = (0..self.pieces.len())
+            .filter(|&k| wanted[k] && self.meshes[k].is_none())
+            .collect();
+        let locks: Vec<(usize, Vec<bool>)> = todo.into_iter().map(|k| (k, self.locks(k))).collect();
+        let min_length = self.min_length;
+        let pieces = &*self.pieces;
+        let built: Vec<(usize, Mesh)> = locks
+            .into_par_iter()
+            .map(|(k, locked)| (k, Mesh::new(&*pieces[k], min_length, locked)))
+            .collect();
+        for (k, mesh) in built {
+            self.meshes[k] = Some(mesh);
+        }
+    }
+
+    /// The lock of every vertex of piece `k`: its class is frozen.
+    fn locks(&mut self, k: usize) -> Vec<bool> {
+        let n = self.pieces[k].positions.len() as u32;
+        (0..n)
+            .map(|v| {
+                let r = self.root(k as u32, v);
+                self.frozen[r as usize]
+            })
+            .collect()
+    }
+
+    /// Builds the mesh of piece `k` if it is not built yet.
+    fn ensure(&mut self, k: usize) {
+        if self.meshes[k].is_some() {
+            return;
+        }
+        let locked = self.locks(k);
+        self.meshes[k] = Some(Mesh::new(&*self.pieces[k], self.min_length, locked));
+    }
+
+    fn mesh(&self, k: u32) -> &Mesh {
+        self.meshes[k as usize]
+            .as_ref()
+            .expect("the mesh is built before use")
+    }
+
+    fn mesh_mut(&mut self, k: u32) -> &mut Mesh {
+        self.meshes[k as usize]
+            .as_mut()
+            .expect("the mesh is built before use")
+    }
+
+    /// One pass over the short edges, then one over the thin triangles, of
+    /// every touched piece; `forced` allows moves off a cut plane. True if
+    /// anything changed.
+    fn pass(&mut self, forced: bool, stats: &mut CollapseStats) -> bool {
+        let min_length = self.min_length;
+        let min2 = min_length * min_length;
+        let mut changed = false;
+        // (length², root a, root b, piece, a, b), each class pair once.
+        let mut found: Vec<(f64, u32, u32, u32)> = Vec::new();
+        // Pieces with nothing to do: inactive after this pass unless a move
+        // touches them.
+        let mut idle: Vec<usize> = Vec::new();
+        for k in 0..self.meshes.len() {
+            if self.frozen_pieces[k] || !self.active[k] {
+                continue;
+            }
+            let Some(mesh) = &self.meshes[k] else {
+                continue;
+            };
+            let before = found.len();
+            found.extend(
+                mesh.short_edges(min2)
+                    .into_iter()
+                    .map(|(d2, a, b)| (d2, k as u32, a, b)),
+            );
+            if found.len() == before {
+                idle.push(k);
+                self.active[k] = false;
+            }
+        }
+        let mut edges: Vec<(f64, u32, u32, u32, u32, u32)> = Vec::with_capacity(found.len());
+        for (d2, k, a, b) in found {
+            let (ra, rb) = (self.root(k, a), self.root(k, b));
+            edges.push((d2, ra.min(rb), ra.max(rb), k, a, b));
+        }
+        edges.sort_unstable_by(|x, y| {
+            x.0.total_cmp(&y.0)
+                .then((x.1, x.2, x.3, x.4, x.5).cmp(&(y.1, y.2, y.3, y.4, y.5)))
+        });
+        let mut seen = BTreeSet::new();
+        for (_, ra, rb, k, a, b) in edges {
+            if !seen.insert((ra, rb)) {
+                continue;
+            }
+            if self.collapse(k, a, b, min2, forced) {
+                stats.collapsed += 1;
+                stats.forced += u32::from(forced);
+                changed = true;
+            } else if forced && self.collapse_nearby(k, a, b, min2) {
+                stats.collapsed += 1;
+                stats.forced += 1;
+                changed = true;
+            }
+        }
+        let mut thin: Vec<(f64, u32, u32, u32, u32)> = Vec::new();
+        for k in 0..self.meshes.len() {
+            let was_idle = idle.binary_search(&k).is_ok();
+            if self.frozen_pieces[k] || !(self.active[k] || was_idle) {
+                continue;
+            }
+            if let Some(mesh) = &self.meshes[k] {
+                let before = thin.len();
+                thin.extend(
+                    mesh.thin_triangles(min_length)
+                        .into_iter()
+                        .map(|(h, v, x, y)| (h, k as u32, v, x, y)),
+                );
+                if thin.len() > before {
+                    self.active[k] = true;
+                }
+            }
+        }
+        thin.sort_unstable_by(|a, b| {
+            a.0.total_cmp(&b.0)
+                .then((a.1, a.2, a.3, a.4).cmp(&(b.1, b.2, b.3, b.4)))
+        });
+        for (_, k, v, x, y) in thin {
+            if self.flatten(k, v, x, y, forced) {
+                stats.flattened += 1;
+                stats.forced += u32::from(forced);
+                changed = true;
+            }
+        }
+        changed
+    }
+
+    /// Collapses the short edge `a`–`b` of piece `k` in every piece that
+    /// holds `a` or `b`, or in none (see the module docs).
+    fn collapse(&mut self, k: u32, a: u32, b: u32, min2: f64, forced: bool) -> bool {
+        self.ensure(k as usize);
+        {
+            let m = self.mesh(k);
+            if m.is_dead(a) || m.is_dead(b) || m.distance2(a, b) >= min2 {
+                return false;
+            }
+        }
+        let (ra, rb) = (self.root(k, a), self.root(k, b));
+        if ra == rb {
+            return false;
+        }
+        // (piece, copy of a, copy of b), ascending by piece.
+        let mut involved: Vec<(u32, Option<u32>, Option<u32>)> = Vec::new();
+        for (q, v) in self.copies(ra) {
+            involved.push((q, Some(v), None));
+        }
+        for (q, v) in self.copies(rb) {
+            match involved.iter_mut().find(|i| i.0 == q) {
+                Some(i) => i.2 = Some(v),
+                None => involved.push((q, None, Some(v))),
+            }
+        }
+        involved.sort_unstable();
+        for &(q, _, _) in &involved {
+            self.ensure(q as usize);
+        }
+        let Some(mut targets) = self.mesh(k).targets(a, b, forced) else {
+            return false;
+        };
+        let moved =
+            |x: Option<u32>, y: Option<u32>| -> Vec<u32> { x.into_iter().chain(y).collect() };
+        if forced && !self.mesh(k).locked(a) && !self.mesh(k).locked(b) {
+            // Where no plane set is shared, the point that bends the caps
+            // of every piece least: nearest, in the least-squares sense, to
+            // the planes of all of them, each weighted by how sharply its
+            // cap would tilt (1 / height² of its narrowest triangle at the
+            // moved vertices).
+            let mid = (self.mesh(k).position(a) + self.mesh(k).position(b)) * 0.5;
+            let mut constraints = Vec::new();
+            for &(q, x, y) in &involved {
+                constraints.extend(self.mesh(q).plane_constraints(&moved(x, y)));
+            }
+            for power in [1.0, 0.5, 1.5, 2.0] {
+                let c: Vec<(DVec3, f64, f64)> = constraints
+                    .iter()
+                    .map(|&(n, d, w)| (n, d, w.powf(power)))
+                    .collect();
+                if let Some(t) = least_bending_point(&c, mid, self.min_length) {
+                    targets.push(t);
+                }
+            }
+        }
+        for _ in 0..6 {
+            let mut skips: Vec<Vec<u32>> = Vec::with_capacity(involved.len());
+            let mut again = false;
+            for &(q, x, y) in &involved {
+                if let (Some(x), Some(y)) = (x, y) {
+                    match self.mesh_mut(q).link(x, y) {
+                        Ok(on_edge) => skips.push(on_edge.to_vec()),
+                        Err(Attempt::Blocked) => return false,
+                        Err(_) => {
+                            again = true;
+                            break;
+                        }
+                    }
+                } else {
+                    skips.push(Vec::new());
+                }
+            }
+            if again {
+                continue;
+            }
+            let fits = |t: DVec3| {
+                involved
+                    .iter()
+                    .zip(&skips)
+                    .all(|(&(q, x, y), skip)| self.mesh(q).fits(&moved(x, y), t, forced, skip))
+            };
+            if let Some(&t) = targets.iter().find(|&&t| fits(t)) {
+                let mut survivors: Copies = Vec::with_capacity(involved.len());
+                for &(q, x, y) in &involved {
+                    self.active[q as usize] = true;
+                    let m = self.mesh_mut(q);
+                    match (x, y) {
+                        (Some(x), Some(y)) => {
+                            m.apply_collapse(x, y, t);
+                            survivors.push((q, x.min(y)));
+                        }
+                        (Some(v), None) | (None, Some(v)) => {
+                            m.move_vertex(v, t);
+                            survivors.push((q, v));
+                        }
+                        (None, None) => {}
+                    }
+                }
+                self.merge(ra, rb, survivors);
+                return true;
+            }
+            for (&(q, x, y), skip) in involved.iter().zip(&skips) {
+                if self
+                    .mesh_mut(q)
+                    .clear_way(&moved(x, y), &targets, forced, skip)
+                    == Attempt::Flipped
+                {
+                    again = true;
+                    break;
+                }
+            }
+            if !again {
+                return false;
+            }
+        }
+        false
+    }
+
+    /// Last resort for a short edge `a`–`b` of piece `k` that cannot be
+    /// collapsed: collapses (forced) the shortest other edge at `a` or `b`
+    /// shorter than 4 `√min2`, if any can be.
+    fn collapse_nearby(&mut self, k: u32, a: u32, b: u32, min2: f64) -> bool {
+        let mut near: Vec<(f64, u32, u32)> = Vec::new();
+        {
+            let m = self.mesh(k);
+            for v in [a, b] {
+                for w in m.neighbours(v) {
+                    if w == a || w == b {
+                        continue;
+                    }
+                    let d2 = m.distance2(v, w);
+                    if d2 < 16.0 * min2 {
+                        near.push((d2, v, w));
+                    }
+                }
+            }
+        }
+        near.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
+        near.into_iter()
+            .any(|(_, v, w)| self.collapse(k, v, w, 16.0 * min2, true))
+    }
+
+    /// Flattens the thin triangle `(v, x, y)` of piece `k` (apex `v` over
+    /// its long edge `x`–`y`), moving `v` to the same point in every piece
+    /// that holds it: where that piece has the same thin triangle, it is
+    /// flattened there too.
+    fn flatten(&mut self, k: u32, v: u32, x: u32, y: u32, forced: bool) -> bool {
+        let min_length = self.min_length;
+        let Some(plan) = self.mesh(k).flatten_plan(v, x, y, min_length, forced) else {
+            return false;
+        };
+        let foot = plan.foot;
+        let (rv, rx, ry) = (self.root(k, v), self.root(k, x), self.root(k, y));
+        let (cx, cy) = (self.copies(rx), self.copies(ry));
+        let copy_in = |c: &Copies, q: u32| c.iter().find(|c| c.0 == q).map(|c| c.1);
+        let mut plans = Vec::new();
+        for (q, vq) in self.copies(rv) {
+            self.ensure(q as usize);
+            let m = self.mesh(q);
+            let plan_q = if q == k {
+                Some(plan)
+            } else if let (Some(xq), Some(yq)) = (copy_in(&cx, q), copy_in(&cy, q))
+                && m.has_triangle(vq, xq, yq)
+            {
+                match m.flatten_plan(vq, xq, yq, min_length, forced) {
+                    Some(p) => Some(p),
+                    None => return false,
+                }
+            } else {
+                None
+            };
+            if plan_q.is_none() && !m.fits(&[vq], foot, forced, &[]) {
+                return false;
+            }
+            plans.push((q, vq, plan_q));
+        }
+        for (q, vq, plan_q) in plans {
+            self.active[q as usize] = true;
+            let m = self.mesh_mut(q);
+            match plan_q {
+                Some(mut p) => {
+                    p.foot = foot;
+                    m.apply_flatten(&p);
+                }
+                None => m.move_vertex(vq, foot),
+            }
+        }
+        true
+    }
+}
