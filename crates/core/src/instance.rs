@@ -189,14 +189,7 @@ pub(crate) struct CommitScratch {
     seeds: Vec<ChunkIndex>,
     /// Pieces found by the island search.
     pieces: Vec<Island>,
-    /// Handles of the clusters a commit creates, in plan order.
-    created: Vec<ClusterHandle>,
-    /// Node sets of the created clusters' records, in plan order.
-    node_sets: Vec<NodeSet>,
-    /// Installing: new clusters, remainders, handles and the installed list.
-    fresh: Vec<Cluster>,
-    kept: Vec<(ClusterHandle, Cluster)>,
-    handles: Vec<ClusterHandle>,
+    /// Installing: each installed cluster's handle, and whether it is new.
     installed: Vec<(ClusterHandle, bool)>,
     /// Ids of the events a commit applied, sorted.
     done: Vec<EventId>,
@@ -207,8 +200,6 @@ pub(crate) struct CommitScratch {
     events: Vec<PlannedEvent>,
     splits: Vec<SplitPlan>,
     part_vecs: Vec<Vec<SplitPart>>,
-    /// The new clusters of a commit, emptied by installing them.
-    new_clusters: Vec<Cluster>,
     /// Handles the new clusters will get.
     peeked: Vec<ClusterHandle>,
 }
@@ -1016,14 +1007,18 @@ impl Instance {
     }
 
     /// Turns a planned commit whose physics side has been swapped into its
-    /// record and the new clusters. `motions[k]` is the motion of the k-th new
-    /// cluster in plan order (splits, then parts), without impulses; impulses
-    /// are added here, exactly once.
+    /// record, and hands back the plan's splits, whose parts (in record
+    /// order) become the new clusters: [`Self::install_parts`] moves each
+    /// part straight into its cluster slot, so a split into 32,000 pieces
+    /// does not copy 32,000 clusters through intermediate lists (issue 12).
+    /// `motions[k]` is the motion of the k-th new cluster in plan order
+    /// (splits, then parts), without impulses; impulses are added here,
+    /// exactly once, to the recorded motion.
     pub(crate) fn record_from_plan(
         &mut self,
         plan: CommitPlan,
         motions: Vec<ClusterMotion>,
-    ) -> (CommitRecord, Vec<Cluster>, Vec<PendingEvent>) {
+    ) -> (CommitRecord, Vec<SplitPlan>, Vec<PendingEvent>) {
         let topology_version = if plan.splits.is_empty() {
             self.topology_version
         } else {
@@ -1036,74 +1031,61 @@ impl Instance {
             .filter(|s| !s.parts.iter().any(|p| p.kept))
             .map(|s| s.old)
             .collect();
-        let mut cs = std::mem::take(&mut self.commit_scratch);
-        let mut created: Vec<Cluster> = std::mem::take(&mut cs.new_clusters);
-        created.clear();
-        created.reserve(plan.new_cluster_count());
-        let handles = &mut cs.created;
-        handles.clear();
         // Position of each created cluster by handle, for the impulses only.
         let mut index: Vec<(ClusterHandle, usize)> = Vec::new();
         let with_impulses = !plan.impulses.is_empty();
-        let node_sets = &mut cs.node_sets;
-        node_sets.clear();
         let mut motions = motions.into_iter();
-        let mut splits = plan.splits;
-        for mut s in splits.drain(..) {
-            for p in s.parts.drain(..) {
-                // The remainder is written as "the rest of itself", so that
-                // chipping a chunk off a big wall does not rewrite the wall's
-                // member list.
-                node_sets.push(if p.kept {
-                    NodeSet::RestOf(s.old)
-                } else {
-                    NodeSet::List(p.nodes.clone())
-                });
+        let mut created = Vec::with_capacity(plan.new_cluster_count());
+        for s in &plan.splits {
+            for p in &s.parts {
                 if with_impulses {
                     index.push((p.handle, created.len()));
                 }
-                let motion = motions.next().unwrap_or_default();
-                handles.push(p.handle);
-                created.push(Cluster {
-                    nodes: p.nodes,
+                // The remainder is written as "the rest of itself", so that
+                // chipping a chunk off a big wall does not rewrite the wall's
+                // member list.
+                created.push(ClusterRecord {
+                    handle: p.handle,
+                    nodes: if p.kept {
+                        NodeSet::RestOf(s.old)
+                    } else {
+                        NodeSet::List(p.nodes.clone())
+                    },
                     supported: p.supported,
-                    mass: p.mass,
-                    principal: p.principal,
-                    sums: p.sums,
-                    motion,
                     representation: p.representation,
                     slot: p.slot,
-                    sleep: SleepState::default(),
-                    withdrawn_at: None,
+                    motion: motions.next().unwrap_or_default(),
                 });
             }
-            cs.part_vecs.push(s.parts);
         }
         // Impulses enter the recorded motion exactly once, keyed by their
         // event (which leaves the pending table with this commit). The physics
         // backend applied the same change to its bodies in `CommitBackend::commit`.
         // A cluster without hulls is held at rest by the backend (nothing to
         // collide with, see `assign_representations`) and takes no impulse.
-        index.sort_unstable();
         let mut staged: BTreeMap<ClusterHandle, ClusterMotion> = BTreeMap::new();
-        for imp in &plan.impulses {
-            if let Ok(i) = index.binary_search_by_key(&imp.target, |&(h, _)| h) {
-                let k = index[i].1;
-                let c = &mut created[k];
-                if moves(&self.asset, c) {
-                    let dv = crate::commit::impulse_change(&c.mass, &c.motion, imp);
-                    c.motion.velocity.linear += dv.linear;
-                    c.motion.velocity.angular += dv.angular;
+        if with_impulses {
+            let parts: Vec<&SplitPart> = plan.splits.iter().flat_map(|s| &s.parts).collect();
+            index.sort_unstable();
+            for imp in &plan.impulses {
+                if let Ok(i) = index.binary_search_by_key(&imp.target, |&(h, _)| h) {
+                    let k = index[i].1;
+                    let (p, rc) = (parts[k], &mut created[k]);
+                    if part_moves(&self.asset, p.supported, p.representation, &p.nodes) {
+                        let dv = crate::commit::impulse_change(&p.mass, &rc.motion, imp);
+                        rc.motion.velocity.linear += dv.linear;
+                        rc.motion.velocity.angular += dv.angular;
+                    }
+                } else if let Some(c) = self
+                    .clusters
+                    .get(imp.target)
+                    .filter(|c| moves(&self.asset, c))
+                {
+                    let m = staged.entry(imp.target).or_insert(c.motion);
+                    let dv = crate::commit::impulse_change(&c.mass, m, imp);
+                    m.velocity.linear += dv.linear;
+                    m.velocity.angular += dv.angular;
                 }
-            } else if let Some(c) = self
-                .clusters
-                .get(imp.target)
-                .filter(|c| moves(&self.asset, c))
-            {
-                let m = staged.entry(imp.target).or_insert(c.motion);
-                let dv = crate::commit::impulse_change(&c.mass, m, imp);
-                m.velocity.linear += dv.linear;
-                m.velocity.angular += dv.angular;
             }
         }
         let mut receipts = Vec::with_capacity(plan.events.len());
@@ -1130,35 +1112,54 @@ impl Instance {
             topology_version,
             health: plan.health_changes,
             removed,
-            created: handles
-                .iter()
-                .zip(&created)
-                .zip(node_sets.drain(..))
-                .map(|((h, c), nodes)| ClusterRecord {
-                    handle: *h,
-                    nodes,
-                    supported: c.supported,
-                    representation: c.representation,
-                    slot: c.slot,
-                    motion: c.motion,
-                })
-                .collect(),
+            created,
             motions: staged.into_iter().collect(),
             receipts,
             task_path: self.take_task_path_change(),
             next_admission: self.next_admission,
         };
-        // The emptied plan lists serve the next plan.
-        cs.splits = splits;
-        cs.events = events;
-        self.commit_scratch = cs;
-        (record, created, applied)
+        // The emptied event list serves the next plan.
+        self.commit_scratch.events = events;
+        (record, plan.splits, applied)
     }
 
-    /// Installs a validated record; `created[k]` is the cluster of
-    /// `record.created[k]` with its mass properties. Cannot fail: every check
-    /// happened before (own plan, or [`Self::apply_record`]'s validation).
-    pub(crate) fn install_own(&mut self, record: &CommitRecord, mut created: Vec<Cluster>) {
+    /// Installs this instance's own planned commit: `record` from
+    /// [`Self::record_from_plan`] and the plan's `splits` it returned, whose
+    /// parts become the clusters of `record.created` in order. The emptied
+    /// split and part lists serve the next plan.
+    pub(crate) fn install_parts(&mut self, record: &CommitRecord, mut splits: Vec<SplitPlan>) {
+        let mut part_vecs = std::mem::take(&mut self.commit_scratch.part_vecs);
+        let clusters = splits
+            .iter_mut()
+            .flat_map(|s| s.parts.drain(..))
+            .zip(&record.created)
+            .map(|(p, rc)| Cluster {
+                nodes: p.nodes,
+                supported: p.supported,
+                mass: p.mass,
+                principal: p.principal,
+                sums: p.sums,
+                motion: rc.motion,
+                representation: p.representation,
+                slot: p.slot,
+                sleep: SleepState::default(),
+                withdrawn_at: None,
+            });
+        self.install_own(record, clusters);
+        part_vecs.extend(splits.drain(..).map(|s| s.parts));
+        self.commit_scratch.part_vecs = part_vecs;
+        self.commit_scratch.splits = splits;
+    }
+
+    /// Installs a validated record; `created` yields the cluster of each
+    /// `record.created[k]` in order, with its mass properties; each goes
+    /// straight into its slot. Cannot fail: every check happened before
+    /// (own plan, or [`Self::apply_record`]'s validation).
+    pub(crate) fn install_own(
+        &mut self,
+        record: &CommitRecord,
+        created: impl IntoIterator<Item = Cluster>,
+    ) {
         for &(b, h) in &record.health {
             if let Some(slot) = self.health.get_mut(b.0 as usize) {
                 *slot = h;
@@ -1174,49 +1175,32 @@ impl Instance {
                 }
             }
         }
+        self.clusters.free(&record.removed);
+        self.clusters.reserve(record.created.len());
         // Remainders keep their handle: their old slot is released before
         // any slot of this commit is taken, their chunks keep their owner.
         let mut cs = std::mem::take(&mut self.commit_scratch);
-        let (fresh, kept) = (&mut cs.fresh, &mut cs.kept);
-        fresh.clear();
-        kept.clear();
-        for (rc, c) in record.created.iter().zip(created.drain(..)) {
+        let installed = &mut cs.installed;
+        installed.clear();
+        for (rc, c) in record.created.iter().zip(created) {
             if rc.is_kept() {
                 if let Some(s) = self.clusters.get(rc.handle).and_then(|old| old.slot) {
                     self.slots.release(s);
                 }
-                kept.push((rc.handle, c));
+                let old = self.clusters.replace_in_place(rc.handle, c);
+                debug_assert!(old.is_some(), "a kept cluster must be live");
+                if let Some(old) = old
+                    && old.nodes.capacity() > self.scratch.spare_nodes.capacity()
+                {
+                    self.scratch.spare_nodes = old.nodes;
+                }
+                installed.push((rc.handle, false));
             } else {
-                fresh.push(c);
+                let h = self.clusters.insert(c);
+                debug_assert_eq!(h, rc.handle, "planned handles must match allocation");
+                installed.push((h, true));
             }
         }
-        // Emptied, it serves the next commit's new clusters.
-        cs.new_clusters = created;
-        let handles = &mut cs.handles;
-        handles.clear();
-        self.clusters
-            .replace_into(&record.removed, fresh.drain(..), handles);
-        debug_assert!(
-            handles.iter().eq(record
-                .created
-                .iter()
-                .filter(|c| !c.is_kept())
-                .map(|c| &c.handle)),
-            "planned handles must match allocation"
-        );
-        let installed = &mut cs.installed;
-        installed.clear();
-        for (h, c) in kept.drain(..) {
-            let old = self.clusters.replace_in_place(h, c);
-            debug_assert!(old.is_some(), "a kept cluster must be live");
-            if let Some(old) = old
-                && old.nodes.capacity() > self.scratch.spare_nodes.capacity()
-            {
-                self.scratch.spare_nodes = old.nodes;
-            }
-            installed.push((h, false));
-        }
-        installed.extend(handles.iter().map(|&h| (h, true)));
         for &(h, fresh) in installed.iter() {
             if let Some(c) = self.clusters.get(h) {
                 if let Some(s) = c.slot {
@@ -1427,8 +1411,18 @@ fn has_hulls(asset: &Asset, nodes: &[ChunkIndex]) -> bool {
 /// True when cluster `c` is a moving body: not supported, and with
 /// something to collide with (a proxy or a chunk hull).
 fn moves(asset: &Asset, c: &Cluster) -> bool {
-    !c.supported
-        && (matches!(c.representation, Representation::Proxy(_)) || has_hulls(asset, &c.nodes))
+    part_moves(asset, c.supported, c.representation, &c.nodes)
+}
+
+/// [`moves`] for a cluster not yet built: its support flag, representation
+/// and members.
+fn part_moves(
+    asset: &Asset,
+    supported: bool,
+    representation: Representation,
+    nodes: &[ChunkIndex],
+) -> bool {
+    !supported && (matches!(representation, Representation::Proxy(_)) || has_hulls(asset, nodes))
 }
 
 /// Mass properties and volume of an island in asset space (chunk rotations
