@@ -1129,12 +1129,14 @@ impl Instance {
     /// split and part lists serve the next plan.
     pub(crate) fn install_parts(&mut self, record: &CommitRecord, mut splits: Vec<SplitPlan>) {
         let mut part_vecs = std::mem::take(&mut self.commit_scratch.part_vecs);
+        // Parts are read in place (their member lists taken), not moved out
+        // whole: one copy of each part's fields, straight into its slot.
         let clusters = splits
             .iter_mut()
-            .flat_map(|s| s.parts.drain(..))
+            .flat_map(|s| s.parts.iter_mut())
             .zip(&record.created)
             .map(|(p, rc)| Cluster {
-                nodes: p.nodes,
+                nodes: std::mem::take(&mut p.nodes),
                 supported: p.supported,
                 mass: p.mass,
                 principal: p.principal,
@@ -1146,7 +1148,10 @@ impl Instance {
                 withdrawn_at: None,
             });
         self.install_own(record, clusters);
-        part_vecs.extend(splits.drain(..).map(|s| s.parts));
+        part_vecs.extend(splits.drain(..).map(|mut s| {
+            s.parts.clear();
+            s.parts
+        }));
         self.commit_scratch.part_vecs = part_vecs;
         self.commit_scratch.splits = splits;
     }
@@ -1429,23 +1434,23 @@ fn part_moves(
 /// identity), summed exactly ([`MassSums::of_chunks`]). A single chunk uses
 /// the asset's precomputed principal axes instead of an eigen solve.
 pub(crate) fn cluster_part(asset: &Asset, island: Island) -> Result<SplitPart, crate::MassError> {
-    let sums = MassSums::of_chunks(asset, &island.nodes)?;
-    let mass = sums.properties()?;
-    let principal = principal_of(asset, &island.nodes, &mass)?;
-    let volume = volume_of(asset, &island.nodes);
-    Ok(SplitPart {
-        handle: ClusterHandle::PLACEHOLDER,
-        kept: false,
-        nodes: island.nodes,
-        supported: island.supported,
-        mass,
-        principal,
-        sums,
-        critical: false,
-        volume,
-        representation: Representation::Body,
-        slot: None,
-    })
+    let mut part = SplitPart::placeholder();
+    fill_part(asset, island, &mut part)?;
+    Ok(part)
+}
+
+/// [`cluster_part`] written into `part` (a placeholder already in its
+/// list): a split into thousands of pieces then writes each piece once
+/// instead of moving ~300-byte parts between the stack and the list
+/// (issue 12). On error `part` is left partly written.
+fn fill_part(asset: &Asset, island: Island, part: &mut SplitPart) -> Result<(), crate::MassError> {
+    part.sums = MassSums::of_chunks(asset, &island.nodes)?;
+    part.mass = part.sums.properties()?;
+    part.principal = principal_of(asset, &island.nodes, &part.mass)?;
+    part.volume = volume_of(asset, &island.nodes);
+    part.supported = island.supported;
+    part.nodes = island.nodes;
+    Ok(())
 }
 
 fn volume_of(asset: &Asset, nodes: &[ChunkIndex]) -> f32 {
@@ -1655,15 +1660,18 @@ fn plan_split(
         if cluster.supported && !lost_support {
             lost_support = island.nodes.iter().any(|&n| health.was_support(asset, n));
         }
-        let mut part = cluster_part(
+        parts.push(SplitPart::placeholder());
+        let last = parts.len() - 1;
+        let part = &mut parts[last];
+        fill_part(
             asset,
             Island {
                 nodes: island.nodes,
                 supported,
             },
+            part,
         )?;
         part.critical = budget.is_critical(asset, &part.nodes);
-        parts.push(part);
     }
     // The remainder's members: the cluster's (ascending) without the
     // departed ones, copied in runs between them (a memcpy-speed pass, no
