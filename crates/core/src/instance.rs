@@ -1538,13 +1538,13 @@ fn is_support(asset: &Asset, health: &[f32], n: ChunkIndex) -> bool {
 }
 
 /// Sorts `candidates` (distinct bonds, as the hierarchy reports each bond
-/// once, in its one owning cluster) by bond. When they cover at least an
-/// eighth of the asset's `bond_count` bonds (a blast through most of a
-/// block: 96,000 bonds at N = 32), scattering them into a per-bond table
-/// and reading it back in order is O(B) and several times faster than a
+/// once, in its one owning cluster) by bond. When they are at least a
+/// 32nd of the asset's `bond_count` bonds (the grid's radial blast takes
+/// a tenth, split-all all 96,000 at N = 32), scattering them into a
+/// per-bond table and reading it back in order is O(B) and faster than a
 /// comparison sort; the result is the same (issue 12).
 fn sort_by_bond(candidates: &mut Vec<DamageCandidate>, bond_count: usize) {
-    if candidates.len() < 64 || candidates.len() < bond_count / 8 {
+    if candidates.len() < 64 || candidates.len() < bond_count / 32 {
         candidates.sort_unstable_by_key(|c| c.bond);
         return;
     }
