@@ -247,6 +247,46 @@ impl ClusterSet {
         self.get_mut(h).map(|c| std::mem::replace(c, cluster))
     }
 
+    /// Frees the live clusters `freed` (their generations are bumped and
+    /// their slots become free); stale handles are skipped.
+    pub(crate) fn free(&mut self, freed: &[ClusterHandle]) {
+        for h in freed {
+            if let Some(slot) = self.slots.get_mut(h.index as usize)
+                && slot.generation == h.generation
+                && slot.cluster.take().is_some()
+            {
+                slot.generation = slot.generation.wrapping_add(1);
+                self.free.insert(h.index);
+            }
+        }
+    }
+
+    /// Makes room for `count` more clusters without growing again.
+    pub(crate) fn reserve(&mut self, count: usize) {
+        self.slots.reserve(count.saturating_sub(self.free.len()));
+    }
+
+    /// Inserts `c` at the lowest free slot (or a new one) and returns its
+    /// handle: the next handle [`Self::peek_allocations`] reports.
+    pub(crate) fn insert(&mut self, c: Cluster) -> ClusterHandle {
+        let index = match self.free.pop_first() {
+            Some(i) => i,
+            None => {
+                self.slots.push(Slot {
+                    generation: 0,
+                    cluster: None,
+                });
+                (self.slots.len() - 1) as u32
+            }
+        };
+        let slot = &mut self.slots[index as usize];
+        slot.cluster = Some(c);
+        ClusterHandle {
+            index,
+            generation: slot.generation,
+        }
+    }
+
     /// Frees `freed` then inserts `created` (in order, at the handles
     /// [`Self::peek_allocations`] reported). Returns the new handles.
     pub(crate) fn replace(
@@ -268,35 +308,11 @@ impl ClusterSet {
         handles: &mut Vec<ClusterHandle>,
     ) {
         let created = created.into_iter();
-        for h in freed {
-            if let Some(slot) = self.slots.get_mut(h.index as usize)
-                && slot.generation == h.generation
-                && slot.cluster.take().is_some()
-            {
-                slot.generation = slot.generation.wrapping_add(1);
-                self.free.insert(h.index);
-            }
-        }
+        self.free(freed);
         handles.reserve(created.len());
-        self.slots
-            .reserve(created.len().saturating_sub(self.free.len()));
+        self.reserve(created.len());
         for c in created {
-            let index = match self.free.pop_first() {
-                Some(i) => i,
-                None => {
-                    self.slots.push(Slot {
-                        generation: 0,
-                        cluster: None,
-                    });
-                    (self.slots.len() - 1) as u32
-                }
-            };
-            let slot = &mut self.slots[index as usize];
-            slot.cluster = Some(c);
-            handles.push(ClusterHandle {
-                index,
-                generation: slot.generation,
-            });
+            handles.push(self.insert(c));
         }
     }
 }

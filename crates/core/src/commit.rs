@@ -440,8 +440,8 @@ impl Instance {
         // The record does not keep the plan's broken list: moved, not copied.
         let mut plan = plan;
         let broken = std::mem::take(&mut plan.broken);
-        let (record, created, applied) = self.record_from_plan(plan, motions);
-        self.install_own(&record, created);
+        let (record, splits, applied) = self.record_from_plan(plan, motions);
+        self.install_parts(&record, splits);
         Ok(CommitOutcome {
             receipts: record.receipts.clone(),
             broken,

@@ -189,14 +189,7 @@ pub(crate) struct CommitScratch {
     seeds: Vec<ChunkIndex>,
     /// Pieces found by the island search.
     pieces: Vec<Island>,
-    /// Handles of the clusters a commit creates, in plan order.
-    created: Vec<ClusterHandle>,
-    /// Node sets of the created clusters' records, in plan order.
-    node_sets: Vec<NodeSet>,
-    /// Installing: new clusters, remainders, handles and the installed list.
-    fresh: Vec<Cluster>,
-    kept: Vec<(ClusterHandle, Cluster)>,
-    handles: Vec<ClusterHandle>,
+    /// Installing: each installed cluster's handle, and whether it is new.
     installed: Vec<(ClusterHandle, bool)>,
     /// Ids of the events a commit applied, sorted.
     done: Vec<EventId>,
@@ -207,8 +200,6 @@ pub(crate) struct CommitScratch {
     events: Vec<PlannedEvent>,
     splits: Vec<SplitPlan>,
     part_vecs: Vec<Vec<SplitPart>>,
-    /// The new clusters of a commit, emptied by installing them.
-    new_clusters: Vec<Cluster>,
     /// Handles the new clusters will get.
     peeked: Vec<ClusterHandle>,
 }
@@ -758,7 +749,7 @@ impl Instance {
                 }
             }
         }
-        candidates.sort_unstable_by_key(|c| c.bond);
+        sort_by_bond(&mut candidates, bonds.len());
         (candidates, nearest.map(|(_, c)| ChunkIndex(c)))
     }
 
@@ -1016,14 +1007,18 @@ impl Instance {
     }
 
     /// Turns a planned commit whose physics side has been swapped into its
-    /// record and the new clusters. `motions[k]` is the motion of the k-th new
-    /// cluster in plan order (splits, then parts), without impulses; impulses
-    /// are added here, exactly once.
+    /// record, and hands back the plan's splits, whose parts (in record
+    /// order) become the new clusters: [`Self::install_parts`] moves each
+    /// part straight into its cluster slot, so a split into 32,000 pieces
+    /// does not copy 32,000 clusters through intermediate lists (issue 12).
+    /// `motions[k]` is the motion of the k-th new cluster in plan order
+    /// (splits, then parts), without impulses; impulses are added here,
+    /// exactly once, to the recorded motion.
     pub(crate) fn record_from_plan(
         &mut self,
         plan: CommitPlan,
         motions: Vec<ClusterMotion>,
-    ) -> (CommitRecord, Vec<Cluster>, Vec<PendingEvent>) {
+    ) -> (CommitRecord, Vec<SplitPlan>, Vec<PendingEvent>) {
         let topology_version = if plan.splits.is_empty() {
             self.topology_version
         } else {
@@ -1036,74 +1031,61 @@ impl Instance {
             .filter(|s| !s.parts.iter().any(|p| p.kept))
             .map(|s| s.old)
             .collect();
-        let mut cs = std::mem::take(&mut self.commit_scratch);
-        let mut created: Vec<Cluster> = std::mem::take(&mut cs.new_clusters);
-        created.clear();
-        created.reserve(plan.new_cluster_count());
-        let handles = &mut cs.created;
-        handles.clear();
         // Position of each created cluster by handle, for the impulses only.
         let mut index: Vec<(ClusterHandle, usize)> = Vec::new();
         let with_impulses = !plan.impulses.is_empty();
-        let node_sets = &mut cs.node_sets;
-        node_sets.clear();
         let mut motions = motions.into_iter();
-        let mut splits = plan.splits;
-        for mut s in splits.drain(..) {
-            for p in s.parts.drain(..) {
-                // The remainder is written as "the rest of itself", so that
-                // chipping a chunk off a big wall does not rewrite the wall's
-                // member list.
-                node_sets.push(if p.kept {
-                    NodeSet::RestOf(s.old)
-                } else {
-                    NodeSet::List(p.nodes.clone())
-                });
+        let mut created = Vec::with_capacity(plan.new_cluster_count());
+        for s in &plan.splits {
+            for p in &s.parts {
                 if with_impulses {
                     index.push((p.handle, created.len()));
                 }
-                let motion = motions.next().unwrap_or_default();
-                handles.push(p.handle);
-                created.push(Cluster {
-                    nodes: p.nodes,
+                // The remainder is written as "the rest of itself", so that
+                // chipping a chunk off a big wall does not rewrite the wall's
+                // member list.
+                created.push(ClusterRecord {
+                    handle: p.handle,
+                    nodes: if p.kept {
+                        NodeSet::RestOf(s.old)
+                    } else {
+                        NodeSet::List(p.nodes.clone())
+                    },
                     supported: p.supported,
-                    mass: p.mass,
-                    principal: p.principal,
-                    sums: p.sums,
-                    motion,
                     representation: p.representation,
                     slot: p.slot,
-                    sleep: SleepState::default(),
-                    withdrawn_at: None,
+                    motion: motions.next().unwrap_or_default(),
                 });
             }
-            cs.part_vecs.push(s.parts);
         }
         // Impulses enter the recorded motion exactly once, keyed by their
         // event (which leaves the pending table with this commit). The physics
         // backend applied the same change to its bodies in `CommitBackend::commit`.
         // A cluster without hulls is held at rest by the backend (nothing to
         // collide with, see `assign_representations`) and takes no impulse.
-        index.sort_unstable();
         let mut staged: BTreeMap<ClusterHandle, ClusterMotion> = BTreeMap::new();
-        for imp in &plan.impulses {
-            if let Ok(i) = index.binary_search_by_key(&imp.target, |&(h, _)| h) {
-                let k = index[i].1;
-                let c = &mut created[k];
-                if moves(&self.asset, c) {
-                    let dv = crate::commit::impulse_change(&c.mass, &c.motion, imp);
-                    c.motion.velocity.linear += dv.linear;
-                    c.motion.velocity.angular += dv.angular;
+        if with_impulses {
+            let parts: Vec<&SplitPart> = plan.splits.iter().flat_map(|s| &s.parts).collect();
+            index.sort_unstable();
+            for imp in &plan.impulses {
+                if let Ok(i) = index.binary_search_by_key(&imp.target, |&(h, _)| h) {
+                    let k = index[i].1;
+                    let (p, rc) = (parts[k], &mut created[k]);
+                    if part_moves(&self.asset, p.supported, p.representation, &p.nodes) {
+                        let dv = crate::commit::impulse_change(&p.mass, &rc.motion, imp);
+                        rc.motion.velocity.linear += dv.linear;
+                        rc.motion.velocity.angular += dv.angular;
+                    }
+                } else if let Some(c) = self
+                    .clusters
+                    .get(imp.target)
+                    .filter(|c| moves(&self.asset, c))
+                {
+                    let m = staged.entry(imp.target).or_insert(c.motion);
+                    let dv = crate::commit::impulse_change(&c.mass, m, imp);
+                    m.velocity.linear += dv.linear;
+                    m.velocity.angular += dv.angular;
                 }
-            } else if let Some(c) = self
-                .clusters
-                .get(imp.target)
-                .filter(|c| moves(&self.asset, c))
-            {
-                let m = staged.entry(imp.target).or_insert(c.motion);
-                let dv = crate::commit::impulse_change(&c.mass, m, imp);
-                m.velocity.linear += dv.linear;
-                m.velocity.angular += dv.angular;
             }
         }
         let mut receipts = Vec::with_capacity(plan.events.len());
@@ -1130,35 +1112,59 @@ impl Instance {
             topology_version,
             health: plan.health_changes,
             removed,
-            created: handles
-                .iter()
-                .zip(&created)
-                .zip(node_sets.drain(..))
-                .map(|((h, c), nodes)| ClusterRecord {
-                    handle: *h,
-                    nodes,
-                    supported: c.supported,
-                    representation: c.representation,
-                    slot: c.slot,
-                    motion: c.motion,
-                })
-                .collect(),
+            created,
             motions: staged.into_iter().collect(),
             receipts,
             task_path: self.take_task_path_change(),
             next_admission: self.next_admission,
         };
-        // The emptied plan lists serve the next plan.
-        cs.splits = splits;
-        cs.events = events;
-        self.commit_scratch = cs;
-        (record, created, applied)
+        // The emptied event list serves the next plan.
+        self.commit_scratch.events = events;
+        (record, plan.splits, applied)
     }
 
-    /// Installs a validated record; `created[k]` is the cluster of
-    /// `record.created[k]` with its mass properties. Cannot fail: every check
-    /// happened before (own plan, or [`Self::apply_record`]'s validation).
-    pub(crate) fn install_own(&mut self, record: &CommitRecord, mut created: Vec<Cluster>) {
+    /// Installs this instance's own planned commit: `record` from
+    /// [`Self::record_from_plan`] and the plan's `splits` it returned, whose
+    /// parts become the clusters of `record.created` in order. The emptied
+    /// split and part lists serve the next plan.
+    pub(crate) fn install_parts(&mut self, record: &CommitRecord, mut splits: Vec<SplitPlan>) {
+        let mut part_vecs = std::mem::take(&mut self.commit_scratch.part_vecs);
+        // Parts are read in place (their member lists taken), not moved out
+        // whole: one copy of each part's fields, straight into its slot.
+        let clusters = splits
+            .iter_mut()
+            .flat_map(|s| s.parts.iter_mut())
+            .zip(&record.created)
+            .map(|(p, rc)| Cluster {
+                nodes: std::mem::take(&mut p.nodes),
+                supported: p.supported,
+                mass: p.mass,
+                principal: p.principal,
+                sums: p.sums,
+                motion: rc.motion,
+                representation: p.representation,
+                slot: p.slot,
+                sleep: SleepState::default(),
+                withdrawn_at: None,
+            });
+        self.install_own(record, clusters);
+        part_vecs.extend(splits.drain(..).map(|mut s| {
+            s.parts.clear();
+            s.parts
+        }));
+        self.commit_scratch.part_vecs = part_vecs;
+        self.commit_scratch.splits = splits;
+    }
+
+    /// Installs a validated record; `created` yields the cluster of each
+    /// `record.created[k]` in order, with its mass properties; each goes
+    /// straight into its slot. Cannot fail: every check happened before
+    /// (own plan, or [`Self::apply_record`]'s validation).
+    pub(crate) fn install_own(
+        &mut self,
+        record: &CommitRecord,
+        created: impl IntoIterator<Item = Cluster>,
+    ) {
         for &(b, h) in &record.health {
             if let Some(slot) = self.health.get_mut(b.0 as usize) {
                 *slot = h;
@@ -1174,49 +1180,32 @@ impl Instance {
                 }
             }
         }
+        self.clusters.free(&record.removed);
+        self.clusters.reserve(record.created.len());
         // Remainders keep their handle: their old slot is released before
         // any slot of this commit is taken, their chunks keep their owner.
         let mut cs = std::mem::take(&mut self.commit_scratch);
-        let (fresh, kept) = (&mut cs.fresh, &mut cs.kept);
-        fresh.clear();
-        kept.clear();
-        for (rc, c) in record.created.iter().zip(created.drain(..)) {
+        let installed = &mut cs.installed;
+        installed.clear();
+        for (rc, c) in record.created.iter().zip(created) {
             if rc.is_kept() {
                 if let Some(s) = self.clusters.get(rc.handle).and_then(|old| old.slot) {
                     self.slots.release(s);
                 }
-                kept.push((rc.handle, c));
+                let old = self.clusters.replace_in_place(rc.handle, c);
+                debug_assert!(old.is_some(), "a kept cluster must be live");
+                if let Some(old) = old
+                    && old.nodes.capacity() > self.scratch.spare_nodes.capacity()
+                {
+                    self.scratch.spare_nodes = old.nodes;
+                }
+                installed.push((rc.handle, false));
             } else {
-                fresh.push(c);
+                let h = self.clusters.insert(c);
+                debug_assert_eq!(h, rc.handle, "planned handles must match allocation");
+                installed.push((h, true));
             }
         }
-        // Emptied, it serves the next commit's new clusters.
-        cs.new_clusters = created;
-        let handles = &mut cs.handles;
-        handles.clear();
-        self.clusters
-            .replace_into(&record.removed, fresh.drain(..), handles);
-        debug_assert!(
-            handles.iter().eq(record
-                .created
-                .iter()
-                .filter(|c| !c.is_kept())
-                .map(|c| &c.handle)),
-            "planned handles must match allocation"
-        );
-        let installed = &mut cs.installed;
-        installed.clear();
-        for (h, c) in kept.drain(..) {
-            let old = self.clusters.replace_in_place(h, c);
-            debug_assert!(old.is_some(), "a kept cluster must be live");
-            if let Some(old) = old
-                && old.nodes.capacity() > self.scratch.spare_nodes.capacity()
-            {
-                self.scratch.spare_nodes = old.nodes;
-            }
-            installed.push((h, false));
-        }
-        installed.extend(handles.iter().map(|&h| (h, true)));
         for &(h, fresh) in installed.iter() {
             if let Some(c) = self.clusters.get(h) {
                 if let Some(s) = c.slot {
@@ -1427,31 +1416,41 @@ fn has_hulls(asset: &Asset, nodes: &[ChunkIndex]) -> bool {
 /// True when cluster `c` is a moving body: not supported, and with
 /// something to collide with (a proxy or a chunk hull).
 fn moves(asset: &Asset, c: &Cluster) -> bool {
-    !c.supported
-        && (matches!(c.representation, Representation::Proxy(_)) || has_hulls(asset, &c.nodes))
+    part_moves(asset, c.supported, c.representation, &c.nodes)
+}
+
+/// [`moves`] for a cluster not yet built: its support flag, representation
+/// and members.
+fn part_moves(
+    asset: &Asset,
+    supported: bool,
+    representation: Representation,
+    nodes: &[ChunkIndex],
+) -> bool {
+    !supported && (matches!(representation, Representation::Proxy(_)) || has_hulls(asset, nodes))
 }
 
 /// Mass properties and volume of an island in asset space (chunk rotations
 /// identity), summed exactly ([`MassSums::of_chunks`]). A single chunk uses
 /// the asset's precomputed principal axes instead of an eigen solve.
 pub(crate) fn cluster_part(asset: &Asset, island: Island) -> Result<SplitPart, crate::MassError> {
-    let sums = MassSums::of_chunks(asset, &island.nodes)?;
-    let mass = sums.properties()?;
-    let principal = principal_of(asset, &island.nodes, &mass)?;
-    let volume = volume_of(asset, &island.nodes);
-    Ok(SplitPart {
-        handle: ClusterHandle::PLACEHOLDER,
-        kept: false,
-        nodes: island.nodes,
-        supported: island.supported,
-        mass,
-        principal,
-        sums,
-        critical: false,
-        volume,
-        representation: Representation::Body,
-        slot: None,
-    })
+    let mut part = SplitPart::placeholder();
+    fill_part(asset, island, &mut part)?;
+    Ok(part)
+}
+
+/// [`cluster_part`] written into `part` (a placeholder already in its
+/// list): a split into thousands of pieces then writes each piece once
+/// instead of moving ~300-byte parts between the stack and the list
+/// (issue 12). On error `part` is left partly written.
+fn fill_part(asset: &Asset, island: Island, part: &mut SplitPart) -> Result<(), crate::MassError> {
+    part.sums = MassSums::of_chunks(asset, &island.nodes)?;
+    part.mass = part.sums.properties()?;
+    part.principal = principal_of(asset, &island.nodes, &part.mass)?;
+    part.volume = volume_of(asset, &island.nodes);
+    part.supported = island.supported;
+    part.nodes = island.nodes;
+    Ok(())
 }
 
 fn volume_of(asset: &Asset, nodes: &[ChunkIndex]) -> f32 {
@@ -1538,6 +1537,33 @@ fn is_support(asset: &Asset, health: &[f32], n: ChunkIndex) -> bool {
             .any(|b| health.get(b.0 as usize).is_some_and(|&h| h > 0.0))
 }
 
+/// Sorts `candidates` (distinct bonds, as the hierarchy reports each bond
+/// once, in its one owning cluster) by bond. When they are at least a
+/// 32nd of the asset's `bond_count` bonds (the grid's radial blast takes
+/// a tenth, split-all all 96,000 at N = 32), scattering them into a
+/// per-bond table and reading it back in order is O(B) and faster than a
+/// comparison sort; the result is the same (issue 12).
+fn sort_by_bond(candidates: &mut Vec<DamageCandidate>, bond_count: usize) {
+    if candidates.len() < 64 || candidates.len() < bond_count / 32 {
+        candidates.sort_unstable_by_key(|c| c.bond);
+        return;
+    }
+    // Distances are finite (a hit is closer than the reach), so NaN marks
+    // an empty entry.
+    let mut table = vec![f32::NAN; bond_count];
+    for c in candidates.iter() {
+        debug_assert!(table[c.bond.0 as usize].is_nan(), "bond {:?} twice", c.bond);
+        table[c.bond.0 as usize] = c.distance;
+    }
+    candidates.clear();
+    candidates.extend(table.iter().enumerate().filter(|(_, d)| !d.is_nan()).map(
+        |(b, &distance)| DamageCandidate {
+            bond: BondIndex(b as u32),
+            distance,
+        },
+    ));
+}
+
 /// `nodes` (ascending) without `gone` (members of `nodes`, any order),
 /// written into `out` (cleared first; a spare buffer, so a remainder's list
 /// reuses the memory of the one its last commit freed).
@@ -1552,13 +1578,31 @@ fn without(
     out.reserve(nodes.len().saturating_sub(gone.len()));
     let mut from = 0;
     for g in gone {
-        if let Ok(i) = nodes[from..].binary_search(&g) {
+        if let Ok(i) = gallop(&nodes[from..], g) {
             out.extend_from_slice(&nodes[from..from + i]);
             from += i + 1;
         }
     }
     out.extend_from_slice(&nodes[from..]);
     out
+}
+
+/// `sorted.binary_search(&x)`, probing from the front in doubling steps
+/// first: O(log i) for a hit at `i`. The departed chunks of a blast sit
+/// close together in the remainder's list, so each one is found a few
+/// places after the previous one instead of by a search over the whole
+/// remainder (issue 12).
+fn gallop(sorted: &[ChunkIndex], x: ChunkIndex) -> Result<usize, usize> {
+    let mut hi = 1;
+    while hi < sorted.len() && sorted[hi] < x {
+        hi *= 2;
+    }
+    let lo = hi / 2;
+    let hi = (hi + 1).min(sorted.len());
+    sorted[lo..hi]
+        .binary_search(&x)
+        .map(|i| lo + i)
+        .map_err(|i| lo + i)
 }
 
 /// Bond health around a batch of events: `after` them (every bond) and
@@ -1643,15 +1687,18 @@ fn plan_split(
         if cluster.supported && !lost_support {
             lost_support = island.nodes.iter().any(|&n| health.was_support(asset, n));
         }
-        let mut part = cluster_part(
+        parts.push(SplitPart::placeholder());
+        let last = parts.len() - 1;
+        let part = &mut parts[last];
+        fill_part(
             asset,
             Island {
                 nodes: island.nodes,
                 supported,
             },
+            part,
         )?;
         part.critical = budget.is_critical(asset, &part.nodes);
-        parts.push(part);
     }
     // The remainder's members: the cluster's (ascending) without the
     // departed ones, copied in runs between them (a memcpy-speed pass, no
@@ -1696,6 +1743,37 @@ mod tests {
     fn wall() -> Instance {
         let desc = crate::fixtures::grid_desc(4, 3, 1, 0.5, 2000.0, 40.0);
         Instance::new(Arc::new(Asset::new(&desc).unwrap()), Pose::IDENTITY).unwrap()
+    }
+
+    #[test]
+    fn dense_candidate_sort_matches_the_comparison_sort() {
+        for (count, bond_count) in [(10, 20), (100, 200), (300, 1000), (100, 10_000)] {
+            // Distinct bonds in a scrambled order, as a hierarchy reports them.
+            let mut c: Vec<DamageCandidate> = (0..count)
+                .map(|i| {
+                    let b = (i * 7919 + 13) % bond_count;
+                    DamageCandidate {
+                        bond: BondIndex(b),
+                        distance: b as f32 * 0.25,
+                    }
+                })
+                .collect();
+            let mut expected = c.clone();
+            expected.sort_unstable_by_key(|c| c.bond);
+            sort_by_bond(&mut c, bond_count as usize);
+            assert_eq!(c, expected, "{count} of {bond_count}");
+        }
+    }
+
+    #[test]
+    fn galloping_search_answers_as_binary_search_does() {
+        for len in 0..40u32 {
+            let sorted: Vec<ChunkIndex> = (0..len).map(|i| ChunkIndex(3 * i + 1)).collect();
+            for x in 0..3 * len + 3 {
+                let x = ChunkIndex(x);
+                assert_eq!(gallop(&sorted, x), sorted.binary_search(&x), "{len} {x:?}");
+            }
+        }
     }
 
     #[test]
