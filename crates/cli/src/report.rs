@@ -1,6 +1,6 @@
 //! Plain-text reports: the run summary table and the asset inspection.
 
-use smithereens_authoring::{FractureReport, SliverAction, SliverReason};
+use smithereens_authoring::{FractureReport, MIN_EDGE_FRACTION, SliverAction, SliverReason};
 use smithereens_core::quantity::sig;
 use smithereens_core::{Asset, AssetFile};
 use smithereens_rapier::recorded_run::RunSummary;
@@ -414,6 +414,7 @@ pub fn inspect(file: &AssetFile, asset: &Asset) -> String {
             "render triangles (ext/int)",
             format!("{tri_ext} / {tri_int}"),
         ),
+        ("triangles with a short edge", short_edges(file)),
     ];
     rows.extend(hull_rows(asset));
     if depths > 1 {
@@ -495,6 +496,42 @@ fn hull_rows(asset: &Asset) -> Vec<(&'static str, String)> {
                 + &worst.map_or(String::new(), |(i, _)| format!(" (max: chunk {i})")),
         ),
     ]
+}
+
+/// Render-mesh triangles with an edge shorter than
+/// [`MIN_EDGE_FRACTION`] × the diagonal of all chunk meshes' bounds (what
+/// an importer welding at that tolerance collapses), and the shortest edge
+/// (m). `fracture --collapse-short-edges` removes most of them (README, "No
+/// near-degenerate render meshes").
+fn short_edges(file: &AssetFile) -> String {
+    let points = || file.meshes.iter().flat_map(|m| m.positions.iter());
+    let (lo, hi) = points().fold(
+        (
+            glam::Vec3::splat(f32::INFINITY),
+            glam::Vec3::splat(f32::NEG_INFINITY),
+        ),
+        |(lo, hi), &p| (lo.min(p), hi.max(p)),
+    );
+    if !(lo.is_finite() && hi.is_finite()) {
+        return "no render meshes".into();
+    }
+    let tolerance = MIN_EDGE_FRACTION * f64::from((hi - lo).length());
+    let (mut short, mut shortest) = (0usize, f64::INFINITY);
+    for m in &file.meshes {
+        for t in m.exterior.iter().chain(&m.interior) {
+            let [Some(a), Some(b), Some(c)] = t.map(|i| m.positions.get(i as usize)) else {
+                continue;
+            };
+            let edge = f64::from(a.distance(*b).min(b.distance(*c)).min(c.distance(*a)));
+            shortest = shortest.min(edge);
+            short += usize::from(edge < tolerance);
+        }
+    }
+    format!(
+        "{short} (< {} m = 1e-5 × diagonal); shortest {} m",
+        sig(tolerance),
+        sig(shortest)
+    )
 }
 
 /// The sliver part of a [`FractureReport`]: totals and the volume balance,

@@ -505,3 +505,51 @@ fn hull_flags_set_the_decomposition_and_inspect_reports_hulls_per_chunk() {
         assert!(!dir.join("bad.smasset").exists());
     }
 }
+
+/// The short-edge count of `fracture`'s table ("triangles with a short
+/// edge": N (…)), parsed.
+fn short_edge_count(stdout: &str) -> usize {
+    let line = stdout
+        .lines()
+        .find(|l| l.contains("triangles with a short edge"))
+        .unwrap_or_else(|| panic!("no short-edge row in {stdout}"));
+    let value = line.split('|').nth(2).unwrap_or_default().trim();
+    value
+        .split_whitespace()
+        .next()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no count in {line}"))
+}
+
+#[test]
+fn collapse_short_edges_flag_is_noted_and_removes_most_short_edges() {
+    let dir = std::env::temp_dir().join(format!("smithereens-short-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let off = run(&["--chunks", "100"], "spot.obj", &dir, "off");
+    assert!(
+        off.status.success(),
+        "{}",
+        String::from_utf8_lossy(&off.stderr)
+    );
+    let on = run(
+        &["--chunks", "100", "--collapse-short-edges"],
+        "spot.obj",
+        &dir,
+        "on",
+    );
+    assert!(
+        on.status.success(),
+        "{}",
+        String::from_utf8_lossy(&on.stderr)
+    );
+    let (off, on) = (
+        String::from_utf8_lossy(&off.stdout).to_string(),
+        String::from_utf8_lossy(&on.stdout).to_string(),
+    );
+    // Spot at 100 sites: the must-hold is met there with the collapse on.
+    assert!(short_edge_count(&off) > 100, "{off}");
+    assert_eq!(short_edge_count(&on), 0, "{on}");
+    assert!(on.contains("collapse_short_edges"), "{on}");
+    assert!(!off.contains("collapse_short_edges"), "{off}");
+    std::fs::remove_dir_all(&dir).ok();
+}

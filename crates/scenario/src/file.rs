@@ -663,6 +663,15 @@ impl ScenarioFile {
         }
         finite("gravity", &self.gravity)?;
         finite("ground_y", &[self.ground_y])?;
+        if self.ground_y.abs() > smithereens_rapier::set::MAX_PLACEMENT_DISTANCE {
+            return Err(invalid(
+                "ground_y",
+                format!(
+                    "must be within 1e6 m of the origin (f32 positions lose millimetres beyond; got {:e})",
+                    self.ground_y
+                ),
+            ));
+        }
         if let Some(d) = self.prediction_distance
             && !(d.is_finite() && d > 0.0 && d <= 1.0)
         {

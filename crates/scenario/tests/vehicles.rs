@@ -282,3 +282,15 @@ fn launching_a_part_that_broke_is_a_typed_error_at_its_step() {
         }
     }
 }
+
+#[test]
+fn a_ground_beyond_the_placement_range_is_refused_naming_ground_y() {
+    // Finite but far: the placement check downstream used to report it as
+    // "placement translation = inf" without naming the field.
+    for y in ["-1e30", "2e6"] {
+        let (field, problem) = invalid(&format!("ground_y = {y}\n{CAR}"));
+        assert_eq!(field, "ground_y", "{y}");
+        assert!(problem.contains("within 1e6 m"), "{problem}");
+    }
+    assert!(ScenarioFile::parse(&format!("ground_y = -999999.0\n{CAR}")).is_ok());
+}
