@@ -36,11 +36,12 @@ pub const WELD_FRACTION: f64 = 1e-7;
 /// closer than this to a vertex, or cross each other this close to the
 /// surface, would leave shorter edges, which a renderer, a mesh optimiser
 /// or an engine's importer welding at this tolerance collapses into
-/// degenerate triangles and non-manifold edges (issue 17). They are
+/// degenerate triangles and non-manifold edges (issue 17). With
+/// [`FractureSettings::collapse_short_edges`] (off by default) they are
 /// collapsed after carving, keeping every cut face in its plane, each piece
 /// a closed 2-manifold, and both sides of a cut in agreement (see
-/// `edge_collapse/`). The render meshes' edges are at least this long after
-/// rounding to f32, except where five or more sites are nearly on one
+/// `edge_collapse/`); the render meshes' edges are then at least this long
+/// after rounding to f32, except where five or more sites are nearly on one
 /// sphere (the known gap in `edge_collapse/mod.rs`).
 pub const MIN_EDGE_FRACTION: f64 = 1e-5;
 
