@@ -285,78 +285,77 @@ impl Mesh {
         self.turned_over(moved, target, skip).is_none()
     }
 
-    /// The first cap triangle around `moved` (other than `skip`), with its
-    /// moved vertex, larger than `min_length`² that moving `moved` to
-    /// `target` tilts out of its fitted plane by more than about 0.5°
-    /// ([`MAX_TILT_COSINE`])
-    /// (1 − cos above 1e-5) while moving one of its vertices off that
-    /// plane (by more than 1e-3 × `min_length`). The forced pass may move a vertex off its planes only where
-    /// that leaves the caps flat to well within what "coplanar" means to a
-    /// consumer, or tilts only triangles below `min_length`² (1e-10 ×
-    /// diagonal² in fracture): bond area = cap area.
-    fn tilted(&self, moved: &[u32], target: DVec3, skip: &[u32]) -> Option<(u32, u32)> {
-        let place = |v: u32| {
+    /// The triangles around the vertices `moved` other than `skip`, each
+    /// with its moved vertex (a triangle with two moved vertices twice).
+    fn around_moved<'a>(
+        &'a self,
+        moved: &'a [u32],
+        skip: &'a [u32],
+    ) -> impl Iterator<Item = (u32, u32)> + 'a {
+        moved
+            .iter()
+            .flat_map(|&v| self.around[v as usize].iter().map(move |&t| (t, v)))
+            .filter(|(t, _)| !skip.contains(t))
+    }
+
+    /// The corners of triangle `t` once the vertices `moved` are at `target`.
+    fn placed(&self, t: u32, moved: &[u32], target: DVec3) -> [DVec3; 3] {
+        self.triangles[t as usize].map(|v| {
             if moved.contains(&v) {
                 target
             } else {
                 self.positions[v as usize]
             }
-        };
-        moved
-            .iter()
-            .flat_map(|&v| self.around[v as usize].iter().map(move |&t| (t, v)))
-            .filter(|(t, _)| !skip.contains(t))
-            .find(|&(t, _)| {
-                let tag = self.tags[t as usize];
-                let Ok(k) = self.planes.binary_search_by_key(&tag, |p| p.0) else {
-                    return false;
-                };
-                let (n, d) = (self.planes[k].1, self.planes[k].2);
-                let q = self.triangles[t as usize].map(place);
-                let normal = (q[1] - q[0]).cross(q[2] - q[0]);
-                // Only a real move off the plane (the fit's tolerance).
-                let off = (n.dot(target) - d).abs() > 1e-3 * self.min_length;
-                off && normal.normalize_or_zero().dot(n) < MAX_TILT_COSINE
-            })
+        })
+    }
+
+    /// The first cap triangle around `moved` (other than `skip`), with its
+    /// moved vertex, that moving `moved` to `target` tilts out of its fitted
+    /// plane by more than about 0.5° ([`MAX_TILT_COSINE`]) while moving one
+    /// of its vertices off that plane (by more than 1e-3 × `min_length`).
+    /// The forced pass may move a vertex off its planes only where that
+    /// leaves the caps flat to well within what "coplanar" means to a
+    /// consumer: bond area = cap area.
+    fn tilted(&self, moved: &[u32], target: DVec3, skip: &[u32]) -> Option<(u32, u32)> {
+        self.around_moved(moved, skip).find(|&(t, _)| {
+            let tag = self.tags[t as usize];
+            let Ok(k) = self.planes.binary_search_by_key(&tag, |p| p.0) else {
+                return false;
+            };
+            let (n, d) = (self.planes[k].1, self.planes[k].2);
+            let q = self.placed(t, moved, target);
+            let normal = (q[1] - q[0]).cross(q[2] - q[0]);
+            // Only a real move off the plane (the fit's tolerance).
+            let off = (n.dot(target) - d).abs() > 1e-3 * self.min_length;
+            off && normal.normalize_or_zero().dot(n) < MAX_TILT_COSINE
+        })
     }
 
     /// The first triangle around `moved` (other than `skip`) that moving
     /// them to `target` turns over or flattens, with its moved vertex.
     fn turned_over(&self, moved: &[u32], target: DVec3, skip: &[u32]) -> Option<(u32, u32)> {
-        let place = |v: u32| {
-            if moved.contains(&v) {
-                target
-            } else {
-                self.positions[v as usize]
+        self.around_moved(moved, skip).find(|&(t, _)| {
+            let p = self.triangles[t as usize].map(|v| self.positions[v as usize]);
+            let q = self.placed(t, moved, target);
+            let before = (p[1] - p[0]).cross(p[2] - p[0]);
+            let after = (q[1] - q[0]).cross(q[2] - q[0]);
+            let longest2 = (q[1] - q[0])
+                .length_squared()
+                .max((q[2] - q[1]).length_squared())
+                .max((q[0] - q[2]).length_squared());
+            let flat = |n: DVec3, l2: f64| n.length_squared() <= 1e-24 * l2 * l2;
+            let was2 = (p[1] - p[0])
+                .length_squared()
+                .max((p[2] - p[1]).length_squared())
+                .max((p[0] - p[2]).length_squared());
+            if flat(before, was2) {
+                // Already flat (collinear): it has no orientation of
+                // its own to lose. It may stay flat or open up the way
+                // the surface around it faces.
+                return !(flat(after, longest2) || after.dot(self.facing(t)) > 0.0);
             }
-        };
-        moved
-            .iter()
-            .flat_map(|&v| self.around[v as usize].iter().map(move |&t| (t, v)))
-            .filter(|(t, _)| !skip.contains(t))
-            .find(|&(t, _)| {
-                let tri = self.triangles[t as usize];
-                let p = tri.map(|v| self.positions[v as usize]);
-                let q = tri.map(place);
-                let before = (p[1] - p[0]).cross(p[2] - p[0]);
-                let after = (q[1] - q[0]).cross(q[2] - q[0]);
-                let longest2 = (q[1] - q[0])
-                    .length_squared()
-                    .max((q[2] - q[1]).length_squared())
-                    .max((q[0] - q[2]).length_squared());
-                let flat = |n: DVec3, l2: f64| n.length_squared() <= 1e-24 * l2 * l2;
-                let was2 = (p[1] - p[0])
-                    .length_squared()
-                    .max((p[2] - p[1]).length_squared())
-                    .max((p[0] - p[2]).length_squared());
-                if flat(before, was2) {
-                    // Already flat (collinear): it has no orientation of
-                    // its own to lose. It may stay flat or open up the way
-                    // the surface around it faces.
-                    return !(flat(after, longest2) || after.dot(self.facing(t)) > 0.0);
-                }
-                before.dot(after) <= 0.0 || flat(after, longest2)
-            })
+            before.dot(after) <= 0.0 || flat(after, longest2)
+        })
     }
 
     /// The way the surface around triangle `t` faces: its cap's fitted

@@ -132,6 +132,19 @@ struct SetSnapshot {
     debris: Vec<(u32, Vec<crate::debris::ParticleState>)>,
 }
 
+/// The instance in slot `slot` of a set being restored, or an
+/// inconsistency naming `what` the snapshot kept for that empty slot.
+fn occupied<'a>(
+    slots: &'a mut [crate::set::Slot],
+    slot: u32,
+    what: &str,
+) -> Result<&'a mut crate::set::Entry, SetSnapshotError> {
+    slots
+        .get_mut(slot as usize)
+        .and_then(|s| s.entry.as_mut())
+        .ok_or_else(|| SetSnapshotError::Inconsistent(format!("{what} for empty slot {slot}")))
+}
+
 impl SetSnapshot {
     /// A snapshot of a format that ended at `head`: no parting pieces and
     /// no rest probes (a restored set finds parting pieces by their solver
@@ -346,15 +359,7 @@ impl DestructionSet {
         set.shapes = shapes;
         for (slot, state) in stress {
             let generation = set.slots.get(slot as usize).map_or(0, |s| s.generation);
-            let Some(entry) = set
-                .slots
-                .get_mut(slot as usize)
-                .and_then(|s| s.entry.as_mut())
-            else {
-                return Err(SetSnapshotError::Inconsistent(format!(
-                    "stress for empty slot {slot}"
-                )));
-            };
+            let entry = occupied(&mut set.slots, slot, "stress")?;
             let s = smithereens_core::stress::InstanceStress::from_state(&entry.instance, state)
                 .map_err(|e| SetSnapshotError::Inconsistent(format!("stress: {e}")))?;
             entry.stress = Some(Box::new(s));
@@ -370,15 +375,7 @@ impl DestructionSet {
         }
         set.debris = debris_settings;
         for (slot, states) in debris {
-            let Some(entry) = set
-                .slots
-                .get_mut(slot as usize)
-                .and_then(|s| s.entry.as_mut())
-            else {
-                return Err(SetSnapshotError::Inconsistent(format!(
-                    "render-only debris for empty slot {slot}"
-                )));
-            };
+            let entry = occupied(&mut set.slots, slot, "render-only debris")?;
             for state in states {
                 let c = state.cluster;
                 let cluster = entry.instance.cluster(c).filter(|_| {
