@@ -64,7 +64,7 @@ pub use smithereens_core as core;
 pub use stepping::{BacklogPolicy, FixedStepper, FramePlan, StepperSettings, TimeLedger};
 pub use substep::{
     BoundedStepper, FrameOutcome, FrameStep, SubstepDiagnostics, SubstepError, SubstepSettings,
-    SubstepState, max_joint_anchor_error, worst_joint_anchor_error,
+    SubstepState, max_joint_anchor_error, warm_up, worst_joint_anchor_error,
 };
 pub use world::{
     DestructionWorld, HealthCheck, StepError, StepReport, WorldSettings, WorldSnapshotError,

@@ -6,7 +6,7 @@
 use rapier3d::prelude::*;
 use smithereens_rapier::{
     BoundedStepper, FrameOutcome, FrameStep, SubstepError, SubstepSettings, SubstepState,
-    max_joint_anchor_error,
+    max_joint_anchor_error, warm_up,
 };
 
 /// A fixed anchor, four 1 kg links on spherical joints and a 400 kg weight
@@ -227,6 +227,56 @@ fn rejected_trials_leave_no_trace() {
         b.step();
     }
     assert_eq!(bits(&a), bits(&b));
+}
+
+/// Three boxes dropped in a stack onto a fixed ground: contacts, sleep
+/// candidates and warm-started contact impulses (what `heavy_chain` lacks).
+fn box_stack() -> PhysicsWorld {
+    let mut w = PhysicsWorld::new();
+    w.insert(
+        RigidBodyBuilder::fixed(),
+        ColliderBuilder::cuboid(5.0, 0.1, 5.0),
+    );
+    for i in 0..3 {
+        w.insert(
+            RigidBodyBuilder::dynamic().translation(Vector::new(
+                0.05 * i as f32,
+                0.4 + 0.55 * i as f32,
+                0.0,
+            )),
+            ColliderBuilder::cuboid(0.25, 0.25, 0.25),
+        );
+    }
+    w
+}
+
+#[test]
+fn warm_up_leaves_the_world_bit_for_bit_as_it_was() {
+    // Fresh, and mid-motion (the chain's joints loaded and its weight
+    // swinging; the boxes landing on each other): a warmed-up world steps to
+    // the same bits as one that was not.
+    for (name, make) in [
+        ("heavy chain", heavy_chain as fn() -> PhysicsWorld),
+        ("box stack", box_stack),
+    ] {
+        for lead in [0, 10] {
+            let mut a = make();
+            let mut b = make();
+            for _ in 0..lead {
+                a.step();
+                b.step();
+            }
+            let before = bits(&a);
+            warm_up(&mut a);
+            assert_eq!(bits(&a), before, "{name}: warm_up left the state as it was");
+            for _ in 0..60 {
+                a.step();
+                b.step();
+            }
+            assert_ne!(bits(&a), before, "{name}: the world moved");
+            assert_eq!(bits(&a), bits(&b), "{name}, warmed after {lead} steps");
+        }
+    }
 }
 
 /// 90 frames of the heavy chain with a snapshot (world + stepper state) at

@@ -610,6 +610,9 @@ pub fn run_observed(
         vehicles.push(bodies);
     }
     rec.capture(&set, &physics, &held);
+    // Load time: the first frame must not pay Rapier's first-step
+    // allocations (the state is unchanged, see `warm_up`).
+    crate::substep::warm_up(&mut physics);
 
     let mut vehicle_launches: Vec<(usize, &ScheduledLaunch)> =
         scenario.launches.iter().enumerate().collect();
