@@ -123,7 +123,7 @@ pub enum MeshError {
 #[non_exhaustive]
 pub enum FractureError {
     /// The input mesh does not satisfy the [`TriMesh`](crate::TriMesh) invariants.
-    #[error("invalid input mesh: {0}")]
+    #[error("invalid input mesh")]
     Mesh(#[from] MeshError),
     /// `chunk_count` is 0.
     #[error("chunk_count must be at least 1")]
@@ -259,6 +259,6 @@ pub enum FractureError {
     )]
     NoChunks,
     /// The produced asset failed core validation (a bug in this crate; please report).
-    #[error("fracture produced an invalid asset: {0}")]
+    #[error("fracture produced an invalid asset")]
     InvalidAsset(#[from] AssetError),
 }

@@ -66,8 +66,32 @@ pub fn summary_table(s: &RunSummary) -> String {
         rows.push(("stall rule trips", d.stall_trips.to_string()));
     }
     rows.push(("final state hash", format!("{:016x}", s.final_hash)));
+    if s.chunks == 0 {
+        // No destructible instance (e.g. the vehicle-only `wall-push`): the
+        // chunk and destruction-body rows would read as zeros that describe
+        // nothing (new-user finding).
+        rows.retain(|(k, _)| !DESTRUCTION_ROWS.contains(k));
+    }
     table(&rows)
 }
+
+/// Rows about destructible instances, left out of a run without chunks.
+const DESTRUCTION_ROWS: [&str; 14] = [
+    "instances (assets)",
+    "instances broken",
+    "chunks",
+    "bonds",
+    "damage events",
+    "bonds broken",
+    "islands",
+    "dynamic bodies",
+    "bodies created",
+    "destruction time (worst step)",
+    "lowest chunk point (any frame)",
+    "lowest chunk point (last frame)",
+    "pieces wedged (reported)",
+    "pieces stuck unsupported",
+];
 
 fn table(rows: &[(&str, String)]) -> String {
     let w = rows

@@ -158,6 +158,11 @@ fn the_wall_push_builtin_simulates_prints_its_vehicles_and_replays_with_verify()
     ] {
         assert!(table.contains(row), "{row} missing from\n{table}");
     }
+    // No destructible instance: no chunk rows reading 0 (new-user finding:
+    // "lowest chunk point 0.000 m", "bodies created 0" beside 40 bodies).
+    for row in ["| chunks ", "| lowest chunk point", "| bodies created "] {
+        assert!(!table.contains(row), "{row} in\n{table}");
+    }
     let record = RunRecord::from_json(&std::fs::read(&run).unwrap()).unwrap();
     assert_eq!(record.frame_count, 601);
     assert_eq!(record.held_parts.len(), 32);

@@ -9,6 +9,13 @@ use crate::pose::Pose;
 use crate::velocity::Velocity;
 use serde::{Deserialize, Serialize};
 
+/// The member chunks of a cluster, island or split part, ascending. Up to
+/// [`Members::inline_size`] (4) chunks are stored inline, so a piece of a
+/// few chunks (most of what a blast or a chip frees) needs no heap block of
+/// its own (issue 12 item 3); larger lists spill to the heap like a `Vec`.
+/// It dereferences to `[ChunkIndex]`; `to_vec()` gives a `Vec`.
+pub type Members = smallvec::SmallVec<[ChunkIndex; 4]>;
+
 /// Generational handle of a runtime cluster. Goes stale when the cluster
 /// splits; lookups then return `None`.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -55,7 +62,7 @@ pub struct ClusterMotion {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cluster {
     /// Member chunks, ascending.
-    pub nodes: Vec<ChunkIndex>,
+    pub nodes: Members,
     /// Fixed to the world.
     pub supported: bool,
     /// Mass properties in asset space (centre and inertia about it, asset axes).
@@ -325,7 +332,7 @@ mod tests {
 
     fn dummy() -> Cluster {
         Cluster {
-            nodes: vec![],
+            nodes: Members::new(),
             supported: false,
             mass: MassProperties {
                 mass: 1.0,

@@ -20,7 +20,7 @@ use crate::damage::EventId;
 use crate::index::{BondIndex, ChunkIndex};
 use crate::instance::{Instance, PendingEvent, Receipt};
 use crate::mass::{MassProperties, MassSums, PrincipalAxes};
-use crate::recovery::CommitRecord;
+use crate::recovery::{ClusterRecord, CommitRecord};
 use glam::Vec3;
 
 /// One event's outcome inside a plan.
@@ -49,7 +49,7 @@ pub struct SplitPart {
     /// ([`SplitPlan::old`]). A backend may rebuild its body or keep it.
     pub kept: bool,
     /// Member chunks, ascending.
-    pub nodes: Vec<ChunkIndex>,
+    pub nodes: crate::Members,
     /// Fixed to the world.
     pub supported: bool,
     /// Mass properties in asset space.
@@ -87,7 +87,7 @@ impl SplitPart {
         Self {
             handle: ClusterHandle::PLACEHOLDER,
             kept: false,
-            nodes: Vec::new(),
+            nodes: crate::Members::new(),
             supported: false,
             mass: MassProperties {
                 mass: 0.0,
@@ -226,17 +226,21 @@ pub trait CommitBackend {
     /// body for its parts' bodies in one step and applies the plan's impulses.
     /// The remainder part carries the old handle (`kept`): the backend may
     /// rebuild its body like any other part's, or keep and reshape it.
-    /// Reads the old bodies' current motion; returns the motion of every new
-    /// cluster in plan order (splits, then parts).
+    /// Reads the old bodies' current motion and pushes the motion of every
+    /// new cluster onto `motions`, in plan order (splits, then parts). The
+    /// list arrives empty, from the instance's pool of recycled lists, so a
+    /// commit does not allocate it (issue 12 item 3).
     ///
     /// # Errors
-    /// Any backend failure; the backend must then leave the world as before.
+    /// Any backend failure; the backend must then leave the world as before
+    /// (what it pushed onto `motions` is discarded).
     fn commit(
         &mut self,
         prepared: Self::Prepared,
         plan: &CommitPlan,
         instance: &Instance,
-    ) -> Result<Vec<ClusterMotion>, Self::Error>;
+        motions: &mut Vec<ClusterMotion>,
+    ) -> Result<(), Self::Error>;
 }
 
 /// What [`Instance::commit`] did.
@@ -291,7 +295,8 @@ impl CommitPlan {
     }
 }
 
-/// Result of [`Instance::commit`].
+/// Result of [`Instance::commit`]. Hand it back with [`Instance::recycle`]
+/// when done, so the next commits reuse its lists instead of allocating.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CommitOutcome {
     /// Receipts of the applied events, in processing order.
@@ -394,6 +399,40 @@ impl Instance {
         self.commit_prepared(backend, plan, prepared)
     }
 
+    /// Hands `outcome` back once the caller is done with it (journaled its
+    /// record, sent its receipts): its lists go to the instance's pools and
+    /// later commits fill them instead of allocating, so a steady stream of
+    /// small commits allocates nothing after warm-up (issue 12 item 3; see
+    /// [`crate::pool`]). Optional: dropping an outcome is always correct.
+    /// The state is untouched (hashes, snapshots and replays do not see it).
+    ///
+    /// # Example
+    /// ```
+    /// use smithereens_core::{fixtures, EventId, HeadlessBackend, Instance, Pose, RadialDamage};
+    /// use smithereens_core::glam::Vec3;
+    /// use std::sync::Arc;
+    /// let asset = Arc::new(fixtures::chain(3, &[(0, 1), (1, 2)], &[0]).unwrap());
+    /// let mut inst = Instance::new(asset, Pose::IDENTITY).unwrap();
+    /// let hash = inst.state_hash();
+    /// inst.admit(RadialDamage { id: EventId(1), point: Vec3::new(1.5, 0.0, 0.0),
+    ///                           radius: 0.2, damage: 1e9, impulse: None }).unwrap();
+    /// let outcome = inst.commit(&mut HeadlessBackend::default()).unwrap();
+    /// assert_eq!(outcome.broken.len(), 1);
+    /// let after = inst.state_hash();
+    /// inst.recycle(outcome);
+    /// assert_eq!(inst.state_hash(), after);
+    /// # let _ = hash;
+    /// ```
+    pub fn recycle(&mut self, outcome: CommitOutcome) {
+        self.pool.give_outcome(outcome);
+    }
+
+    /// As [`Self::recycle`], for a commit record the caller kept on its own
+    /// (e.g. after writing it to a journal).
+    pub fn recycle_record(&mut self, record: CommitRecord) {
+        self.pool.give_record(record);
+    }
+
     /// The safe-point half of a commit whose plan and preparation were made
     /// earlier (possibly asynchronously, while queries kept reading the
     /// published version): re-checks that the plan's base topology version
@@ -434,36 +473,32 @@ impl Instance {
         {
             return Err(CommitError::StaleCluster(h));
         }
-        let motions = backend
-            .commit(prepared, &plan, self)
-            .map_err(CommitError::Commit)?;
+        let mut motions = self.pool.motions.take();
+        if let Err(e) = backend.commit(prepared, &plan, self, &mut motions) {
+            self.pool.motions.give(motions);
+            return Err(CommitError::Commit(e));
+        }
         // The record does not keep the plan's broken list: moved, not copied.
         let mut plan = plan;
         let broken = std::mem::take(&mut plan.broken);
         let (record, splits, applied) = self.record_from_plan(plan, motions);
         self.install_parts(&record, splits);
+        let pool = &mut self.pool;
+        let handles = |pool: &mut crate::pool::CommitPool,
+                       keep: &dyn Fn(&ClusterRecord) -> bool| {
+            let mut list = pool.handles.take();
+            list.extend(record.created.iter().filter(|c| keep(c)).map(|c| c.handle));
+            list
+        };
         Ok(CommitOutcome {
-            receipts: record.receipts.clone(),
+            receipts: pool.copy_receipts(&record.receipts),
             broken,
-            removed: record.removed.clone(),
-            created: record
-                .created
-                .iter()
-                .filter(|c| !c.is_kept())
-                .map(|c| c.handle)
-                .collect(),
-            shrunk: record
-                .created
-                .iter()
-                .filter(|c| c.is_kept())
-                .map(|c| c.handle)
-                .collect(),
-            render_only: record
-                .created
-                .iter()
-                .filter(|c| c.representation == Representation::RenderOnlyDebris)
-                .map(|c| c.handle)
-                .collect(),
+            removed: pool.handles.copy(&record.removed),
+            created: handles(pool, &|c| !c.is_kept()),
+            shrunk: handles(pool, &|c| c.is_kept()),
+            render_only: handles(pool, &|c| {
+                c.representation == Representation::RenderOnlyDebris
+            }),
             status: CommitStatus::Committed,
             record: Some(record),
             applied,
@@ -548,12 +583,13 @@ impl CommitBackend for HeadlessBackend {
         _prepared: (),
         plan: &CommitPlan,
         instance: &Instance,
-    ) -> Result<Vec<ClusterMotion>, InjectedFailure> {
+        motions: &mut Vec<ClusterMotion>,
+    ) -> Result<(), InjectedFailure> {
         if self.fail_commit > 0 {
             self.fail_commit -= 1;
             return Err(InjectedFailure("commit"));
         }
-        let mut motions = Vec::with_capacity(plan.new_cluster_count());
+        motions.reserve(plan.new_cluster_count());
         for s in &plan.splits {
             let Some(old) = instance.cluster(s.old) else {
                 return Err(InjectedFailure("stale cluster"));
@@ -563,6 +599,6 @@ impl CommitBackend for HeadlessBackend {
             }
         }
         self.commits += 1;
-        Ok(motions)
+        Ok(())
     }
 }

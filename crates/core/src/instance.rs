@@ -68,10 +68,10 @@ pub enum InstanceError {
     #[error("degenerate cluster mass properties: {0}")]
     Mass(crate::MassError),
     /// The budget descriptor is invalid.
-    #[error("invalid budget: {0}")]
+    #[error("invalid budget")]
     Budget(#[from] BudgetError),
     /// The lifecycle thresholds are invalid.
-    #[error("invalid lifecycle thresholds: {0}")]
+    #[error("invalid lifecycle thresholds")]
     Lifecycle(#[from] LifecycleError),
     /// The asset's free-standing critical components need more slots than the budget has.
     #[error("initial placement exceeds the budget: {0}")]
@@ -172,6 +172,8 @@ pub struct Instance {
     /// Temporaries of planning and installing a commit, kept for their
     /// capacity (issue 12 item 3).
     pub(crate) commit_scratch: CommitScratch,
+    /// Lists a commit hands out or keeps, recycled (issue 12 item 3).
+    pub(crate) pool: crate::pool::CommitPool,
 }
 
 /// Buffers a commit reuses instead of allocating them afresh (issue 12
@@ -333,6 +335,7 @@ impl Instance {
             spread_scratch: crate::damage::SpreadScratch::default(),
             undo: Vec::new(),
             commit_scratch: CommitScratch::default(),
+            pool: crate::pool::CommitPool::default(),
         })
     }
 
@@ -540,7 +543,8 @@ impl Instance {
                 impulse_chunk,
             }));
         }
-        let (candidates, impulse_chunk) = self.measure(&event);
+        let list = self.pool.candidates.take();
+        let (candidates, impulse_chunk) = self.measure(&event, list);
         Ok(self.push_pending(PendingEvent {
             event,
             admission_seq: 0,
@@ -687,11 +691,15 @@ impl Instance {
     /// single-chunk clusters hold no intact bond and are skipped for the
     /// bond query. Every hit is re-measured exactly as a scan would measure
     /// it, so the answer is bit-identical to a scan.
-    fn measure(&self, event: &DamageEvent) -> (Vec<DamageCandidate>, Option<ChunkIndex>) {
+    fn measure(
+        &self,
+        event: &DamageEvent,
+        mut candidates: Vec<DamageCandidate>,
+    ) -> (Vec<DamageCandidate>, Option<ChunkIndex>) {
         let reach = event.reach();
         let bonds = self.asset.bonds();
         let chunks = self.asset.chunks();
-        let mut candidates = Vec::new();
+        candidates.clear();
         let mut nearest: Option<(f32, u32)> = None;
         for (h, cluster) in self.clusters.iter() {
             if !(cluster.representation.is_authoritative() && cluster.withdrawn_at.is_none())
@@ -843,9 +851,9 @@ impl Instance {
         let mut events = std::mem::take(&mut cs.events);
         events.clear();
         events.reserve(self.pending.len());
-        let mut all_broken = Vec::new();
+        let mut all_broken = self.pool.bonds.take();
         for p in &self.pending {
-            let mut broken = Vec::new();
+            let mut broken = self.pool.bonds.take();
             let applied = p.event.apply(
                 self.asset.graph(),
                 &mut self.health,
@@ -871,13 +879,11 @@ impl Instance {
         before.sort_by_key(|&(b, _)| b);
         before.dedup_by_key(|&mut (b, _)| b);
         let health = &self.health;
-        let health_changes: Vec<(BondIndex, f32)> = before
-            .iter()
-            .filter_map(|&(b, old)| {
-                let new = *health.get(b.0 as usize)?;
-                (new.to_bits() != old.to_bits()).then_some((b, new))
-            })
-            .collect();
+        let mut health_changes = self.pool.health.take();
+        health_changes.extend(before.iter().filter_map(|&(b, old)| {
+            let new = *health.get(b.0 as usize)?;
+            (new.to_bits() != old.to_bits()).then_some((b, new))
+        }));
         // Broken bonds grouped by the cluster that held them: intact bonds
         // never cross clusters, so a bond's first chunk names its cluster.
         let by_cluster = &mut cs.by_cluster;
@@ -1025,17 +1031,19 @@ impl Instance {
             self.topology_version + 1
         };
         // A split whose remainder keeps the old handle removes nothing.
-        let removed: Vec<ClusterHandle> = plan
-            .splits
-            .iter()
-            .filter(|s| !s.parts.iter().any(|p| p.kept))
-            .map(|s| s.old)
-            .collect();
+        let mut removed = self.pool.handles.take();
+        removed.extend(
+            plan.splits
+                .iter()
+                .filter(|s| !s.parts.iter().any(|p| p.kept))
+                .map(|s| s.old),
+        );
         // Position of each created cluster by handle, for the impulses only.
         let mut index: Vec<(ClusterHandle, usize)> = Vec::new();
         let with_impulses = !plan.impulses.is_empty();
-        let mut motions = motions.into_iter();
-        let mut created = Vec::with_capacity(plan.new_cluster_count());
+        let mut created = self.pool.clusters.take();
+        created.reserve(plan.new_cluster_count());
+        let mut next_motion = 0;
         for s in &plan.splits {
             for p in &s.parts {
                 if with_impulses {
@@ -1049,13 +1057,14 @@ impl Instance {
                     nodes: if p.kept {
                         NodeSet::RestOf(s.old)
                     } else {
-                        NodeSet::List(p.nodes.clone())
+                        NodeSet::List(self.pool.nodes.copy(&p.nodes))
                     },
                     supported: p.supported,
                     representation: p.representation,
                     slot: p.slot,
-                    motion: motions.next().unwrap_or_default(),
+                    motion: motions.get(next_motion).copied().unwrap_or_default(),
                 });
+                next_motion += 1;
             }
         }
         // Impulses enter the recorded motion exactly once, keyed by their
@@ -1088,14 +1097,24 @@ impl Instance {
                 }
             }
         }
-        let mut receipts = Vec::with_capacity(plan.events.len());
-        let mut applied = Vec::with_capacity(plan.events.len());
+        self.pool.motions.give(motions);
+        let mut receipts = self.pool.receipts.take();
+        receipts.reserve(plan.events.len());
+        let mut applied = self.pool.pending.take();
+        applied.reserve(plan.events.len());
         let mut events = plan.events;
         for e in events.drain(..) {
             let Some(p) = self.pending_position(e.id).map(|i| &self.pending[i]) else {
+                self.pool.bonds.give(e.broken);
                 continue;
             };
-            applied.push(p.clone());
+            applied.push(PendingEvent {
+                event: p.event.clone(),
+                admission_seq: p.admission_seq,
+                topology_version: p.topology_version,
+                candidates: self.pool.candidates.copy(&p.candidates),
+                impulse_chunk: p.impulse_chunk,
+            });
             receipts.push(Receipt {
                 instance: self.id,
                 event: p.event.clone(),
@@ -1113,7 +1132,11 @@ impl Instance {
             health: plan.health_changes,
             removed,
             created,
-            motions: staged.into_iter().collect(),
+            motions: {
+                let mut list = self.pool.staged.take();
+                list.extend(staged);
+                list
+            },
             receipts,
             task_path: self.take_task_path_change(),
             next_admission: self.next_admission,
@@ -1197,7 +1220,8 @@ impl Instance {
                 if let Some(old) = old
                     && old.nodes.capacity() > self.scratch.spare_nodes.capacity()
                 {
-                    self.scratch.spare_nodes = old.nodes;
+                    // A spilled list gives its heap block back, no copy.
+                    self.scratch.spare_nodes = old.nodes.into_vec();
                 }
                 installed.push((rc.handle, false));
             } else {
@@ -1228,7 +1252,10 @@ impl Instance {
         self.topology_version = record.topology_version;
         self.commit_seq = record.commit_seq;
         for r in &record.receipts {
-            self.applied.insert(r.clone());
+            let copy = self.pool.copy_receipt(r);
+            let pool = &mut self.pool;
+            self.applied
+                .insert_evicting(copy, &mut |old| pool.give_receipt(old));
         }
         if !record.receipts.is_empty() {
             // One pass over the queue against the sorted applied ids:
@@ -1237,8 +1264,14 @@ impl Instance {
             done.clear();
             done.extend(record.receipts.iter().map(|r| r.event.id));
             done.sort_unstable();
-            self.pending
-                .retain(|p| done.binary_search(&p.event.id).is_err());
+            let pool = &mut self.pool;
+            self.pending.retain_mut(|p| {
+                let keep = done.binary_search(&p.event.id).is_err();
+                if !keep {
+                    pool.candidates.give(std::mem::take(&mut p.candidates));
+                }
+                keep
+            });
             for id in done.iter() {
                 self.pending_index.remove(id);
             }
@@ -1489,7 +1522,7 @@ pub(crate) fn remainder_part<'a>(
     asset: &Asset,
     old: &Cluster,
     departing: impl Iterator<Item = &'a MassSums>,
-    nodes: Vec<ChunkIndex>,
+    nodes: crate::Members,
     supported: bool,
 ) -> Result<SplitPart, crate::MassError> {
     let mut sums = old.sums;
@@ -1569,15 +1602,17 @@ fn sort_by_bond(candidates: &mut Vec<DamageCandidate>, bond_count: usize) {
 /// reuses the memory of the one its last commit freed).
 fn without(
     nodes: &[ChunkIndex],
-    gone: impl Iterator<Item = ChunkIndex>,
+    gone_nodes: impl Iterator<Item = ChunkIndex>,
+    gone: &mut Vec<ChunkIndex>,
     mut out: Vec<ChunkIndex>,
 ) -> Vec<ChunkIndex> {
-    let mut gone: Vec<ChunkIndex> = gone.collect();
+    gone.clear();
+    gone.extend(gone_nodes);
     gone.sort_unstable();
     out.clear();
     out.reserve(nodes.len().saturating_sub(gone.len()));
     let mut from = 0;
-    for g in gone {
+    for &g in gone.iter() {
         if let Ok(i) = gallop(&nodes[from..], g) {
             out.extend_from_slice(&nodes[from..from + i]);
             from += i + 1;
@@ -1705,11 +1740,13 @@ fn plan_split(
     // per-node lookup).
     let nodes = match kept_nodes {
         Some(nodes) => nodes,
-        None => without(
+        // From a `Vec`: a list longer than the inline size keeps its block.
+        None => crate::Members::from_vec(without(
             &cluster.nodes,
             parts[1..].iter().flat_map(|p| p.nodes.iter().copied()),
+            &mut scratch.gone,
             std::mem::take(&mut scratch.spare_nodes),
-        ),
+        )),
     };
     let supported = cluster.supported
         && (!lost_support || nodes.iter().any(|&n| is_support(asset, candidate, n)));

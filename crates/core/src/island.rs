@@ -20,8 +20,8 @@ use crate::index::ChunkIndex;
 /// One connected component.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Island {
-    /// Member nodes, ascending.
-    pub nodes: Vec<ChunkIndex>,
+    /// Member nodes, ascending (inline up to four, see [`crate::Members`]).
+    pub nodes: crate::Members,
     /// True when the component stays fixed to the world.
     pub supported: bool,
 }
@@ -102,7 +102,7 @@ pub fn find_islands_in(
         }
         scratch.sizes.push(size);
         out.push(Island {
-            nodes: Vec::with_capacity(size as usize),
+            nodes: crate::Members::with_capacity(size as usize),
             supported,
         });
     }
@@ -174,6 +174,8 @@ pub struct SplitScratch {
     /// reused for the next remainder's, so chipping a big cluster does not
     /// allocate (and page in) a fresh copy of its member list every time.
     pub(crate) spare_nodes: Vec<ChunkIndex>,
+    /// The departed chunks of a split, sorted (the planner's buffer).
+    pub(crate) gone: Vec<ChunkIndex>,
 }
 
 impl SplitScratch {
@@ -281,7 +283,7 @@ impl SplitScratch {
 ///                          &mut scratch, &mut out);
 /// assert_eq!(rest, Remainder::Open);
 /// assert_eq!(out.len(), 1);
-/// assert_eq!(out[0].nodes, vec![ChunkIndex(3)]);
+/// assert_eq!(out[0].nodes[..], [ChunkIndex(3)]);
 /// ```
 pub fn find_departed(
     asset: &Asset,
@@ -359,7 +361,7 @@ pub fn find_departed(
             scratch.piece[root as usize] = scratch.roots.len() as u32;
             scratch.roots.push(root);
             out.push(Island {
-                nodes: Vec::new(),
+                nodes: crate::Members::new(),
                 supported: false,
             });
         }
@@ -370,26 +372,14 @@ pub fn find_departed(
     for island in &mut out[first..] {
         island.nodes.sort_unstable();
     }
-    // Order pieces by lowest node, and keep `piece` pointing at positions.
-    let mut order: Vec<usize> = (first..out.len()).collect();
-    order.sort_by_key(|&p| out[p].nodes[0]);
-    let mut position = vec![0u32; order.len()];
-    for (rank, &p) in order.iter().enumerate() {
-        position[p - first] = rank as u32;
+    // Order pieces by lowest node (distinct across pieces, so the order is
+    // total), in place, and point each group's `piece` at its new position.
+    out[first..].sort_unstable_by_key(|island| island.nodes[0]);
+    for q in 0..out.len() - first {
+        let lowest = out[first + q].nodes[0];
+        let root = scratch.find(scratch.owner[lowest.0 as usize]);
+        scratch.piece[root as usize] = q as u32;
     }
-    for root in 0..searches {
-        let p = scratch.piece[root];
-        if p != u32::MAX {
-            scratch.piece[root] = position[p as usize];
-        }
-    }
-    let mut tail: Vec<Island> = out.drain(first..).collect();
-    let mut sorted: Vec<Option<Island>> = Vec::with_capacity(tail.len());
-    sorted.resize_with(tail.len(), || None);
-    for (p, island) in tail.drain(..).enumerate() {
-        sorted[position[p] as usize] = Some(island);
-    }
-    out.extend(sorted.into_iter().flatten());
     if open_groups == 1 || out.len() == first {
         return Remainder::Open;
     }
@@ -433,7 +423,7 @@ mod tests {
         assert_eq!(
             islands,
             vec![Island {
-                nodes: vec![ChunkIndex(0), ChunkIndex(1), ChunkIndex(2)],
+                nodes: smallvec::smallvec![ChunkIndex(0), ChunkIndex(1), ChunkIndex(2)],
                 supported: true
             }]
         );
@@ -447,11 +437,11 @@ mod tests {
             islands,
             vec![
                 Island {
-                    nodes: vec![ChunkIndex(0), ChunkIndex(1)],
+                    nodes: smallvec::smallvec![ChunkIndex(0), ChunkIndex(1)],
                     supported: true
                 },
                 Island {
-                    nodes: vec![ChunkIndex(2)],
+                    nodes: smallvec::smallvec![ChunkIndex(2)],
                     supported: false
                 },
             ]

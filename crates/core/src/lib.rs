@@ -40,6 +40,7 @@ pub mod island;
 pub mod lifecycle;
 pub mod mass;
 pub mod point_tree;
+pub mod pool;
 pub mod pose;
 pub mod quantity;
 pub mod receipts;
@@ -58,7 +59,7 @@ pub use asset_file::{AssetFile, AssetFileError, ChunkMesh};
 pub use budget::{
     BodySlot, BudgetDesc, BudgetError, BudgetShortfall, ProxyDesc, ProxyId, Representation,
 };
-pub use cluster::{Cluster, ClusterHandle, ClusterMotion};
+pub use cluster::{Cluster, ClusterHandle, ClusterMotion, Members};
 pub use codec::FrameError;
 pub use commit::{
     BodyAllowance, CommitBackend, CommitError, CommitOutcome, CommitPlan, CommitStatus,
@@ -83,6 +84,7 @@ pub use recovery::{
 };
 pub use replay::{ReplayEntry, ReplayError, ReplayLog, ReplayRecorder, ReplayReport, replay};
 pub use replication::{Message, ReceiveOutcome, Replica, ReplicationError};
+pub use smallvec;
 pub use snapshot::{ClusterSnapshot, Snapshot, SnapshotError};
 pub use stress::{StressError, StressSolver};
 pub use velocity::Velocity;

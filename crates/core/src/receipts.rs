@@ -20,7 +20,7 @@
 
 use crate::damage::{EventId, EventSource};
 use crate::instance::Receipt;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 /// Receipts kept per source by default: 4096, about 68 s of one source
 /// sending 60 events per second, far beyond any retransmission delay.
@@ -43,9 +43,13 @@ pub enum ReceiptLookup<'a> {
 struct SourceReceipts {
     /// Highest sequence whose receipt left the window; `None` while none has.
     horizon: Option<u64>,
-    /// The receipts in the window by sequence number; at most `window` of them,
-    /// all above `horizon`.
-    recent: BTreeMap<u64, Receipt>,
+    /// The receipts in the window, ascending by sequence number; at most
+    /// `window` of them, all above `horizon`. A deque, not a map: receipts
+    /// arrive (almost always) in sequence order, so an insert is a push at
+    /// the back and an expiry a pop at the front, and once the window is full
+    /// neither allocates (a B-tree allocated a node every few inserts, issue
+    /// 12 item 3). Out-of-order receipts are inserted in place.
+    recent: VecDeque<(u64, Receipt)>,
 }
 
 /// Receipts of applied events, a bounded window per [`EventSource`].
@@ -109,7 +113,7 @@ impl ReceiptWindow {
         self.window = window.max(1);
         let keep = self.window as usize;
         for s in self.sources.values_mut() {
-            s.trim(keep);
+            s.trim(keep, &mut drop);
         }
     }
 
@@ -118,7 +122,7 @@ impl ReceiptWindow {
         let Some(s) = self.sources.get(&id.source()) else {
             return ReceiptLookup::Unknown;
         };
-        match s.recent.get(&id.sequence()) {
+        match s.get(id.sequence()) {
             Some(r) => ReceiptLookup::Recent(r),
             None if s.horizon.is_some_and(|h| id.sequence() <= h) => ReceiptLookup::Expired,
             None => ReceiptLookup::Unknown,
@@ -129,25 +133,44 @@ impl ReceiptWindow {
     pub fn get(&self, id: EventId) -> Option<&Receipt> {
         self.sources
             .get(&id.source())
-            .and_then(|s| s.recent.get(&id.sequence()))
+            .and_then(|s| s.get(id.sequence()))
     }
 
     /// Records the receipt of an applied event (replacing one with the same
     /// id), then expires its source's lowest sequences beyond the window. A
     /// receipt at or below its source's horizon expires at once.
     pub fn insert(&mut self, receipt: Receipt) {
+        self.insert_evicting(receipt, &mut drop);
+    }
+
+    /// [`Self::insert`], handing every receipt that leaves the window (or
+    /// is replaced, or expires at once) to `evicted`, so its lists can be
+    /// reused.
+    pub(crate) fn insert_evicting(&mut self, receipt: Receipt, evicted: &mut dyn FnMut(Receipt)) {
         let id = receipt.event.id;
         let s = self.sources.entry(id.source()).or_default();
         if s.horizon.is_some_and(|h| id.sequence() <= h) {
+            evicted(receipt);
             return;
         }
-        s.recent.insert(id.sequence(), receipt);
-        s.trim(self.window as usize);
+        let seq = id.sequence();
+        match s.recent.back() {
+            Some(&(last, _)) if last >= seq => {
+                match s.recent.binary_search_by_key(&seq, |&(q, _)| q) {
+                    Ok(i) => evicted(std::mem::replace(&mut s.recent[i].1, receipt)),
+                    Err(i) => s.recent.insert(i, (seq, receipt)),
+                }
+            }
+            _ => s.recent.push_back((seq, receipt)),
+        }
+        s.trim(self.window as usize, evicted);
     }
 
     /// Receipts in the window, ascending by event id.
     pub fn iter(&self) -> impl Iterator<Item = &Receipt> + '_ {
-        self.sources.values().flat_map(|s| s.recent.values())
+        self.sources
+            .values()
+            .flat_map(|s| s.recent.iter().map(|(_, r)| r))
     }
 
     /// Number of receipts in the window (all sources).
@@ -180,16 +203,24 @@ impl ReceiptWindow {
         let s = self.sources.entry(source).or_default();
         s.horizon = Some(s.horizon.map_or(horizon, |h| h.max(horizon)));
         // Sequences are below 2⁴⁸, so the saturated bound keeps none.
-        s.recent = s.recent.split_off(&horizon.saturating_add(1));
+        let cut = s.recent.partition_point(|&(q, _)| q <= horizon);
+        s.recent.drain(..cut);
     }
 }
 
 impl SourceReceipts {
+    /// The receipt with sequence `seq`, if in the window.
+    fn get(&self, seq: u64) -> Option<&Receipt> {
+        let i = self.recent.binary_search_by_key(&seq, |&(q, _)| q).ok()?;
+        Some(&self.recent[i].1)
+    }
+
     /// Expires the lowest sequences until at most `keep` receipts remain.
-    fn trim(&mut self, keep: usize) {
+    fn trim(&mut self, keep: usize, evicted: &mut dyn FnMut(Receipt)) {
         while self.recent.len() > keep {
-            if let Some((seq, _)) = self.recent.pop_first() {
+            if let Some((seq, old)) = self.recent.pop_front() {
                 self.horizon = Some(self.horizon.map_or(seq, |h| h.max(seq)));
+                evicted(old);
             }
         }
     }

@@ -469,7 +469,7 @@ impl Instance {
             let part = cluster_part(
                 &self.asset,
                 Island {
-                    nodes,
+                    nodes: crate::Members::from_vec(nodes),
                     supported: c.supported,
                 },
             )
@@ -498,8 +498,14 @@ impl Instance {
                 .filter(|&(j, _)| sources[j] == Some(c.handle))
                 .filter_map(|(j, _)| created.get(j).or(built[j].as_ref()))
                 .map(|p: &Cluster| &p.sums);
-            let part = remainder_part(&self.asset, old, departing, nodes, c.supported)
-                .map_err(RecordError::Mass)?;
+            let part = remainder_part(
+                &self.asset,
+                old,
+                departing,
+                crate::Members::from_vec(nodes),
+                c.supported,
+            )
+            .map_err(RecordError::Mass)?;
             created.push(self.cluster_from(c, part));
         }
         if created.len() != r.created.len() {
@@ -573,7 +579,7 @@ pub struct RecoveryReport {
 #[non_exhaustive]
 pub enum RecoveryError {
     /// The snapshot is unusable.
-    #[error("snapshot: {0}")]
+    #[error("snapshot")]
     Snapshot(#[from] SnapshotError),
     /// A record conflicts with the state or is inconsistent.
     #[error("record {commit_seq}: {error}")]

@@ -126,7 +126,7 @@ pub enum ReplayError {
         found: u64,
     },
     /// The instance descriptor is invalid.
-    #[error("instance: {0}")]
+    #[error("instance")]
     Instance(#[from] InstanceError),
     /// A recorded event was refused.
     #[error("commit {commit_seq}: event refused: {error}")]

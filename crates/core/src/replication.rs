@@ -142,10 +142,10 @@ pub enum ReplicationError {
         found: InstanceId,
     },
     /// The record conflicts with the replica's state or is inconsistent.
-    #[error("record: {0}")]
+    #[error("record")]
     Record(#[from] RecordError),
     /// The snapshot is unusable.
-    #[error("snapshot: {0}")]
+    #[error("snapshot")]
     Snapshot(#[from] SnapshotError),
 }
 

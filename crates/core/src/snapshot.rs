@@ -120,7 +120,7 @@ pub struct Snapshot {
 #[non_exhaustive]
 pub enum SnapshotError {
     /// The bytes are not a readable snapshot.
-    #[error("snapshot bytes: {0}")]
+    #[error("snapshot bytes")]
     Frame(#[from] FrameError),
     /// The snapshot was taken on another asset version.
     #[error("snapshot of asset {found:#018x}, but the asset given is {expected:#018x}")]
@@ -176,7 +176,7 @@ impl Instance {
             .iter()
             .map(|(h, c)| ClusterSnapshot {
                 handle: h,
-                nodes: c.nodes.clone(),
+                nodes: c.nodes.to_vec(),
                 supported: c.supported,
                 representation: c.representation,
                 slot: c.slot,
@@ -300,7 +300,7 @@ impl Instance {
             let part = cluster_part(
                 &asset,
                 Island {
-                    nodes: c.nodes.clone(),
+                    nodes: crate::Members::from_slice(&c.nodes),
                     supported: c.supported,
                 },
             )
@@ -432,6 +432,7 @@ impl Instance {
             spread_scratch: crate::damage::SpreadScratch::default(),
             undo: Vec::new(),
             commit_scratch: Default::default(),
+            pool: Default::default(),
         })
     }
 }
@@ -482,7 +483,7 @@ fn stored_mass(
     }
     // Same derivation as a remainder with nothing subtracted.
     let holder = crate::cluster::Cluster {
-        nodes: Vec::new(),
+        nodes: crate::Members::new(),
         supported: exact.supported,
         mass: exact.mass,
         principal: exact.principal,

@@ -36,7 +36,8 @@ impl CommitBackend for Watching {
         prepared: (),
         plan: &CommitPlan,
         instance: &Instance,
-    ) -> Result<Vec<ClusterMotion>, Self::Error> {
+        motions: &mut Vec<ClusterMotion>,
+    ) -> Result<(), Self::Error> {
         self.commits += 1;
         // Queries still read the published version during the swap.
         assert_eq!(instance.topology_version(), plan.base_version);
@@ -50,7 +51,7 @@ impl CommitBackend for Watching {
                     .map(|_| instance.health()[b.0 as usize])
             );
         }
-        self.inner.commit(prepared, plan, instance)
+        self.inner.commit(prepared, plan, instance, motions)
     }
 }
 

@@ -56,7 +56,7 @@ fn two_identical_hits_leave_6_and_2_then_2_and_0_and_drop_only_chunk_two() {
     assert_eq!(inst.topology_version(), 1);
     let clusters: Vec<(Vec<ChunkIndex>, bool)> = inst
         .clusters()
-        .map(|(_, c)| (c.nodes.clone(), c.supported))
+        .map(|(_, c)| (c.nodes.to_vec(), c.supported))
         .collect();
     assert_eq!(
         clusters,

@@ -230,7 +230,7 @@ proptest! {
             let mut out: Vec<(Vec<ChunkIndex>, bool, [u32; 4], [u32; 9])> = inst.clusters().map(|(_, c)| {
                 let m = c.mass;
                 let round = |v: f32| (v * 1e4).round() as i64 as u32;
-                (c.nodes.clone(), c.supported, [round(m.mass), round(m.center.x), round(m.center.y), round(m.center.z)], m.inertia.to_cols_array().map(round))
+                (c.nodes.to_vec(), c.supported, [round(m.mass), round(m.center.x), round(m.center.y), round(m.center.z)], m.inertia.to_cols_array().map(round))
             }).collect();
             out.sort();
             out

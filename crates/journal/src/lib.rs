@@ -151,7 +151,7 @@ pub enum JournalError {
         record: u64,
     },
     /// Recovery failed (snapshot unusable or a record inconsistent).
-    #[error("recovery: {0}")]
+    #[error("recovery")]
     Recovery(#[from] RecoveryError),
     /// The tables disagree with each other (receipts vs log, pending vs receipts).
     #[error("journal is inconsistent: {0}")]

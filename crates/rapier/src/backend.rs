@@ -751,7 +751,8 @@ impl CommitBackend for RapierCommit<'_> {
         prepared: PreparedBodies,
         plan: &CommitPlan,
         instance: &Instance,
-    ) -> Result<Vec<ClusterMotion>, BackendError> {
+        motions: &mut Vec<ClusterMotion>,
+    ) -> Result<(), BackendError> {
         // Validate everything first: after this loop nothing can fail, so the
         // swap below is all-or-nothing.
         let mut olds = Vec::with_capacity(plan.splits.len());
@@ -860,7 +861,7 @@ impl CommitBackend for RapierCommit<'_> {
             }
         }
 
-        let mut motions = Vec::with_capacity(prepared.parts.len());
+        motions.reserve(prepared.parts.len());
         let mut prepared = prepared.parts.into_iter();
         // Old bodies leave with their colliders and new ones arrive with theirs
         // in this one safe-point window; a remainder that keeps its body only
@@ -1008,6 +1009,6 @@ impl CommitBackend for RapierCommit<'_> {
                 self.physics.wake_up(h, true);
             }
         }
-        Ok(motions)
+        Ok(())
     }
 }

@@ -49,7 +49,8 @@ pub use error::BackendError;
 pub use held::{
     DEFAULT_PART_HEALTH, DEFAULT_WEAPON_HEALTH, DamageTarget, HeldContacts, HeldDamageEvent,
     HeldError, HeldPartDesc, HeldParts, HeldPose, HeldState, HoldingOwner, LauncherDesc,
-    LauncherId, MAX_PART_OFFSET, PartMaterial, PartShape, PartStatus, RollbackError,
+    LauncherId, MAX_PART_MASS, MAX_PART_OFFSET, MIN_PART_MASS, PartMaterial, PartShape, PartStatus,
+    RollbackError,
 };
 pub use impact::ImpactDamage;
 pub use set::{

@@ -350,6 +350,13 @@ fn bad_parts_and_bad_launches_are_refused_and_change_nothing() {
         (with(&|p| p.mass = f32::NAN), |e| {
             matches!(e, HeldError::BadMass { .. })
         }),
+        // Finite but outside what the solver moves correctly.
+        (with(&|p| p.mass = 1e-30), |e| {
+            matches!(e, HeldError::BadMass { projectile: 1, .. })
+        }),
+        (with(&|p| p.mass = 1e30), |e| {
+            matches!(e, HeldError::BadMass { projectile: 1, .. })
+        }),
         (with(&|p| p.pose.translation.x = f32::NAN), |e| {
             matches!(e, HeldError::BadPose { projectile: 1 })
         }),
@@ -390,6 +397,19 @@ fn bad_parts_and_bad_launches_are_refused_and_change_nothing() {
         Err(HeldError::ParentNotDynamic(_))
     ));
     assert_eq!(census(&w), before);
+    // A second launcher on the chassis's weapon part 3: ownership
+    // (parent, weapon, projectile) would be ambiguous.
+    let before = census(&w);
+    let err = held.add_launcher(&mut w, chassis, launcher()).unwrap_err();
+    assert_eq!(
+        err,
+        HeldError::WeaponTaken {
+            weapon: 3,
+            launcher: smithereens_rapier::LauncherId(0),
+        }
+    );
+    assert_eq!(census(&w), before);
+    assert_eq!(held.launcher_count(), 1);
 
     // Launches.
     assert!(matches!(

@@ -96,7 +96,7 @@ fn a_piece_without_hulls_that_breaks_off_stays_where_it_broke_as_render_only_deb
     let piece = world.instance().cluster_of(ChunkIndex(1)).unwrap();
     assert_eq!(report.render_only, vec![piece]);
     let cluster = world.instance().cluster(piece).unwrap();
-    assert_eq!(cluster.nodes, vec![ChunkIndex(1), ChunkIndex(2)]);
+    assert_eq!(cluster.nodes[..], [ChunkIndex(1), ChunkIndex(2)]);
     assert!(!cluster.supported);
     assert_eq!(cluster.representation, Representation::RenderOnlyDebris);
     assert_eq!(cluster.slot, None);

@@ -321,6 +321,16 @@ impl PartSpec {
     fn validate(&self, f: &str) -> Result<(), ScenarioFileError> {
         self.part_shape(f)?;
         positive(&format!("{f}.mass"), self.mass)?;
+        let (lo, hi) = (
+            smithereens_rapier::MIN_PART_MASS,
+            smithereens_rapier::MAX_PART_MASS,
+        );
+        if !(lo..=hi).contains(&self.mass) {
+            return Err(invalid(
+                format!("{f}.mass"),
+                format!("is {} kg; a held part weighs {lo} to {hi} kg", self.mass),
+            ));
+        }
         finite(&format!("{f}.position"), &self.position)?;
         let distance = glam::Vec3::from_array(self.position).length();
         let limit = smithereens_rapier::MAX_PART_OFFSET;
@@ -455,6 +465,19 @@ pub(crate) fn validate_vehicles(
         }
         for (l, launcher) in v.launchers.iter().enumerate() {
             let g = format!("vehicles[{k}].launchers[{l}]");
+            // Ownership is (vehicle, weapon part, projectile).
+            if let Some(j) = v.launchers[..l]
+                .iter()
+                .position(|o| o.weapon == launcher.weapon)
+            {
+                return Err(invalid(
+                    format!("{g}.weapon"),
+                    format!(
+                        "is {}, already the weapon of launchers[{j}] (each launcher needs its own weapon part index)",
+                        launcher.weapon
+                    ),
+                ));
+            }
             positive(&format!("{g}.weapon_health"), launcher.weapon_health)?;
             for (p, part) in launcher.parts.iter().enumerate() {
                 part.validate(&format!("{g}.parts[{p}]"))?;
@@ -502,6 +525,22 @@ pub(crate) fn validate_vehicles(
                     format!("{p} is already launched by launches[{j}]"),
                 ));
             }
+        }
+        // More launches from one launcher than it holds parts cannot all
+        // succeed: refused here, not 500 steps into the run.
+        let count = launcher.parts.len();
+        let from_it = launches[..=k]
+            .iter()
+            .filter(|e| (e.vehicle, e.launcher) == (l.vehicle, l.launcher))
+            .count();
+        if from_it > count {
+            return Err(invalid(
+                f("launcher"),
+                format!(
+                    "launcher {} of vehicle {} holds {count} parts, and this is launch {from_it} from it",
+                    l.launcher, l.vehicle
+                ),
+            ));
         }
         finite(&f("impulse"), &l.impulse)?;
         let j = glam::Vec3::from_array(l.impulse).length();

@@ -113,6 +113,46 @@ fn bad_part_masses_are_refused_naming_the_part() {
         assert_eq!(field, "vehicles[0].launchers[0].parts[1].mass", "{mass}");
         assert!(problem.contains("positive and finite"), "{problem}");
     }
+    // Finite but beyond what the solver moves correctly (new-user finding:
+    // 1e-30 kg ignored its launch impulse, 1e30 kg hung in the air).
+    for mass in ["1e-30", "0.0009", "1e30", "100001.0"] {
+        let text = CAR.replacen("mass = 4.0", &format!("mass = {mass}"), 1);
+        let (field, problem) = invalid(&text);
+        assert_eq!(field, "vehicles[0].launchers[0].parts[0].mass", "{mass}");
+        assert!(problem.contains("0.001 to 100000 kg"), "{problem}");
+    }
+    for mass in ["0.001", "100000.0"] {
+        let text = CAR.replacen("mass = 4.0", &format!("mass = {mass}"), 1);
+        assert!(ScenarioFile::parse(&text).is_ok(), "{mass}");
+    }
+}
+
+#[test]
+fn two_launchers_on_one_weapon_part_are_refused() {
+    // Holding colliders are owned by (vehicle, weapon part, projectile): a
+    // shared weapon index would make that ambiguous (new-user finding).
+    let second = "\n[[vehicles.launchers]]\n[[vehicles.launchers.parts]]\nshape = \"ball\"\nradius = 0.1\nmass = 4.0\nposition = [-1.5, 0.5, 0.0]\n";
+    let at = CAR.find("\n[[launches]]").unwrap();
+    let text = format!("{}{second}{}", &CAR[..at], &CAR[at..]);
+    let (field, problem) = invalid(&text);
+    assert_eq!(field, "vehicles[0].launchers[1].weapon");
+    assert!(problem.contains("launchers[0]"), "{problem}");
+    let own = second.replace(
+        "[[vehicles.launchers]]\n",
+        "[[vehicles.launchers]]\nweapon = 1\n",
+    );
+    assert!(ScenarioFile::parse(&format!("{}{own}{}", &CAR[..at], &CAR[at..])).is_ok());
+}
+
+#[test]
+fn more_launches_than_parts_are_refused_before_the_run() {
+    // The car's launcher holds two parts; a third launch could never fire.
+    let extra = "\n[[launches]]\ntime = 0.6\nvehicle = 0\nimpulse = [80.0, 0.0, 0.0]\n";
+    let two = format!("{CAR}{extra}");
+    assert!(ScenarioFile::parse(&two).is_ok());
+    let (field, problem) = invalid(&format!("{two}{extra}"));
+    assert_eq!(field, "launches[2].launcher");
+    assert!(problem.contains("holds 2 parts"), "{problem}");
 }
 
 #[test]
@@ -270,12 +310,27 @@ fn launching_a_part_that_broke_is_a_typed_error_at_its_step() {
         file.launches = vec![launch(projectile)];
         let built = build(&file, Path::new("."), &mut |_| {}).unwrap();
         match run(&built.scenario, &mut |_, _| {}) {
-            Err(RunError::Launch {
-                launch,
-                step,
-                source,
-            }) => {
-                assert_eq!((launch, step), (0, 479));
+            Err(
+                e @ RunError::Launch {
+                    launch,
+                    vehicle,
+                    launcher,
+                    step,
+                    ..
+                },
+            ) => {
+                assert_eq!((launch, vehicle, launcher, step), (0, 0, 0, 479));
+                let source = std::error::Error::source(&e).unwrap().to_string();
+                assert_eq!(source, expected.to_string());
+                // The message names the launch; its cause comes once, from
+                // the source chain (it used to be printed twice).
+                assert_eq!(
+                    e.to_string(),
+                    "launches[0] (vehicle 0, launcher 0) at step 479"
+                );
+                let RunError::Launch { source, .. } = e else {
+                    unreachable!()
+                };
                 assert_eq!(source, expected);
             }
             other => panic!("expected a refused launch, got {:?}", other.map(|r| r.1)),

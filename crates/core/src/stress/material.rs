@@ -175,7 +175,7 @@ pub enum MaterialError {
     #[error("damage rate {0} du/(Pa·s) must be finite and non-negative")]
     BadDamageRate(f32),
     /// Material number `material` is bad.
-    #[error("material {material}: {source}")]
+    #[error("material {material}")]
     InMaterial {
         /// Position in [`StressMaterials::materials`].
         material: u32,

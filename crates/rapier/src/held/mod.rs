@@ -41,8 +41,8 @@ mod spec;
 pub use durability::{DamageTarget, HeldContacts, HeldDamageEvent};
 pub use rollback::{HeldState, LauncherRecord, PartRecord, RollbackError};
 pub use spec::{
-    DEFAULT_PART_HEALTH, DEFAULT_WEAPON_HEALTH, HeldPartDesc, LauncherDesc, MAX_PART_OFFSET,
-    PartMaterial, PartShape,
+    DEFAULT_PART_HEALTH, DEFAULT_WEAPON_HEALTH, HeldPartDesc, LauncherDesc, MAX_PART_MASS,
+    MAX_PART_OFFSET, MIN_PART_MASS, PartMaterial, PartShape,
 };
 
 /// Who holds a holding collider: recorded at creation, kept in snapshots.
@@ -60,6 +60,17 @@ pub struct HoldingOwner {
 #[derive(Copy, Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct LauncherId(pub u32);
 
+impl std::fmt::Display for LauncherId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "#{}", self.0)
+    }
+}
+
+/// "projectile N", or "weapon" for `None` (error messages).
+pub(crate) fn part_name(projectile: Option<u32>) -> String {
+    projectile.map_or_else(|| "weapon".to_owned(), |p| format!("projectile {p}"))
+}
+
 /// Where a held part is in its life.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum PartStatus {
@@ -75,8 +86,11 @@ pub enum PartStatus {
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]
 pub enum HeldError {
-    /// A part's mass is ≤ 0, NaN or infinite.
-    #[error("projectile {projectile}: mass {mass} kg is not positive and finite")]
+    /// A part's mass is NaN or outside [[`MIN_PART_MASS`], [`MAX_PART_MASS`]]
+    /// (≤ 0 and infinite included).
+    #[error(
+        "projectile {projectile}: mass {mass} kg is outside [{MIN_PART_MASS}, {MAX_PART_MASS}] kg"
+    )]
     BadMass {
         /// Projectile index.
         projectile: u32,
@@ -114,7 +128,7 @@ pub enum HeldError {
         limit: f32,
     },
     /// A health is ≤ 0, NaN or infinite (`projectile: None` for the weapon).
-    #[error("{projectile:?}: health {health} du is not positive and finite")]
+    #[error("{}: health {health} du is not positive and finite", part_name(*projectile))]
     BadHealth {
         /// Projectile index, `None` for the weapon.
         projectile: Option<u32>,
@@ -130,11 +144,20 @@ pub enum HeldError {
     /// The parent body is not in the world.
     #[error("parent body {0:?} is not in the world")]
     UnknownParent(RigidBodyHandle),
+    /// The parent already has a launcher on this weapon part index
+    /// (ownership would be ambiguous).
+    #[error("weapon part {weapon} of this parent already holds launcher {launcher}")]
+    WeaponTaken {
+        /// The weapon part index asked for.
+        weapon: u32,
+        /// The launcher on it.
+        launcher: LauncherId,
+    },
     /// The parent body is not dynamic (a fixed or kinematic body carries no mass).
     #[error("parent body {0:?} is not dynamic")]
     ParentNotDynamic(RigidBodyHandle),
     /// No launcher with this id.
-    #[error("no launcher {0:?}")]
+    #[error("no launcher {0}")]
     UnknownLauncher(LauncherId),
     /// The projectile index is out of range.
     #[error("projectile {projectile} is out of range (launcher holds {count})")]
@@ -151,10 +174,10 @@ pub enum HeldError {
     #[error("projectile {0} is broken")]
     Broken(u32),
     /// Every part of the launcher was launched or broke: nothing to launch.
-    #[error("launcher {0:?} has no ammunition left")]
+    #[error("launcher {0} has no ammunition left")]
     NoAmmunition(LauncherId),
     /// The launch impulse or point is not finite, or the world refused the switch.
-    #[error("switch refused: {0}")]
+    #[error("switch refused")]
     Detach(#[from] DetachError),
 }
 
@@ -230,7 +253,9 @@ impl HeldParts {
     ///
     /// # Errors
     /// The [`LauncherDesc::validate`] errors, [`HeldError::UnknownParent`] or
-    /// [`HeldError::ParentNotDynamic`]; the world is unchanged on error.
+    /// [`HeldError::ParentNotDynamic`], [`HeldError::WeaponTaken`] for a
+    /// weapon part of `parent` that already holds a launcher; the world is
+    /// unchanged on error.
     pub fn add_launcher(
         &mut self,
         physics: &mut PhysicsWorld,
@@ -244,6 +269,16 @@ impl HeldParts {
             .ok_or(HeldError::UnknownParent(parent))?;
         if !p.is_dynamic() {
             return Err(HeldError::ParentNotDynamic(parent));
+        }
+        // Ownership is (parent, weapon part, projectile): two launchers on
+        // one weapon part would make it ambiguous.
+        if let Some(k) =
+            (self.launchers.iter()).position(|l| l.parent == parent && l.desc.weapon == desc.weapon)
+        {
+            return Err(HeldError::WeaponTaken {
+                weapon: desc.weapon,
+                launcher: LauncherId(k as u32),
+            });
         }
         let id = LauncherId(self.launchers.len() as u32);
         let parent_pose = *p.position();

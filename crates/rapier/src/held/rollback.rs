@@ -109,7 +109,10 @@ pub enum RollbackError {
         what: &'static str,
     },
     /// The damage state is impossible for the spec (see the module docs).
-    #[error("launcher {launcher} {projectile:?}: damage state rejected: {what}")]
+    #[error(
+        "launcher {launcher} {}: damage state rejected: {what}",
+        super::part_name(*projectile)
+    )]
     DamageState {
         /// Launcher index.
         launcher: u32,

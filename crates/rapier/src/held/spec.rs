@@ -14,6 +14,17 @@ use serde::{Deserialize, Serialize};
 /// in the parent's frame.
 pub const MAX_PART_OFFSET: f32 = 50.0;
 
+/// Lightest held part, kg: 1 g. Rapier's f32 solver loses a much lighter
+/// body's motion against the world (a 1e-30 kg part launched with 50 N·s
+/// did not move sideways and sank 0.19 m in 1 s), so such a mass is an
+/// authoring mistake, refused rather than simulated wrongly.
+pub const MIN_PART_MASS: f32 = 1e-3;
+
+/// Heaviest held part, kg: 100 t, far beyond any carried projectile (a
+/// 1e30 kg part hung in the air after launch: gravity and contacts no
+/// longer move it in f32).
+pub const MAX_PART_MASS: f32 = 1e5;
+
 /// Shape of a held part, in the part's own frame (m). The holding collider
 /// and the part's own collider use the same shape.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -103,7 +114,8 @@ pub struct HeldPartDesc {
     pub shape: PartShape,
     /// Surface material.
     pub material: PartMaterial,
-    /// Mass, kg (> 0, finite). Both colliders carry exactly this mass
+    /// Mass, kg, in [[`MIN_PART_MASS`], [`MAX_PART_MASS`]] (1 g to 100 t).
+    /// Both colliders carry exactly this mass
     /// (`ColliderBuilder::mass`); the density follows from the shape's volume.
     pub mass: f32,
     /// Authored pose of the part in its parent body's frame, m; its
@@ -193,7 +205,7 @@ impl LauncherDesc {
         }
         for (i, part) in self.parts.iter().enumerate() {
             let projectile = i as u32;
-            if !(part.mass > 0.0) || !part.mass.is_finite() {
+            if !(MIN_PART_MASS..=MAX_PART_MASS).contains(&part.mass) {
                 return Err(HeldError::BadMass {
                     projectile,
                     mass: part.mass,

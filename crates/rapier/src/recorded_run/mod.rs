@@ -316,7 +316,7 @@ pub enum RunError {
         steps: u32,
     },
     /// A vehicle is refused.
-    #[error("vehicle {vehicle}: {source}")]
+    #[error("vehicle {vehicle}")]
     Vehicle {
         /// Index in [`ScriptedRun::vehicles`].
         vehicle: usize,
@@ -324,7 +324,7 @@ pub enum RunError {
         source: VehicleError,
     },
     /// The bounded stepper's settings are refused.
-    #[error("bounded stepper: {0}")]
+    #[error("bounded stepper")]
     Substep(#[from] SubstepError),
     /// The bounded stepper and `resolve_breaks` were both asked for.
     #[error("a run steps with the bounded stepper or re-runs breaking steps, not both")]
@@ -342,19 +342,27 @@ pub enum RunError {
     /// A launch names a vehicle or launcher the run does not have, a
     /// projectile index out of range, or a projectile an earlier launch
     /// already names.
-    #[error("launch {launch}: {source}")]
+    #[error("launches[{launch}] (vehicle {vehicle}, launcher {launcher})")]
     LaunchTarget {
         /// Index in [`ScriptedRun::launches`].
         launch: usize,
+        /// Its vehicle (index in [`ScriptedRun::vehicles`]).
+        vehicle: u32,
+        /// Its launcher (index in that vehicle's launchers).
+        launcher: u32,
         /// Why ([`HeldError::UnknownLauncher`] also for a missing vehicle).
         source: HeldError,
     },
     /// A launch was refused when its step came (the part had broken, or
     /// nothing was left to launch).
-    #[error("launch {launch} at step {step}: {source}")]
+    #[error("launches[{launch}] (vehicle {vehicle}, launcher {launcher}) at step {step}")]
     Launch {
         /// Index in [`ScriptedRun::launches`].
         launch: usize,
+        /// Its vehicle (index in [`ScriptedRun::vehicles`]).
+        vehicle: u32,
+        /// Its launcher (index in that vehicle's launchers).
+        launcher: u32,
         /// Its step.
         step: u32,
         /// Why.
@@ -439,7 +447,12 @@ fn check_vehicles(scenario: &ScriptedRun) -> Result<Option<BoundedStepper>, RunE
                 steps,
             });
         }
-        let target = |source| RunError::LaunchTarget { launch: k, source };
+        let target = |source| RunError::LaunchTarget {
+            launch: k,
+            vehicle: l.vehicle,
+            launcher: l.launcher,
+            source,
+        };
         let desc = scenario
             .vehicles
             .get(l.vehicle as usize)
@@ -461,6 +474,17 @@ fn check_vehicles(scenario: &ScriptedRun) -> Result<Option<BoundedStepper>, RunE
             if twice {
                 return Err(target(HeldError::AlreadyLaunched(p)));
             }
+        }
+        // More launches from one launcher than it holds parts can never all
+        // succeed: refused here, not at the step that runs dry.
+        let launches_so_far = scenario.launches[..=k]
+            .iter()
+            .filter(|e| (e.vehicle, e.launcher) == (l.vehicle, l.launcher))
+            .count();
+        if launches_so_far > count as usize {
+            return Err(target(HeldError::NoAmmunition(crate::LauncherId(
+                l.launcher,
+            ))));
         }
         if !l.impulse.is_finite() {
             return Err(target(HeldError::Detach(crate::DetachError::NonFinite)));
@@ -679,6 +703,8 @@ pub fn run_observed(
             launch(&mut physics, &mut held, &mut vehicles, l).map_err(|source| {
                 RunError::Launch {
                     launch: k,
+                    vehicle: l.vehicle,
+                    launcher: l.launcher,
                     step,
                     source,
                 }

@@ -122,7 +122,7 @@ pub enum VehicleError {
     #[error("a vehicle has at most {MAX_WHEELS} wheels")]
     TooManyWheels,
     /// A launcher's description is refused.
-    #[error("launcher {launcher}: {source}")]
+    #[error("launcher {launcher}")]
     Launcher {
         /// Launcher index on the vehicle.
         launcher: u32,

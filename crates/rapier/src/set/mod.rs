@@ -818,7 +818,7 @@ pub(crate) fn hash_body(h: &mut smithereens_core::hash::StateHasher, b: &RigidBo
 #[non_exhaustive]
 pub enum SetAdmitError {
     /// The instance handle is stale or unknown.
-    #[error("{0}")]
+    #[error(transparent)]
     Instance(#[from] BackendError),
     /// The event itself was refused.
     #[error("damage event")]

@@ -46,10 +46,10 @@ pub enum WorldSnapshotError {
     #[error("world snapshot format {0} is not supported")]
     Format(u32),
     /// The destruction state does not fit the asset or the physics state.
-    #[error("destruction set: {0}")]
+    #[error("destruction set")]
     Set(#[from] SetSnapshotError),
     /// Settings are invalid.
-    #[error("world: {0}")]
+    #[error("world")]
     Backend(#[from] BackendError),
     /// The physics state does not match the destruction state.
     #[error("world snapshot is inconsistent: {0}")]

@@ -182,10 +182,10 @@ pub enum SetSnapshotError {
     #[error("no asset with fingerprint {0:016x} was given")]
     MissingAsset(u64),
     /// An instance's destruction state does not fit its asset.
-    #[error("destruction state: {0}")]
+    #[error("destruction state")]
     Instance(#[from] smithereens_core::snapshot::SnapshotError),
     /// Settings or shapes are invalid.
-    #[error("set: {0}")]
+    #[error("set")]
     Backend(#[from] BackendError),
     /// The physics state does not match the destruction state.
     #[error("snapshot is inconsistent: {0}")]
