@@ -633,6 +633,19 @@ impl DestructionSet {
                     } else if entry.instance.pending().is_empty() {
                         self.dirty.retain(|&d| d != h);
                     }
+                    // The lists the report does not hand out (receipts,
+                    // applied events) go back to the instance's pools.
+                    entry.instance.recycle(smithereens_core::CommitOutcome {
+                        receipts: outcome.receipts,
+                        applied: outcome.applied,
+                        status: outcome.status,
+                        broken: Vec::new(),
+                        removed: Vec::new(),
+                        created: Vec::new(),
+                        shrunk: Vec::new(),
+                        render_only: Vec::new(),
+                        record: None,
+                    });
                 }
                 Err(e) => {
                     entry.failures += 1;
