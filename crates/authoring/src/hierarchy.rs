@@ -296,7 +296,8 @@ fn refine(
         let cells = cells.unwrap_or_else(|e| {
             out.unrefined += 1;
             if out.first_failure.is_empty() {
-                out.first_failure = format!(" (first: piece {k}: {e})");
+                out.first_failure =
+                    format!(" (first: piece {k}: {})", crate::error::error_chain(&e));
             }
             RawFracture {
                 raw: vec![RawChunk {

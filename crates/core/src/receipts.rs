@@ -16,7 +16,9 @@
 //!
 //! Memory: at most `window` receipts per source that ever sent an event,
 //! plus one horizon per source; it does not grow with the length of a match.
-//! Every operation is O(log n).
+//! Lookups are O(log n); inserting the next sequence of a source and
+//! expiring its lowest are O(1) (a deque per source); a receipt that
+//! arrives out of order is inserted in place, O(window).
 
 use crate::damage::{EventId, EventSource};
 use crate::instance::Receipt;
@@ -202,7 +204,6 @@ impl ReceiptWindow {
     pub(crate) fn expire_through(&mut self, source: EventSource, horizon: u64) {
         let s = self.sources.entry(source).or_default();
         s.horizon = Some(s.horizon.map_or(horizon, |h| h.max(horizon)));
-        // Sequences are below 2⁴⁸, so the saturated bound keeps none.
         let cut = s.recent.partition_point(|&(q, _)| q <= horizon);
         s.recent.drain(..cut);
     }

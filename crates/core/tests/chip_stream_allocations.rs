@@ -50,7 +50,8 @@ fn chip(n: u32, k: u32) -> RadialDamage {
     }
 }
 
-/// Allocations and bytes of each of `chips` chips after 40 of warm-up.
+/// Allocations and bytes of each of `chips` chips after `WARM_UP` chips,
+/// each outcome handed back when `recycle`, dropped otherwise.
 fn stream(n: u32, chips: u32, recycle: bool) -> Vec<(usize, usize)> {
     let asset = Arc::new(Asset::new(&fixtures::blast_grid_desc(n)).unwrap());
     let mut inst = Instance::new(asset, Pose::IDENTITY).unwrap();

@@ -307,6 +307,12 @@ proptest! {
                     .collect();
                 let mut reported: Vec<Vec<ChunkIndex>> = out.iter().map(|i| i.nodes.to_vec()).collect();
                 prop_assert!(reported.windows(2).all(|w| w[0][0] < w[1][0]), "pieces by lowest node");
+                // `piece_of` names the reported piece of every node in it.
+                for (i, piece) in out.iter().enumerate() {
+                    for &n in piece.nodes.iter() {
+                        prop_assert_eq!(scratch.piece_of(n), Some(i), "node {:?}", n);
+                    }
+                }
                 match rest {
                     Remainder::Open => {
                         // Exactly one component is missing: the remainder.

@@ -290,8 +290,8 @@ pub fn worst_joint_anchor_error(physics: &PhysicsWorld) -> (Option<ImpulseJointH
 /// Call it once after building a level, before the first frame. Without it
 /// the world's first frame pays Rapier's first-step allocations and a cold
 /// allocator: on the `wall_push` built-in with one vehicle that frame took
-/// 0.40–0.42 ms against a 0.06 ms median (the only frame over 3× the
-/// median); after `warm_up` it took 0.14 ms (`cargo bench -p
+/// 0.35–0.71 ms against a 0.05–0.06 ms median (the only frame over 3× the
+/// median); after `warm_up` it took at most 0.14 ms (`cargo bench -p
 /// smithereens-scenario --bench wall_push`). It costs one step plus one
 /// saved state, at load time. No events are emitted (the trial runs with
 /// none) and the frame counters of a [`BoundedStepper`] are not touched.

@@ -379,7 +379,9 @@ const CASES: &[Case] = &[
                 let mut desc = InstanceDesc::default();
                 desc.budget.queue_capacity = 0;
                 let r = set.spawn(physics, wall(), Pose::IDENTITY, desc);
-                matches!(r, Err(BackendError::Instance(_)))
+                // The reason survives into the flattened message.
+                matches!(&r, Err(BackendError::Instance(m))
+                    if m.contains("queue capacity must be at least 1"))
             })
         },
     },

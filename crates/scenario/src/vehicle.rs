@@ -484,6 +484,8 @@ pub(crate) fn validate_vehicles(
             }
         }
     }
+    // Launches so far per (vehicle, launcher): one pass, O(L log L).
+    let mut per_launcher = std::collections::BTreeMap::<(u32, u32), usize>::new();
     for (k, l) in launches.iter().enumerate() {
         let f = |n: &str| format!("launches[{k}].{n}");
         finite(&f("time"), &[l.time])?;
@@ -529,10 +531,11 @@ pub(crate) fn validate_vehicles(
         // More launches from one launcher than it holds parts cannot all
         // succeed: refused here, not 500 steps into the run.
         let count = launcher.parts.len();
-        let from_it = launches[..=k]
-            .iter()
-            .filter(|e| (e.vehicle, e.launcher) == (l.vehicle, l.launcher))
-            .count();
+        let from_it = per_launcher
+            .entry((l.vehicle, l.launcher))
+            .or_insert(0usize);
+        *from_it += 1;
+        let from_it = *from_it;
         if from_it > count {
             return Err(invalid(
                 f("launcher"),

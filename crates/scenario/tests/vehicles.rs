@@ -4,7 +4,7 @@
 #![allow(clippy::unwrap_used)] // test code: a failure here is a test failure
 
 use smithereens_rapier::HeldError;
-use smithereens_rapier::recorded_run::{HoldDesign, RunError, run};
+use smithereens_rapier::recorded_run::{HoldDesign, RunError, VehicleError, run};
 use smithereens_scenario::{LaunchSpec, ScenarioFile, ScenarioFileError, build, builtin};
 use std::path::Path;
 
@@ -142,6 +142,33 @@ fn two_launchers_on_one_weapon_part_are_refused() {
         "[[vehicles.launchers]]\nweapon = 1\n",
     );
     assert!(ScenarioFile::parse(&format!("{}{own}{}", &CAR[..at], &CAR[at..])).is_ok());
+}
+
+#[test]
+fn a_run_built_in_code_with_two_launchers_on_one_weapon_is_refused_before_the_world_is_built() {
+    // The library's own check (a run assembled without a scenario file):
+    // `VehicleDesc::validate` refuses it before any body is inserted.
+    let built = build(
+        &ScenarioFile::parse(CAR).unwrap(),
+        Path::new("."),
+        &mut |_| {},
+    )
+    .unwrap();
+    let mut scenario = built.scenario.clone();
+    let again = scenario.vehicles[0].launchers[0].clone();
+    scenario.vehicles[0].launchers.push(again);
+    scenario.launches.clear();
+    match run(&scenario, &mut |_, _| {}) {
+        Err(RunError::Vehicle {
+            vehicle: 0,
+            source:
+                VehicleError::Launcher {
+                    launcher: 1,
+                    source: HeldError::WeaponTaken { weapon: 0, .. },
+                },
+        }) => {}
+        other => panic!("expected WeaponTaken, got {:?}", other.map(|r| r.1)),
+    }
 }
 
 #[test]

@@ -439,6 +439,10 @@ fn check_vehicles(scenario: &ScriptedRun) -> Result<Option<BoundedStepper>, RunE
         return Err(RunError::SubstepWithResolveBreaks);
     }
     let steps = scenario.steps;
+    // Launches so far per (vehicle, launcher), and the projectiles named so
+    // far: one pass, O(L log L).
+    let mut per_launcher = std::collections::BTreeMap::<(u32, u32), usize>::new();
+    let mut named = std::collections::BTreeSet::<(u32, u32, u32)>::new();
     for (k, l) in scenario.launches.iter().enumerate() {
         if l.step >= steps {
             return Err(RunError::LaunchAfterEnd {
@@ -468,20 +472,15 @@ fn check_vehicles(scenario: &ScriptedRun) -> Result<Option<BoundedStepper>, RunE
                     count,
                 }));
             }
-            let twice = scenario.launches[..k]
-                .iter()
-                .any(|e| (e.vehicle, e.launcher, e.projectile) == (l.vehicle, l.launcher, Some(p)));
-            if twice {
+            if !named.insert((l.vehicle, l.launcher, p)) {
                 return Err(target(HeldError::AlreadyLaunched(p)));
             }
         }
         // More launches from one launcher than it holds parts can never all
         // succeed: refused here, not at the step that runs dry.
-        let launches_so_far = scenario.launches[..=k]
-            .iter()
-            .filter(|e| (e.vehicle, e.launcher) == (l.vehicle, l.launcher))
-            .count();
-        if launches_so_far > count as usize {
+        let launches_so_far = per_launcher.entry((l.vehicle, l.launcher)).or_insert(0);
+        *launches_so_far += 1;
+        if *launches_so_far > count as usize {
             return Err(target(HeldError::NoAmmunition(crate::LauncherId(
                 l.launcher,
             ))));

@@ -190,6 +190,18 @@ impl VehicleDesc {
                 launcher: k as u32,
                 source,
             })?;
+            // Ownership is (vehicle, weapon part, projectile): refused here,
+            // before `insert_vehicle` adds anything (`add_launcher` would
+            // refuse it only after the chassis and wheels are in the world).
+            if let Some(j) = (self.launchers[..k].iter()).position(|o| o.weapon == l.weapon) {
+                return Err(VehicleError::Launcher {
+                    launcher: k as u32,
+                    source: HeldError::WeaponTaken {
+                        weapon: l.weapon,
+                        launcher: crate::LauncherId(j as u32),
+                    },
+                });
+            }
         }
         Ok(())
     }

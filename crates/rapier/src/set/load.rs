@@ -218,7 +218,7 @@ impl DestructionSet {
     ) -> Result<(), BackendError> {
         let entry = self.entry(h)?;
         let stress = InstanceStress::new(&entry.instance, desc.clone())
-            .map_err(|e| BackendError::Stress(e.to_string()))?;
+            .map_err(|e| BackendError::Stress(crate::error::error_chain(&e)))?;
         let threshold = desc.load_floor;
         let mut flag = Vec::new();
         for (c, &rb) in &entry.bodies {
@@ -283,7 +283,7 @@ impl DestructionSet {
                 Err(e) => {
                     report
                         .stress_errors
-                        .push((h, BackendError::Stress(e.to_string())));
+                        .push((h, BackendError::Stress(crate::error::error_chain(&e))));
                     continue;
                 }
             };

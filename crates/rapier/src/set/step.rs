@@ -654,7 +654,7 @@ impl DestructionSet {
                         self.quarantine.push(Quarantined {
                             instance: h,
                             events,
-                            error: error_chain(&e),
+                            error: crate::error::error_chain(&e),
                             attempts: entry.failures,
                             step: self.step_index,
                         });
@@ -819,18 +819,6 @@ fn post_step_separation(physics: &PhysicsWorld, hit: &ContactHit) -> Option<f32>
         .ok()
         .flatten()
         .map(|c| c.dist)
-}
-
-/// An error and its sources, joined by ": ".
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut source = e.source();
-    while let Some(inner) = source {
-        s.push_str(": ");
-        s.push_str(&inner.to_string());
-        source = inner.source();
-    }
-    s
 }
 
 /// The current states of the bodies of a collider pair (for the next step).

@@ -361,7 +361,12 @@ impl DestructionSet {
             let generation = set.slots.get(slot as usize).map_or(0, |s| s.generation);
             let entry = occupied(&mut set.slots, slot, "stress")?;
             let s = smithereens_core::stress::InstanceStress::from_state(&entry.instance, state)
-                .map_err(|e| SetSnapshotError::Inconsistent(format!("stress: {e}")))?;
+                .map_err(|e| {
+                    SetSnapshotError::Inconsistent(format!(
+                        "stress: {}",
+                        crate::error::error_chain(&e)
+                    ))
+                })?;
             entry.stress = Some(Box::new(s));
             set.stressed
                 .push(InstanceHandle::from_raw_parts(slot, generation));
