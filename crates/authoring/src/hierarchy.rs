@@ -296,8 +296,10 @@ fn refine(
         let cells = cells.unwrap_or_else(|e| {
             out.unrefined += 1;
             if out.first_failure.is_empty() {
-                out.first_failure =
-                    format!(" (first: piece {k}: {})", crate::error::error_chain(&e));
+                out.first_failure = format!(
+                    " (first: piece {k}: {})",
+                    smithereens_core::error::display_chain(&e)
+                );
             }
             RawFracture {
                 raw: vec![RawChunk {

@@ -3,6 +3,30 @@
 use crate::index::{BondIndex, ChunkIndex};
 use glam::Vec3;
 
+/// An error and its sources, joined by ": ", for an error kept or shown as
+/// one line of text. The workspace's error types do not repeat their source
+/// in their own message (a chained print would say it twice), so
+/// `to_string()` alone drops the cause.
+///
+/// # Example
+/// ```
+/// use smithereens_core::error::display_chain;
+/// #[derive(Debug, thiserror::Error)]
+/// #[error("reading the asset")]
+/// struct Outer(#[source] std::fmt::Error);
+/// assert_eq!(display_chain(&Outer(std::fmt::Error)), "reading the asset: an error occurred when formatting an argument");
+/// ```
+pub fn display_chain(e: &dyn std::error::Error) -> String {
+    let mut s = e.to_string();
+    let mut source = e.source();
+    while let Some(inner) = source {
+        s.push_str(": ");
+        s.push_str(&inner.to_string());
+        source = inner.source();
+    }
+    s
+}
+
 /// Why an [`crate::AssetDesc`] was rejected by [`crate::Asset::new`].
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 #[non_exhaustive]

@@ -603,8 +603,12 @@ impl Journal {
             .ok_or_else(|| {
                 JournalError::Inconsistent(format!("snapshot {} missing", self.meta.snapshot_seq))
             })?;
-        let snapshot = Snapshot::from_bytes(snap_bytes.value())
-            .map_err(|e| JournalError::Corrupt(format!("snapshot: {}", error_chain(&e))))?;
+        let snapshot = Snapshot::from_bytes(snap_bytes.value()).map_err(|e| {
+            JournalError::Corrupt(format!(
+                "snapshot: {}",
+                smithereens_core::error::display_chain(&e)
+            ))
+        })?;
         let log = txn
             .open_table(LOG)
             .map_err(|e| JournalError::Corrupt(format!("log: {e}")))?;
@@ -702,8 +706,12 @@ impl Journal {
     fn verify_inner(&self) -> Result<VerifyReport, JournalError> {
         let txn = self.db.begin_read().map_err(store)?;
         let snapshots = read_all(&txn, SNAPSHOTS, |b| {
-            Snapshot::from_bytes(b)
-                .map_err(|e| JournalError::Corrupt(format!("snapshot: {}", error_chain(&e))))
+            Snapshot::from_bytes(b).map_err(|e| {
+                JournalError::Corrupt(format!(
+                    "snapshot: {}",
+                    smithereens_core::error::display_chain(&e)
+                ))
+            })
         })?;
         let oldest_snapshot = snapshots
             .keys()
@@ -848,17 +856,4 @@ fn encode_receipt(r: &Receipt) -> Vec<u8> {
 
 fn encode_pending(p: &PendingEvent) -> Vec<u8> {
     codec::encode(PENDING_MAGIC, JOURNAL_VERSION, p).unwrap_or_default()
-}
-
-/// An error and its sources, joined by ": " (error types do not repeat
-/// their source in their own message).
-fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut source = e.source();
-    while let Some(inner) = source {
-        s.push_str(": ");
-        s.push_str(&inner.to_string());
-        source = inner.source();
-    }
-    s
 }

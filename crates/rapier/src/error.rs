@@ -61,17 +61,3 @@ pub enum BackendError {
     #[error("stress: {0}")]
     Stress(String),
 }
-
-/// An error and its sources, joined by ": " (the text of an error that is
-/// kept as a `String`: error types do not repeat their source in their own
-/// message, so `to_string()` alone would drop the cause).
-pub(crate) fn error_chain(e: &dyn std::error::Error) -> String {
-    let mut s = e.to_string();
-    let mut source = e.source();
-    while let Some(inner) = source {
-        s.push_str(": ");
-        s.push_str(&inner.to_string());
-        source = inner.source();
-    }
-    s
-}

@@ -218,7 +218,7 @@ impl DestructionSet {
     ) -> Result<(), BackendError> {
         let entry = self.entry(h)?;
         let stress = InstanceStress::new(&entry.instance, desc.clone())
-            .map_err(|e| BackendError::Stress(crate::error::error_chain(&e)))?;
+            .map_err(|e| BackendError::Stress(smithereens_core::error::display_chain(&e)))?;
         let threshold = desc.load_floor;
         let mut flag = Vec::new();
         for (c, &rb) in &entry.bodies {
@@ -281,9 +281,10 @@ impl DestructionSet {
             let update = match stress.update(&entry.instance, gravity, dt) {
                 Ok(u) => u,
                 Err(e) => {
-                    report
-                        .stress_errors
-                        .push((h, BackendError::Stress(crate::error::error_chain(&e))));
+                    report.stress_errors.push((
+                        h,
+                        BackendError::Stress(smithereens_core::error::display_chain(&e)),
+                    ));
                     continue;
                 }
             };

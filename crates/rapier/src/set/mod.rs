@@ -288,7 +288,7 @@ impl DestructionSet {
             ..desc
         };
         let instance = Instance::with_desc(asset.clone(), desc)
-            .map_err(|e| BackendError::Instance(crate::error::error_chain(&e)))?;
+            .map_err(|e| BackendError::Instance(smithereens_core::error::display_chain(&e)))?;
         let shapes = self.shapes_for(&asset)?;
         // Build every body before inserting any, so a failure adds nothing.
         let handle = self.peek_handle();

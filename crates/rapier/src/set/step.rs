@@ -654,7 +654,7 @@ impl DestructionSet {
                         self.quarantine.push(Quarantined {
                             instance: h,
                             events,
-                            error: crate::error::error_chain(&e),
+                            error: smithereens_core::error::display_chain(&e),
                             attempts: entry.failures,
                             step: self.step_index,
                         });

@@ -364,7 +364,7 @@ impl DestructionSet {
                 .map_err(|e| {
                     SetSnapshotError::Inconsistent(format!(
                         "stress: {}",
-                        crate::error::error_chain(&e)
+                        smithereens_core::error::display_chain(&e)
                     ))
                 })?;
             entry.stress = Some(Box::new(s));
