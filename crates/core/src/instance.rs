@@ -1104,15 +1104,18 @@ impl Instance {
         applied.reserve(plan.events.len());
         let mut events = plan.events;
         for e in events.drain(..) {
-            let Some(p) = self.pending_position(e.id).map(|i| &self.pending[i]) else {
+            let Some(p) = self.pending_position(e.id).map(|i| &mut self.pending[i]) else {
                 self.pool.bonds.give(e.broken);
                 continue;
             };
+            // The event leaves the queue in `install_parts`, right after this
+            // (nothing can fail in between): its candidates move, no copy
+            // (10,000 for a radial blast at N = 32, 95,000 for split-all).
             applied.push(PendingEvent {
                 event: p.event.clone(),
                 admission_seq: p.admission_seq,
                 topology_version: p.topology_version,
-                candidates: self.pool.candidates.copy(&p.candidates),
+                candidates: std::mem::take(&mut p.candidates),
                 impulse_chunk: p.impulse_chunk,
             });
             receipts.push(Receipt {
