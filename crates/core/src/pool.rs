@@ -29,11 +29,7 @@ pub const MAX_POOLED_LISTS: usize = 32;
 /// freed when they come back.
 pub const MAX_POOLED_CAPACITY: usize = 4096;
 
-/// Least capacity, in elements, of a non-empty copy ([`ListPool::copy`]):
-/// copies of lists of a few elements then fit any list they get.
-pub const MIN_FRESH_CAPACITY: usize = 8;
-
-/// Emptied lists of one element type, reused last in, first out.
+/// Emptied lists of one element type, the roomiest reused first.
 #[derive(Debug)]
 pub(crate) struct ListPool<T> {
     lists: Vec<Vec<T>>,
@@ -78,9 +74,6 @@ impl<T> ListPool<T> {
         T: Clone,
     {
         let mut list = self.take();
-        if !items.is_empty() {
-            list.reserve(items.len().max(MIN_FRESH_CAPACITY));
-        }
         list.extend_from_slice(items);
         list
     }
