@@ -342,10 +342,16 @@ impl PartSpec {
         }
         finite(&format!("{f}.rotation_deg"), &self.rotation_deg)?;
         if !(self.friction.is_finite() && self.friction >= 0.0) {
-            return Err(invalid(format!("{f}.friction"), "must be ≥ 0 and finite"));
+            return Err(invalid(
+                format!("{f}.friction"),
+                format!("must be ≥ 0 and finite (got {})", self.friction),
+            ));
         }
         if !(self.restitution >= 0.0 && self.restitution <= 1.0) {
-            return Err(invalid(format!("{f}.restitution"), "must be in [0, 1]"));
+            return Err(invalid(
+                format!("{f}.restitution"),
+                format!("must be in [0, 1] (got {})", self.restitution),
+            ));
         }
         positive(&format!("{f}.health"), self.health)
     }

@@ -311,6 +311,18 @@ fn other_bad_vehicle_values_name_their_field() {
         let (field, problem) = invalid(&CAR.replacen(from, to, 1));
         assert_eq!(field, expected, "{to}: {problem}");
     }
+    // A part's material names the value it got (new-user finding: a NaN
+    // restitution read only "must be in [0, 1]").
+    for (to, field, got) in [
+        ("restitution = nan", "restitution", "got NaN"),
+        ("restitution = 1.5", "restitution", "got 1.5"),
+        ("friction = -1.0", "friction", "got -1"),
+    ] {
+        let text = CAR.replacen("mass = 4.0\n", &format!("mass = 4.0\n{to}\n"), 1);
+        let (f, problem) = invalid(&text);
+        assert_eq!(f, format!("vehicles[0].launchers[0].parts[0].{field}"));
+        assert!(problem.contains(got), "{problem}");
+    }
 }
 
 #[test]
