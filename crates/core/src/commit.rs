@@ -413,7 +413,6 @@ impl Instance {
     /// use std::sync::Arc;
     /// let asset = Arc::new(fixtures::chain(3, &[(0, 1), (1, 2)], &[0]).unwrap());
     /// let mut inst = Instance::new(asset, Pose::IDENTITY).unwrap();
-    /// let hash = inst.state_hash();
     /// inst.admit(RadialDamage { id: EventId(1), point: Vec3::new(1.5, 0.0, 0.0),
     ///                           radius: 0.2, damage: 1e9, impulse: None }).unwrap();
     /// let outcome = inst.commit(&mut HeadlessBackend::default()).unwrap();
@@ -421,7 +420,6 @@ impl Instance {
     /// let after = inst.state_hash();
     /// inst.recycle(outcome);
     /// assert_eq!(inst.state_hash(), after);
-    /// # let _ = hash;
     /// ```
     pub fn recycle(&mut self, outcome: CommitOutcome) {
         self.pool.give_outcome(outcome);

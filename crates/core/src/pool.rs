@@ -68,11 +68,15 @@ impl<T> ListPool<T> {
         self.lists.push(list);
     }
 
-    /// A pooled copy of `items`.
+    /// A pooled copy of `items` (an empty copy takes no pooled list: it
+    /// needs no room).
     pub(crate) fn copy(&mut self, items: &[T]) -> Vec<T>
     where
         T: Clone,
     {
+        if items.is_empty() {
+            return Vec::new();
+        }
         let mut list = self.take();
         list.extend_from_slice(items);
         list

@@ -526,7 +526,7 @@ impl DestructionSet {
                 )
             };
             match result {
-                Ok(outcome) => {
+                Ok(mut outcome) => {
                     entry.failures = 0;
                     DestructionSet::observe_stress_commit(entry, &outcome);
                     // Render-only debris is no Rapier body: it takes no allowance.
@@ -617,12 +617,12 @@ impl DestructionSet {
                         blasted.push((h, outcome.created.clone()));
                     }
                     let r = report.instances.entry(h).or_default();
-                    r.broken = outcome.broken;
-                    r.removed = outcome.removed;
-                    r.created = outcome.created;
-                    r.shrunk = outcome.shrunk;
-                    r.render_only = outcome.render_only;
-                    r.records.extend(outcome.record);
+                    r.broken = std::mem::take(&mut outcome.broken);
+                    r.removed = std::mem::take(&mut outcome.removed);
+                    r.created = std::mem::take(&mut outcome.created);
+                    r.shrunk = std::mem::take(&mut outcome.shrunk);
+                    r.render_only = std::mem::take(&mut outcome.render_only);
+                    r.records.extend(outcome.record.take());
                     if let smithereens_core::commit::CommitStatus::Deferred(s) = outcome.status {
                         r.deferred = Some(s);
                     } else if let smithereens_core::commit::CommitStatus::Throttled {
@@ -633,19 +633,9 @@ impl DestructionSet {
                     } else if entry.instance.pending().is_empty() {
                         self.dirty.retain(|&d| d != h);
                     }
-                    // The lists the report does not hand out (receipts,
-                    // applied events) go back to the instance's pools.
-                    entry.instance.recycle(smithereens_core::CommitOutcome {
-                        receipts: outcome.receipts,
-                        applied: outcome.applied,
-                        status: outcome.status,
-                        broken: Vec::new(),
-                        removed: Vec::new(),
-                        created: Vec::new(),
-                        shrunk: Vec::new(),
-                        render_only: Vec::new(),
-                        record: None,
-                    });
+                    // What the report does not hand out (receipts, applied
+                    // events) goes back to the instance's pools.
+                    entry.instance.recycle(outcome);
                 }
                 Err(e) => {
                     entry.failures += 1;
