@@ -131,6 +131,7 @@ pub(crate) fn finish_asset(
         volume_error: chunk_volume - mesh_volume,
         merged_sites: cells.sites.merged,
         sites_outside_bounds: cells.sites.outside_bounds,
+        site_steps: cells.sites.steps,
     };
     Ok((file, report))
 }

@@ -63,6 +63,7 @@ mod cut_noise;
 mod decompose;
 mod edge_collapse;
 pub mod error;
+mod general_position;
 pub mod hierarchy;
 mod hole;
 pub mod import;
@@ -78,6 +79,7 @@ mod support;
 mod topology;
 mod union;
 pub mod voronoi;
+mod voronoi_cell;
 pub mod weapon_extras;
 
 pub use assembly::{SHORT_EDGE_ULPS, SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};

@@ -112,6 +112,12 @@ pub struct FractureReport {
     /// Explicit Voronoi sites outside the mesh's bounding box, kept (0 for
     /// other patterns).
     pub sites_outside_bounds: u32,
+    /// Steps taken to put sampled Voronoi sites in general position (with
+    /// [`FractureSettings::collapse_short_edges`](crate::FractureSettings::collapse_short_edges)):
+    /// each moves one site by 32 × the shortest edge, about 3.2e-4 of the
+    /// diagonal, where five or more sites lay nearly on one sphere (0 for
+    /// explicit sites, which are never moved, and for other patterns).
+    pub site_steps: u32,
 }
 
 impl FractureReport {

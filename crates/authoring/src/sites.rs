@@ -116,7 +116,8 @@ pub enum SiteDistribution {
 /// typically applies).
 pub const COINCIDENT_SITE_FRACTION: f64 = 1e-5;
 
-/// What was done to explicit sites (all zero for sampled ones).
+/// What was done to the sites: merges and bounds of explicit sites, steps
+/// of sampled ones.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct SiteCounts {
     /// Sites given.
@@ -125,6 +126,8 @@ pub(crate) struct SiteCounts {
     pub merged: u32,
     /// Sites outside the mesh's bounding box (kept).
     pub outside_bounds: u32,
+    /// Steps taken to put sampled sites in general position.
+    pub steps: u32,
 }
 
 /// Sites actually used for a fracture, and what was done to the given ones.

@@ -5,6 +5,7 @@ use crate::bonds::{RawBond, RawChunk, find_bonds};
 use crate::clip::{Clip, clip_piece};
 use crate::edge_collapse::{collapse_piece, collapse_shared};
 use crate::error::FractureError;
+use crate::general_position::put_in_general_position;
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
 use crate::piece::{Piece, Plane};
@@ -40,9 +41,11 @@ pub const WELD_FRACTION: f64 = 1e-7;
 /// [`FractureSettings::collapse_short_edges`] (off by default) they are
 /// collapsed after carving, keeping every cut face in its plane, each piece
 /// a closed 2-manifold, and both sides of a cut in agreement (see
-/// `edge_collapse/`); the render meshes' edges are then at least this long
-/// after rounding to f32, except where five or more sites are nearly on one
-/// sphere (the known gap in `edge_collapse/mod.rs`).
+/// `edge_collapse/`), after sampled sites are put in general position
+/// (no five nearly on one sphere, `general_position.rs`); the render
+/// meshes' edges are then at least this long after rounding to f32, except
+/// for a few cut vertices near cell corners (the known gap in
+/// `edge_collapse/mod.rs`).
 pub const MIN_EDGE_FRACTION: f64 = 1e-5;
 
 /// No render-mesh triangle is smaller than this fraction of the square of
@@ -68,6 +71,10 @@ const MIN_BOND_AREA_FRACTION: f64 = 1e-8;
 /// 1. **Sites**: `settings.chunk_count` points uniform inside the mesh
 ///    (rejection sampling in the bounding box with a winding-number
 ///    containment test, `rand_pcg::Pcg64Mcg` seeded with `settings.seed`).
+///    With [`FractureSettings::collapse_short_edges`], sites where five or
+///    more lie nearly on one sphere are then moved by tiny seeded steps
+///    until none do (general position; counted in
+///    [`FractureReport::site_steps`](crate::FractureReport::site_steps)).
 /// 2. **Cells**: for each site, a copy of the mesh is clipped by the bisector
 ///    half-space toward every other site, nearest first, and each cut is
 ///    capped watertight (constrained Delaunay triangulation of the cut loops,
@@ -258,7 +265,12 @@ pub(crate) fn voronoi_raw(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RawFracture, FractureError> {
     let plan = plan_sites(mesh, count, seed, distribution)?;
-    let sites = plan.sites;
+    let (mut sites, mut counts) = (plan.sites, plan.counts);
+    // Sampled sites are put in general position with the short-edge
+    // collapse; a caller's explicit sites are never moved.
+    if scale.collapse && !matches!(distribution, SiteDistribution::Explicit { .. }) {
+        counts.steps = put_in_general_position(mesh, &mut sites, seed, scale).steps;
+    }
     let mut raw = Vec::new();
     let mut frozen = Vec::new();
     // Cells are carved in parallel (rayon's current pool), a batch at a
@@ -290,7 +302,7 @@ pub(crate) fn voronoi_raw(
     Ok(RawFracture {
         raw,
         bonds,
-        sites: plan.counts,
+        sites: counts,
     })
 }
 
@@ -379,53 +391,86 @@ fn carve_cell(
     weld: f64,
 ) -> Result<Piece, FractureError> {
     let site = sites[cell];
-    let mut order: Vec<(f64, usize)> = sites
-        .iter()
-        .enumerate()
-        .filter(|&(j, _)| j != cell)
-        .map(|(j, s)| (s.distance_squared(site), j))
-        .collect();
-    // Nearest first, by (distance², index): a total order, so sorting only
-    // the next batch of nearest sites (most cells stop after a few dozen)
-    // visits them in exactly the order a full sort would.
-    let nearer = |a: &(f64, usize), b: &(f64, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
     let mut piece = base.clone();
     let mut radius = piece.radius_about(site);
-    let (mut start, mut batch) = (0, 32);
-    while start < order.len() {
-        let rest = &mut order[start..];
-        let k = batch.min(rest.len());
-        if k < rest.len() {
-            rest.select_nth_unstable_by(k - 1, nearer);
+    for (distance_squared, j) in NearestFirst::new(sites, cell) {
+        // The bisector is at distance √d²/2 from the site; beyond R it
+        // misses the ball of radius R that contains the piece.
+        if distance_squared.sqrt() > 2.0 * radius {
+            return Ok(piece);
         }
-        rest[..k].sort_unstable_by(nearer);
-        for &(distance_squared, j) in &rest[..k] {
-            // The bisector is at distance √d²/2 from the site; beyond R it
-            // misses the ball of radius R that contains the piece.
-            if distance_squared.sqrt() > 2.0 * radius {
-                return Ok(piece);
+        let Some(plane) = Plane::bisector(site, sites[j]) else {
+            continue;
+        };
+        let clipped = clip_piece(&piece, &plane, j as u32, eps, weld).map_err(|reason| {
+            FractureError::Cap {
+                cell: cell as u32,
+                neighbour: j as u32,
+                reason,
             }
-            let Some(plane) = Plane::bisector(site, sites[j]) else {
-                continue;
-            };
-            let clipped = clip_piece(&piece, &plane, j as u32, eps, weld).map_err(|reason| {
-                FractureError::Cap {
-                    cell: cell as u32,
-                    neighbour: j as u32,
-                    reason,
-                }
-            })?;
-            match clipped {
-                Clip::Unchanged => {}
-                Clip::Empty => return Ok(Piece::default()),
-                Clip::Cut(p) => {
-                    piece = p;
-                    radius = piece.radius_about(site);
-                }
+        })?;
+        match clipped {
+            Clip::Unchanged => {}
+            Clip::Empty => return Ok(Piece::default()),
+            Clip::Cut(p) => {
+                piece = p;
+                radius = piece.radius_about(site);
             }
         }
-        start += k;
-        batch *= 4;
     }
     Ok(piece)
+}
+
+/// The other sites in order of distance from one site, nearest first, as
+/// `(distance², index)`. Ties go by index: a total order, so sorting only
+/// the next batch of nearest sites (most cells stop after a few dozen)
+/// visits them in exactly the order a full sort would.
+pub(crate) struct NearestFirst {
+    order: Vec<(f64, usize)>,
+    /// Next to hand out; `order[..end]` is sorted.
+    next: usize,
+    end: usize,
+    batch: usize,
+}
+
+impl NearestFirst {
+    pub fn new(sites: &[DVec3], cell: usize) -> Self {
+        let site = sites[cell];
+        let order = sites
+            .iter()
+            .enumerate()
+            .filter(|&(j, _)| j != cell)
+            .map(|(j, s)| (s.distance_squared(site), j))
+            .collect();
+        Self {
+            order,
+            next: 0,
+            end: 0,
+            batch: 32,
+        }
+    }
+}
+
+impl Iterator for NearestFirst {
+    type Item = (f64, usize);
+
+    fn next(&mut self) -> Option<(f64, usize)> {
+        if self.next == self.end {
+            let nearer =
+                |a: &(f64, usize), b: &(f64, usize)| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1));
+            let rest = &mut self.order[self.end..];
+            if rest.is_empty() {
+                return None;
+            }
+            let k = self.batch.min(rest.len());
+            if k < rest.len() {
+                rest.select_nth_unstable_by(k - 1, nearer);
+            }
+            rest[..k].sort_unstable_by(nearer);
+            self.end += k;
+            self.batch *= 4;
+        }
+        self.next += 1;
+        Some(self.order[self.next - 1])
+    }
 }

@@ -20,11 +20,18 @@ fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
 
 #[test]
 fn one_thread_and_several_threads_write_byte_identical_assets() {
-    for (name, sites) in [("spot.obj", 300u32), ("bob_tri.obj", 120)] {
+    // With the collapse on, sites are put in general position first (Spot
+    // at 300 sites, seed 5, takes steps), in parallel as well.
+    for (name, sites, collapse) in [
+        ("spot.obj", 300u32, false),
+        ("bob_tri.obj", 120, false),
+        ("spot.obj", 300, true),
+    ] {
         let mesh = load_mesh(&asset(name)).unwrap();
         let settings = FractureSettings {
             chunk_count: sites,
             seed: 5,
+            collapse_short_edges: collapse,
             ..Default::default()
         };
         let run = || {
@@ -38,6 +45,18 @@ fn one_thread_and_several_threads_write_byte_identical_assets() {
                 with_threads(threads, run) == one,
                 "{name}: {threads} threads changed the asset"
             );
+        }
+        if collapse {
+            let (_, report) = smithereens_authoring::fracture_with_report(
+                &mesh,
+                &settings,
+                &Pattern::Voronoi {
+                    sites: SiteDistribution::Uniform,
+                },
+                &mut |_| {},
+            )
+            .unwrap();
+            assert!(report.site_steps > 0, "{report:?}");
         }
     }
 }
