@@ -282,11 +282,12 @@ pub struct FractureSettings {
     /// Collapse render-mesh edges shorter than
     /// [`MIN_EDGE_FRACTION`](crate::MIN_EDGE_FRACTION) × the mesh's
     /// bounding-box diagonal after carving, keeping both sides of every cut
-    /// in agreement (README, "No near-degenerate render meshes"). Default
-    /// off in this version: it moves vertices by up to that length, which
-    /// is enough to change the trajectories of the built-in scenes, and a
-    /// few short edges remain where five or more sites are nearly on one
-    /// sphere (issue 17, item 2, open).
+    /// in agreement, after putting sampled Voronoi sites in general
+    /// position (README, "No near-degenerate render meshes"). Default off
+    /// in this version: it moves geometry by µm to mm, which is enough to
+    /// change the trajectories of the built-in scenes, and over some seeds
+    /// a bond's area and its measured cap still differ (issue 17, item 2,
+    /// open).
     #[serde(default)]
     pub collapse_short_edges: bool,
 }

@@ -8,20 +8,24 @@
 //! included), and a unit cube cut by one oblique plane passing within 1e-9
 //! … 1e-4 m of a corner or of an edge, for several normals.
 //!
-//! NOT YET held in full (the issue stays open): at 500 and 2,000 sites a
-//! few short edges are left. Most came from five or more sites nearly on
-//! one sphere; sampled sites are now put in general position first
-//! (`general_position.rs`), which took Spot at 2,000 sites from 66 to 2
-//! triangles with a short edge. What is left are cut vertices near the
-//! corner of a cell whose collapse would turn a triangle over or tilt a
-//! cap by more than 0.5°. The tests assert the measured bounds, no boundary
-//! edge, and at 500 sites the full fracture invariants (bond area = cap
-//! area on both sides): Spot 500, 4 of 180,756 triangles with a short edge
-//! (8,494 of 189,042 with the collapse off; 10 before general position);
-//! Bob 500, 2 of 262,726 (6 before); Spot 2,000, 2 and 1 non-manifold edge
-//! (66 and 4 before); Bob 2,000, 20 (58 before). 2,000 sites is too slow
-//! for the debug test suite: that test is ignored there and run in release
-//! by `scripts/near_degenerate_release.sh`.
+//! Held in full at seed 1 for Spot and Bob at 100, 500 and 2,000 sites,
+//! with the fracture invariants. Two steps made it so: sampled sites are
+//! put in general position before carving (`general_position.rs`: no five
+//! nearly on one sphere), and vertices left in the middle of a Voronoi
+//! edge next to a stuck short edge are dissolved along it
+//! (`edge_collapse/shared.rs`). Spot at 2,000 sites went from 66 triangles
+//! with a short edge and 4 non-manifold edges to none; with the collapse
+//! off it has 49,256.
+//!
+//! NOT YET held in full (the issue stays open), over seeds 2 to 7
+//! (`other_seeds_keep_at_most_the_measured_defects`, release only): the
+//! weld metric is clean in 22 of 24 cases and has one short edge (two
+//! triangles) in the other two, but 15 of the 24 fail the fracture
+//! invariants (a bond's area differs from one side's measured cap by
+//! 1e-4 to 2 % relative) and some keep a triangle below the area floor.
+//! Both were already so before the two steps above. 2,000 sites is too
+//! slow for the debug test suite: those tests are ignored there and run in
+//! release by `scripts/near_degenerate_release.sh`.
 
 #![allow(clippy::unwrap_used)]
 
@@ -57,12 +61,21 @@ fn assert_clean(m: &WeldMetric, diagonal: f64, what: &str) {
 /// Fractures `name` into `chunk_count` chunks (seed 1), checks the
 /// fracture invariants and returns the weld metric and the diagonal.
 fn real_mesh(name: &str, chunk_count: u32, invariants: bool) -> (WeldMetric, f64) {
+    real_mesh_seeded(name, chunk_count, 1, invariants)
+}
+
+fn real_mesh_seeded(
+    name: &str,
+    chunk_count: u32,
+    seed: u64,
+    invariants: bool,
+) -> (WeldMetric, f64) {
     let mesh = load_mesh(&asset(name)).unwrap();
     let (lo, hi) = mesh.bounds();
     let diagonal = (hi - lo).length();
     let settings = FractureSettings {
         chunk_count,
-        seed: 1,
+        seed,
         collapse_short_edges: true,
         ..Default::default()
     };
@@ -77,18 +90,13 @@ fn real_mesh(name: &str, chunk_count: u32, invariants: bool) -> (WeldMetric, f64
 }
 
 /// The measured state where the must-hold is not met yet: at most
-/// `short` triangles with a short edge (each collapses in the weld), at
-/// most `pinched` non-manifold edges, no boundary edge, no triangle below
-/// the area floor.
-fn assert_at_most(m: &WeldMetric, diagonal: f64, what: &str, short: usize, pinched: usize) {
+/// `short` triangles with a short edge (each collapses in the weld), no
+/// boundary and no non-manifold edge.
+fn assert_at_most(m: &WeldMetric, what: &str, short: usize) {
     assert_eq!(m.boundary, 0, "{what}: {m:?}");
-    assert!(m.non_manifold <= pinched, "{what}: {m:?}");
+    assert_eq!(m.non_manifold, 0, "{what}: {m:?}");
     assert!(m.triangles_with_short_edge <= short, "{what}: {m:?}");
     assert!(m.collapsed <= short, "{what}: {m:?}");
-    assert!(
-        m.smallest_area >= MIN_AREA_FRACTION * diagonal * diagonal,
-        "{what}: {m:?}"
-    );
 }
 
 #[test]
@@ -100,20 +108,39 @@ fn spot_and_bob_at_100_sites_weld_cleanly() {
 }
 
 #[test]
-fn spot_and_bob_at_500_sites_keep_at_most_the_measured_short_edges() {
-    let (m, diagonal) = real_mesh("spot.obj", 500, true);
-    assert_at_most(&m, diagonal, "spot 500", 4, 0);
-    let (m, diagonal) = real_mesh("bob_tri.obj", 500, true);
-    assert_at_most(&m, diagonal, "bob 500", 2, 0);
+fn spot_and_bob_at_500_sites_weld_cleanly() {
+    for name in ["spot.obj", "bob_tri.obj"] {
+        let (m, diagonal) = real_mesh(name, 500, true);
+        assert_clean(&m, diagonal, &format!("{name} 500 sites"));
+    }
 }
 
 #[test]
 #[ignore = "slow in debug: run in release by scripts/near_degenerate_release.sh"]
-fn spot_and_bob_at_2000_sites_keep_at_most_the_measured_short_edges() {
-    let (m, diagonal) = real_mesh("spot.obj", 2000, false);
-    assert_at_most(&m, diagonal, "spot 2000", 2, 1);
-    let (m, diagonal) = real_mesh("bob_tri.obj", 2000, false);
-    assert_at_most(&m, diagonal, "bob 2000", 20, 0);
+fn spot_and_bob_at_2000_sites_weld_cleanly() {
+    for name in ["spot.obj", "bob_tri.obj"] {
+        let (m, diagonal) = real_mesh(name, 2000, true);
+        assert_clean(&m, diagonal, &format!("{name} 2000 sites"));
+    }
+}
+
+/// Seeds 2 to 7 at 500 and 2,000 sites: the measured bounds (see the
+/// module docs), without the fracture invariants, which 15 of these 24
+/// fractures fail.
+#[test]
+#[ignore = "slow in debug: run in release by scripts/near_degenerate_release.sh"]
+fn other_seeds_keep_at_most_the_measured_defects() {
+    let mut short = 0;
+    for seed in 2..8 {
+        for name in ["spot.obj", "bob_tri.obj"] {
+            for sites in [500, 2000] {
+                let (m, _) = real_mesh_seeded(name, sites, seed, false);
+                assert_at_most(&m, &format!("{name} {sites} sites, seed {seed}"), 2);
+                short += m.triangles_with_short_edge;
+            }
+        }
+    }
+    assert!(short <= 4, "{short} triangles with a short edge in all");
 }
 
 #[test]

@@ -176,8 +176,16 @@ impl Mesh {
         changed
     }
 
+    /// Whether `v` lies on the source surface (a triangle around it is
+    /// exterior).
+    pub(super) fn on_surface(&self, v: u32) -> bool {
+        self.around[v as usize]
+            .iter()
+            .any(|&t| self.tags[t as usize] == EXTERIOR)
+    }
+
     /// Distinct cap tags around `v`, ascending.
-    fn planes(&self, v: u32) -> Vec<u32> {
+    pub(super) fn planes(&self, v: u32) -> Vec<u32> {
         let mut tags: Vec<u32> = self.around[v as usize]
             .iter()
             .map(|&t| self.tags[t as usize])

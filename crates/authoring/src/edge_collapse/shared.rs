@@ -28,6 +28,13 @@ use glam::DVec3;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 
+/// Rounds of [`Shared::dissolve_near_stuck`] at most.
+const DISSOLVE_ROUNDS: usize = 2;
+
+/// How far (in shortest edges) a vertex in the middle of a Voronoi edge may
+/// be moved along it by [`Shared::dissolve_near_stuck`].
+const DISSOLVE_REACH: f64 = 1000.0;
+
 /// Removes what [`collapse_piece`](super::collapse_piece) left in `pieces`
 /// (see the module docs). `frozen[k]` keeps piece `k` exactly as it is
 /// (and every vertex it shares); `min_length` as for the per-piece pass
@@ -51,13 +58,18 @@ pub(crate) fn collapse_shared(
     let mut shared = Shared::new(pieces, frozen, min_length, tolerance);
     shared.build(&busy);
     shared.active = busy;
-    for _ in 0..MAX_ROUNDS {
-        let mut changed = shared.pass(false, &mut stats);
-        if !changed {
-            changed = shared.pass(true, &mut stats);
-        }
-        if !changed {
+    for dissolve in 0..=DISSOLVE_ROUNDS {
+        if dissolve > 0 && !shared.dissolve_near_stuck(&mut stats) {
             break;
+        }
+        for _ in 0..MAX_ROUNDS {
+            let mut changed = shared.pass(false, &mut stats);
+            if !changed {
+                changed = shared.pass(true, &mut stats);
+            }
+            if !changed {
+                break;
+            }
         }
     }
     stats.kept = shared
@@ -374,6 +386,75 @@ impl<'a, 'p> Shared<'a, 'p> {
         self.meshes[k as usize]
             .as_mut()
             .expect("the mesh is built before use")
+    }
+
+    /// Last resort for short edges still left after the rounds. A vertex
+    /// on exactly two cut planes and off the source surface lies in the
+    /// middle of a Voronoi edge (carving or earlier collapses left it
+    /// there) and carries no shape; next to a stuck edge it blocks the
+    /// edge's collapse by making a triangle flat or turned over. Each such
+    /// vertex at an end of a stuck edge, or next to one, is collapsed along
+    /// its Voronoi edge onto its nearest neighbour on both planes within
+    /// [`DISSOLVE_REACH`] shortest edges, in every piece that holds it
+    /// (the same checks as any collapse; the caps do not change shape).
+    /// True if anything changed.
+    fn dissolve_near_stuck(&mut self, stats: &mut CollapseStats) -> bool {
+        let min2 = self.min_length * self.min_length;
+        let reach = DISSOLVE_REACH * self.min_length;
+        let mut stuck: Vec<(u32, u32, u32)> = Vec::new();
+        for k in 0..self.meshes.len() {
+            if self.frozen_pieces[k] {
+                continue;
+            }
+            if let Some(mesh) = &self.meshes[k] {
+                stuck.extend(
+                    mesh.short_edges(min2)
+                        .into_iter()
+                        .map(|(_, a, b)| (k as u32, a, b)),
+                );
+            }
+        }
+        let mut changed = false;
+        for (k, a, b) in stuck {
+            let m = self.mesh(k);
+            if m.is_dead(a) || m.is_dead(b) {
+                continue;
+            }
+            let mut candidates: Vec<u32> = vec![a, b];
+            candidates.extend(m.neighbours(a));
+            candidates.extend(m.neighbours(b));
+            candidates.sort_unstable();
+            candidates.dedup();
+            for v in candidates {
+                let m = self.mesh(k);
+                if m.is_dead(v) || m.on_surface(v) {
+                    continue;
+                }
+                let planes = m.planes(v);
+                if planes.len() != 2 {
+                    continue;
+                }
+                let mut onto: Vec<(f64, u32)> = m
+                    .neighbours(v)
+                    .into_iter()
+                    .filter(|&w| {
+                        let pw = m.planes(w);
+                        planes.iter().all(|p| pw.contains(p))
+                    })
+                    .map(|w| (m.distance2(v, w), w))
+                    .filter(|&(d2, _)| d2 < reach * reach)
+                    .collect();
+                onto.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
+                for (_, w) in onto {
+                    if self.collapse(k, v, w, reach * reach, false) {
+                        stats.collapsed += 1;
+                        changed = true;
+                        break;
+                    }
+                }
+            }
+        }
+        changed
     }
 
     /// One pass over the short edges, then one over the thin triangles, of
