@@ -297,7 +297,45 @@ pub(crate) fn voronoi_raw(
             });
         }
     }
-    collapse_raw(&mut raw, &frozen, scale);
+    let before: Vec<Piece> = if std::env::var_os("CAPCHECK").is_some() {
+        raw.iter().map(|c| c.piece.clone()).collect()
+    } else {
+        Vec::new()
+    };
+    collapse_raw(&mut raw, &frozen, scale, true);
+    if std::env::var_os("CAPCHECK").is_some() {
+        let mut per_cell = std::collections::BTreeMap::new();
+        for (k, c) in raw.iter().enumerate() {
+            per_cell.entry(c.cell).or_insert(Vec::new()).push(k);
+        }
+        for (k, c) in raw.iter().enumerate() {
+            if per_cell[&c.cell].len() != 1 {
+                continue;
+            }
+            for t in c.piece.cap_tags() {
+                let Some(others) = per_cell.get(&t) else {
+                    continue;
+                };
+                if others.len() != 1 {
+                    continue;
+                }
+                let o = others[0];
+                if o < k {
+                    continue;
+                }
+                let (a, _) = c.piece.tagged_area(t);
+                let (b, _) = raw[o].piece.tagged_area(c.cell);
+                let (a0, _) = before[k].tagged_area(t);
+                let (b0, _) = before[o].tagged_area(c.cell);
+                if (a - b).abs() > 1e-5 * a.max(b) {
+                    eprintln!(
+                        "cells {} {}: cap {a:e} vs {b:e} (before collapse {a0:e} vs {b0:e}) frozen {} {}",
+                        c.cell, t, frozen[k], frozen[o]
+                    );
+                }
+            }
+        }
+    }
     let bonds = find_bonds(&raw, &sites, scale.min_bond_area());
     Ok(RawFracture {
         raw,
@@ -369,16 +407,20 @@ pub(crate) fn collapse_components(piece: &Piece, scale: &Scale) -> Vec<(Piece, b
 
 /// The shared collapse pass over all raw pieces of a fracture (see
 /// `edge_collapse/shared.rs`); `frozen` as from [`collapse_components`].
-pub(crate) fn collapse_raw(raw: &mut [RawChunk], frozen: &[bool], scale: &Scale) {
+/// `voronoi`: the pieces' `cell`s are Voronoi cells, whose site indices
+/// are the cap tags (T-junction vertices then stay put).
+pub(crate) fn collapse_raw(raw: &mut [RawChunk], frozen: &[bool], scale: &Scale, voronoi: bool) {
     if !scale.collapse {
         return;
     }
+    let cells: Vec<u32> = raw.iter().map(|c| c.cell).collect();
     let mut pieces: Vec<&mut Piece> = raw.iter_mut().map(|c| &mut c.piece).collect();
     collapse_shared(
         &mut pieces,
         frozen,
         scale.min_edge(),
         scale.copy_tolerance(),
+        voronoi.then_some(&cells[..]),
     );
 }
 

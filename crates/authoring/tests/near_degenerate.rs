@@ -198,3 +198,19 @@ fn oblique_cuts_near_a_corner_or_an_edge_weld_cleanly() {
         "issue case",
     );
 }
+
+#[test]
+#[ignore]
+fn scratch_seeds() {
+    for seed in 2..8 {
+        for name in ["spot.obj", "bob_tri.obj"] {
+            for n in [500] {
+                let r = std::panic::catch_unwind(|| real_mesh_seeded(name, n, seed, true));
+                eprintln!(
+                    "{name} {n} seed {seed}: {}",
+                    if r.is_err() { "FAILED" } else { "ok" }
+                );
+            }
+        }
+    }
+}

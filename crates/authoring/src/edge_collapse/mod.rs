@@ -72,6 +72,7 @@
 //! 15 of 24 a bond's area differs from one side's measured cap
 //! (`tests/near_degenerate.rs`).
 
+mod conforming;
 mod mesh;
 mod shared;
 
@@ -135,7 +136,7 @@ pub(crate) fn collapse_piece(piece: &mut Piece, min_length: f64) -> CollapseStat
 #[cfg(test)]
 pub(crate) fn collapse_short_edges(piece: &mut Piece, min_length: f64) -> CollapseStats {
     let mut stats = collapse_piece(piece, min_length);
-    let s = collapse_shared(&mut [piece], &[false], min_length, 0.0);
+    let s = collapse_shared(&mut [piece], &[false], min_length, 0.0, None);
     stats.add(&s);
     stats
 }

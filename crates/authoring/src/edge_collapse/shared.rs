@@ -40,11 +40,17 @@ const DISSOLVE_REACH: f64 = 1000.0;
 /// (and every vertex it shares); `min_length` as for the per-piece pass
 /// (m); `tolerance` (m) is the distance within which cap vertices of
 /// different pieces are one vertex (0: pieces share nothing).
+///
+/// `cells`, for a Voronoi fracture, gives each piece's cell (its site
+/// index, which is also the tag of the caps that cell's bisectors make in
+/// its neighbours): the caps are first made conforming
+/// (`conforming.rs`), so every cap vertex has its copy across.
 pub(crate) fn collapse_shared(
     pieces: &mut [&mut Piece],
     frozen: &[bool],
     min_length: f64,
     tolerance: f64,
+    cells: Option<&[u32]>,
 ) -> CollapseStats {
     let mut stats = CollapseStats::default();
     let busy: Vec<bool> = pieces
@@ -55,16 +61,21 @@ pub(crate) fn collapse_shared(
     if !busy.contains(&true) {
         return stats;
     }
+    if let Some(cells) = cells {
+        super::conforming::conform_caps(pieces, cells, tolerance);
+    }
     let mut shared = Shared::new(pieces, frozen, min_length, tolerance);
     shared.build(&busy);
     shared.active = busy;
     for dissolve in 0..=DISSOLVE_ROUNDS {
-        if dissolve > 0 && !shared.dissolve_near_stuck(&mut stats) {
+        if dissolve > 0
+            && (std::env::var_os("NODISS").is_some() || !shared.dissolve_near_stuck(&mut stats))
+        {
             break;
         }
         for _ in 0..MAX_ROUNDS {
             let mut changed = shared.pass(false, &mut stats);
-            if !changed {
+            if !changed && std::env::var_os("NOFORCE").is_none() {
                 changed = shared.pass(true, &mut stats);
             }
             if !changed {
@@ -534,6 +545,9 @@ impl<'a, 'p> Shared<'a, 'p> {
                 .then((a.1, a.2, a.3, a.4).cmp(&(b.1, b.2, b.3, b.4)))
         });
         for (_, k, v, x, y) in thin {
+            if std::env::var_os("NOFLAT").is_some() {
+                break;
+            }
             if self.flatten(k, v, x, y, forced) {
                 stats.flattened += 1;
                 stats.forced += u32::from(forced);

@@ -82,7 +82,13 @@ pub fn coplanar_cap_area(mesh: &ChunkMesh, point: Vec3, facing: Vec3, tolerance:
                 .all(|v| (*v - point).dot(facing).abs() <= tolerance);
             // Normal check too: a thin cap triangle of another plane can have
             // all its vertices near this plane (along the planes' intersection).
-            let aligned = n.length() > 0.0 && n.normalize().dot(facing) > 1.0 - 1e-4;
+            let aligned = n.length() > 0.0
+                && n.normalize().dot(facing)
+                    > 1.0
+                        - std::env::var("ALIGN")
+                            .ok()
+                            .and_then(|t| t.parse().ok())
+                            .unwrap_or(1e-4);
             if on_plane && aligned {
                 0.5 * n.length()
             } else {
