@@ -1,7 +1,6 @@
 //! A closed, tagged triangle surface being carved into a chunk, and the
 //! cutting planes it is carved with.
 
-#[cfg(test)]
 use crate::topology::edge_uses;
 use glam::DVec3;
 
@@ -153,7 +152,6 @@ impl Piece {
 
     /// Number of undirected edges that are not used exactly twice with
     /// opposite orientation (0 for a closed, consistently oriented surface).
-    #[cfg(test)]
     pub fn defect_edges(&self) -> usize {
         edge_uses(&self.triangles)
             .iter()

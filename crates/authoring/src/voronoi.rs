@@ -303,6 +303,12 @@ pub(crate) fn voronoi_raw(
         Vec::new()
     };
     collapse_raw(&mut raw, &frozen, scale, true);
+    if std::env::var_os("CLOSED").is_some() {
+        for (k, c) in raw.iter().enumerate() {
+            let d = c.piece.defect_edges();
+            if d > 0 { eprintln!("raw piece {k} (cell {}) has {d} defect edges after the shared collapse", c.cell); }
+        }
+    }
     if std::env::var_os("CAPCHECK").is_some() {
         let mut per_cell = std::collections::BTreeMap::new();
         for (k, c) in raw.iter().enumerate() {

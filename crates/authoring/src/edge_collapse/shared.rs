@@ -63,6 +63,12 @@ pub(crate) fn collapse_shared(
     }
     if let Some(cells) = cells {
         super::conforming::conform_caps(pieces, cells, tolerance);
+        if std::env::var_os("CLOSED").is_some() {
+            for (k, p) in pieces.iter().enumerate() {
+                let d = p.defect_edges();
+                if d > 0 { eprintln!("piece {k} has {d} defect edges after conforming"); }
+            }
+        }
     }
     let mut shared = Shared::new(pieces, frozen, min_length, tolerance);
     shared.build(&busy);
