@@ -80,6 +80,7 @@ fn real_mesh_seeded(
         ..Default::default()
     };
     let file = fracture_voronoi(&mesh, &settings, &mut |_| {}).unwrap();
+    eprintln!("provenance: {}", file.provenance.split(';').last().unwrap_or(""));
     if invariants {
         check_fracture(&file, mesh.volume(), diagonal);
     }

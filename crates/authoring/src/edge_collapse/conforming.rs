@@ -26,15 +26,23 @@ use std::collections::BTreeMap;
 /// Inserts into the pieces of each cell the cap vertices of the cells
 /// across that they lack (see the module docs). `cells[k]` is piece `k`'s
 /// cell, whose site index is the tag of the caps its cuts make in its
-/// neighbours; `tolerance` (m) is the copy tolerance. Returns the number of
-/// vertices inserted.
-pub(crate) fn conform_caps(pieces: &mut [&mut Piece], cells: &[u32], tolerance: f64) -> u32 {
+/// neighbours; `tolerance` (m) is the copy tolerance; a point closer than
+/// `near` (m) to a vertex of the cap across is not inserted (the collapse
+/// joins the two; splitting there would leave an edge too short for the
+/// f32 render mesh). Returns the number of vertices inserted.
+pub(crate) fn conform_caps(
+    pieces: &mut [&mut Piece],
+    cells: &[u32],
+    tolerance: f64,
+    near: f64,
+) -> u32 {
     let mut of_cell: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
     for (k, &c) in cells.iter().enumerate() {
         of_cell.entry(c).or_default().push(k);
     }
-    // (piece, edge a, edge b, point), found before any piece changes.
-    let mut splits: Vec<(usize, u32, u32, DVec3)> = Vec::new();
+    // (piece, edge low, edge high, parameter along low → high, point),
+    // found before any piece changes.
+    let mut splits: Vec<(usize, u32, u32, f64, DVec3)> = Vec::new();
     for k in 0..pieces.len() {
         let piece = &*pieces[k];
         let mut at: Vec<(u32, u32)> = piece
@@ -51,56 +59,76 @@ pub(crate) fn conform_caps(pieces: &mut [&mut Piece], cells: &[u32], tolerance: 
                 continue;
             };
             let x = piece.positions[v as usize];
-            if let Some((q, a, b)) = missing_in(pieces, across, cells[k], x, tolerance) {
-                splits.push((q, a, b, x));
+            if let Some((q, a, b, s)) = missing_in(pieces, across, cells[k], x, tolerance, near) {
+                splits.push((q, a, b, s, x));
             }
         }
     }
     splits.sort_unstable_by(|p, q| {
-        (p.0, p.1.min(p.2), p.1.max(p.2))
-            .cmp(&(q.0, q.1.min(q.2), q.1.max(q.2)))
-            .then(
-                p.3.to_array()
-                    .partial_cmp(&q.3.to_array())
-                    .unwrap_or(std::cmp::Ordering::Equal),
-            )
+        (p.0, p.1, p.2)
+            .cmp(&(q.0, q.1, q.2))
+            .then(p.3.total_cmp(&q.3))
     });
-    splits.dedup_by(|p, q| p.0 == q.0 && p.3.distance(q.3) <= tolerance);
+    splits.dedup_by(|p, q| (p.0, p.1, p.2) == (q.0, q.1, q.2) && p.4.distance(q.4) <= near);
     let mut inserted = 0;
-    for (q, a, b, x) in splits {
-        if split_edge_at(pieces[q], a, b, x, tolerance) {
-            inserted += 1;
+    let mut start = 0;
+    while start < splits.len() {
+        let q = splits[start].0;
+        let end = start + splits[start..].partition_point(|s| s.0 == q);
+        let piece = &mut *pieces[q];
+        let mut around: Vec<Vec<u32>> = vec![Vec::new(); piece.positions.len()];
+        for (t, tri) in piece.triangles.iter().enumerate() {
+            for &v in tri {
+                around[v as usize].push(t as u32);
+            }
         }
+        // Points on one edge go in order from its low end: each splits
+        // what is left of the edge, from the last point to the high end.
+        let mut from = u32::MAX;
+        let mut edge = (u32::MAX, u32::MAX);
+        for &(_, a, b, _, x) in &splits[start..end] {
+            if (a, b) != edge {
+                edge = (a, b);
+                from = a;
+            }
+            if let Some(p) = split_edge(piece, &mut around, from, b, x) {
+                from = p;
+                inserted += 1;
+            }
+        }
+        start = end;
     }
     inserted
 }
 
-/// Where the pieces `across` (one cell) lack a vertex at `x`: the piece
-/// and the edge of its cap tagged `tag` that passes within `tolerance` of
-/// `x` (strictly between its ends). `None` when a vertex is there, or no
-/// such edge (the point is not on that cap).
+/// Where the pieces `across` (one cell) lack a vertex at `x`: the piece,
+/// the edge (low, high) of its cap tagged `tag` that passes within
+/// `tolerance` of `x` strictly between its ends, and the parameter of `x`
+/// along it. `None` when a vertex of that cap is within `near` of `x`, or
+/// no such edge exists (the point is not on that cap).
 fn missing_in(
     pieces: &[&mut Piece],
     across: &[usize],
     tag: u32,
     x: DVec3,
     tolerance: f64,
-) -> Option<(usize, u32, u32)> {
+    near: f64,
+) -> Option<(usize, u32, u32, f64)> {
     let mut edge = None;
     for &q in across {
         let p = &*pieces[q];
         for (t, _) in p.triangles.iter().zip(&p.tags).filter(|&(_, &g)| g == tag) {
             for e in 0..3 {
-                let (a, b) = (t[e], t[(e + 1) % 3]);
+                let (a, b) = (t[e].min(t[(e + 1) % 3]), t[e].max(t[(e + 1) % 3]));
                 let (pa, pb) = (p.positions[a as usize], p.positions[b as usize]);
-                if pa.distance(x) <= tolerance || pb.distance(x) <= tolerance {
+                if pa.distance(x) <= near || pb.distance(x) <= near {
                     return None;
                 }
                 if edge.is_none() {
                     let ab = pb - pa;
                     let s = (x - pa).dot(ab) / ab.length_squared();
                     if s > 0.0 && s < 1.0 && (pa + ab * s).distance(x) <= tolerance {
-                        edge = Some((q, a.min(b), a.max(b)));
+                        edge = Some((q, a, b, s));
                     }
                 }
             }
@@ -109,64 +137,47 @@ fn missing_in(
     edge
 }
 
-/// Splits edge `a`–`b` of `piece` at `x`: each of its two triangles
-/// becomes two, keeping its tag. The edge may have been split already
-/// (several points on it): the sub-edge that passes within `tolerance` of
-/// `x` is split. False when no such edge is found.
-fn split_edge_at(piece: &mut Piece, a: u32, b: u32, x: DVec3, tolerance: f64) -> bool {
-    // The edge (or the piece of it, after earlier splits) nearest x.
-    let mut found = None;
-    for t in &piece.triangles {
-        for e in 0..3 {
-            let (u, v) = (t[e], t[(e + 1) % 3]);
-            let (pu, pv) = (piece.positions[u as usize], piece.positions[v as usize]);
-            let uv = pv - pu;
-            let s = (x - pu).dot(uv) / uv.length_squared();
-            let on_line = |p: DVec3| {
-                let (pa, pb) = (piece.positions[a as usize], piece.positions[b as usize]);
-                let ab = pb - pa;
-                let k = (p - pa).dot(ab) / ab.length_squared();
-                (-1e-12..=1.0 + 1e-12).contains(&k) && (pa + ab * k).distance(p) <= tolerance
-            };
-            if s > 0.0
-                && s < 1.0
-                && (pu + uv * s).distance(x) <= tolerance
-                && on_line(pu)
-                && on_line(pv)
-            {
-                found = Some((u.min(v), u.max(v)));
-                break;
-            }
-        }
-        if found.is_some() {
-            break;
-        }
+/// Splits edge `u`–`v` of `piece` at the new vertex `x`: each of its two
+/// triangles becomes two, keeping its tag; `around` (triangles per
+/// vertex) is kept up to date. Returns the new vertex, or `None` when the
+/// edge is not one (an earlier split took it).
+fn split_edge(
+    piece: &mut Piece,
+    around: &mut Vec<Vec<u32>>,
+    u: u32,
+    v: u32,
+    x: DVec3,
+) -> Option<u32> {
+    let on_edge: Vec<u32> = around[u as usize]
+        .iter()
+        .copied()
+        .filter(|&t| piece.triangles[t as usize].contains(&v))
+        .collect();
+    if on_edge.len() != 2 {
+        return None;
     }
-    let Some((u, v)) = found else {
-        return false;
-    };
     let p = piece.positions.len() as u32;
     piece.positions.push(x);
-    let n = piece.triangles.len();
-    let mut split = 0;
-    for i in 0..n {
-        let t = piece.triangles[i];
-        for e in 0..3 {
-            let (s, d, o) = (t[e], t[(e + 1) % 3], t[(e + 2) % 3]);
-            if (s, d) == (u, v) || (s, d) == (v, u) {
-                piece.triangles[i] = [s, p, o];
-                piece.triangles.push([p, d, o]);
-                let tag = piece.tags[i];
-                piece.tags.push(tag);
-                split += 1;
-                break;
-            }
-        }
+    around.push(Vec::new());
+    for t in on_edge {
+        let tri = piece.triangles[t as usize];
+        let e = (0..3).find(|&e| {
+            let (s, d) = (tri[e], tri[(e + 1) % 3]);
+            (s, d) == (u, v) || (s, d) == (v, u)
+        })?;
+        let (s, d, o) = (tri[e], tri[(e + 1) % 3], tri[(e + 2) % 3]);
+        let new = piece.triangles.len() as u32;
+        piece.triangles[t as usize] = [s, p, o];
+        piece.triangles.push([p, d, o]);
+        let tag = piece.tags[t as usize];
+        piece.tags.push(tag);
+        // t lost d and gained p; the new triangle holds p, d and o.
+        around[d as usize].retain(|&w| w != t);
+        around[d as usize].push(new);
+        around[o as usize].push(new);
+        around[p as usize].extend([t, new]);
     }
-    if split != 2 {
-        eprintln!("split {split} triangles at {x:?} edge {u} {v}");
-    }
-    true
+    Some(p)
 }
 
 #[cfg(test)]
@@ -221,7 +232,7 @@ mod tests {
         let mut a = square(1, true);
         let mut b = square(0, false);
         let mut pieces = [&mut a, &mut b];
-        assert_eq!(conform_caps(&mut pieces, &[0, 1], 1e-9), 1);
+        assert_eq!(conform_caps(&mut pieces, &[0, 1], 1e-9, 1e-6), 1);
         assert_eq!(b.positions.len(), 6);
         assert_eq!(b.positions[5], DVec3::new(0.5, 0.0, 0.0));
         assert_eq!(b.triangles.len(), 8);
@@ -230,6 +241,6 @@ mod tests {
         assert!((cap(&b, 0) - 1.0).abs() < 1e-15);
         // Nothing left to insert, either way.
         let mut pieces = [&mut a, &mut b];
-        assert_eq!(conform_caps(&mut pieces, &[0, 1], 1e-9), 0);
+        assert_eq!(conform_caps(&mut pieces, &[0, 1], 1e-9, 1e-6), 0);
     }
 }

@@ -62,7 +62,7 @@ pub(crate) fn collapse_shared(
         return stats;
     }
     if let Some(cells) = cells {
-        super::conforming::conform_caps(pieces, cells, tolerance);
+        super::conforming::conform_caps(pieces, cells, tolerance, 8.0 * f64::from(f32::EPSILON) * extent_of(pieces));
         if std::env::var_os("CLOSED").is_some() {
             for (k, p) in pieces.iter().enumerate() {
                 let d = p.defect_edges();
@@ -102,6 +102,15 @@ pub(crate) fn collapse_shared(
         }
     }
     stats
+}
+
+/// Largest absolute coordinate of the pieces, m.
+fn extent_of(pieces: &[&mut Piece]) -> f64 {
+    pieces
+        .iter()
+        .flat_map(|p| p.positions.iter())
+        .map(|x| x.abs().max_element())
+        .fold(0.0, f64::max)
 }
 
 /// The point nearest `mid` that minimises Σ w (n · x − d)² over the

@@ -206,6 +206,22 @@ pub fn check_fracture(file: &AssetFile, mesh_volume_expected: f64, diagonal: f64
             .map(|o| o.area as f64)
             .sum();
         let cap1 = coplanar_cap_area(&file.meshes[c1 as usize], b.centroid, -b.normal, tolerance);
+        if (sum1 - cap1).abs() > 1e-4 * cap1 + area_floor {
+            let mesh = &file.meshes[c1 as usize];
+            let p = |i: u32| mesh.positions[i as usize].as_dvec3();
+            let (point, facing) = (b.centroid.as_dvec3(), -b.normal.as_dvec3());
+            for t in &mesh.interior {
+                let (a, bb, c) = (p(t[0]), p(t[1]), p(t[2]));
+                let d = [a, bb, c].iter().map(|v| (*v - point).dot(facing).abs()).fold(0.0, f64::max);
+                if d < 1e-3 {
+                    let n = (bb - a).cross(c - a);
+                    let ang = n.normalize().dot(facing).clamp(-1.0, 1.0).acos().to_degrees();
+                    if ang > 0.8 || d > tolerance {
+                        eprintln!("   tri area {:e} dist {d:e} angle {ang:.3}°", 0.5 * n.length());
+                    }
+                }
+            }
+        }
         assert!(
             (sum1 - cap1).abs() <= 1e-4 * cap1 + area_floor,
             "bond {k}: area {} (Σ {sum1}) vs chunk1 cap {cap1}",
