@@ -142,8 +142,13 @@ fn check_outputs(inputs: &[(&str, &Path)], outputs: &[(&str, &Path)]) -> Result<
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
             && !parent.is_dir()
         {
+            let why = if parent.exists() {
+                "is a file, not a folder"
+            } else {
+                "does not exist"
+            };
             anyhow::bail!(
-                "cannot write the {what} {}: folder {} does not exist",
+                "cannot write the {what} {}: {} {why}",
                 path.display(),
                 parent.display()
             );
@@ -378,8 +383,8 @@ enum Command {
         /// Use this mesh (OBJ, glTF, GLB) instead of the built-in Spot.
         #[arg(long)]
         mesh: Option<PathBuf>,
-        /// Number of Voronoi chunks.
-        #[arg(long, default_value_t = DemoOptions::default().chunks)]
+        /// Number of Voronoi chunks (at least 1).
+        #[arg(long, default_value_t = DemoOptions::default().chunks, value_parser = clap::value_parser!(u32).range(1..))]
         chunks: u32,
         /// Fracture seed.
         #[arg(long, default_value_t = DemoOptions::default().seed)]
@@ -401,8 +406,8 @@ enum Command {
         /// Output asset file.
         #[arg(long, short)]
         output: PathBuf,
-        /// Number of Voronoi chunks.
-        #[arg(long, default_value_t = 32)]
+        /// Number of Voronoi chunks (at least 1).
+        #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..))]
         chunks: u32,
         /// Site seed: the same seed gives a byte-identical asset.
         #[arg(long, default_value_t = 1)]
@@ -424,8 +429,8 @@ enum Command {
         #[command(flatten)]
         open_mesh: OpenMeshArgs,
         /// Build a two-level hierarchy: fracture every chunk again into this
-        /// many uniform Voronoi chunks.
-        #[arg(long)]
+        /// many uniform Voronoi chunks (at least 1).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
         refine: Option<u32>,
         /// With --refine: the level the runtime simulates (0 = the first
         /// chunks, whose refined children are kept as subsupport chunks;

@@ -377,6 +377,31 @@ fn outputs_that_would_overwrite_an_input_or_each_other_are_refused_before_any_wo
         !asset.exists(),
         "nothing is written when an output is refused"
     );
+    // An output "folder" that is a file: refused up front, and said so.
+    let out = fracture(&[
+        "-o".as_ref(),
+        asset.as_os_str(),
+        "--gltf".as_ref(),
+        input.join("x.glb").as_os_str(),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("is a file, not a folder"), "{stderr}");
+    assert!(!asset.exists());
+    // Zero chunks or refinement chunks: refused by the command line, naming
+    // the flag (the library's own field name is `chunk_count`).
+    for flags in [&["--chunks", "0"][..], &["--refine", "0"]] {
+        let mut args: Vec<&std::ffi::OsStr> = vec!["-o".as_ref(), asset.as_os_str()];
+        args.extend(flags.iter().map(|f| std::ffi::OsStr::new(f)));
+        let out = fracture(&args);
+        assert_eq!(out.status.code(), Some(2), "{flags:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(flags[0]) && stderr.contains("0 is not in 1.."),
+            "{stderr}"
+        );
+        assert!(!asset.exists());
+    }
     assert_eq!(std::fs::read(&input).unwrap(), original, "input untouched");
     std::fs::remove_dir_all(&dir).ok();
 }
