@@ -862,8 +862,9 @@ fn run(cli: Cli) -> Result<()> {
             };
             match result.first_divergence {
                 None => println!(
-                    "replayed {} frames: every state hash matches",
-                    result.frames
+                    "replayed {} frames ({} steps after the first): every state hash matches",
+                    result.frames,
+                    result.frames.saturating_sub(1)
                 ),
                 Some(frame) if verify => {
                     anyhow::bail!(

@@ -187,7 +187,7 @@ fn the_wall_push_builtin_simulates_prints_its_vehicles_and_replays_with_verify()
     );
     assert!(
         String::from_utf8_lossy(&verify.stdout)
-            .contains("replayed 601 frames: every state hash matches")
+            .contains("replayed 601 frames (600 steps after the first): every state hash matches")
     );
     let listed = std::process::Command::new(exe)
         .arg("scenarios")
