@@ -310,35 +310,19 @@ pub(crate) fn voronoi_raw(
         }
     }
     if std::env::var_os("CAPCHECK").is_some() {
-        let mut per_cell = std::collections::BTreeMap::new();
+        let mut area: std::collections::BTreeMap<(u32, u32), (f64, f64)> = Default::default();
         for (k, c) in raw.iter().enumerate() {
-            per_cell.entry(c.cell).or_insert(Vec::new()).push(k);
-        }
-        for (k, c) in raw.iter().enumerate() {
-            if per_cell[&c.cell].len() != 1 {
-                continue;
-            }
             for t in c.piece.cap_tags() {
-                let Some(others) = per_cell.get(&t) else {
-                    continue;
-                };
-                if others.len() != 1 {
-                    continue;
-                }
-                let o = others[0];
-                if o < k {
-                    continue;
-                }
-                let (a, _) = c.piece.tagged_area(t);
-                let (b, _) = raw[o].piece.tagged_area(c.cell);
-                let (a0, _) = before[k].tagged_area(t);
-                let (b0, _) = before[o].tagged_area(c.cell);
-                if (a - b).abs() > 1e-5 * a.max(b) {
-                    eprintln!(
-                        "cells {} {}: cap {a:e} vs {b:e} (before collapse {a0:e} vs {b0:e}) frozen {} {}",
-                        c.cell, t, frozen[k], frozen[o]
-                    );
-                }
+                let e = area.entry((c.cell, t)).or_default();
+                e.0 += c.piece.tagged_area(t).0;
+                e.1 += before[k].tagged_area(t).0;
+            }
+        }
+        for (&(c, t), &(a, a0)) in &area {
+            if c > t { continue; }
+            let Some(&(b, b0)) = area.get(&(t, c)) else { continue };
+            if (a - b).abs() > 1e-5 * a.max(b) {
+                eprintln!("cells {c} {t}: cap {a:e} vs {b:e} (before collapse {a0:e} vs {b0:e})");
             }
         }
     }
