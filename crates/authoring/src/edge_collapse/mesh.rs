@@ -306,6 +306,45 @@ impl Mesh {
             .filter(|(t, _)| !skip.contains(t))
     }
 
+    /// Whether moving `moved` to `target` (the triangles `skip` collapsing
+    /// away) leaves the area of each cap around them as it was, to 1e-9 of
+    /// the cap area they touch: the move slides a vertex along its cap's
+    /// own boundary line, so the cap's region does not change.
+    pub(super) fn keeps_cap_areas(&self, moved: &[u32], target: DVec3, skip: &[u32]) -> bool {
+        let mut tris: Vec<u32> = moved
+            .iter()
+            .flat_map(|&v| self.around[v as usize].iter().copied())
+            .filter(|&t| self.tags[t as usize] != EXTERIOR)
+            .collect();
+        tris.sort_unstable();
+        tris.dedup();
+        // (tag, area before, area after), by tag.
+        let mut areas: Vec<(u32, f64, f64)> = Vec::new();
+        let mut touched = 0.0;
+        for t in tris {
+            let p = self.triangles[t as usize].map(|v| self.positions[v as usize]);
+            let before = 0.5 * (p[1] - p[0]).cross(p[2] - p[0]).length();
+            let after = if skip.contains(&t) {
+                0.0
+            } else {
+                let q = self.placed(t, moved, target);
+                0.5 * (q[1] - q[0]).cross(q[2] - q[0]).length()
+            };
+            touched += before;
+            let tag = self.tags[t as usize];
+            match areas.iter_mut().find(|a| a.0 == tag) {
+                Some(a) => {
+                    a.1 += before;
+                    a.2 += after;
+                }
+                None => areas.push((tag, before, after)),
+            }
+        }
+        areas
+            .iter()
+            .all(|&(_, before, after)| (before - after).abs() <= 1e-9 * touched)
+    }
+
     /// The corners of triangle `t` once the vertices `moved` are at `target`.
     fn placed(&self, t: u32, moved: &[u32], target: DVec3) -> [DVec3; 3] {
         self.triangles[t as usize].map(|v| {

@@ -273,6 +273,48 @@ mod tests {
         }
     }
 
+    /// A pyramid whose unit square base is a cap (tag 1) with an extra
+    /// vertex (5) in the middle of its edge 0–1.
+    fn pyramid_with_a_mid_edge_vertex() -> Piece {
+        Piece {
+            positions: vec![
+                DVec3::new(0.0, 0.0, 0.0),
+                DVec3::new(1.0, 0.0, 0.0),
+                DVec3::new(1.0, 1.0, 0.0),
+                DVec3::new(0.0, 1.0, 0.0),
+                DVec3::new(0.5, 0.5, -1.0),
+                DVec3::new(0.5, 0.0, 0.0),
+            ],
+            triangles: vec![
+                [0, 2, 5],
+                [5, 2, 1],
+                [0, 3, 2],
+                [0, 5, 4],
+                [5, 1, 4],
+                [1, 2, 4],
+                [2, 3, 4],
+                [3, 0, 4],
+            ],
+            tags: vec![1, 1, 1, EXTERIOR, EXTERIOR, EXTERIOR, EXTERIOR, EXTERIOR],
+        }
+    }
+
+    #[test]
+    fn sliding_a_vertex_along_its_cap_edge_keeps_the_cap_area_and_moving_a_corner_does_not() {
+        let piece = pyramid_with_a_mid_edge_vertex();
+        let mesh = Mesh::new(&piece, 1e-3, vec![false; piece.positions.len()]);
+        assert!((piece.tagged_area(1).0 - 1.0).abs() < 1e-15);
+        // Vertex 5 onto vertex 1 along the edge: the two triangles on the
+        // edge 5–1 vanish, the cap keeps its unit area.
+        assert!(mesh.keeps_cap_areas(&[5], DVec3::new(1.0, 0.0, 0.0), &[1, 4]));
+        // Halfway along the edge: still the same square.
+        assert!(mesh.keeps_cap_areas(&[5], DVec3::new(0.75, 0.0, 0.0), &[]));
+        // Off the edge, into the cap: the square loses a triangle.
+        assert!(!mesh.keeps_cap_areas(&[5], DVec3::new(0.5, 0.1, 0.0), &[]));
+        // A corner moved inwards shrinks the cap.
+        assert!(!mesh.keeps_cap_areas(&[2], DVec3::new(0.9, 0.9, 0.0), &[]));
+    }
+
     fn shortest(p: &Piece) -> f64 {
         p.triangles
             .iter()

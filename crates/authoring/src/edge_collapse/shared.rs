@@ -396,7 +396,9 @@ impl<'a, 'p> Shared<'a, 'p> {
     /// vertex at an end of a stuck edge, or next to one, is collapsed along
     /// its Voronoi edge onto its nearest neighbour on both planes within
     /// [`DISSOLVE_REACH`] shortest edges, in every piece that holds it
-    /// (the same checks as any collapse; the caps do not change shape).
+    /// (the same checks as any collapse, and in every piece each cap
+    /// around the move keeps its area: a vertex that is a corner of a cap
+    /// in some piece stays).
     /// True if anything changed.
     fn dissolve_near_stuck(&mut self, stats: &mut CollapseStats) -> bool {
         let min2 = self.min_length * self.min_length;
@@ -446,7 +448,7 @@ impl<'a, 'p> Shared<'a, 'p> {
                     .collect();
                 onto.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then(x.1.cmp(&y.1)));
                 for (_, w) in onto {
-                    if self.collapse(k, v, w, reach * reach, false) {
+                    if self.collapse(k, v, w, reach * reach, false, true) {
                         stats.collapsed += 1;
                         changed = true;
                         break;
@@ -501,7 +503,7 @@ impl<'a, 'p> Shared<'a, 'p> {
             if !seen.insert((ra, rb)) {
                 continue;
             }
-            if self.collapse(k, a, b, min2, forced) {
+            if self.collapse(k, a, b, min2, forced, false) {
                 stats.collapsed += 1;
                 stats.forced += u32::from(forced);
                 changed = true;
@@ -544,8 +546,18 @@ impl<'a, 'p> Shared<'a, 'p> {
     }
 
     /// Collapses the short edge `a`–`b` of piece `k` in every piece that
-    /// holds `a` or `b`, or in none (see the module docs).
-    fn collapse(&mut self, k: u32, a: u32, b: u32, min2: f64, forced: bool) -> bool {
+    /// holds `a` or `b`, or in none (see the module docs); with
+    /// `keep_areas`, only where every cap around the move keeps its area
+    /// ([`Mesh::keeps_cap_areas`]).
+    fn collapse(
+        &mut self,
+        k: u32,
+        a: u32,
+        b: u32,
+        min2: f64,
+        forced: bool,
+        keep_areas: bool,
+    ) -> bool {
         self.ensure(k as usize);
         {
             let m = self.mesh(k);
@@ -619,10 +631,11 @@ impl<'a, 'p> Shared<'a, 'p> {
                 continue;
             }
             let fits = |t: DVec3| {
-                involved
-                    .iter()
-                    .zip(&skips)
-                    .all(|(&(q, x, y), skip)| self.mesh(q).fits(&moved(x, y), t, forced, skip))
+                involved.iter().zip(&skips).all(|(&(q, x, y), skip)| {
+                    let m = self.mesh(q);
+                    m.fits(&moved(x, y), t, forced, skip)
+                        && (!keep_areas || m.keeps_cap_areas(&moved(x, y), t, skip))
+                })
             };
             if let Some(&t) = targets.iter().find(|&&t| fits(t)) {
                 let mut survivors: Copies = Vec::with_capacity(involved.len());
@@ -682,7 +695,7 @@ impl<'a, 'p> Shared<'a, 'p> {
         }
         near.sort_unstable_by(|x, y| x.0.total_cmp(&y.0).then((x.1, x.2).cmp(&(y.1, y.2))));
         near.into_iter()
-            .any(|(_, v, w)| self.collapse(k, v, w, 16.0 * min2, true))
+            .any(|(_, v, w)| self.collapse(k, v, w, 16.0 * min2, true, false))
     }
 
     /// Flattens the thin triangle `(v, x, y)` of piece `k` (apex `v` over
