@@ -132,6 +132,7 @@ pub(crate) fn finish_asset(
         merged_sites: cells.sites.merged,
         sites_outside_bounds: cells.sites.outside_bounds,
         site_steps: cells.sites.steps,
+        degenerate_left: cells.sites.degenerate_left,
     };
     Ok((file, report))
 }

@@ -114,10 +114,18 @@ pub struct FractureReport {
     pub sites_outside_bounds: u32,
     /// Steps taken to put sampled Voronoi sites in general position (with
     /// [`FractureSettings::collapse_short_edges`](crate::FractureSettings::collapse_short_edges)):
-    /// each moves one site by 32 × the shortest edge, about 3.2e-4 of the
-    /// diagonal, where five or more sites lay nearly on one sphere (0 for
-    /// explicit sites, which are never moved, and for other patterns).
+    /// each moves one site by 32 × the shortest edge
+    /// ([`MIN_EDGE_FRACTION`](crate::MIN_EDGE_FRACTION) × the diagonal plus
+    /// 4 f32 units in the last place of the largest coordinate; about
+    /// 3.2e-4 of the diagonal for a mesh near the origin), where five or
+    /// more sites lay nearly on one sphere (0 for explicit sites, which are
+    /// never moved, and for other patterns).
     pub site_steps: u32,
+    /// Near-degenerate Voronoi vertices still flagged when the steps gave
+    /// up (16 rounds; counted once per cell that sees one, so up to four
+    /// times per vertex): short edges may remain there. 0 when sites are
+    /// in general position.
+    pub degenerate_left: u32,
 }
 
 impl FractureReport {
@@ -139,6 +147,13 @@ impl FractureReport {
                 "{} Voronoi site(s) lie outside the mesh's bounding box (kept; their cells \
                  may be empty)",
                 self.sites_outside_bounds
+            ));
+        }
+        if self.degenerate_left > 0 {
+            out.push(format!(
+                "{} near-degenerate Voronoi vertex flag(s) left after {} site steps (sites \
+                 packed tighter than the step); short edges may remain there",
+                self.degenerate_left, self.site_steps
             ));
         }
         out

@@ -284,10 +284,10 @@ pub struct FractureSettings {
     /// bounding-box diagonal after carving, keeping both sides of every cut
     /// in agreement, after putting sampled Voronoi sites in general
     /// position (README, "No near-degenerate render meshes"). Default off
-    /// in this version: it moves geometry by µm to mm, which is enough to
-    /// change the trajectories of the built-in scenes, and over some seeds
-    /// a bond's area and its measured cap still differ (issue 17, item 2,
-    /// open).
+    /// in this version: it moves cut vertices by up to 1e-5 and sites by up
+    /// to 5e-3 of the mesh's diagonal, which is enough to change the
+    /// trajectories of the built-in scenes, and over some seeds a bond's
+    /// area and its measured cap still differ (issue 17, item 2, open).
     #[serde(default)]
     pub collapse_short_edges: bool,
 }

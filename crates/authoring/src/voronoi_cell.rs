@@ -5,13 +5,14 @@
 //! stored as the triangle of their indices, oriented counter-clockwise seen
 //! from outside the cell; two vertices are joined by a cell edge when their
 //! triangles share an edge. Clipping by a plane removes the vertices
-//! outside it (the *conflict* triangles, which form a disc on a convex
-//! cell) and joins every boundary edge of that disc to the new plane, as in
-//! Lévy's `ConvexCell` (geogram; B. Lévy, "Robustness and efficiency of
-//! geometric programs: the Predicate Construction Kit", CAD 2016). A vertex
-//! where four or more planes meet is held as several triangles at one
-//! point, so a degenerate vertex of the diagram shows as a zero-length
-//! edge instead of vanishing by rounding.
+//! strictly outside it (the *conflict* triangles, which form a disc on a
+//! convex cell) and joins every boundary edge of that disc to the new
+//! plane, as in Lévy's `ConvexCell` (geogram; B. Lévy, "Robustness and
+//! efficiency of geometric programs: the Predicate Construction Kit", CAD
+//! 2016). A vertex where four or more planes meet is held as several
+//! triangles at or near one point (a plane through an existing vertex
+//! removes nothing), so the tests on it are made with distances to the
+//! sites, not with the cell's combinatorics.
 
 use glam::DVec3;
 
@@ -99,14 +100,17 @@ impl VoronoiCell {
         (bc * a.offset + ca * b.offset + ab * c.offset) / det
     }
 
-    /// Clips by `plane`: keeps the side `normal · x ≤ offset`. Vertices
-    /// within `eps` (m) outside count as inside. Returns false when the
-    /// plane removes nothing.
-    pub fn clip(&mut self, plane: CellPlane, eps: f64) -> bool {
+    /// Clips by `plane`: keeps the side `normal · x ≤ offset` (a vertex on
+    /// the plane stays). The sign is strict, so every new vertex lies on
+    /// an edge between a kept and a removed vertex: a tolerance here would
+    /// let both ends of an edge lie beyond the plane and extrapolate the
+    /// new vertex far outside the cell. Returns false when the plane
+    /// removes nothing.
+    pub fn clip(&mut self, plane: CellPlane) -> bool {
         self.conflict.clear();
         let mut any = false;
         for p in &self.points {
-            let out = plane.normal.dot(*p) - plane.offset > eps;
+            let out = plane.normal.dot(*p) - plane.offset > 0.0;
             any |= out;
             self.conflict.push(out);
         }
@@ -207,22 +211,21 @@ mod tests {
     #[test]
     fn cutting_a_corner_off_a_cube_leaves_ten_vertices() {
         let mut cell = VoronoiCell::boxed(DVec3::ZERO, DVec3::ONE);
+        assert_closed(&cell);
         // The plane x + y + z = 2.5 cuts the corner (1, 1, 1) off.
         let n = DVec3::ONE.normalize();
-        assert!(cell.clip(
-            CellPlane {
-                normal: n,
-                offset: 2.5 / 3f64.sqrt(),
-                site: Some(7)
-            },
-            1e-12
-        ));
+        assert!(cell.clip(CellPlane {
+            normal: n,
+            offset: 2.5 / 3f64.sqrt(),
+            site: Some(7)
+        },));
         assert_eq!(cell.vertices().count(), 10);
         let on_cut = cell
             .vertices()
             .filter(|(_, planes)| planes.iter().any(|p| p.site == Some(7)))
             .count();
         assert_eq!(on_cut, 3);
+        assert_closed(&cell);
         for (p, _) in cell.vertices() {
             assert!(p.x + p.y + p.z <= 2.5 + 1e-12);
         }
@@ -232,7 +235,7 @@ mod tests {
             offset: 5.0,
             site: Some(8),
         };
-        assert!(!cell.clip(far, 1e-12));
+        assert!(!cell.clip(far));
     }
 
     #[test]
@@ -241,16 +244,24 @@ mod tests {
         // 20 other lattice neighbours: every corner of the cell (±½)³ is a
         // vertex where eight sites meet, held as several triangles.
         let mut cell = VoronoiCell::boxed(DVec3::splat(-3.0), DVec3::splat(3.0));
-        let mut k = 0;
+        let mut others = Vec::new();
         for x in -1..=1 {
             for y in -1..=1 {
                 for z in -1..=1 {
                     if (x, y, z) != (0, 0, 0) {
-                        let other = DVec3::new(x as f64, y as f64, z as f64);
-                        cell.clip(bisector(DVec3::ZERO, other, k), 1e-12);
-                        k += 1;
+                        others.push(DVec3::new(x as f64, y as f64, z as f64));
                     }
                 }
+            }
+        }
+        // Nearest first, as the tests clip: the six face neighbours each
+        // cut the cell; the others only meet the cube's edges and corners
+        // (rounding may let them cut a sliver, never more).
+        others.sort_by(|a, b| a.length_squared().total_cmp(&b.length_squared()));
+        for (k, &other) in others.iter().enumerate() {
+            let cut = cell.clip(bisector(DVec3::ZERO, other, k as u32));
+            if k < 6 {
+                assert!(cut, "{other:?}");
             }
         }
         for (p, _) in cell.vertices() {
@@ -260,5 +271,50 @@ mod tests {
             );
         }
         assert!((cell.radius_about(DVec3::ZERO) - 0.75f64.sqrt()).abs() < 1e-12);
+        assert_closed(&cell);
+    }
+
+    /// Every directed edge of the dual triangulation has exactly one twin,
+    /// and every vertex lies on or inside every plane.
+    fn assert_closed(cell: &VoronoiCell) {
+        let mut edges: Vec<(u32, u32)> = cell
+            .triangles
+            .iter()
+            .flat_map(|t| (0..3).map(move |e| (t[e], t[(e + 1) % 3])))
+            .collect();
+        edges.sort_unstable();
+        for &(a, b) in &edges {
+            assert_eq!(
+                edges.iter().filter(|&&e| e == (b, a)).count(),
+                1,
+                "edge {a}-{b}"
+            );
+        }
+        for (p, _) in cell.vertices() {
+            for q in &cell.planes {
+                assert!(q.normal.dot(p) - q.offset <= 1e-12, "{p:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn planes_just_past_a_corner_do_not_extrapolate() {
+        // A plane that passes within 1e-13 of the corner (1, 1, 1) and
+        // another through it exactly: no vertex leaves the box, the cell
+        // stays closed, and its radius does not grow.
+        let mut cell = VoronoiCell::boxed(DVec3::ZERO, DVec3::ONE);
+        let n = DVec3::new(1.0, 1.0, 1.0).normalize();
+        cell.clip(CellPlane {
+            normal: n,
+            offset: n.dot(DVec3::ONE) - 1e-13,
+            site: Some(1),
+        });
+        cell.clip(CellPlane {
+            normal: DVec3::new(1.0, 0.0, 0.0),
+            offset: 1.0,
+            site: Some(2),
+        });
+        assert_closed(&cell);
+        assert!(cell.radius_about(DVec3::ZERO) <= 3f64.sqrt() + 1e-12);
     }
 }

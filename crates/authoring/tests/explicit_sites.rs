@@ -236,3 +236,32 @@ fn bad_site_lists_are_typed_errors() {
         FractureError::TooManySites { .. }
     ));
 }
+
+#[test]
+fn explicit_sites_are_never_moved_into_general_position() {
+    // The ring is as degenerate as sites get (ten on one circle, every
+    // Voronoi vertex on the axis shared by all ten cells), yet with the
+    // short-edge collapse on, which moves sampled sites out of such
+    // configurations, a caller's sites stay where they were given: the
+    // cells keep the ring's symmetry.
+    let mesh = cylinder(1.0, 1.0, 40);
+    let ring: Vec<DVec3> = (0..10)
+        .map(|k| {
+            let a = std::f64::consts::TAU * k as f64 / 10.0;
+            DVec3::new(0.5 * a.cos(), 0.5 * a.sin(), 0.5)
+        })
+        .collect();
+    let settings = FractureSettings {
+        collapse_short_edges: true,
+        ..Default::default()
+    };
+    let (file, report) =
+        fracture_with_report(&mesh, &settings, &explicit(ring), &mut |_| {}).unwrap();
+    assert_eq!((report.site_steps, report.degenerate_left), (0, 0));
+    assert_eq!(file.desc.chunks.len(), 10);
+    let expected = mesh.volume() / 10.0;
+    for c in &file.desc.chunks {
+        let rel = (c.volume as f64 - expected).abs() / expected;
+        assert!(rel < 1e-4, "{} vs {expected}", c.volume);
+    }
+}
