@@ -62,16 +62,22 @@ fn neighbours(file: &smithereens_core::AssetFile) -> Vec<Vec<u32>> {
     out
 }
 
-#[test]
-fn a_ring_of_ten_sites_in_a_cylinder_gives_ten_equal_cells_bonded_to_both_ring_neighbours() {
-    // 40 sides: the prism has the ring's 10-fold symmetry.
-    let mesh = cylinder(1.0, 1.0, 40);
-    let ring: Vec<DVec3> = (0..10)
+/// Ten sites on a circle of radius 0.5 m around the cylinder's axis, at
+/// half its height.
+fn ring_of_ten() -> Vec<DVec3> {
+    (0..10)
         .map(|k| {
             let a = std::f64::consts::TAU * k as f64 / 10.0;
             DVec3::new(0.5 * a.cos(), 0.5 * a.sin(), 0.5)
         })
-        .collect();
+        .collect()
+}
+
+#[test]
+fn a_ring_of_ten_sites_in_a_cylinder_gives_ten_equal_cells_bonded_to_both_ring_neighbours() {
+    // 40 sides: the prism has the ring's 10-fold symmetry.
+    let mesh = cylinder(1.0, 1.0, 40);
+    let ring = ring_of_ten();
     let settings = FractureSettings::default();
     let (file, report) =
         fracture_with_report(&mesh, &settings, &explicit(ring), &mut |_| {}).unwrap();
@@ -245,12 +251,7 @@ fn explicit_sites_are_never_moved_into_general_position() {
     // configurations, a caller's sites stay where they were given: the
     // cells keep the ring's symmetry.
     let mesh = cylinder(1.0, 1.0, 40);
-    let ring: Vec<DVec3> = (0..10)
-        .map(|k| {
-            let a = std::f64::consts::TAU * k as f64 / 10.0;
-            DVec3::new(0.5 * a.cos(), 0.5 * a.sin(), 0.5)
-        })
-        .collect();
+    let ring = ring_of_ten();
     let settings = FractureSettings {
         collapse_short_edges: true,
         ..Default::default()

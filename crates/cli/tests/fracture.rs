@@ -392,7 +392,7 @@ fn outputs_that_would_overwrite_an_input_or_each_other_are_refused_before_any_wo
     // the flag (the library's own field name is `chunk_count`).
     for flags in [&["--chunks", "0"][..], &["--refine", "0"]] {
         let mut args: Vec<&std::ffi::OsStr> = vec!["-o".as_ref(), asset.as_os_str()];
-        args.extend(flags.iter().map(|f| std::ffi::OsStr::new(f)));
+        args.extend(flags.iter().map(std::ffi::OsStr::new));
         let out = fracture(&args);
         assert_eq!(out.status.code(), Some(2), "{flags:?}");
         let stderr = String::from_utf8_lossy(&out.stderr);
