@@ -217,47 +217,35 @@ fn test_cell(
             // own site.
             members.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
             members.truncate(MAX_MEMBERS - 1);
-            members.push((0.0, i));
-            let mut set: Vec<usize> = members.iter().map(|m| m.1).collect();
+            let mut set = [i; MAX_MEMBERS];
+            for (slot, m) in set.iter_mut().zip(&members) {
+                *slot = m.1;
+            }
             set.sort_unstable();
-            movers.push(most_sensitive(sites, &set) as u32);
+            movers.push(most_sensitive(sites, set) as u32);
         }
     }
     CellTest { radius, movers }
 }
 
-/// The member of a near-cospherical set (five or more site indices,
-/// ascending) whose step changes the set's degeneracy fastest. For five
-/// sites the in-sphere determinant's gradient with respect to one site is
+/// The member of a near-cospherical set of five sites (indices,
+/// ascending) whose step changes the set's degeneracy fastest. The
+/// in-sphere determinant's gradient with respect to one site is
 /// proportional to the volume of the tetrahedron of the other four, while
 /// the distance test at a Voronoi vertex is that determinant over the
 /// vertex's own tetrahedron: so the site whose complementary tetrahedron
-/// is largest is moved (for more than five, the largest tetrahedron of
-/// four others counts). Ties go to the lowest index, so every cell that
-/// sees the vertex picks the same site.
-fn most_sensitive(sites: &[DVec3], members: &[usize]) -> usize {
+/// is largest is moved. Ties go to the lowest index.
+fn most_sensitive(sites: &[DVec3], members: [usize; MAX_MEMBERS]) -> usize {
     let mut best = (f64::NEG_INFINITY, members[0]);
-    for &k in members {
-        let others: Vec<DVec3> = members
+    for (skip, &k) in members.iter().enumerate() {
+        let mut others = members
             .iter()
-            .filter(|&&j| j != k)
-            .map(|&j| sites[j])
-            .collect();
-        let mut volume: f64 = 0.0;
-        for a in 0..others.len() {
-            for b in a + 1..others.len() {
-                for c in b + 1..others.len() {
-                    for d in c + 1..others.len() {
-                        let (p, q, r) = (
-                            others[b] - others[a],
-                            others[c] - others[a],
-                            others[d] - others[a],
-                        );
-                        volume = volume.max(p.dot(q.cross(r)).abs());
-                    }
-                }
-            }
-        }
+            .enumerate()
+            .filter(|&(j, _)| j != skip)
+            .map(|(_, &j)| sites[j]);
+        let mut next = || others.next().unwrap_or(DVec3::ZERO);
+        let (a, b, c, d) = (next(), next(), next(), next());
+        let volume = (b - a).dot((c - a).cross(d - a)).abs();
         if volume > best.0 {
             best = (volume, k);
         }
@@ -282,8 +270,14 @@ mod tests {
     use super::*;
     use crate::mesh::box_mesh;
 
-    fn unit_cube() -> TriMesh {
-        box_mesh(DVec3::ZERO, DVec3::ONE).unwrap()
+    /// The unit cube and its scales with the collapse on.
+    fn unit_cube() -> (TriMesh, Scale) {
+        let mesh = box_mesh(DVec3::ZERO, DVec3::ONE).unwrap();
+        let scale = Scale {
+            collapse: true,
+            ..Scale::of(&mesh)
+        };
+        (mesh, scale)
     }
 
     /// Sites that the test flags, over every cell.
@@ -317,11 +311,7 @@ mod tests {
 
     #[test]
     fn a_lattice_is_put_in_general_position_by_small_steps() {
-        let mesh = unit_cube();
-        let scale = Scale {
-            collapse: true,
-            ..Scale::of(&mesh)
-        };
+        let (mesh, scale) = unit_cube();
         let before = lattice();
         assert!(flagged(&mesh, &before, &scale) > 0);
         let mut sites = before.clone();
@@ -348,11 +338,7 @@ mod tests {
         // looks at is capped at five, and the rounds at 16, so this ends;
         // what could not be resolved is reported, and no site moved more
         // than 16 steps.
-        let mesh = unit_cube();
-        let scale = Scale {
-            collapse: true,
-            ..Scale::of(&mesh)
-        };
+        let (mesh, scale) = unit_cube();
         let mut rng = Pcg64Mcg::seed_from_u64(11);
         let before: Vec<DVec3> = (0..60)
             .map(|_| {
@@ -377,11 +363,7 @@ mod tests {
 
     #[test]
     fn sites_in_general_position_are_not_moved() {
-        let mesh = unit_cube();
-        let scale = Scale {
-            collapse: true,
-            ..Scale::of(&mesh)
-        };
+        let (mesh, scale) = unit_cube();
         // Random sites (seeded): no five of them nearly on one sphere.
         let mut rng = Pcg64Mcg::seed_from_u64(3);
         let before: Vec<DVec3> = (0..64)
@@ -410,7 +392,7 @@ mod tests {
             DVec3::new(0.0, -1.0, 0.0),
             DVec3::new(0.0, 0.0, 1.0),
         ];
-        let chosen = most_sensitive(&sites, &[0, 1, 2, 3, 4]);
+        let chosen = most_sensitive(&sites, [0, 1, 2, 3, 4]);
         assert_ne!(chosen, 4);
     }
 }
