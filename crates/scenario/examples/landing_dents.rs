@@ -25,15 +25,24 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let name = std::env::args().nth(1).unwrap_or_else(|| "tower".into());
     let text = builtin(&name).ok_or_else(|| format!("no built-in scene {name}"))?;
     let mut file = ScenarioFile::parse(text)?;
+    let divide: f32 = std::env::args().nth(3).map_or(Ok(1.0), |d| d.parse())?;
     file.duration = 600.0 * file.timestep;
-    if let Some(d) = std::env::args().nth(2) {
+    file.timestep /= divide;
+    if let Some(d) = std::env::args().nth(2).filter(|d| !d.is_empty()) {
         file.prediction_distance = Some(d.parse()?);
     }
-    let built = build(&file, Path::new("."), &mut |_| {})?;
+    let mut built = build(&file, Path::new("."), &mut |_| {})?;
+    if std::env::args().nth(4).is_some_and(|a| a == "off") {
+        built.scenario.landing = None;
+    }
+    let t = std::time::Instant::now();
     let (rec, summary) = run(&built.scenario, &mut |_, _| {})?;
     println!(
-        "{name}: lowest point ever {:.3} m, at the end {:.3} m",
-        summary.lowest_chunk_y_ever, summary.lowest_chunk_y
+        "{name}: lowest point ever {:.3} m, at the end {:.3} m; {} extra landing sub-steps; {:.2} s",
+        summary.lowest_chunk_y_ever,
+        summary.lowest_chunk_y,
+        summary.landing_substeps,
+        t.elapsed().as_secs_f64()
     );
     let dt = file.timestep as f32;
     let pose = |body: &RunBody, frame: u32| {
