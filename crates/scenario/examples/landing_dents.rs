@@ -17,7 +17,7 @@
 //! example has no switch for it).
 
 use smithereens_core::record::{RunBody, pose_from_array};
-use smithereens_rapier::recorded_run::run;
+
 use smithereens_scenario::{ScenarioFile, build, builtin};
 use std::path::Path;
 
@@ -36,7 +36,66 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         built.scenario.landing = None;
     }
     let t = std::time::Instant::now();
-    let (rec, summary) = run(&built.scenario, &mut |_, _| {})?;
+    let diag = std::env::var("DIAG").is_ok();
+    let (rec, summary) = smithereens_rapier::recorded_run::run_observed(
+        &built.scenario,
+        &mut |_, _| {},
+        &mut |s| {
+            if !diag {
+                return;
+            }
+            let ph = s.physics;
+            for (h, b) in ph.bodies.iter() {
+                if !b.is_dynamic() {
+                    continue;
+                }
+                let low = b
+                    .colliders()
+                    .iter()
+                    .filter_map(|&c| ph.colliders.get(c))
+                    .map(|c| c.compute_aabb().mins.y)
+                    .fold(f32::INFINITY, f32::min);
+                if low > -0.05 {
+                    continue;
+                }
+                let mut partners = Vec::new();
+                for &c in b.colliders() {
+                    for pair in ph.narrow_phase.contact_pairs_with(c) {
+                        let other = if pair.collider1 == c { pair.collider2 } else { pair.collider1 };
+                        let ob = ph.colliders.get(other).and_then(|o| o.parent());
+                        let (m, fixed) = ob
+                            .and_then(|ob| ph.bodies.get(ob))
+                            .map_or((0.0, true), |ob| (ob.mass(), ob.is_fixed()));
+                        let pts: usize = pair.manifolds().iter().map(|m| m.points.len()).sum();
+                        let deepest = pair
+                            .manifolds()
+                            .iter()
+                            .flat_map(|m| m.points.iter().map(|p| p.dist))
+                            .fold(f32::INFINITY, f32::min);
+                        partners.push(format!(
+                            "[{}{:.0}kg pts {} dmin {:.3} active {}]",
+                            if fixed { "fixed " } else { "" },
+                            m,
+                            pts,
+                            deepest,
+                            pair.has_any_active_contact()
+                        ));
+                    }
+                }
+                println!(
+                    "step {} body {:?} {:.0} kg low {:.3} sleeping {} v {:.2} w {:.2} contacts {}",
+                    s.step,
+                    h.into_raw_parts().0,
+                    b.mass(),
+                    low,
+                    b.is_sleeping(),
+                    b.linvel().length(),
+                    b.angvel().length(),
+                    partners.join(" ")
+                );
+            }
+        },
+    )?;
     println!(
         "{name}: lowest point ever {:.3} m, at the end {:.3} m; {} extra landing sub-steps; {:.2} s",
         summary.lowest_chunk_y_ever,
