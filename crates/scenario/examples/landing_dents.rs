@@ -4,11 +4,12 @@
 //!
 //! ```text
 //! cargo run --release -p smithereens-scenario --example landing_dents -- tower \
-//!     [--seed S] [--no-landing] [--prediction M] [--divide N] [--contacts]
+//!     [--seed S] [--landing] [--prediction M] [--divide N] [--contacts]
 //! ```
 //!
 //! `--seed` replaces the fracture seed of every box in the scene,
-//! `--no-landing` steps one step per frame (no [`LandingSubsteps`]),
+//! `--landing` runs landing frames as sub-steps ([`LandingSubsteps`]
+//! defaults; off by default),
 //! `--prediction` sets the contact prediction distance (m), `--divide` runs
 //! the scene at `timestep / N`, `--contacts` prints every dynamic body
 //! whose colliders reach 5 cm below the ground after each step, with its
@@ -21,7 +22,8 @@
 //! turned by 0.5 rad, swinging another corner 13 cm into the ground
 //! before the contact there existed. `--contacts` showed the deep dents
 //! that remained once landings were sub-stepped to be pieces parting
-//! through fixed chunks (see `PARTING_SINK`). The sweep over seeds 1–8
+//! through fixed chunks (the unlanded `PARTING_SINK` rule, branch
+//! `parting-sink`). The sweep over seeds 1–8
 //! behind the table in `smithereens_rapier::landing` is this example run
 //! for each scene, seed and setting.
 //!
@@ -57,8 +59,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     }
     let mut built = build(&file, Path::new("."), &mut |_| {})?;
-    if args.iter().any(|a| a == "--no-landing") {
-        built.scenario.landing = None;
+    if args.iter().any(|a| a == "--landing") {
+        built.scenario.landing = Some(smithereens_rapier::LandingSubsteps::default());
     }
     let t = std::time::Instant::now();
     let diag = args.iter().any(|a| a == "--contacts");
@@ -86,7 +88,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let mut partners = Vec::new();
                 for &c in b.colliders() {
                     for pair in ph.narrow_phase.contact_pairs_with(c) {
-                        let other = if pair.collider1 == c { pair.collider2 } else { pair.collider1 };
+                        let other = if pair.collider1 == c {
+                            pair.collider2
+                        } else {
+                            pair.collider1
+                        };
                         let ob = ph.colliders.get(other).and_then(|o| o.parent());
                         let (m, fixed) = ob
                             .and_then(|ob| ph.bodies.get(ob))

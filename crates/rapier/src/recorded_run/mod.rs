@@ -35,8 +35,8 @@
 //! ```
 
 use crate::error::BackendError;
-use crate::landing::LandingSubsteps;
 use crate::held::{HeldDamageEvent, HeldError, HeldParts, PartStatus};
+use crate::landing::LandingSubsteps;
 use crate::set::{DestructionSet, InstanceHandle, ProjectileDesc, SetAdmitError, SetStepReport};
 use crate::substep::{
     BoundedStepper, FrameOutcome, FrameStep, SubstepDiagnostics, SubstepError, SubstepSettings,
@@ -173,7 +173,8 @@ pub struct ScriptedRun {
     /// [`Self::resolve_breaks`].
     pub substep: Option<SubstepSettings>,
     /// Run a frame in which a body lands as sub-steps ([`crate::landing`]);
-    /// `None`: one step per frame whatever lands.
+    /// `None` (the default, for now: see the module docs of
+    /// [`crate::landing`]): one step per frame whatever lands.
     pub landing: Option<LandingSubsteps>,
 }
 
@@ -193,7 +194,7 @@ impl ScriptedRun {
             vehicles: Vec::new(),
             launches: Vec::new(),
             substep: None,
-            landing: Some(LandingSubsteps::default()),
+            landing: None,
         }
     }
 
@@ -337,6 +338,9 @@ pub enum RunError {
     /// The bounded stepper and `resolve_breaks` were both asked for.
     #[error("a run steps with the bounded stepper or re-runs breaking steps, not both")]
     SubstepWithResolveBreaks,
+    /// The landing sub-step settings are refused.
+    #[error("landing sub-steps")]
+    Landing(#[from] crate::landing::LandingSubstepsError),
     /// A launch is at or after the run's last step.
     #[error("launch {launch} is before step {step}, but the run has only {steps} steps")]
     LaunchAfterEnd {
@@ -434,7 +438,7 @@ impl FrameStep for SetTrials<'_> {
     }
 }
 
-/// Checks the vehicles, the stepper settings and the launches of `scenario`
+/// Checks the vehicles, the stepper and landing settings and the launches of `scenario`
 /// before anything is simulated: each launch's vehicle, launcher and
 /// projectile index must exist, and no projectile may be named twice.
 fn check_vehicles(scenario: &ScriptedRun) -> Result<Option<BoundedStepper>, RunError> {
@@ -445,6 +449,9 @@ fn check_vehicles(scenario: &ScriptedRun) -> Result<Option<BoundedStepper>, RunE
     let stepper = scenario.substep.map(BoundedStepper::new).transpose()?;
     if stepper.is_some() && scenario.resolve_breaks {
         return Err(RunError::SubstepWithResolveBreaks);
+    }
+    if let Some(landing) = scenario.landing {
+        landing.validate()?;
     }
     let steps = scenario.steps;
     // Launches so far per (vehicle, launcher), and the projectiles named so
