@@ -3,37 +3,136 @@
 //! lowest point on the frames around and its spin before.
 //!
 //! ```text
-//! cargo run --release -p smithereens-scenario --example landing_dents -- tower [PREDICTION_M]
+//! cargo run --release -p smithereens-scenario --example landing_dents -- tower \
+//!     [--seed S] [--landing] [--prediction M] [--divide N] [--contacts]
 //! ```
 //!
-//! Measured with it (600 steps, default settings): the tower's deepest
-//! dent (13.0 cm) is a one-chunk body landing on a corner. Its spin goes
-//! 9.1 → 16.2 → 30.4 rad/s over the landing frames: the corner's contact
-//! impulse spins it up, and in the next 1/60 s step it turns by 0.5 rad,
-//! swinging another corner 13 cm into the ground before the contact there
-//! exists. A prediction distance of 5 to 20 cm (the second argument) does
-//! not remove it, nor does CCD on every piece (measured by setting
-//! `DestructionSettings::ccd_speed` to 0.001 m/s in the library; this
-//! example has no switch for it).
+//! `--seed` replaces the fracture seed of every box in the scene,
+//! `--landing` runs landing frames as sub-steps ([`LandingSubsteps`]
+//! defaults; off by default),
+//! `--prediction` sets the contact prediction distance (m), `--divide` runs
+//! the scene at `timestep / N`, `--contacts` prints every dynamic body
+//! whose colliders reach 5 cm below the ground after each step, with its
+//! contacts (partner mass, points, deepest distance).
+//!
+//! Measured with it (600 steps): before landing sub-steps the tower's
+//! deepest dent (13.0 cm) was a one-chunk body landing on a corner. Its
+//! spin went 9.1 → 16.2 → 30.4 rad/s over the landing frames: the
+//! corner's contact impulse spun it up, and within the next 1/60 s step it
+//! turned by 0.5 rad, swinging another corner 13 cm into the ground
+//! before the contact there existed. `--contacts` showed the deep dents
+//! that remained once landings were sub-stepped to be pieces parting
+//! through fixed chunks (the unlanded `PARTING_SINK` rule, branch
+//! `parting-sink`). The sweep over seeds 1–8
+//! behind the table in `smithereens_rapier::landing` is this example run
+//! for each scene, seed and setting.
+//!
+//! [`LandingSubsteps`]: smithereens_rapier::LandingSubsteps
 
 use smithereens_core::record::{RunBody, pose_from_array};
-use smithereens_rapier::recorded_run::run;
 use smithereens_scenario::{ScenarioFile, build, builtin};
 use std::path::Path;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let name = std::env::args().nth(1).unwrap_or_else(|| "tower".into());
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let name = args.first().cloned().unwrap_or_else(|| "tower".into());
+    let value = |flag: &str| {
+        args.iter()
+            .position(|a| a == flag)
+            .and_then(|k| args.get(k + 1))
+            .cloned()
+    };
     let text = builtin(&name).ok_or_else(|| format!("no built-in scene {name}"))?;
     let mut file = ScenarioFile::parse(text)?;
+    let divide: f32 = value("--divide").map_or(Ok(1.0), |d| d.parse())?;
     file.duration = 600.0 * file.timestep;
-    if let Some(d) = std::env::args().nth(2) {
+    file.timestep /= divide;
+    if let Some(d) = value("--prediction") {
         file.prediction_distance = Some(d.parse()?);
     }
-    let built = build(&file, Path::new("."), &mut |_| {})?;
-    let (rec, summary) = run(&built.scenario, &mut |_, _| {})?;
+    if let Some(seed) = value("--seed") {
+        let seed: u64 = seed.parse()?;
+        for a in file.asset.iter_mut().chain(file.instances.iter_mut()) {
+            if let Some(b) = a.box_.as_mut() {
+                b.seed = seed;
+            }
+        }
+    }
+    let mut built = build(&file, Path::new("."), &mut |_| {})?;
+    if args.iter().any(|a| a == "--landing") {
+        built.scenario.landing = Some(smithereens_rapier::LandingSubsteps::default());
+    }
+    let t = std::time::Instant::now();
+    let diag = args.iter().any(|a| a == "--contacts");
+    let (rec, summary) = smithereens_rapier::recorded_run::run_observed(
+        &built.scenario,
+        &mut |_, _| {},
+        &mut |s| {
+            if !diag {
+                return;
+            }
+            let ph = s.physics;
+            for (h, b) in ph.bodies.iter() {
+                if !b.is_dynamic() {
+                    continue;
+                }
+                let low = b
+                    .colliders()
+                    .iter()
+                    .filter_map(|&c| ph.colliders.get(c))
+                    .map(|c| c.compute_aabb().mins.y)
+                    .fold(f32::INFINITY, f32::min);
+                if low > -0.05 {
+                    continue;
+                }
+                let mut partners = Vec::new();
+                for &c in b.colliders() {
+                    for pair in ph.narrow_phase.contact_pairs_with(c) {
+                        let other = if pair.collider1 == c {
+                            pair.collider2
+                        } else {
+                            pair.collider1
+                        };
+                        let ob = ph.colliders.get(other).and_then(|o| o.parent());
+                        let (m, fixed) = ob
+                            .and_then(|ob| ph.bodies.get(ob))
+                            .map_or((0.0, true), |ob| (ob.mass(), ob.is_fixed()));
+                        let pts: usize = pair.manifolds().iter().map(|m| m.points.len()).sum();
+                        let deepest = pair
+                            .manifolds()
+                            .iter()
+                            .flat_map(|m| m.points.iter().map(|p| p.dist))
+                            .fold(f32::INFINITY, f32::min);
+                        partners.push(format!(
+                            "[{}{:.0}kg pts {} dmin {:.3} active {}]",
+                            if fixed { "fixed " } else { "" },
+                            m,
+                            pts,
+                            deepest,
+                            pair.has_any_active_contact()
+                        ));
+                    }
+                }
+                println!(
+                    "step {} body {:?} {:.0} kg low {:.3} sleeping {} v {:.2} w {:.2} contacts {}",
+                    s.step,
+                    h.into_raw_parts().0,
+                    b.mass(),
+                    low,
+                    b.is_sleeping(),
+                    b.linvel().length(),
+                    b.angvel().length(),
+                    partners.join(" ")
+                );
+            }
+        },
+    )?;
     println!(
-        "{name}: lowest point ever {:.3} m, at the end {:.3} m",
-        summary.lowest_chunk_y_ever, summary.lowest_chunk_y
+        "{name}: lowest point ever {:.3} m, at the end {:.3} m; {} extra landing sub-steps; {:.2} s",
+        summary.lowest_chunk_y_ever,
+        summary.lowest_chunk_y,
+        summary.landing_substeps,
+        t.elapsed().as_secs_f64()
     );
     let dt = file.timestep as f32;
     let pose = |body: &RunBody, frame: u32| {
