@@ -564,7 +564,7 @@ fn planes_raw(
             frozen.push(f);
         }
     }
-    collapse_raw(&mut raw, &frozen, scale);
+    collapse_raw(&mut raw, &frozen, scale, false);
     let planes: Vec<Plane> = cuts.iter().map(|c| c.plane).collect();
     let bonds = plane_bonds(&raw, &raw_sides, &planes, scale.min_bond_area());
     Ok(RawFracture {

@@ -300,7 +300,7 @@ pub(crate) fn voronoi_raw(
             });
         }
     }
-    collapse_raw(&mut raw, &frozen, scale);
+    collapse_raw(&mut raw, &frozen, scale, true);
     let bonds = find_bonds(&raw, &sites, scale.min_bond_area());
     Ok(RawFracture {
         raw,
@@ -372,16 +372,21 @@ pub(crate) fn collapse_components(piece: &Piece, scale: &Scale) -> Vec<(Piece, b
 
 /// The shared collapse pass over all raw pieces of a fracture (see
 /// `edge_collapse/shared.rs`); `frozen` as from [`collapse_components`].
-pub(crate) fn collapse_raw(raw: &mut [RawChunk], frozen: &[bool], scale: &Scale) {
+/// `voronoi`: the pieces' `cell`s are Voronoi cells, whose site indices
+/// are the cap tags, so the pass first keeps the cap areas of the two
+/// sides of every cut alike (`Shared::balance`).
+pub(crate) fn collapse_raw(raw: &mut [RawChunk], frozen: &[bool], scale: &Scale, voronoi: bool) {
     if !scale.collapse {
         return;
     }
+    let cells: Vec<u32> = raw.iter().map(|c| c.cell).collect();
     let mut pieces: Vec<&mut Piece> = raw.iter_mut().map(|c| &mut c.piece).collect();
     collapse_shared(
         &mut pieces,
         frozen,
         scale.min_edge(),
         scale.copy_tolerance(),
+        voronoi.then_some(&cells[..]),
     );
 }
 

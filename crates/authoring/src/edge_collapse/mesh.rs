@@ -25,7 +25,7 @@ pub(super) struct Flatten {
     /// The apex across `x`–`y`.
     w: u32,
     /// The thin triangle and the one across its long edge.
-    thin: u32,
+    pub thin: u32,
     other: u32,
     /// The two halves of `other` after the flip.
     halves: [[u32; 3]; 2],
@@ -311,6 +311,20 @@ impl Mesh {
     /// the cap area they touch: the move slides a vertex along its cap's
     /// own boundary line, so the cap's region does not change.
     pub(super) fn keeps_cap_areas(&self, moved: &[u32], target: DVec3, skip: &[u32]) -> bool {
+        let (changes, touched) = self.cap_area_changes(moved, target, skip);
+        changes.iter().all(|&(_, d)| d.abs() <= 1e-9 * touched)
+    }
+
+    /// What moving `moved` to `target` (the triangles `skip` collapsing
+    /// away) does to the caps around them: `(tag, area after − area
+    /// before)` per cap tag (m², ascending by tag), and the area (m²) of
+    /// the cap triangles it touches.
+    pub(super) fn cap_area_changes(
+        &self,
+        moved: &[u32],
+        target: DVec3,
+        skip: &[u32],
+    ) -> (Vec<(u32, f64)>, f64) {
         let mut tris: Vec<u32> = moved
             .iter()
             .flat_map(|&v| self.around[v as usize].iter().copied())
@@ -318,8 +332,7 @@ impl Mesh {
             .collect();
         tris.sort_unstable();
         tris.dedup();
-        // (tag, area before, area after), by tag.
-        let mut areas: Vec<(u32, f64, f64)> = Vec::new();
+        let mut changes: Vec<(u32, f64)> = Vec::new();
         let mut touched = 0.0;
         for t in tris {
             let p = self.triangles[t as usize].map(|v| self.positions[v as usize]);
@@ -332,17 +345,13 @@ impl Mesh {
             };
             touched += before;
             let tag = self.tags[t as usize];
-            match areas.iter_mut().find(|a| a.0 == tag) {
-                Some(a) => {
-                    a.1 += before;
-                    a.2 += after;
-                }
-                None => areas.push((tag, before, after)),
+            match changes.iter_mut().find(|a| a.0 == tag) {
+                Some(a) => a.1 += after - before,
+                None => changes.push((tag, after - before)),
             }
         }
-        areas
-            .iter()
-            .all(|&(_, before, after)| (before - after).abs() <= 1e-9 * touched)
+        changes.sort_unstable_by_key(|c| c.0);
+        (changes, touched)
     }
 
     /// The corners of triangle `t` once the vertices `moved` are at `target`.
