@@ -36,6 +36,7 @@ pub mod detach;
 pub mod error;
 pub mod held;
 pub mod impact;
+pub mod landing;
 pub mod recorded_run;
 mod round_hull;
 pub mod set;
@@ -53,6 +54,7 @@ pub use held::{
     RollbackError,
 };
 pub use impact::ImpactDamage;
+pub use landing::{LandingSubsteps, LandingSubstepsError};
 pub use set::{
     Attachments, BothEvents, CONTACT_EVENT_BIT, ColliderTag, CollisionGroups, DestructionSet,
     DestructionSettings, Explosion, ExtraMass, Hold, InstanceHandle, InstanceReport,

@@ -17,7 +17,7 @@
 //! example has no switch for it).
 
 use smithereens_core::record::{RunBody, pose_from_array};
-use smithereens_rapier::recorded_run::run;
+
 use smithereens_scenario::{ScenarioFile, build, builtin};
 use std::path::Path;
 
@@ -25,15 +25,90 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let name = std::env::args().nth(1).unwrap_or_else(|| "tower".into());
     let text = builtin(&name).ok_or_else(|| format!("no built-in scene {name}"))?;
     let mut file = ScenarioFile::parse(text)?;
+    let divide: f32 = std::env::args().nth(3).map_or(Ok(1.0), |d| d.parse())?;
     file.duration = 600.0 * file.timestep;
-    if let Some(d) = std::env::args().nth(2) {
+    file.timestep /= divide;
+    if let Some(d) = std::env::args().nth(2).filter(|d| !d.is_empty()) {
         file.prediction_distance = Some(d.parse()?);
     }
-    let built = build(&file, Path::new("."), &mut |_| {})?;
-    let (rec, summary) = run(&built.scenario, &mut |_, _| {})?;
+    if let Some(seed) = std::env::var("SEED").ok().and_then(|s| s.parse().ok()) {
+        for a in file.asset.iter_mut().chain(file.instances.iter_mut()) {
+            if let Some(b) = a.box_.as_mut() {
+                b.seed = seed;
+            }
+        }
+    }
+    let mut built = build(&file, Path::new("."), &mut |_| {})?;
+    if std::env::args().nth(4).is_some_and(|a| a == "off") {
+        built.scenario.landing = None;
+    }
+    let t = std::time::Instant::now();
+    let diag = std::env::var("DIAG").is_ok();
+    let (rec, summary) = smithereens_rapier::recorded_run::run_observed(
+        &built.scenario,
+        &mut |_, _| {},
+        &mut |s| {
+            if !diag {
+                return;
+            }
+            let ph = s.physics;
+            for (h, b) in ph.bodies.iter() {
+                if !b.is_dynamic() {
+                    continue;
+                }
+                let low = b
+                    .colliders()
+                    .iter()
+                    .filter_map(|&c| ph.colliders.get(c))
+                    .map(|c| c.compute_aabb().mins.y)
+                    .fold(f32::INFINITY, f32::min);
+                if low > -0.05 {
+                    continue;
+                }
+                let mut partners = Vec::new();
+                for &c in b.colliders() {
+                    for pair in ph.narrow_phase.contact_pairs_with(c) {
+                        let other = if pair.collider1 == c { pair.collider2 } else { pair.collider1 };
+                        let ob = ph.colliders.get(other).and_then(|o| o.parent());
+                        let (m, fixed) = ob
+                            .and_then(|ob| ph.bodies.get(ob))
+                            .map_or((0.0, true), |ob| (ob.mass(), ob.is_fixed()));
+                        let pts: usize = pair.manifolds().iter().map(|m| m.points.len()).sum();
+                        let deepest = pair
+                            .manifolds()
+                            .iter()
+                            .flat_map(|m| m.points.iter().map(|p| p.dist))
+                            .fold(f32::INFINITY, f32::min);
+                        partners.push(format!(
+                            "[{}{:.0}kg pts {} dmin {:.3} active {}]",
+                            if fixed { "fixed " } else { "" },
+                            m,
+                            pts,
+                            deepest,
+                            pair.has_any_active_contact()
+                        ));
+                    }
+                }
+                println!(
+                    "step {} body {:?} {:.0} kg low {:.3} sleeping {} v {:.2} w {:.2} contacts {}",
+                    s.step,
+                    h.into_raw_parts().0,
+                    b.mass(),
+                    low,
+                    b.is_sleeping(),
+                    b.linvel().length(),
+                    b.angvel().length(),
+                    partners.join(" ")
+                );
+            }
+        },
+    )?;
     println!(
-        "{name}: lowest point ever {:.3} m, at the end {:.3} m",
-        summary.lowest_chunk_y_ever, summary.lowest_chunk_y
+        "{name}: lowest point ever {:.3} m, at the end {:.3} m; {} extra landing sub-steps; {:.2} s",
+        summary.lowest_chunk_y_ever,
+        summary.lowest_chunk_y,
+        summary.landing_substeps,
+        t.elapsed().as_secs_f64()
     );
     let dt = file.timestep as f32;
     let pose = |body: &RunBody, frame: u32| {

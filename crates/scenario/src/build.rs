@@ -272,6 +272,7 @@ fn load_asset(
         support: SupportRule::None,
         cut_noise: None,
         bonds: BondRule::Detect,
+        collapse_short_edges: std::env::var("COLLAPSE").is_ok(),
         ..FractureSettings::default()
     };
     if let Some(b) = &a.box_ {

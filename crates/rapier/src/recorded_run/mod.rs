@@ -35,6 +35,7 @@
 //! ```
 
 use crate::error::BackendError;
+use crate::landing::LandingSubsteps;
 use crate::held::{HeldDamageEvent, HeldError, HeldParts, PartStatus};
 use crate::set::{DestructionSet, InstanceHandle, ProjectileDesc, SetAdmitError, SetStepReport};
 use crate::substep::{
@@ -171,6 +172,9 @@ pub struct ScriptedRun {
     /// 14 item 5); `None`: one plain step per frame. Not with
     /// [`Self::resolve_breaks`].
     pub substep: Option<SubstepSettings>,
+    /// Run a frame in which a body lands as sub-steps ([`crate::landing`]);
+    /// `None`: one step per frame whatever lands.
+    pub landing: Option<LandingSubsteps>,
 }
 
 impl ScriptedRun {
@@ -189,6 +193,7 @@ impl ScriptedRun {
             vehicles: Vec::new(),
             launches: Vec::new(),
             substep: None,
+            landing: Some(LandingSubsteps::default()),
         }
     }
 
@@ -263,6 +268,9 @@ pub struct RunSummary {
     pub held_parts_broken: usize,
     /// The bounded stepper's counters, when the run used one.
     pub substep: Option<SubstepDiagnostics>,
+    /// Extra steps run by landing sub-steps ([`ScriptedRun::landing`]):
+    /// Σ over frames of (sub-steps − 1).
+    pub landing_substeps: u64,
     /// Loose pieces on the last frame that moved less than
     /// [`STUCK_DISTANCE`] from where they broke free and are not supported
     /// from below ([`crate::set::Hold`]): pieces left hanging where they were.
@@ -655,6 +663,8 @@ pub fn run_observed(
     // Frame 0 counts too: every recorded frame is in the minimum.
     let mut lowest_ever = lowest_chunk_point(&physics, &set).unwrap_or(f32::INFINITY);
     let mut non_finite_steps = 0u32;
+    let mut landing_substeps = 0u64;
+    let mut last_step_dt = physics.integration_parameters.dt;
     let mut blasts: Vec<&ScheduledExplosion> = scenario.explosions.iter().collect();
     blasts.sort_by_key(|e| e.step);
     let mut next_blast = 0;
@@ -716,28 +726,50 @@ pub fn run_observed(
         }
         let t = Instant::now();
         let mut frame = None;
-        let mut report = if let Some(stepper) = stepper.as_mut() {
-            set.before_step(&physics);
-            let mut trials = SetTrials {
-                set: &set,
-                mark: (0, 0),
-            };
-            frame = Some(stepper.step_with(&mut physics, &mut trials));
-            set.after_step(&mut physics)
-        } else if scenario.resolve_breaks {
-            set.step_resolving_breaks(&mut physics, &mut |physics, events| {
-                physics.step_with_events(&(), events);
-            })
-        } else {
-            set.before_step(&physics);
-            physics.step_with_events(&(), set.events());
-            set.after_step(&mut physics)
-        };
+        let substeps = scenario.landing.map_or(1, |l| l.substeps(&physics));
+        landing_substeps += u64::from(substeps - 1);
+        let frame_dt = physics.integration_parameters.dt;
+        let warmstart = physics.integration_parameters.warmstart_coefficient;
+        let step_dt = frame_dt / substeps as f32;
+        physics.integration_parameters.dt = step_dt;
+        let mut report = SetStepReport::default();
         held_events.clear();
-        if held.launcher_count() > 0 {
-            held.after_step(&physics);
-            held.commit_damage(&mut physics, &mut held_events);
+        for sub in 0..substeps {
+            // Rapier warm-starts each contact and joint with the impulse of
+            // the step before, which scales with the step length: at a change
+            // of length it is rescaled, or a stack loses (or gets) a
+            // multiple of its support for one step.
+            physics.integration_parameters.warmstart_coefficient = if sub == 0 {
+                warmstart * (step_dt / last_step_dt).min(1.0)
+            } else {
+                warmstart
+            };
+            let sub = if let Some(stepper) = stepper.as_mut() {
+                set.before_step(&physics);
+                let mut trials = SetTrials {
+                    set: &set,
+                    mark: (0, 0),
+                };
+                frame = Some(stepper.step_with(&mut physics, &mut trials));
+                set.after_step(&mut physics)
+            } else if scenario.resolve_breaks {
+                set.step_resolving_breaks(&mut physics, &mut |physics, events| {
+                    physics.step_with_events(&(), events);
+                })
+            } else {
+                set.before_step(&physics);
+                physics.step_with_events(&(), set.events());
+                set.after_step(&mut physics)
+            };
+            report.absorb(sub);
+            if held.launcher_count() > 0 {
+                held.after_step(&physics);
+                held.commit_damage(&mut physics, &mut held_events);
+            }
         }
+        physics.integration_parameters.dt = frame_dt;
+        physics.integration_parameters.warmstart_coefficient = warmstart;
+        last_step_dt = step_dt;
         let step_seconds = t.elapsed().as_secs_f64();
         step_times.push(step_seconds);
         if let Some((_, e)) = report.failed.pop() {
@@ -842,6 +874,7 @@ pub fn run_observed(
             })
             .sum(),
         substep: stepper.map(|s| *s.diagnostics()),
+        landing_substeps,
         wedged: wedged.len(),
         stuck: rec.stuck(&set, &physics),
     };

@@ -44,6 +44,11 @@ impl Attachments {
     pub fn is_empty(&self) -> bool {
         self.joints.is_empty() && self.colliders.is_empty()
     }
+    /// Appends what a later step moved.
+    pub fn absorb(&mut self, later: Attachments) {
+        self.joints.extend(later.joints);
+        self.colliders.extend(later.colliders);
+    }
     /// Forgets everything (keeps the capacity).
     pub fn clear(&mut self) {
         self.joints.clear();

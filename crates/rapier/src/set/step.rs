@@ -112,10 +112,51 @@ pub struct SetStepReport {
     pub stress_errors: Vec<(InstanceHandle, BackendError)>,
 }
 
+impl InstanceReport {
+    /// Appends the report of a later step of the same frame (a frame run as
+    /// sub-steps, see [`crate::landing`]): lists are concatenated in step
+    /// order; `deferred`, `throttled` and `stress` are the later step's
+    /// where it has one (the state at the end of the frame).
+    pub fn absorb(&mut self, later: InstanceReport) {
+        self.events.extend(later.events);
+        self.broken.extend(later.broken);
+        self.removed.extend(later.removed);
+        self.created.extend(later.created);
+        self.shrunk.extend(later.shrunk);
+        self.render_only.extend(later.render_only);
+        self.recycled.extend(later.recycled);
+        self.wedged.extend(later.wedged);
+        self.records.extend(later.records);
+        self.deferred = later.deferred.or(self.deferred.take());
+        self.throttled = later.throttled.or(self.throttled);
+        self.stress = later.stress.or(self.stress.take());
+    }
+}
+
 impl SetStepReport {
     /// The report of one instance (empty when it had nothing to report).
     pub fn instance(&self, h: InstanceHandle) -> InstanceReport {
         self.instances.get(&h).cloned().unwrap_or_default()
+    }
+
+    /// Appends the report of a later step of the same frame (see
+    /// [`InstanceReport::absorb`]): instance reports merge per instance,
+    /// failures, quarantines and moved attachments are concatenated,
+    /// counts and times add up, `rerun` and `pre_step_missing` are true if
+    /// either step's was.
+    pub fn absorb(&mut self, later: SetStepReport) {
+        for (h, r) in later.instances {
+            self.instances.entry(h).or_default().absorb(r);
+        }
+        self.failed.extend(later.failed);
+        self.quarantined.extend(later.quarantined);
+        self.rejected_contacts += later.rejected_contacts;
+        self.pre_step_missing |= later.pre_step_missing;
+        self.moved.absorb(later.moved);
+        self.destruction_seconds += later.destruction_seconds;
+        self.rerun |= later.rerun;
+        self.rerun_seconds += later.rerun_seconds;
+        self.stress_errors.extend(later.stress_errors);
     }
 }
 

@@ -208,5 +208,14 @@ pub fn new_physics_world(settings: &WorldSettings) -> PhysicsWorld {
     p.static_contact_softness.natural_frequency = 2.0 * settings.contact_frequency;
     // Rapier scales these by `length_unit` (1 m here).
     p.normalized_allowed_linear_error = settings.allowed_penetration;
+    if let Some(n) = std::env::var("SOLVER").ok().and_then(|v| v.parse::<usize>().ok()) {
+        p.num_solver_iterations = n;
+    }
+    if let Some(n) = std::env::var("PGS").ok().and_then(|v| v.parse::<usize>().ok()) {
+        p.num_internal_pgs_iterations = n;
+    }
+    if let Some(r) = std::env::var("RECYCLE").ok().and_then(|v| v.parse::<f32>().ok()) {
+        if r == 0.0 { p.contact_recycling = false; } else { p.normalized_contact_recycle_distance = r; }
+    }
     physics
 }
