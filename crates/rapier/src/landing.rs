@@ -28,6 +28,7 @@
 //! stepping the same world decide alike. Impact damage is step-length
 //! independent to within 1.5 % (see [`crate::impact`]).
 
+use glam::Vec3;
 use rapier3d::prelude::*;
 use serde::{Deserialize, Serialize};
 
@@ -108,15 +109,40 @@ impl LandingSubsteps {
             if !polyhedral {
                 continue;
             }
-            let touching = body.colliders().iter().any(|&c| {
-                physics
-                    .narrow_phase
-                    .contact_pairs_with(c)
-                    .any(|p| p.has_any_active_contact())
-            });
-            if !touching {
-                continue;
+            // The fastest approach along an active contact's normal (the
+            // partner's linear velocity subtracted): how fast the body
+            // closes in on what it touches. Sliding and rolling add nothing.
+            let mut approach: Option<f32> = None;
+            for &c in body.colliders() {
+                for pair in physics.narrow_phase.contact_pairs_with(c) {
+                    if !pair.has_any_active_contact() {
+                        continue;
+                    }
+                    // Each manifold's normal points from collider 1 to 2.
+                    let (other, sign) = if pair.collider1 == c {
+                        (pair.collider2, 1.0)
+                    } else {
+                        (pair.collider1, -1.0)
+                    };
+                    let other_v = physics
+                        .colliders
+                        .get(other)
+                        .and_then(|o| o.parent())
+                        .and_then(|b| physics.bodies.get(b))
+                        .map_or(Vec3::ZERO, |b| b.linvel());
+                    let relative = body.linvel() - other_v;
+                    for m in pair.manifolds() {
+                        if m.points.is_empty() {
+                            continue;
+                        }
+                        let closing = relative.dot(m.data.normal * sign).max(0.0);
+                        approach = Some(approach.map_or(closing, |a: f32| a.max(closing)));
+                    }
+                }
             }
+            let Some(approach) = approach else {
+                continue;
+            };
             let com = body.center_of_mass();
             let radius = body
                 .colliders()
@@ -127,7 +153,7 @@ impl LandingSubsteps {
                     (c.position() * sphere.center()).distance(com) + sphere.radius()
                 })
                 .fold(0.0f32, f32::max);
-            worst = worst.max((v + w * radius) * dt);
+            worst = worst.max((approach + w * radius) * dt);
         }
         if !(worst > self.max_sweep) {
             return 1;

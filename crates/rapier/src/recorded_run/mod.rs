@@ -726,7 +726,7 @@ pub fn run_observed(
         }
         let t = Instant::now();
         let mut frame = None;
-        let substeps = scenario.landing.map_or(1, |l| l.substeps(&physics));
+        let substeps = scenario.landing.map(|mut l| { if let Some(x) = std::env::var("SWEEP").ok().and_then(|v| v.parse().ok()) { l.max_sweep = x; } if let Some(x) = std::env::var("MAXSUB").ok().and_then(|v| v.parse().ok()) { l.max_substeps = x; } l }).map_or(1, |l| l.substeps(&physics));
         landing_substeps += u64::from(substeps - 1);
         let frame_dt = physics.integration_parameters.dt;
         let warmstart = physics.integration_parameters.warmstart_coefficient;
