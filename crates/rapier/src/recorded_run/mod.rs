@@ -743,9 +743,10 @@ pub fn run_observed(
         held_events.clear();
         for sub in 0..substeps {
             // Rapier warm-starts each contact and joint with the impulse of
-            // the step before, which scales with the step length: at a change
-            // of length it is rescaled, or a stack loses (or gets) a
-            // multiple of its support for one step.
+            // the step before, which scales with the step length: on a
+            // shorter step it is scaled down (scaling it up on the longer
+            // step after overshot: see `crate::landing`). A failed commit
+            // in a sub-step is reported after the frame's last sub-step.
             physics.integration_parameters.warmstart_coefficient = if sub == 0 {
                 warmstart * (step_dt / last_step_dt).min(1.0)
             } else {
