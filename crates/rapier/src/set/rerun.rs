@@ -79,6 +79,7 @@
 //! 4.5 t ball's debris dipped 9 cm into the ground once (−0.025 m ordinary).
 
 use super::contact::{BodyState, ContactHit, pair_key, point_velocity};
+use super::hold::SUPPORT_COS;
 use super::{DestructionSet, InstanceReport, SetStepReport};
 use crate::set::ContactCollector;
 use glam::Vec3;
@@ -148,6 +149,17 @@ pub(crate) struct Parting {
 /// neighbours and bounced back at −3.9 m/s; with parting it goes on at
 /// 11 m/s and the momentum of ball + freed pieces is kept.
 pub const PARTING_STEPS: u64 = 12;
+
+/// Depth, m, at which a parting piece sinking into a fixed chunk it parts
+/// from, on a contact that carries it from below (normal within 45° of up,
+/// [`super::hold::SUPPORT_COS`]), stops parting and lands on it: 1 cm.
+///
+/// Why: a piece freed under gravity (stress, a blast from above) fell
+/// through the fixed chunks below it while parting and was left inside
+/// them when parting ended, jammed and pressed into the ground. Measured
+/// over fracture seeds 1–8 of the built-ins (`landing_dents` example of
+/// `smithereens-scenario`): see the closing notes of issue 17.
+pub const PARTING_SINK: f32 = 0.01;
 
 /// Steps after [`PARTING_STEPS`] a piece still inside the fixed part of its
 /// instance goes on parting until it comes out (2 s at 60 Hz); then it is
@@ -404,6 +416,7 @@ impl DestructionSet {
         }
         let now = self.step_index;
         let parted_from = &state.parted_from;
+        let up = (-physics.gravity).try_normalize();
         // Bodies whose pieces part on, and bodies with a piece that stopped.
         let (mut on, mut off) = (Vec::new(), Vec::new());
         state.parting.retain(|p| {
@@ -452,7 +465,37 @@ impl DestructionSet {
                         .distance(placed.transform_point(chunk.centroid))
                         > 2.0 * chunk.volume.cbrt()
                 });
-            let keep = !left && (now < p.until || (now < p.until + PARTING_LIMIT && inside()));
+            // Landing on the fixed part: a contact with a chunk it parts
+            // from carries it from below (normal within 45° of up) and is
+            // already deeper than PARTING_SINK. It falls onto the structure
+            // rather than out of its hole, so from here on it is solved
+            // against the fixed part again and lands on it.
+            let landed = || {
+                up.is_some_and(|up| {
+                    body.colliders().iter().any(|&ch| {
+                        physics.narrow_phase.contact_pairs_with(ch).any(|pair| {
+                            // Each manifold's normal points from collider 1 to 2.
+                            let (other, sign) = if pair.collider1 == ch {
+                                (pair.collider2, -1.0)
+                            } else {
+                                (pair.collider1, 1.0)
+                            };
+                            parted_from
+                                .binary_search_by_key(&other.into_raw_parts(), |c| {
+                                    c.into_raw_parts()
+                                })
+                                .is_ok()
+                                && pair.manifolds().iter().any(|m| {
+                                    (m.data.normal * sign).dot(up) >= SUPPORT_COS
+                                        && m.points.iter().any(|p| p.dist < -PARTING_SINK)
+                                })
+                        })
+                    })
+                })
+            };
+            let keep = !left
+                && (now < p.until || (now < p.until + PARTING_LIMIT && inside()))
+                && !landed();
             if keep {
                 on.push(rb)
             } else {
