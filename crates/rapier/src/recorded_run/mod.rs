@@ -173,8 +173,8 @@ pub struct ScriptedRun {
     /// [`Self::resolve_breaks`].
     pub substep: Option<SubstepSettings>,
     /// Run a frame in which a body lands as sub-steps ([`crate::landing`]);
-    /// `None` (the default, for now: see the module docs of
-    /// [`crate::landing`]): one step per frame whatever lands.
+    /// on by default with [`LandingSubsteps::default`]; `None`: one step
+    /// per frame whatever lands.
     pub landing: Option<LandingSubsteps>,
 }
 
@@ -194,7 +194,7 @@ impl ScriptedRun {
             vehicles: Vec::new(),
             launches: Vec::new(),
             substep: None,
-            landing: None,
+            landing: Some(LandingSubsteps::default()),
         }
     }
 

@@ -161,6 +161,12 @@ pub const PARTING_STEPS: u64 = 12;
 /// `smithereens-scenario`): see the closing notes of issue 17.
 pub const PARTING_SINK: f32 = 0.01;
 
+/// Largest speed across the vertical, m/s, at which a sinking parting piece
+/// counts as settling rather than driven (see [`PARTING_SINK`]): 1 m/s.
+/// A piece a projectile drives out of its hole slides over tilted Voronoi
+/// faces below it at several m/s and must go on parting.
+pub const PARTING_SINK_DRIFT: f32 = 1.0;
+
 /// Steps after [`PARTING_STEPS`] a piece still inside the fixed part of its
 /// instance goes on parting until it comes out (2 s at 60 Hz); then it is
 /// solved against it again wherever it is.
@@ -472,7 +478,12 @@ impl DestructionSet {
             // against the fixed part again and lands on it.
             let landed = || {
                 up.is_some_and(|up| {
-                    body.colliders().iter().any(|&ch| {
+                    let v = body.linvel();
+                    let down = -v.dot(up);
+                    let across = (v + down * up).length();
+                    down >= 0.0
+                        && across <= PARTING_SINK_DRIFT
+                        && body.colliders().iter().any(|&ch| {
                         physics.narrow_phase.contact_pairs_with(ch).any(|pair| {
                             // Each manifold's normal points from collider 1 to 2.
                             let (other, sign) = if pair.collider1 == ch {
