@@ -73,6 +73,7 @@ pub mod pattern;
 mod piece;
 pub mod repair;
 pub mod report;
+mod seam;
 pub mod settings;
 pub mod sites;
 mod support;

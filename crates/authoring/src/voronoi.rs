@@ -420,7 +420,20 @@ fn carve_cell(
         match clipped {
             Clip::Unchanged => {}
             Clip::Empty => return Ok(Piece::default()),
-            Clip::Cut(p) => {
+            Clip::Cut(mut p) => {
+                if std::env::var_os("NO_SEAM").is_none() {
+                    let before = p.triangles.len();
+                    let n = crate::seam::dissolve_seam_vertices(&mut p);
+                    use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
+                    static N: AtomicU64 = AtomicU64::new(0);
+                    static C: AtomicU64 = AtomicU64::new(0);
+                    static T: AtomicU64 = AtomicU64::new(0);
+                    N.fetch_add(n as u64, Relaxed);
+                    T.fetch_add(before as u64, Relaxed);
+                    if C.fetch_add(1, Relaxed) % 1000 == 0 {
+                        eprintln!("SEAM cuts {} removed {} tris {}", C.load(Relaxed), N.load(Relaxed), T.load(Relaxed));
+                    }
+                }
                 piece = p;
                 radius = piece.radius_about(site);
             }
