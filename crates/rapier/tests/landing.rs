@@ -128,3 +128,75 @@ fn a_run_with_bad_landing_settings_is_refused_before_anything_runs() {
         Err(RunError::Landing(LandingSubstepsError::BadSweep(_)))
     ));
 }
+
+#[test]
+fn landing_and_the_bounded_stepper_together_are_refused() {
+    use smithereens_rapier::SubstepSettings;
+    use smithereens_rapier::recorded_run::{RunError, ScriptedRun, run};
+    let mut scenario = ScriptedRun::new("both", WorldSettings::default(), 10);
+    scenario.landing = Some(LandingSubsteps::default());
+    scenario.substep = Some(SubstepSettings::default());
+    assert!(matches!(
+        run(&scenario, &mut |_, _| {}),
+        Err(RunError::LandingWithSubstep)
+    ));
+}
+
+/// Two sub-steps' reports of one frame: lists concatenate in step order,
+/// an instance only the later step saw is taken whole, the later step's
+/// budget state wins, counts and times add up.
+#[test]
+fn sub_step_reports_merge_in_step_order() {
+    use smithereens_core::BondIndex;
+    use smithereens_core::budget::BudgetShortfall;
+    use smithereens_rapier::{InstanceHandle, InstanceReport, SetStepReport};
+    let (a, b) = (
+        InstanceHandle::from_raw_parts(0, 0),
+        InstanceHandle::from_raw_parts(1, 0),
+    );
+    let shortfall = BudgetShortfall {
+        critical: 3,
+        available: 1,
+        capacity: 8,
+    };
+    let mut first = SetStepReport::default();
+    first.instances.insert(
+        a,
+        InstanceReport {
+            broken: vec![BondIndex(4), BondIndex(9)],
+            deferred: Some(shortfall),
+            ..Default::default()
+        },
+    );
+    first.rejected_contacts = 2;
+    first.destruction_seconds = 0.25;
+    let mut later = SetStepReport::default();
+    later.instances.insert(
+        a,
+        InstanceReport {
+            broken: vec![BondIndex(1)],
+            throttled: Some(5),
+            ..Default::default()
+        },
+    );
+    later.instances.insert(
+        b,
+        InstanceReport {
+            broken: vec![BondIndex(7)],
+            ..Default::default()
+        },
+    );
+    later.rejected_contacts = 3;
+    later.destruction_seconds = 0.5;
+    later.rerun = true;
+    first.absorb(later);
+    let ra = &first.instances[&a];
+    assert_eq!(ra.broken, vec![BondIndex(4), BondIndex(9), BondIndex(1)]);
+    // The later step reported no shortfall: the first step's stays.
+    assert_eq!(ra.deferred, Some(shortfall));
+    assert_eq!(ra.throttled, Some(5));
+    assert_eq!(first.instances[&b].broken, vec![BondIndex(7)]);
+    assert_eq!(first.rejected_contacts, 5);
+    assert_eq!(first.destruction_seconds, 0.75);
+    assert!(first.rerun && !first.pre_step_missing);
+}

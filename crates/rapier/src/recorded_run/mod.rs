@@ -174,7 +174,8 @@ pub struct ScriptedRun {
     pub substep: Option<SubstepSettings>,
     /// Run a frame in which a body lands as sub-steps ([`crate::landing`]);
     /// `None` (the default, for now: see the module docs of
-    /// [`crate::landing`]): one step per frame whatever lands.
+    /// [`crate::landing`]): one step per frame whatever lands. Not with
+    /// [`Self::substep`].
     pub landing: Option<LandingSubsteps>,
 }
 
@@ -341,6 +342,11 @@ pub enum RunError {
     /// The landing sub-step settings are refused.
     #[error("landing sub-steps")]
     Landing(#[from] crate::landing::LandingSubstepsError),
+    /// Landing sub-steps and the bounded stepper were both asked for: each
+    /// splits the frame by its own rule, and the stepper's per-frame
+    /// outcome and stall count would then count sub-steps, not frames.
+    #[error("a run splits frames with the bounded stepper or with landing sub-steps, not both")]
+    LandingWithSubstep,
     /// A launch is at or after the run's last step.
     #[error("launch {launch} is before step {step}, but the run has only {steps} steps")]
     LaunchAfterEnd {
@@ -452,6 +458,9 @@ fn check_vehicles(scenario: &ScriptedRun) -> Result<Option<BoundedStepper>, RunE
     }
     if let Some(landing) = scenario.landing {
         landing.validate()?;
+        if stepper.is_some() {
+            return Err(RunError::LandingWithSubstep);
+        }
     }
     let steps = scenario.steps;
     // Launches so far per (vehicle, launcher), and the projectiles named so
@@ -739,7 +748,8 @@ pub fn run_observed(
         let warmstart = physics.integration_parameters.warmstart_coefficient;
         let step_dt = frame_dt / substeps as f32;
         physics.integration_parameters.dt = step_dt;
-        let mut report = SetStepReport::default();
+        // The first sub-step's report is the frame's; later ones merge in.
+        let mut report: Option<SetStepReport> = None;
         held_events.clear();
         for sub in 0..substeps {
             // Rapier warm-starts each contact and joint with the impulse of
@@ -769,7 +779,10 @@ pub fn run_observed(
                 physics.step_with_events(&(), set.events());
                 set.after_step(&mut physics)
             };
-            report.absorb(sub);
+            match report.as_mut() {
+                Some(r) => r.absorb(sub),
+                None => report = Some(sub),
+            }
             if held.launcher_count() > 0 {
                 held.after_step(&physics);
                 held.commit_damage(&mut physics, &mut held_events);
@@ -778,6 +791,7 @@ pub fn run_observed(
         physics.integration_parameters.dt = frame_dt;
         physics.integration_parameters.warmstart_coefficient = warmstart;
         last_step_dt = step_dt;
+        let mut report = report.unwrap_or_default();
         let step_seconds = t.elapsed().as_secs_f64();
         step_times.push(step_seconds);
         if let Some((_, e)) = report.failed.pop() {

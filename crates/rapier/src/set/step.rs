@@ -146,7 +146,12 @@ impl SetStepReport {
     /// either step's was.
     pub fn absorb(&mut self, later: SetStepReport) {
         for (h, r) in later.instances {
-            self.instances.entry(h).or_default().absorb(r);
+            match self.instances.entry(h) {
+                std::collections::btree_map::Entry::Vacant(v) => {
+                    v.insert(r);
+                }
+                std::collections::btree_map::Entry::Occupied(mut o) => o.get_mut().absorb(r),
+            }
         }
         self.failed.extend(later.failed);
         self.quarantined.extend(later.quarantined);
