@@ -289,7 +289,17 @@ fn eight_receivers_behind_a_lossy_duplicating_reordering_udp_shim_follow_the_ser
     }
     let served = counters(&server, "served ");
     assert!(served["snapshots"] > 0, "{served:?}");
-    assert_eq!(served["receivers"], RECEIVERS as u64 + 1);
+    // Every receiver joined at least once. Under a loaded machine one can
+    // fall silent for `silent_after` (3 s), be evicted and join again on
+    // its next keepalive, so each join past the first needs an eviction
+    // of that receiver before it.
+    let distinct = RECEIVERS as u64 + 1;
+    assert!(
+        served["receivers"] >= distinct && served["receivers"] <= distinct + served["evicted"],
+        "joins {} for {distinct} receivers with {} evictions: {served:?}",
+        served["receivers"],
+        served["evicted"]
+    );
     let receivers_sent: u64 = procs.0[2..]
         .iter()
         .map(|p| counters(&p.lines(), "shim ")["sent"])
