@@ -78,9 +78,9 @@ fn triangulate_cap_unguarded(
     let mut cdt: ConstrainedDelaunayTriangulation<Point2<f64>> =
         ConstrainedDelaunayTriangulation::new();
     // `handle_of[k]` is the CDT vertex of `ids[k]`; `id_of[h]` the reverse.
-    let mut handle_of = Vec::with_capacity(ids.len());
+    let mut handle_of = vec![None; ids.len()];
     let mut id_of: Vec<u32> = Vec::with_capacity(ids.len());
-    for &id in &ids {
+    for id in loop_order(segments, &ids) {
         let d = positions[id as usize] - plane.point;
         let p = Point2::new(flush(d.dot(u)), flush(d.dot(v)));
         let before = cdt.num_vertices();
@@ -95,9 +95,10 @@ fn triangulate_cap_unguarded(
             return Err("two corners of the cut outline coincide".into());
         }
         debug_assert_eq!(h.index(), id_of.len());
-        handle_of.push(h);
+        handle_of[ids.binary_search(&id).unwrap_or(0)] = Some(h);
         id_of.push(id);
     }
+    let handle_of: Vec<_> = handle_of.into_iter().flatten().collect();
     let handle = |id: u32| handle_of[ids.binary_search(&id).unwrap_or(0)];
     for &(a, b) in segments {
         let (ha, hb) = (handle(a), handle(b));
@@ -209,6 +210,45 @@ fn triangulate_cap_unguarded(
         ));
     }
     Ok(out)
+}
+
+/// The distinct vertices of `segments` (`ids`: sorted, deduplicated) in the
+/// order a walk along the outline meets them, so each is inserted next to
+/// the one before and the triangulation's point location (a walk from the
+/// last inserted vertex) stays short, where sorted ids jump across the cap.
+fn loop_order(segments: &[(u32, u32)], ids: &[u32]) -> Vec<u32> {
+    let mut by_start: Vec<(u32, u32)> = segments.to_vec();
+    by_start.sort_unstable();
+    let mut used = vec![false; by_start.len()];
+    let mut seen = vec![false; ids.len()];
+    let mut order = Vec::with_capacity(ids.len());
+    let mut visit = |id: u32, order: &mut Vec<u32>| {
+        if let Ok(k) = ids.binary_search(&id) {
+            if !seen[k] {
+                seen[k] = true;
+                order.push(id);
+            }
+        }
+    };
+    for first in 0..by_start.len() {
+        let mut at = first;
+        while !used[at] {
+            used[at] = true;
+            let (a, b) = by_start[at];
+            visit(a, &mut order);
+            visit(b, &mut order);
+            // Next: an unused segment leaving `b`.
+            let from = by_start.partition_point(|e| e.0 < b);
+            match (from..by_start.len())
+                .take_while(|&k| by_start[k].0 == b)
+                .find(|&k| !used[k])
+            {
+                Some(k) => at = k,
+                None => break,
+            }
+        }
+    }
+    order
 }
 
 #[cfg(test)]

@@ -71,6 +71,7 @@ pub mod mass_properties;
 pub mod mesh;
 pub mod pattern;
 mod piece;
+mod region_tree;
 pub mod repair;
 pub mod report;
 pub mod settings;

@@ -9,9 +9,11 @@ use crate::general_position::put_in_general_position;
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
 use crate::piece::{Piece, Plane};
+use crate::region_tree::{REGION_CAP, RegionTree, cell_bounds};
 use crate::report::FractureReport;
 use crate::settings::{FractureSettings, Progress};
 use crate::sites::{SiteCounts, SiteDistribution, plan_sites};
+use crate::voronoi_cell::VoronoiCell;
 use glam::DVec3;
 use rayon::prelude::*;
 use smithereens_core::AssetFile;
@@ -274,6 +276,7 @@ pub(crate) fn voronoi_raw(
         counts.steps = done.steps;
         counts.degenerate_left = done.left;
     }
+    let regions = RegionTree::build(base, &sites, scale.eps(), scale.weld());
     let mut raw = Vec::new();
     let mut frozen = Vec::new();
     // Cells are carved in parallel (rayon's current pool), a batch at a
@@ -284,7 +287,9 @@ pub(crate) fn voronoi_raw(
         let end = (start + CELL_BATCH).min(sites.len());
         let batch: Vec<Result<Vec<(Piece, bool)>, FractureError>> = (start..end)
             .into_par_iter()
-            .map(|cell| cell_pieces(base, &sites, cell, scale))
+            .map_init(VoronoiCell::default, |scratch, cell| {
+                cell_pieces(&regions, scratch, &sites, cell, scale)
+            })
             .collect();
         for (cell, pieces) in (start..end).zip(batch) {
             for (piece, f) in pieces? {
@@ -315,12 +320,23 @@ const CELL_BATCH: usize = 64;
 /// The connected components of the Voronoi cell of `sites[cell]` within
 /// `base`, numerical dust removed, in component order.
 fn cell_pieces(
-    base: &Piece,
+    regions: &RegionTree,
+    scratch: &mut VoronoiCell,
     sites: &[DVec3],
     cell: usize,
     scale: &Scale,
 ) -> Result<Vec<(Piece, bool)>, FractureError> {
-    let piece = carve_cell(base, sites, cell, scale.eps(), scale.weld())?;
+    let (lo, hi) = regions.bounds();
+    let start = match cell_bounds(scratch, lo, hi, sites, cell) {
+        Some((cell_lo, cell_hi)) => regions.start(cell_lo, cell_hi),
+        None => regions.root(),
+    };
+    let mut piece = carve_cell(start, sites, cell, scale.eps(), scale.weld())?;
+    if !std::ptr::eq(start, regions.root()) && piece.tags.contains(&REGION_CAP) {
+        // Not expected (the margin keeps region caps out of the cell): the
+        // whole mesh gives the exact answer.
+        piece = carve_cell(regions.root(), sites, cell, scale.eps(), scale.weld())?;
+    }
     Ok(collapse_components(&piece, scale))
 }
 
@@ -390,8 +406,9 @@ pub(crate) fn collapse_raw(raw: &mut [RawChunk], frozen: &[bool], scale: &Scale,
     );
 }
 
-/// Clips a copy of the mesh to the Voronoi cell of `sites[cell]`.
-fn carve_cell(
+/// Clips a copy of `base` (the mesh, or a region of it holding the cell)
+/// to the Voronoi cell of `sites[cell]`.
+pub(crate) fn carve_cell(
     base: &Piece,
     sites: &[DVec3],
     cell: usize,
