@@ -10,11 +10,23 @@
 //! After clipping, the unpaired edges of the kept triangles all lie in the
 //! plane; [`triangulate_cap`] closes them.
 
-use crate::cap::triangulate_cap;
+use crate::cap::{CapOrder, triangulate_cap};
 use crate::piece::{Piece, Plane};
 use crate::topology::unpaired_edges_where;
 use glam::DVec3;
 use std::collections::HashMap;
+
+/// How [`clip_piece`] cuts and caps.
+#[derive(Copy, Clone, Debug)]
+pub(crate) struct ClipSettings {
+    /// Snapping distance of the sign rule, m.
+    pub eps: f64,
+    /// Boundary vertices closer than this (m) are merged if the first
+    /// capping attempt fails.
+    pub weld: f64,
+    /// Insertion order of the cap's outline vertices.
+    pub order: CapOrder,
+}
 
 /// Result of [`clip_piece`].
 #[derive(Debug)]
@@ -29,9 +41,7 @@ pub(crate) enum Clip {
 
 /// Keeps the part of `piece` with `plane.distance(x) ≤ 0` and caps the cut.
 /// Cap triangles get the tag `cap_tag`; the other triangles keep theirs.
-/// `eps` (m) is the snapping distance of the sign rule; `weld` (m) the
-/// distance within which boundary vertices are merged if the first capping
-/// attempt fails.
+/// Tolerances and cap order from `settings`.
 ///
 /// # Errors
 /// The cap triangulation's message (degenerate or self-intersecting cut).
@@ -39,9 +49,9 @@ pub(crate) fn clip_piece(
     piece: &Piece,
     plane: &Plane,
     cap_tag: u32,
-    eps: f64,
-    weld: f64,
+    settings: &ClipSettings,
 ) -> Result<Clip, String> {
+    let (eps, weld) = (settings.eps, settings.weld);
     let d: Vec<f64> = piece
         .positions
         .iter()
@@ -141,7 +151,7 @@ pub(crate) fn clip_piece(
     }
     // The cap closes the unpaired edges, traversed in the opposite direction.
     let segments = cap_segments(&triangles, |v| on_plane[v as usize]);
-    let cap = match triangulate_cap(&positions, &segments, plane) {
+    let cap = match triangulate_cap(&positions, &segments, plane, settings.order) {
         Ok(cap) => cap,
         Err(first) => {
             // Degenerate input (zero-area triangles filling T-junctions,
@@ -164,13 +174,15 @@ pub(crate) fn clip_piece(
             triangles = kept_triangles;
             tags = kept_tags;
             // Welding changed the surface: look at every edge again.
-            triangulate_cap(&positions, &cap_segments(&triangles, |_| true), plane).map_err(
-                |e| {
-                    format!(
-                        "{first}; after welding {merged} near-coincident boundary vertices: {e}"
-                    )
-                },
-            )?
+            triangulate_cap(
+                &positions,
+                &cap_segments(&triangles, |_| true),
+                plane,
+                settings.order,
+            )
+            .map_err(|e| {
+                format!("{first}; after welding {merged} near-coincident boundary vertices: {e}")
+            })?
         }
     };
     tags.extend(std::iter::repeat_n(cap_tag, cap.len()));
@@ -312,6 +324,12 @@ fn flat_regions_kept(piece: &Piece, d: &[f64], plane: &Plane) -> Vec<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const EXACT: ClipSettings = ClipSettings {
+        eps: 1e-12,
+        weld: 1e-9,
+        order: CapOrder::Id,
+    };
     use crate::mass_properties::polyhedron_mass_properties;
     use crate::piece::EXTERIOR;
 
@@ -336,7 +354,7 @@ mod tests {
             point,
             normal: normal.normalize(),
         };
-        match clip_piece(p, &plane, 7, 1e-12, 1e-9).unwrap() {
+        match clip_piece(p, &plane, 7, &EXACT).unwrap() {
             Clip::Cut(piece) => piece,
             other => panic!("expected a cut, got {other:?}"),
         }
@@ -378,7 +396,7 @@ mod tests {
             normal: DVec3::Z,
         };
         assert!(matches!(
-            clip_piece(&c, &up, 0, 1e-12, 1e-9).unwrap(),
+            clip_piece(&c, &up, 0, &EXACT).unwrap(),
             Clip::Unchanged
         ));
         let down = Plane {
@@ -386,7 +404,7 @@ mod tests {
             normal: -DVec3::Z,
         };
         assert!(matches!(
-            clip_piece(&c, &down, 0, 1e-12, 1e-9).unwrap(),
+            clip_piece(&c, &down, 0, &EXACT).unwrap(),
             Clip::Empty
         ));
     }
@@ -399,7 +417,7 @@ mod tests {
             point: DVec3::splat(0.5),
             normal: DVec3::Y,
         };
-        let Clip::Cut(b) = clip_piece(&a, &plane, 9, 1e-12, 1e-9).unwrap() else {
+        let Clip::Cut(b) = clip_piece(&a, &plane, 9, &EXACT).unwrap() else {
             panic!()
         };
         assert_eq!(b.defect_edges(), 0);
@@ -424,7 +442,7 @@ mod tests {
             let mut piece = cube();
             if twice {
                 let pre = Plane { point: DVec3::splat(0.7), normal: DVec3::new(0.3, 1.0, -0.2).normalize() };
-                if let Clip::Cut(p) = clip_piece(&piece, &pre, 3, 1e-12, 1e-9).unwrap() {
+                if let Clip::Cut(p) = clip_piece(&piece, &pre, 3, &EXACT).unwrap() {
                     piece = p;
                 }
             }
@@ -434,7 +452,7 @@ mod tests {
             let mut caps = Vec::new();
             for n in [normal, -normal] {
                 let plane = Plane { point, normal: n };
-                match clip_piece(&piece, &plane, 7, 1e-12, 1e-9).unwrap() {
+                match clip_piece(&piece, &plane, 7, &EXACT).unwrap() {
                     Clip::Unchanged => { sum += total; caps.push(0.0); }
                     Clip::Empty => caps.push(0.0),
                     Clip::Cut(p) => {

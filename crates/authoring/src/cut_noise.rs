@@ -25,7 +25,7 @@
 //! two sides' noisy triangles are bit-identical.
 
 use crate::bonds::{RawBond, RawChunk};
-use crate::cap::triangulate_cap;
+use crate::cap::{CapOrder, triangulate_cap};
 use crate::piece::{Piece, Plane};
 use crate::settings::CutNoise;
 use crate::topology::unpaired_edges;
@@ -393,7 +393,7 @@ fn apply(
             (base + q, base + p)
         });
     }
-    let margin = triangulate_cap(&positions, &segments, facing).ok()?;
+    let margin = triangulate_cap(&positions, &segments, facing, CapOrder::Id).ok()?;
     let mut triangles = Vec::with_capacity(piece.triangles.len() + margin.len() + patch.len());
     let mut tags = Vec::with_capacity(triangles.capacity());
     let mut flags = Vec::with_capacity(triangles.capacity());

@@ -25,7 +25,8 @@
 //! voxelisation resolution).
 
 use crate::assembly::hull_of_points;
-use crate::clip::{Clip, clip_piece};
+use crate::cap::CapOrder;
+use crate::clip::{Clip, ClipSettings, clip_piece};
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::piece::{Piece, Plane};
 use glam::{DVec3, Vec3};
@@ -161,7 +162,16 @@ fn best_split(part: &Part, budget: usize, eps: f64, weld: f64) -> Option<Vec<Par
                 normal: -plane.normal,
             },
         ] {
-            match clip_piece(&part.piece, &p, u32::MAX - 1, eps, weld) {
+            match clip_piece(
+                &part.piece,
+                &p,
+                u32::MAX - 1,
+                &ClipSettings {
+                    eps,
+                    weld,
+                    order: CapOrder::Id,
+                },
+            ) {
                 Ok(Clip::Cut(piece)) => sides.extend(piece.components()),
                 _ => {
                     ok = false;

@@ -469,8 +469,7 @@ fn planes_raw(
     scale: &Scale,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RawFracture, FractureError> {
-    let eps = scale.eps();
-    let weld = scale.weld();
+    let clip = scale.clip();
     let course_planes: Vec<u32> = (0..cuts.len() as u32)
         .filter(|&k| cuts[k as usize].course.is_none() && matches!(pattern, Pattern::Brick(_)))
         .collect();
@@ -502,7 +501,7 @@ fn planes_raw(
                 neighbour: cut.source,
                 reason,
             };
-            match clip_piece(&part.piece, &cut.plane, tag, eps, weld).map_err(cap_error)? {
+            match clip_piece(&part.piece, &cut.plane, tag, &clip).map_err(cap_error)? {
                 Clip::Unchanged => {
                     part.sides.push((tag, false));
                     next.push(part);
@@ -512,12 +511,11 @@ fn planes_raw(
                     next.push(part);
                 }
                 Clip::Cut(below) => {
-                    let above = match clip_piece(&part.piece, &flipped, tag, eps, weld)
-                        .map_err(cap_error)?
-                    {
-                        Clip::Cut(p) => Some(p),
-                        _ => None,
-                    };
+                    let above =
+                        match clip_piece(&part.piece, &flipped, tag, &clip).map_err(cap_error)? {
+                            Clip::Cut(p) => Some(p),
+                            _ => None,
+                        };
                     let mut sides = part.sides.clone();
                     sides.push((tag, false));
                     next.push(Part {

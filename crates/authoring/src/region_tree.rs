@@ -17,7 +17,7 @@
 //! result still holding a region cap (which the margin rules out) is carved
 //! again from the whole mesh.
 
-use crate::clip::{Clip, clip_piece};
+use crate::clip::{Clip, ClipSettings, clip_piece};
 use crate::piece::{Piece, Plane};
 use crate::voronoi::NearestFirst;
 use crate::voronoi_cell::{CellPlane, VoronoiCell};
@@ -58,9 +58,9 @@ pub(crate) struct RegionTree {
 
 impl RegionTree {
     /// Splits `base` (a closed piece; its box is the root region) for the
-    /// cells of `sites`. `eps` and `weld` as for [`clip_piece`]. A split
-    /// whose cap cannot be made leaves that region whole.
-    pub fn build(base: &Piece, sites: &[DVec3], eps: f64, weld: f64) -> Self {
+    /// cells of `sites`, cutting with `clip`. A split whose cap cannot be
+    /// made leaves that region whole.
+    pub fn build(base: &Piece, sites: &[DVec3], clip: &ClipSettings) -> Self {
         let (lo, hi) = bounds(&base.positions);
         let margin = REGION_MARGIN_FRACTION * (hi - lo).length();
         let mut regions = vec![Region {
@@ -103,7 +103,7 @@ impl RegionTree {
                 point,
                 normal: -normal,
             };
-            let side = |plane: &Plane| match clip_piece(&region.piece, plane, REGION_CAP, eps, weld) {
+            let side = |plane: &Plane| match clip_piece(&region.piece, plane, REGION_CAP, clip) {
                 Ok(Clip::Cut(p)) => Some(p),
                 _ => None,
             };
@@ -128,13 +128,26 @@ impl RegionTree {
                 hi: region_hi,
                 split: None,
             });
-            let (lower, upper): (Vec<u32>, Vec<u32>) = members
-                .iter()
-                .partition(|&&i| sites[i as usize][axis] < at);
+            let (lower, upper): (Vec<u32>, Vec<u32>) =
+                members.iter().partition(|&&i| sites[i as usize][axis] < at);
             todo.push((first, lower, depth + 1));
             todo.push((first + 1, upper, depth + 1));
         }
         Self { regions, margin }
+    }
+
+    /// One region, the whole of `base`: every cell is carved from it.
+    pub fn whole(base: &Piece) -> Self {
+        let (lo, hi) = bounds(&base.positions);
+        Self {
+            regions: vec![Region {
+                piece: base.clone(),
+                lo,
+                hi,
+                split: None,
+            }],
+            margin: REGION_MARGIN_FRACTION * (hi - lo).length(),
+        }
     }
 
     /// The whole mesh.
@@ -220,6 +233,12 @@ mod tests {
     use crate::mesh::box_mesh;
     use crate::voronoi::carve_cell;
 
+    const EXACT: ClipSettings = ClipSettings {
+        eps: 1e-12,
+        weld: 1e-9,
+        order: crate::cap::CapOrder::Outline,
+    };
+
     fn spot() -> Piece {
         let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes/spot.obj");
         Piece::from_mesh(&crate::load_mesh(std::path::Path::new(path)).unwrap())
@@ -230,7 +249,9 @@ mod tests {
         let (lo, hi) = bounds(&piece.positions);
         let mut state = 0x2545_f491_4f6c_dd1d_u64;
         let mut next = move || {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
             (state >> 11) as f64 / (1u64 << 53) as f64
         };
         (0..count)
@@ -242,17 +263,17 @@ mod tests {
     fn a_small_mesh_is_not_split_and_every_cell_starts_from_it() {
         let base = Piece::from_mesh(&box_mesh(DVec3::ZERO, DVec3::ONE).unwrap());
         let sites = sites(&base, 40);
-        let tree = RegionTree::build(&base, &sites, 1e-12, 1e-9);
+        let tree = RegionTree::build(&base, &sites, &EXACT);
         assert_eq!(tree.len(), 1);
         assert_eq!(tree.start(DVec3::splat(0.4), DVec3::splat(0.6)), &base);
     }
 
     #[test]
     fn cells_carved_from_regions_have_the_volume_and_cap_areas_of_cells_carved_from_the_whole_mesh()
-     {
+    {
         let base = spot();
         let sites = sites(&base, 150);
-        let tree = RegionTree::build(&base, &sites, 1e-12, 1e-9);
+        let tree = RegionTree::build(&base, &sites, &EXACT);
         // 5,856 triangles, 150 sites: split down to regions of at most
         // 1,500 triangles or 8 sites.
         assert!(tree.len() >= 7, "{} regions", tree.len());
@@ -265,8 +286,8 @@ mod tests {
                 Some((a, b)) => tree.start(a, b),
                 None => tree.root(),
             };
-            let whole = carve_cell(tree.root(), &sites, cell, 1e-12, 1e-9).unwrap();
-            let region = carve_cell(start, &sites, cell, 1e-12, 1e-9).unwrap();
+            let whole = carve_cell(tree.root(), &sites, cell, &EXACT).unwrap();
+            let region = carve_cell(start, &sites, cell, &EXACT).unwrap();
             if std::ptr::eq(start, tree.root()) {
                 assert_eq!(whole, region);
                 continue;
@@ -285,10 +306,17 @@ mod tests {
             assert!((a.centroid - b.centroid).length() <= 1e-9 * diagonal);
             for tag in whole.cap_tags() {
                 let (x, y) = (whole.tagged_area(tag).0, region.tagged_area(tag).0);
-                assert!((x - y).abs() <= 1e-9 * diagonal * diagonal, "cell {cell} cap {tag}");
+                assert!(
+                    (x - y).abs() <= 1e-9 * diagonal * diagonal,
+                    "cell {cell} cap {tag}"
+                );
             }
         }
         // Most cells lie inside a leaf or an inner region.
-        assert!(from_regions * 2 > sites.len(), "{from_regions} of {}", sites.len());
+        assert!(
+            from_regions * 2 > sites.len(),
+            "{from_regions} of {}",
+            sites.len()
+        );
     }
 }

@@ -2,7 +2,8 @@
 
 use crate::assembly::finish_asset;
 use crate::bonds::{RawBond, RawChunk, find_bonds};
-use crate::clip::{Clip, clip_piece};
+use crate::cap::CapOrder;
+use crate::clip::{Clip, ClipSettings, clip_piece};
 use crate::edge_collapse::{collapse_piece, collapse_shared};
 use crate::error::FractureError;
 use crate::general_position::put_in_general_position;
@@ -220,6 +221,20 @@ impl Scale {
     }
     /// Cap weld distance, m: [`WELD_FRACTION`] of the diagonal, at least
     /// twice the snapping distance.
+    /// How cells are cut and capped: the snapping and weld distances, and
+    /// the cap order ([`CapOrder::Id`] with the short-edge collapse,
+    /// [`CapOrder::Outline`] without).
+    pub(crate) fn clip(&self) -> ClipSettings {
+        ClipSettings {
+            eps: self.eps(),
+            weld: self.weld(),
+            order: if self.collapse {
+                CapOrder::Id
+            } else {
+                CapOrder::Outline
+            },
+        }
+    }
     pub fn weld(&self) -> f64 {
         (WELD_FRACTION * self.diagonal).max(2.0 * self.eps())
     }
@@ -276,7 +291,16 @@ pub(crate) fn voronoi_raw(
         counts.steps = done.steps;
         counts.degenerate_left = done.left;
     }
-    let regions = RegionTree::build(base, &sites, scale.eps(), scale.weld());
+    // With the short-edge collapse on, every cell is carved from the whole
+    // mesh: a region's split fans surface triangles that the cell across
+    // the cut may not split alike, and the shared collapse pass needs the
+    // two sides of a cut to hold the same vertices (see the README's
+    // T-junction note).
+    let regions = if scale.collapse {
+        RegionTree::whole(base)
+    } else {
+        RegionTree::build(base, &sites, &scale.clip())
+    };
     let mut raw = Vec::new();
     let mut frozen = Vec::new();
     // Cells are carved in parallel (rayon's current pool), a batch at a
@@ -331,11 +355,11 @@ fn cell_pieces(
         Some((cell_lo, cell_hi)) => regions.start(cell_lo, cell_hi),
         None => regions.root(),
     };
-    let mut piece = carve_cell(start, sites, cell, scale.eps(), scale.weld())?;
+    let mut piece = carve_cell(start, sites, cell, &scale.clip())?;
     if !std::ptr::eq(start, regions.root()) && piece.tags.contains(&REGION_CAP) {
         // Not expected (the margin keeps region caps out of the cell): the
         // whole mesh gives the exact answer.
-        piece = carve_cell(regions.root(), sites, cell, scale.eps(), scale.weld())?;
+        piece = carve_cell(regions.root(), sites, cell, &scale.clip())?;
     }
     Ok(collapse_components(&piece, scale))
 }
@@ -412,8 +436,7 @@ pub(crate) fn carve_cell(
     base: &Piece,
     sites: &[DVec3],
     cell: usize,
-    eps: f64,
-    weld: f64,
+    clip: &ClipSettings,
 ) -> Result<Piece, FractureError> {
     let site = sites[cell];
     let mut piece = base.clone();
@@ -427,13 +450,12 @@ pub(crate) fn carve_cell(
         let Some(plane) = Plane::bisector(site, sites[j]) else {
             continue;
         };
-        let clipped = clip_piece(&piece, &plane, j as u32, eps, weld).map_err(|reason| {
-            FractureError::Cap {
+        let clipped =
+            clip_piece(&piece, &plane, j as u32, clip).map_err(|reason| FractureError::Cap {
                 cell: cell as u32,
                 neighbour: j as u32,
                 reason,
-            }
-        })?;
+            })?;
         match clipped {
             Clip::Unchanged => {}
             Clip::Empty => return Ok(Piece::default()),

@@ -333,7 +333,17 @@ mod tests {
             point: normal * (normal.dot(DVec3::X) - 1e-6),
             normal,
         };
-        let Clip::Cut(mut piece) = clip_piece(&cube(), &plane, 3, 1e-12, 1e-9).unwrap() else {
+        let Clip::Cut(mut piece) = clip_piece(
+            &cube(),
+            &plane,
+            3,
+            &crate::clip::ClipSettings {
+                eps: 1e-12,
+                weld: 1e-9,
+                order: crate::cap::CapOrder::Id,
+            },
+        )
+        .unwrap() else {
             panic!()
         };
         assert!(shortest(&piece) < 1e-5);
