@@ -160,10 +160,10 @@ pub(crate) fn provenance_line(
         ),
         None => " decomposition=off".to_string(),
     };
-    let collapse = if settings.collapse_short_edges {
-        " collapse_short_edges"
-    } else {
-        ""
+    let collapse = match (settings.collapse_short_edges, settings.shared_regions) {
+        (true, _) => " collapse_short_edges",
+        (false, true) => " shared_regions",
+        (false, false) => "",
     };
     format!(
         "smithereens-authoring {} {what} seed={} density={:?} kg/m3 \

@@ -195,6 +195,8 @@ pub(crate) struct Scale {
     /// Whether short edges are collapsed
     /// ([`FractureSettings::collapse_short_edges`]).
     pub collapse: bool,
+    /// [`FractureSettings::shared_regions`].
+    pub regions: bool,
 }
 
 impl Scale {
@@ -205,6 +207,7 @@ impl Scale {
             volume: mesh.volume(),
             extent: lo.abs().max(hi.abs()).max_element(),
             collapse: false,
+            regions: false,
         }
     }
 
@@ -212,6 +215,7 @@ impl Scale {
     pub fn with_settings(mesh: &TriMesh, settings: &FractureSettings) -> Self {
         Self {
             collapse: settings.collapse_short_edges,
+            regions: settings.shared_regions,
             ..Self::of(mesh)
         }
     }
@@ -221,17 +225,23 @@ impl Scale {
     }
     /// Cap weld distance, m: [`WELD_FRACTION`] of the diagonal, at least
     /// twice the snapping distance.
+    /// Whether cells are carved from shared regions with outline-ordered
+    /// caps ([`FractureSettings::shared_regions`], never with the collapse).
+    pub fn shared_regions(&self) -> bool {
+        self.regions && !self.collapse
+    }
+
     /// How cells are cut and capped: the snapping and weld distances, and
-    /// the cap order ([`CapOrder::Id`] with the short-edge collapse,
-    /// [`CapOrder::Outline`] without).
+    /// the cap order ([`CapOrder::Outline`] with shared regions,
+    /// [`CapOrder::Id`] otherwise).
     pub(crate) fn clip(&self) -> ClipSettings {
         ClipSettings {
             eps: self.eps(),
             weld: self.weld(),
-            order: if self.collapse {
-                CapOrder::Id
-            } else {
+            order: if self.shared_regions() {
                 CapOrder::Outline
+            } else {
+                CapOrder::Id
             },
         }
     }
@@ -296,10 +306,10 @@ pub(crate) fn voronoi_raw(
     // the cut may not split alike, and the shared collapse pass needs the
     // two sides of a cut to hold the same vertices (see the README's
     // T-junction note).
-    let regions = if scale.collapse {
-        RegionTree::whole(base)
-    } else {
+    let regions = if scale.shared_regions() {
         RegionTree::build(base, &sites, &scale.clip())
+    } else {
+        RegionTree::whole(base)
     };
     let mut raw = Vec::new();
     let mut frozen = Vec::new();

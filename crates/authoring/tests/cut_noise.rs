@@ -16,14 +16,8 @@ use smithereens_core::{AssetFile, BondEnd};
 use std::collections::BTreeMap;
 
 /// Hashes of the default Voronoi and slice fractures of Box.gltf (8 chunks).
-/// Re-pinned on 2026-12-03 when caps without the short-edge collapse began
-/// to take their outline's vertices in outline order (`CapOrder::Outline`;
-/// were 0x7d95_65db_765b_a7eb and 0x90fc_f3c9_b4ed_a108): the interior
-/// triangulation changed (Voronoi 364 interior triangles instead of 372,
-/// slice 384 instead of 412); `inspect`'s volumes, masses, bond counts and
-/// bond areas are the same for both.
-const VORONOI_BYTES: u64 = 0x7c69_f0ff_b8ac_74b6;
-const SLICE_BYTES: u64 = 0x4718_f554_006f_87d3;
+const VORONOI_BYTES: u64 = 0x7d95_65db_765b_a7eb;
+const SLICE_BYTES: u64 = 0x90fc_f3c9_b4ed_a108;
 
 /// FNV-1a 64 of `bytes`.
 fn fnv1a(bytes: &[u8]) -> u64 {

@@ -446,6 +446,12 @@ enum Command {
         /// default in this version; see the README).
         #[arg(long)]
         collapse_short_edges: bool,
+        /// Carve each cell from a shared region of the mesh and triangulate
+        /// caps in outline order: about 17-28 % faster, same chunks and
+        /// bonds, another interior triangulation (off by default in this
+        /// version; see the README).
+        #[arg(long)]
+        shared_regions: bool,
         #[command(flatten)]
         hulls: HullArgs,
     },
@@ -696,6 +702,7 @@ fn run(cli: Cli) -> Result<()> {
             support_depth,
             no_bonds,
             collapse_short_edges,
+            shared_regions,
             hulls,
         } => {
             let mut outputs = vec![("asset output", output.as_path())];
@@ -729,6 +736,7 @@ fn run(cli: Cli) -> Result<()> {
                 },
                 decomposition: hulls.to_decomposition(),
                 collapse_short_edges,
+                shared_regions,
                 ..FractureSettings::default()
             };
             let pattern = pattern.to_pattern(&m, chunks)?;
