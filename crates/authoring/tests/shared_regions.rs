@@ -16,7 +16,7 @@ fn shared_regions_give_the_same_chunks_and_bonds_as_carving_from_the_whole_mesh(
     };
     let shared = FractureSettings {
         shared_regions: true,
-        ..base.clone()
+        ..base
     };
     let a = fracture_voronoi(&mesh, &base, &mut |_| {}).unwrap();
     let b = fracture_voronoi(&mesh, &shared, &mut |_| {}).unwrap();
@@ -63,7 +63,7 @@ fn shared_regions_are_ignored_with_the_short_edge_collapse() {
     };
     let shared = FractureSettings {
         shared_regions: true,
-        ..base.clone()
+        ..base
     };
     let a = fracture_voronoi(&mesh, &base, &mut |_| {}).unwrap();
     let b = fracture_voronoi(&mesh, &shared, &mut |_| {}).unwrap();

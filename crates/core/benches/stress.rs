@@ -1,5 +1,7 @@
 //! One stress solve from cold (no warm start) to the residual ε = 1e-3 of
-//! an intact structure under gravity (issue 13 benchmarks, `cold/…`), the
+//! an intact structure under gravity (issue 13 benchmarks, `cold/…`: the
+//! solver has seen the structure before and reuses its forest and
+//! multilevel hierarchy; `first/…`: a solver that never has), the
 //! same solve warm-started from the previous frame's answer (`warm/…`),
 //! and a re-solve after one bond broke, warm-started from the answer
 //! before (`break/…`). Default settings (`Preconditioner::Auto`).
@@ -166,6 +168,12 @@ fn bench(c: &mut Criterion) {
             ..Default::default()
         };
         g.sample_size(if nodes.len() > 5_000 { 10 } else { 100 });
+        let fresh = StressSolver::new(
+            asset,
+            settings,
+            StressMaterials::uniform(Material::CONCRETE),
+        )
+        .unwrap();
         let mut solver = StressSolver::new(
             asset,
             settings,
@@ -180,6 +188,17 @@ fn bench(c: &mut Criterion) {
             asset.bond_count(),
             report.iterations,
             report.residual
+        );
+        g.bench_with_input(
+            BenchmarkId::new(format!("first/{name}"), size),
+            size,
+            |b, _| {
+                b.iter_batched(
+                    || fresh.clone(),
+                    |mut s| black_box(s.solve(asset, &nodes, &health, &loads).unwrap()),
+                    criterion::BatchSize::LargeInput,
+                )
+            },
         );
         g.bench_with_input(
             BenchmarkId::new(format!("cold/{name}"), size),

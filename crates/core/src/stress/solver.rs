@@ -410,6 +410,18 @@ pub struct StressSolver {
     member_offsets: Vec<u32>,
     members: Vec<u32>,
     multilevel: Multilevel,
+    /// The cluster structure `bonds` and the adjacency were last built for
+    /// (`key_valid`), and the mode the forest and the multilevel hierarchy
+    /// were last built in on it (`None`: build again). A solve of the same
+    /// nodes with the same intact bonds reuses them: they depend on nothing
+    /// else, and are built the same way every time, so the results are bit
+    /// for bit those of a rebuild. The reduced solve rebuilds everything and
+    /// leaves the key invalid.
+    key_nodes: Vec<ChunkIndex>,
+    key_bonds: Vec<u32>,
+    key_valid: bool,
+    forest_mode: Option<SolveMode>,
+    hierarchy_mode: Option<SolveMode>,
     stresses: Vec<BondStress>,
     report: Option<StressReport>,
 }
@@ -510,6 +522,11 @@ impl StressSolver {
             member_offsets: Vec::new(),
             members: Vec::new(),
             multilevel: Multilevel::default(),
+            key_nodes: Vec::new(),
+            key_bonds: Vec::new(),
+            key_valid: false,
+            forest_mode: None,
+            hierarchy_mode: None,
             stresses: Vec::new(),
             report: None,
         })
@@ -694,7 +711,11 @@ impl StressSolver {
         if mode == SolveMode::Anchored && reduce_above > 0 && free > reduce_above {
             return self.solve_reduced(asset, nodes, health, loads);
         }
-        self.build_forest();
+        if self.forest_mode != Some(mode) {
+            self.forest_topology();
+            self.forest_mode = Some(mode);
+        }
+        self.forest_state();
         match mode {
             SolveMode::Anchored => self.anchored_loads(loads),
             _ => self.inertial_loads(asset, loads.angular_velocity),
@@ -831,6 +852,15 @@ impl StressSolver {
             }
             self.bond_list.sort_unstable();
         }
+        if self.key_valid && self.key_nodes == self.chunk && self.key_bonds == self.bond_list {
+            // The same structure as last time: bonds and adjacency stand.
+            return;
+        }
+        self.key_nodes.clone_from(&self.chunk);
+        self.key_bonds.clone_from(&self.bond_list);
+        self.key_valid = true;
+        self.forest_mode = None;
+        self.hierarchy_mode = None;
         self.bonds.clear();
         for &bi in &self.bond_list {
             let mut lb = self.bond_consts[bi as usize];
@@ -872,6 +902,13 @@ impl StressSolver {
     /// reached nodes ring by ring, `parent[v]` is the local bond to the
     /// previous ring with the largest area (lowest bond index on ties).
     fn build_forest(&mut self) {
+        self.forest_topology();
+        self.forest_state();
+    }
+
+    /// The breadth-first forest of [`Self::build_forest`]: `dist`, `parent`
+    /// and `order`, which depend only on the structure and the fixed nodes.
+    fn forest_topology(&mut self) {
         let len = self.chunk.len() + 1;
         self.dist.clear();
         self.dist.resize(len, NONE);
@@ -906,6 +943,12 @@ impl StressSolver {
                 }
             }
         }
+    }
+
+    /// The per-solve part of [`Self::build_forest`]: nodes the forest did
+    /// not reach are fixed, and the free nodes start from the warm start.
+    fn forest_state(&mut self) {
+        let len = self.chunk.len() + 1;
         // Unreached nodes stay fixed at zero: they carry nothing.
         for v in 0..len {
             if self.dist[v] == NONE {
@@ -1108,8 +1151,7 @@ impl StressSolver {
         }
         let mut multilevel = self.settings.preconditioner == Preconditioner::Multilevel;
         if multilevel {
-            self.multilevel
-                .build(&self.centroid, &self.fixed, &self.bonds);
+            self.ensure_hierarchy(inertial);
         }
         self.precondition(multilevel);
         self.p_u.copy_from_slice(&self.z_u);
@@ -1123,8 +1165,7 @@ impl StressSolver {
             {
                 // The forest is not enough: restart with the hierarchy.
                 multilevel = true;
-                self.multilevel
-                    .build(&self.centroid, &self.fixed, &self.bonds);
+                self.ensure_hierarchy(inertial);
                 self.precondition(true);
                 self.p_u.copy_from_slice(&self.z_u);
                 self.p_t.copy_from_slice(&self.z_t);
@@ -1156,6 +1197,21 @@ impl StressSolver {
             }
         }
         (iterations, None)
+    }
+
+    /// Builds the multilevel hierarchy unless it stands for this structure
+    /// and mode (never kept for a reduced solve's super-nodes).
+    fn ensure_hierarchy(&mut self, inertial: bool) {
+        let mode = if inertial {
+            SolveMode::Inertial
+        } else {
+            SolveMode::Anchored
+        };
+        if self.reduced || self.hierarchy_mode != Some(mode) {
+            self.multilevel
+                .build(&self.centroid, &self.fixed, &self.bonds);
+            self.hierarchy_mode = (!self.reduced).then_some(mode);
+        }
     }
 
     fn store_warm_start(&mut self) {

@@ -104,6 +104,11 @@ impl StressSolver {
     /// Groups the gathered fine system into super-nodes and rewrites the
     /// node arrays, bonds and adjacency for them.
     fn reduce(&mut self, asset: &Asset) {
+        // The fine structure's bonds, adjacency, forest and hierarchy are
+        // overwritten by the super-nodes': none may be reused after.
+        self.key_valid = false;
+        self.forest_mode = None;
+        self.hierarchy_mode = None;
         let n = self.chunk.len();
         // Grouping, breadth-first to REDUCE_RADIUS hops.
         self.node_of.clear();

@@ -1,0 +1,130 @@
+//! A stress solver reuses a cluster's bonds, adjacency, spanning forest
+//! and multilevel hierarchy while the cluster's nodes and intact bonds stay
+//! the same. The results must be bit for bit those of a fresh solver, through
+//! breaks, other node sets, free (inertial) clusters and reduced solves.
+#![allow(clippy::unwrap_used)]
+
+use smithereens_core::fixtures::grid_desc;
+use smithereens_core::glam::Vec3;
+use smithereens_core::stress::{
+    BondStress, Material, StressLoads, StressMaterials, StressReport, StressSettings,
+};
+use smithereens_core::*;
+
+fn wall() -> Asset {
+    Asset::new(&grid_desc(8, 6, 2, 0.5, 2400.0, 40.0)).unwrap()
+}
+
+fn solver(asset: &Asset, reduce_above: u32) -> StressSolver {
+    let settings = StressSettings {
+        max_iterations: 10_000,
+        reduce_above,
+        ..Default::default()
+    };
+    StressSolver::new(
+        asset,
+        settings,
+        StressMaterials::uniform(Material::CONCRETE),
+    )
+    .unwrap()
+}
+
+struct Case {
+    nodes: Vec<ChunkIndex>,
+    health: Vec<f32>,
+    loads: StressLoads<'static>,
+}
+
+fn solve(s: &mut StressSolver, asset: &Asset, c: &Case) -> (StressReport, Vec<BondStress>) {
+    s.reset_warm_start();
+    let report = s.solve(asset, &c.nodes, &c.health, &c.loads).unwrap();
+    (report, s.bond_stresses().to_vec())
+}
+
+#[test]
+fn reused_structure_gives_the_results_of_a_fresh_solver_bit_for_bit() {
+    let asset = wall();
+    let all: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+    let gravity = StressLoads {
+        gravity: Vec3::new(0.0, -9.81, 0.0),
+        ..Default::default()
+    };
+    let intact = vec![10.0; asset.bond_count()];
+    // A hole in the lower middle: the load goes round it, so the forest
+    // is not enough and the multilevel hierarchy is built.
+    let mut holed = intact.clone();
+    for (bi, b) in asset.bonds().iter_enumerated() {
+        let c = asset.chunks()[b.chunk0].centroid;
+        if c.y < 1.0 && (1.25..2.75).contains(&c.x) {
+            holed[bi.0 as usize] = 0.0;
+        }
+    }
+    // The top two rows alone, free: spun, no support.
+    let top: Vec<ChunkIndex> = all
+        .iter()
+        .copied()
+        .filter(|&c| asset.chunks()[c].centroid.y > 2.0)
+        .collect();
+    let spin = StressLoads {
+        angular_velocity: Vec3::new(0.0, 3.0, 1.0),
+        ..Default::default()
+    };
+    let cases = [
+        Case {
+            nodes: all.clone(),
+            health: intact.clone(),
+            loads: gravity,
+        },
+        Case {
+            nodes: all.clone(),
+            health: holed.clone(),
+            loads: gravity,
+        },
+        Case {
+            nodes: top.clone(),
+            health: intact.clone(),
+            loads: spin,
+        },
+    ];
+    let mut reused = solver(&asset, 0);
+    // Each case twice in a row (the second reuses), then in another order.
+    for k in [0, 0, 1, 1, 2, 2, 1, 0, 2, 1] {
+        let got = solve(&mut reused, &asset, &cases[k]);
+        let want = solve(&mut solver(&asset, 0), &asset, &cases[k]);
+        assert_eq!(got, want, "case {k}");
+        assert!(got.0.converged, "case {k}: {:?}", got.0);
+    }
+    // The holed case really used the hierarchy (more than the forest's
+    // one iteration).
+    let holed_report = solve(&mut solver(&asset, 0), &asset, &cases[1]).0;
+    assert!(holed_report.iterations > 1, "{holed_report:?}");
+
+    // A reduced solve overwrites the structure with super-nodes; the next
+    // full solve of the same cluster must not reuse any of it.
+    let mut mixed = solver(&asset, 0);
+    let _ = solve(&mut mixed, &asset, &cases[1]);
+    mixed
+        .set_settings(StressSettings {
+            max_iterations: 10_000,
+            reduce_above: 20,
+            ..Default::default()
+        })
+        .unwrap();
+    let reduced = solve(&mut mixed, &asset, &cases[1]);
+    assert_eq!(reduced, solve(&mut solver(&asset, 20), &asset, &cases[1]));
+    mixed
+        .set_settings(StressSettings {
+            max_iterations: 10_000,
+            reduce_above: 0,
+            ..Default::default()
+        })
+        .unwrap();
+    for k in [1, 1, 0] {
+        let got = solve(&mut mixed, &asset, &cases[k]);
+        assert_eq!(
+            got,
+            solve(&mut solver(&asset, 0), &asset, &cases[k]),
+            "after reduced: case {k}"
+        );
+    }
+}
