@@ -13,8 +13,9 @@
 //! chunk), and the time of each.
 //!
 //! Also: a two-level hierarchy of Spot (20 coarse sites × 25 per chunk,
-//! support depth 1) and Spot into 100 chunks with rough cuts (1 cm,
-//! resolution 12), to price those options against the plain cut.
+//! support depth 1), Spot into 100 chunks with rough cuts (1 cm,
+//! resolution 12), and Spot into 500 and 2,000 chunks with
+//! `shared_regions`, to price those options against the plain cut.
 //!
 //! Run: `cargo bench -p smithereens-authoring --bench fracture`.
 #![allow(missing_docs, clippy::unwrap_used)]
@@ -155,6 +156,18 @@ fn options(c: &mut Criterion) {
     group.bench_function("rough cuts 100", |b| {
         b.iter(|| black_box(fracture_voronoi(&mesh, &rough, &mut |_| {}).unwrap()))
     });
+    for sites in [500, 2_000] {
+        let shared = FractureSettings {
+            chunk_count: sites,
+            seed: 1,
+            shared_regions: true,
+            ..Default::default()
+        };
+        group.throughput(Throughput::Elements(u64::from(sites)));
+        group.bench_function(format!("shared regions {sites}"), |b| {
+            b.iter(|| black_box(fracture_voronoi(&mesh, &shared, &mut |_| {}).unwrap()))
+        });
+    }
     group.finish();
 }
 
