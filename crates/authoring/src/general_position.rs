@@ -46,8 +46,8 @@
 //! are the caller's and are never moved.
 
 use crate::mesh::TriMesh;
-use crate::voronoi::{NearestFirst, Scale};
-use crate::voronoi_cell::{CellPlane, VoronoiCell};
+use crate::voronoi::Scale;
+use crate::voronoi_cell::VoronoiCell;
 use glam::DVec3;
 use rand::{RngExt, SeedableRng};
 use rand_pcg::Pcg64Mcg;
@@ -176,30 +176,9 @@ fn test_cell(
 ) -> CellTest {
     let site = sites[i];
     cell.reset(lo, hi);
-    let mut radius = cell.radius_about(site);
+    // A member of a vertex's set can be up to 2R + δ away.
     let mut visited = Vec::new();
-    for (distance_squared, j) in NearestFirst::new(sites, i) {
-        // Beyond 2R no bisector reaches the cell; a member of a vertex's
-        // set can be up to 2R + δ away.
-        if distance_squared.sqrt() > 2.0 * radius + delta {
-            break;
-        }
-        visited.push(j);
-        let Some(normal) = (sites[j] - site).try_normalize() else {
-            continue;
-        };
-        let plane = CellPlane {
-            normal,
-            offset: normal.dot((site + sites[j]) * 0.5),
-            site: Some(j as u32),
-        };
-        if cell.clip(plane) {
-            if cell.is_empty() {
-                break;
-            }
-            radius = cell.radius_about(site);
-        }
-    }
+    let radius = cell.clip_by_neighbours(sites, i, delta, |j| visited.push(j));
     let mut movers = Vec::new();
     let mut members: Vec<(f64, usize)> = Vec::new();
     for (x, planes) in cell.vertices() {

@@ -19,8 +19,7 @@
 
 use crate::clip::{Clip, ClipSettings, clip_piece};
 use crate::piece::{Piece, Plane};
-use crate::voronoi::NearestFirst;
-use crate::voronoi_cell::{CellPlane, VoronoiCell};
+use crate::voronoi_cell::VoronoiCell;
 use glam::DVec3;
 
 /// Face tag of the caps of region splits: never a site index, and never
@@ -192,28 +191,10 @@ pub(crate) fn cell_bounds(
     sites: &[DVec3],
     i: usize,
 ) -> Option<(DVec3, DVec3)> {
-    let site = sites[i];
     cell.reset(lo, hi);
-    let mut radius = cell.radius_about(site);
-    for (distance_squared, j) in NearestFirst::new(sites, i) {
-        // Beyond 2R no bisector reaches the cell.
-        if distance_squared.sqrt() > 2.0 * radius {
-            break;
-        }
-        let Some(normal) = (sites[j] - site).try_normalize() else {
-            continue;
-        };
-        let plane = CellPlane {
-            normal,
-            offset: normal.dot((site + sites[j]) * 0.5),
-            site: Some(j as u32),
-        };
-        if cell.clip(plane) {
-            if cell.is_empty() {
-                return None;
-            }
-            radius = cell.radius_about(site);
-        }
+    cell.clip_by_neighbours(sites, i, 0.0, |_| {});
+    if cell.is_empty() {
+        return None;
     }
     let points: Vec<DVec3> = cell.vertices().map(|(p, _)| p).collect();
     Some(bounds(&points))

@@ -14,6 +14,7 @@
 //! removes nothing), so the tests on it are made with distances to the
 //! sites, not with the cell's combinatorics.
 
+use crate::voronoi::NearestFirst;
 use glam::DVec3;
 
 /// An oriented plane `normal · x = offset` (unit normal pointing out of the
@@ -156,6 +157,46 @@ impl VoronoiCell {
             self.points.push(p);
         }
         true
+    }
+
+    /// Clips the cell (already [`reset`](Self::reset) to its box) by the
+    /// bisector planes of `sites[i]` and the other sites, nearest first,
+    /// until the next site is farther than `2R + slack` (`R` the cell's
+    /// radius about the site: beyond `2R` no bisector reaches the cell).
+    /// `visit(j)` is called for every site within that reach. Stops early
+    /// if the cell becomes empty ([`is_empty`](Self::is_empty)). Returns
+    /// `R` when clipping stopped (before the clip that emptied the cell, if
+    /// one did), m.
+    pub fn clip_by_neighbours(
+        &mut self,
+        sites: &[DVec3],
+        i: usize,
+        slack: f64,
+        mut visit: impl FnMut(usize),
+    ) -> f64 {
+        let site = sites[i];
+        let mut radius = self.radius_about(site);
+        for (distance_squared, j) in NearestFirst::new(sites, i) {
+            if distance_squared.sqrt() > 2.0 * radius + slack {
+                break;
+            }
+            visit(j);
+            let Some(normal) = (sites[j] - site).try_normalize() else {
+                continue;
+            };
+            let plane = CellPlane {
+                normal,
+                offset: normal.dot((site + sites[j]) * 0.5),
+                site: Some(j as u32),
+            };
+            if self.clip(plane) {
+                if self.is_empty() {
+                    break;
+                }
+                radius = self.radius_about(site);
+            }
+        }
+        radius
     }
 
     /// Whether every vertex was removed (the cell is empty).
