@@ -13,8 +13,15 @@ tree_before="$(git status --porcelain 2>/dev/null || true)"
 
 cargo test --workspace
 
-# The binary the browser test drives (already built by the tests above).
-cargo build -p smithereens
+# The binary the browser test drives. `cargo test --workspace` has built it
+# (the CLI's integration tests run it) with the workspace's unified
+# features; `cargo build -p smithereens` would resolve features for that one
+# package and build rapier3d and everything above it a second time (a CI
+# machine with a small disk ran out of space doing exactly that).
+target_dir="${CARGO_TARGET_DIR:-target}"
+if [ ! -x "$target_dir/debug/smithereens" ]; then
+  cargo build --workspace --bins
+fi
 
 chromium_bin="${CHROMIUM:-/usr/bin/chromium}"
 if [ ! -x "$chromium_bin" ]; then
