@@ -26,7 +26,7 @@
 #![allow(missing_docs, clippy::unwrap_used)]
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
-use smithereens_core::fixtures::{cube_chunk, grid_desc};
+use smithereens_core::fixtures::{stress_bridge_desc, stress_tower_desc, stress_wall_desc};
 use smithereens_core::glam::Vec3;
 use smithereens_core::stress::{
     Material, REDUCE_ABOVE, StressLoads, StressMaterials, StressSettings,
@@ -34,110 +34,16 @@ use smithereens_core::stress::{
 use smithereens_core::*;
 use std::hint::black_box;
 
-const SIZE: f32 = 0.5;
-const DENSITY: f32 = 2400.0;
-
-fn bond(desc: &mut AssetDesc, a: u32, b: u32, area: f32) {
-    let ca = desc.chunks[a as usize].centroid;
-    let cb = desc.chunks[b as usize].centroid;
-    desc.bonds.push(BondDesc {
-        chunk0: a,
-        chunk1: BondEnd::Chunk(b),
-        centroid: (ca + cb) * 0.5,
-        normal: (cb - ca).normalize(),
-        area,
-        strength: 10.0,
-    });
-}
-
-/// `grid_desc` plus diagonal bonds in the planes spanned by `planes`
-/// (pairs of axes 0 = x, 1 = y, 2 = z).
-fn grid_with_diagonals(n: [u32; 3], planes: &[(usize, usize)]) -> AssetDesc {
-    let mut desc = grid_desc(n[0], n[1], n[2], SIZE, DENSITY, 40.0);
-    let idx = |p: [u32; 3]| p[0] + n[0] * (p[1] + n[1] * p[2]);
-    for z in 0..n[2] {
-        for y in 0..n[1] {
-            for x in 0..n[0] {
-                let p = [x, y, z];
-                for &(i, j) in planes {
-                    if p[i] + 1 >= n[i] || p[j] + 1 >= n[j] {
-                        continue;
-                    }
-                    let mut q = p;
-                    q[i] += 1;
-                    q[j] += 1;
-                    bond(&mut desc, idx(p), idx(q), 0.25 * SIZE * SIZE);
-                    let (mut r, mut s) = (p, p);
-                    r[i] += 1;
-                    s[j] += 1;
-                    bond(&mut desc, idx(r), idx(s), 0.25 * SIZE * SIZE);
-                }
-            }
-        }
-    }
-    desc
-}
-
 fn wall(nx: u32, ny: u32, nz: u32) -> Asset {
-    Asset::new(&grid_desc(nx, ny, nz, SIZE, DENSITY, 40.0)).unwrap()
+    Asset::new(&stress_wall_desc(nx, ny, nz)).unwrap()
 }
 
 fn tower() -> Asset {
-    // y is up: 4 × 9 × 4 with the bottom layer supported.
-    Asset::new(&grid_with_diagonals([4, 9, 4], &[(0, 1), (2, 1)])).unwrap()
+    Asset::new(&stress_tower_desc()).unwrap()
 }
 
 fn bridge() -> Asset {
-    let (nx, nz) = (30u32, 10u32);
-    let pier_h = 11u32;
-    // The deck: 30 × 2 × 10 cubes above the piers, with horizontal diagonals.
-    let mut desc = grid_with_diagonals([nx, 2, nz], &[(0, 2)]);
-    for c in &mut desc.chunks {
-        c.centroid.y += pier_h as f32 * SIZE;
-        c.support = false;
-        for h in &mut c.hulls {
-            h.points
-                .iter_mut()
-                .for_each(|p| p.y += pier_h as f32 * SIZE);
-        }
-    }
-    for b in &mut desc.bonds {
-        b.centroid.y += pier_h as f32 * SIZE;
-    }
-    let deck = |x: u32, z: u32| x + nx * 2 * z;
-    for k in 0..7u32 {
-        let x0 = (k * (nx - 2) + 3) / 6;
-        let z0 = nz / 2 - 1;
-        let base = desc.chunks.len() as u32;
-        let at = |x: u32, y: u32, z: u32| base + x + 2 * (y + pier_h * z);
-        for z in 0..2 {
-            for y in 0..pier_h {
-                for x in 0..2 {
-                    let c = Vec3::new((x0 + x) as f32 + 0.5, y as f32 + 0.5, (z0 + z) as f32 + 0.5)
-                        * SIZE;
-                    desc.chunks.push(cube_chunk(c, SIZE, DENSITY, y == 0));
-                }
-            }
-        }
-        for z in 0..2 {
-            for y in 0..pier_h {
-                for x in 0..2 {
-                    if x == 0 {
-                        bond(&mut desc, at(0, y, z), at(1, y, z), SIZE * SIZE);
-                    }
-                    if z == 0 {
-                        bond(&mut desc, at(x, y, 0), at(x, y, 1), SIZE * SIZE);
-                    }
-                    if y + 1 < pier_h {
-                        bond(&mut desc, at(x, y, z), at(x, y + 1, z), SIZE * SIZE);
-                    } else {
-                        bond(&mut desc, at(x, y, z), deck(x0 + x, z0 + z), SIZE * SIZE);
-                    }
-                }
-            }
-        }
-    }
-    Asset::new(&desc).unwrap()
+    Asset::new(&stress_bridge_desc()).unwrap()
 }
 
 fn bench(c: &mut Criterion) {

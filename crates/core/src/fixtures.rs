@@ -1,5 +1,8 @@
 //! Small generated assets for tests, examples and benchmarks.
 
+mod stress_structures;
+pub use stress_structures::{stress_bridge_desc, stress_tower_desc, stress_wall_desc};
+
 use crate::asset::{Asset, AssetDesc, BondDesc, BondEnd, ChunkDesc, HullDesc};
 use crate::error::AssetError;
 use glam::{Mat3, Vec3};

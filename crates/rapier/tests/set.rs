@@ -589,7 +589,7 @@ fn every_single_byte_corruption_of_a_save_is_a_typed_error() {
 }
 
 #[test]
-fn set_snapshots_of_formats_4_to_9_without_render_only_debris_the_flight_log_stress_the_body_allowance_parting_list_or_rest_probes_still_restore()
+fn set_snapshots_of_formats_4_to_10_without_the_stress_budget_render_only_debris_the_flight_log_stress_the_body_allowance_parting_list_or_rest_probes_still_restore()
  {
     let asset = wall();
     let mut physics = game_world();
@@ -608,17 +608,24 @@ fn set_snapshots_of_formats_4_to_9_without_render_only_debris_the_flight_log_str
     // load runs (empty here: one zero byte each) to format 7; format 9 the
     // fast bodies' flight log (empty here: one zero byte); format 10 the
     // render-only debris settings and the particle lists (empty here: one
-    // zero byte).
-    let v10 = set.snapshot().unwrap();
-    let today = v10[..v10.len() - 8].to_vec();
-    assert_eq!(today[0], 10, "format byte");
+    // zero byte); format 11 the stress budget at the end of the settings.
+    let v11 = set.snapshot().unwrap();
+    let today = v11[..v11.len() - 8].to_vec();
+    assert_eq!(today[0], 11, "format byte");
+    let settings = postcard::to_stdvec(set.settings()).unwrap();
+    assert_eq!(&today[1..1 + settings.len()], &settings[..]);
+    let budget = postcard::to_stdvec(&set.settings().stress_work_per_frame).unwrap();
+    assert_eq!(&settings[settings.len() - budget.len()..], &budget[..]);
+    let mut v10 = today.clone();
+    v10.drain(1 + settings.len() - budget.len()..1 + settings.len());
+    v10[0] = 10;
+    let today = v10.clone();
     let debris = postcard::to_stdvec(set.debris_settings()).unwrap();
     let cut = debris.len() + 1;
     assert_eq!(&today[today.len() - cut..today.len() - 1], &debris[..]);
     assert_eq!(today.last(), Some(&0));
     let mut v9 = today[..today.len() - cut].to_vec();
     v9[0] = 9;
-    let ten = today;
     let today = v9.clone();
     assert_eq!(&today[today.len() - 4..], &[0, 0, 0, 0]);
     let mut v8 = today[..today.len() - 1].to_vec();
@@ -626,8 +633,8 @@ fn set_snapshots_of_formats_4_to_9_without_render_only_debris_the_flight_log_str
     let mut v7 = today[..today.len() - 4].to_vec();
     v7[0] = 7;
     let body = &v7[..];
-    let settings = postcard::to_stdvec(set.settings()).unwrap();
-    assert_eq!(&body[1..1 + settings.len()], &settings[..]);
+    let settings = &settings[..settings.len() - budget.len()];
+    assert_eq!(&body[1..1 + settings.len()], settings);
     assert_eq!(settings.last(), Some(&16));
     let mut v6 = body.to_vec();
     v6.remove(settings.len());
@@ -640,7 +647,7 @@ fn set_snapshots_of_formats_4_to_9_without_render_only_debris_the_flight_log_str
         bytes.extend_from_slice(&h.finish().to_le_bytes());
         bytes
     };
-    for old in [v9, v8, v7.clone()] {
+    for old in [v10, v9, v8, v7.clone()] {
         let restored =
             DestructionSet::restore(&seal(old), std::slice::from_ref(&asset), &physics).unwrap();
         assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
@@ -653,11 +660,11 @@ fn set_snapshots_of_formats_4_to_9_without_render_only_debris_the_flight_log_str
         assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
     }
     // A format the build does not know is a typed error.
-    let mut v11 = ten;
-    v11[0] = 11;
+    let mut v12 = v11[..v11.len() - 8].to_vec();
+    v12[0] = 12;
     assert!(matches!(
-        DestructionSet::restore(&seal(v11), std::slice::from_ref(&asset), &physics),
-        Err(smithereens_rapier::SetSnapshotError::Format(11))
+        DestructionSet::restore(&seal(v12), std::slice::from_ref(&asset), &physics),
+        Err(smithereens_rapier::SetSnapshotError::Format(12))
     ));
     let mut old = body[..body.len() - 3].to_vec();
     old[0] = 4;

@@ -32,7 +32,12 @@
 //! Cost per update: the solves of the clusters that changed, plus
 //! O(overloaded bonds) for the event; O(1) for an instance where nothing
 //! changed and nothing is overloaded. No allocation in steady state once
-//! the buffers have grown.
+//! the buffers have grown. [`InstanceStress::update_within`] bounds the
+//! solves' work by a budget in bond passes, so a frame where a large
+//! structure changes costs at most that budget (plus one iteration of one
+//! cluster): a solve cut short resumes exactly where it stopped at the
+//! next update, and the bonds break a few frames later, with the same
+//! results, instead of in one long frame.
 
 use crate::cluster::ClusterHandle;
 use crate::commit::CommitOutcome;
@@ -42,7 +47,9 @@ use crate::instance::Instance;
 use crate::stress::StressError;
 use crate::stress::damage::{StressBondDamage, damage_of};
 use crate::stress::material::StressMaterials;
-use crate::stress::solver::{PointLoad, SolveMode, StressLoads, StressSettings, StressSolver};
+use crate::stress::solver::{
+    PointLoad, SolveMode, SolveProgress, StressLoads, StressSettings, StressSolver,
+};
 use glam::{DVec3, Vec3};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -145,6 +152,12 @@ pub struct StressUpdate {
     pub max_residual: f32,
     /// Clusters whose solve has not converged yet (solved again next update).
     pub unconverged: u32,
+    /// Clusters left for a later update because the work budget of
+    /// [`InstanceStress::update_within`] ran out before their turn.
+    pub deferred: u32,
+    /// Work of this update's solves, bond passes
+    /// ([`super::solver`]'s [Work](super::solver#work)).
+    pub work: u64,
     /// Bonds over their elastic limit in all tracked clusters.
     pub overloaded: u32,
     /// The damage event of this update, if any bond took damage.
@@ -169,6 +182,8 @@ pub struct InstanceStressState {
     pub sequence: u64,
     /// The solver's warm start per chunk: displacement (m), rotation (rad).
     pub warm: Vec<(DVec3, DVec3)>,
+    /// Solves cut short by a work budget, by cluster, ascending.
+    pub progress: Vec<(ClusterHandle, SolveProgress)>,
 }
 
 /// The stress of one instance (see the [module docs](self)).
@@ -177,6 +192,9 @@ pub struct InstanceStress {
     desc: StressDesc,
     solver: StressSolver,
     dirty: BTreeSet<ClusterHandle>,
+    /// Solves cut short by a work budget, resumed at the cluster's next
+    /// solve ([`StressSolver::solve_within`]).
+    progress: BTreeMap<ClusterHandle, SolveProgress>,
     overloads: BTreeMap<ClusterHandle, Vec<Overload>>,
     loads: BTreeMap<LoadKey, ChunkLoad>,
     changed: Vec<ChunkIndex>,
@@ -213,6 +231,7 @@ impl InstanceStress {
             desc,
             solver,
             dirty,
+            progress: BTreeMap::new(),
             overloads: BTreeMap::new(),
             loads: BTreeMap::new(),
             changed: Vec::new(),
@@ -338,16 +357,19 @@ impl InstanceStress {
         for h in &outcome.removed {
             self.overloads.remove(h);
             self.dirty.remove(h);
+            self.progress.remove(h);
         }
         for &h in outcome.created.iter().chain(&outcome.shrunk) {
             self.overloads.remove(&h);
             self.dirty.insert(h);
+            self.progress.remove(&h);
         }
         let bonds = instance.asset().bonds();
         for &b in &outcome.broken {
             if let Some(h) = instance.cluster_of(bonds[b].chunk0) {
                 self.overloads.remove(&h);
                 self.dirty.insert(h);
+                self.progress.remove(&h);
             }
         }
     }
@@ -369,6 +391,36 @@ impl InstanceStress {
         gravity: Vec3,
         dt: f32,
     ) -> Result<StressUpdate, StressError> {
+        let mut unlimited = u64::MAX;
+        self.update_within(instance, gravity, dt, &mut unlimited)
+    }
+
+    /// [`Self::update`] within a work budget: `budget` bond passes (see
+    /// [Work](super::solver#work)), decreased by the work done. Clusters are
+    /// solved in handle order, each within what is left of the budget
+    /// ([`StressSolver::solve_within`]). A solve the budget cuts short is
+    /// unconverged (its cluster takes no new stress damage yet) and is
+    /// resumed exactly where it stopped at the cluster's next solve, unless
+    /// the cluster or its loads changed in between; so a solve spread over
+    /// several updates ends with bit for bit the bonds results of one
+    /// unbudgeted update, only later. Once the budget is spent the
+    /// remaining clusters wait for a later update
+    /// ([`StressUpdate::deferred`]). The first solve of an update always
+    /// runs at least one iteration, so every update with a budget makes
+    /// progress, and an update overshoots the budget by at most one
+    /// iteration of one cluster plus its set-up (gathering, building and
+    /// evaluation passes). Standing overloads still damage their bonds
+    /// every update. A budget of 0 solves nothing.
+    ///
+    /// # Errors
+    /// As [`Self::update`].
+    pub fn update_within(
+        &mut self,
+        instance: &Instance,
+        gravity: Vec3,
+        dt: f32,
+        budget: &mut u64,
+    ) -> Result<StressUpdate, StressError> {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(StressError::BadTimeStep(dt));
         }
@@ -384,13 +436,22 @@ impl InstanceStress {
             }
         }
         let mut still_dirty = Vec::new();
-        while let Some(h) = self.dirty.pop_first() {
+        loop {
+            if *budget == 0 {
+                out.deferred = self.dirty.len() as u32;
+                break;
+            }
+            let Some(h) = self.dirty.pop_first() else {
+                break;
+            };
             let Some(cluster) = instance.cluster(h) else {
                 self.overloads.remove(&h);
+                self.progress.remove(&h);
                 continue;
             };
             if !cluster.supported {
                 self.overloads.remove(&h);
+                self.progress.remove(&h);
                 continue;
             }
             let frame = cluster.asset_to_world();
@@ -412,9 +473,20 @@ impl InstanceStress {
                 point_loads: &self.point_loads,
                 angular_velocity: Vec3::ZERO,
             };
-            let report =
-                self.solver
-                    .solve(instance.asset(), &cluster.nodes, instance.health(), &loads)?;
+            let mut progress = self.progress.remove(&h);
+            let report = self.solver.solve_within(
+                instance.asset(),
+                &cluster.nodes,
+                instance.health(),
+                &loads,
+                *budget,
+                &mut progress,
+            )?;
+            if let Some(p) = progress {
+                self.progress.insert(h, p);
+            }
+            *budget = budget.saturating_sub(report.work);
+            out.work += report.work;
             out.solves += 1;
             out.iterations += report.iterations;
             out.max_residual = out.max_residual.max(report.residual);
@@ -548,6 +620,11 @@ impl InstanceStress {
             }
         }
         h.write_u64(self.changed.len() as u64);
+        for (c, p) in &self.progress {
+            h.write_u32(c.index());
+            h.write_u32(c.generation());
+            h.write_u32(p.iterations());
+        }
     }
 
     /// The state that decides future results, for a snapshot.
@@ -565,6 +642,7 @@ impl InstanceStress {
             changed: self.changed.clone(),
             sequence: self.sequence,
             warm: u.iter().copied().zip(t.iter().copied()).collect(),
+            progress: self.progress.iter().map(|(h, p)| (*h, p.clone())).collect(),
         }
     }
 
@@ -585,6 +663,7 @@ impl InstanceStress {
         s.loads = state.loads.into_iter().collect();
         s.changed = state.changed;
         s.sequence = state.sequence;
+        s.progress = state.progress.into_iter().collect();
         Ok(s)
     }
 }

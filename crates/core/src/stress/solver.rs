@@ -54,6 +54,31 @@
 //! measure works with any gravity, including none) and `ℓ_i = ∛volume_i`.
 //! A solve is *converged* when this is ≤ [`StressSettings::epsilon`]; only
 //! converged solves may damage bonds ([`StressSolver::bond_damage`]).
+//!
+//! # Work
+//! A solve counts its work in *bond passes* ([`StressReport::work`]), a
+//! deterministic stand-in for time: one pass is about the cost of one
+//! stiffness product over one intact bond of the cluster, and each step of
+//! a solve is charged a fixed number of passes per bond, fitted to the
+//! benchmark structures' timings (`examples/stress_work.rs`: 10–30 ns
+//! per pass on this project's 2-core machine under load, over the walls,
+//! the tower and the bridge of the stress benchmark, solved first, cold
+//! and after a break):
+//!
+//! | step | passes per bond |
+//! | --- | --- |
+//! | gathering the bonds, spring list and adjacency, spanning forest (every call) | 1 + [`STRUCTURE_PASSES`] + [`FOREST_BUILD_PASSES`] |
+//! | multilevel hierarchy (when a call starts using it) | [`HIERARCHY_BUILD_PASSES`] |
+//! | iteration with the forest | [`FOREST_ITERATION_PASSES`] |
+//! | iteration with the hierarchy | [`MULTILEVEL_ITERATION_PASSES`] |
+//! | evaluation (bond results and residual) | [`EVALUATION_PASSES`] |
+//!
+//! Building is charged whether or not the solver reuses a structure it
+//! built before (a resumed slice is not charged the hierarchy again), so
+//! the work, and with it where a limit cuts a solve, depends only on the
+//! solve's inputs and progress, never on what the solver solved last: a
+//! stress restored from a snapshot is sliced exactly as the original.
+//! [`StressSolver::solve_within`] stops iterating before a limit on it.
 
 use crate::asset::Asset;
 use crate::index::{BondIndex, ChunkIndex};
@@ -64,8 +89,18 @@ use crate::stress::multilevel::Multilevel;
 use crate::stress::section::Section;
 use glam::{DMat3, DVec3, Vec3};
 
+mod progress;
 pub mod reduced;
+pub use progress::SolveProgress;
 pub use reduced::REDUCE_ABOVE;
+
+/// How a conjugate-gradient run ended: iterations of this call, and the
+/// residual when the warm start already met ε (`Done`); or cut short by
+/// the work limit, with the state to resume from.
+enum CgEnd {
+    Done(u32, Option<f64>),
+    CutShort(u32, Box<SolveProgress>),
+}
 
 /// `G/E` of the bond springs: shear and torsion stiffness over axial and
 /// bending stiffness. 0.4 ≈ 1 / (2 (1 + ν)) with Poisson's ratio ν = 0.25.
@@ -92,6 +127,20 @@ pub enum Preconditioner {
     #[default]
     Auto,
 }
+
+/// Passes per bond charged for a new structure's spring list and
+/// adjacency (see [Work](self#work)).
+pub const STRUCTURE_PASSES: u64 = 2;
+/// Passes per bond charged for building the spanning forest.
+pub const FOREST_BUILD_PASSES: u64 = 2;
+/// Passes per bond charged for building the multilevel hierarchy.
+pub const HIERARCHY_BUILD_PASSES: u64 = 16;
+/// Passes per bond charged for one iteration with the forest.
+pub const FOREST_ITERATION_PASSES: u64 = 3;
+/// Passes per bond charged for one iteration with the hierarchy.
+pub const MULTILEVEL_ITERATION_PASSES: u64 = 10;
+/// Passes per bond charged for an evaluation of the bond results.
+pub const EVALUATION_PASSES: u64 = 2;
 
 /// Iterations [`Preconditioner::Auto`] gives the spanning forest.
 pub const FOREST_TRIAL: u32 = 4;
@@ -196,6 +245,8 @@ pub struct StressReport {
     pub converged: bool,
     /// Which loads were solved.
     pub mode: SolveMode,
+    /// Work of the solve, bond passes (see [Work](self#work)).
+    pub work: u64,
 }
 
 /// Forces, moments and stresses of one intact bond of the solved cluster.
@@ -424,6 +475,10 @@ pub struct StressSolver {
     hierarchy_mode: Option<SolveMode>,
     stresses: Vec<BondStress>,
     report: Option<StressReport>,
+    /// Bond passes of the current solve, and the limit its iterations stop
+    /// before ([`Self::solve_within`]).
+    passes: u64,
+    pass_limit: u64,
 }
 
 impl StressSolver {
@@ -529,6 +584,8 @@ impl StressSolver {
             hierarchy_mode: None,
             stresses: Vec::new(),
             report: None,
+            passes: 0,
+            pass_limit: u64::MAX,
         })
     }
 
@@ -644,8 +701,48 @@ impl StressSolver {
         health: &[f32],
         loads: &StressLoads<'_>,
     ) -> Result<StressReport, StressError> {
+        self.solve_within(asset, nodes, health, loads, u64::MAX, &mut None)
+    }
+
+    /// [`Self::solve`] within `work` bond passes (see [Work](self#work)),
+    /// resumable: the conjugate gradient stops before an iteration that,
+    /// with the final evaluation, would take the solve past `work` (but
+    /// runs one at least, so a solve makes progress under any limit;
+    /// gathering and building are not cut short). A solve cut short
+    /// reports `converged: false`, the recursive residual, no bond results
+    /// ([`Self::bond_stresses`] is empty), and leaves its state in
+    /// `progress`; passing that back to the next solve of the same nodes,
+    /// intact bonds and loads continues the iteration exactly where it
+    /// stopped, so a solve sliced over several calls gives bit for bit the
+    /// results of one call, and `max_iterations` counts the iterations of
+    /// all its slices. A `progress` that does not match (another cluster,
+    /// a bond broke, a load changed) is dropped and the solve starts from
+    /// the warm start, which a cut-short solve leaves at its last iterate.
+    /// `progress` is `None` after a solve that was not cut short, and
+    /// untouched on error.
+    ///
+    /// A call overshoots `work` by at most the hierarchy's build when the
+    /// forest trial ends ([`HIERARCHY_BUILD_PASSES`] per bond), or does its
+    /// gathering, building, first iteration and evaluation whatever `work`
+    /// is. The reduced solve
+    /// ([`StressSettings::reduce_above`]) ignores the limit and reports its
+    /// passes.
+    ///
+    /// # Errors
+    /// As [`Self::solve`].
+    pub fn solve_within(
+        &mut self,
+        asset: &Asset,
+        nodes: &[ChunkIndex],
+        health: &[f32],
+        loads: &StressLoads<'_>,
+        work: u64,
+        progress: &mut Option<SolveProgress>,
+    ) -> Result<StressReport, StressError> {
         self.stresses.clear();
         self.report = None;
+        self.passes = 0;
+        self.pass_limit = work;
         if asset.fingerprint() != self.fingerprint || asset.chunk_count() != self.warm_u.len() {
             return Err(StressError::AssetMismatch);
         }
@@ -676,6 +773,8 @@ impl StressSolver {
             }
         }
         self.gather_bonds(asset, health);
+        // Charged whether or not the structure is reused (see Work).
+        self.passes += (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * self.bonds.len() as u64;
         let anchored = self.fixed[..self.chunk.len()].iter().any(|&f| f)
             || self.adj_offsets[self.chunk.len()] < self.adj_offsets[self.chunk.len() + 1];
         let mode = if anchored {
@@ -694,6 +793,7 @@ impl StressSolver {
                 residual: 0.0,
                 converged: true,
                 mode,
+                work: self.passes,
             };
             self.report = Some(report);
             return Ok(report);
@@ -709,6 +809,7 @@ impl StressSolver {
             .count();
         let reduce_above = self.settings.reduce_above as usize;
         if mode == SolveMode::Anchored && reduce_above > 0 && free > reduce_above {
+            self.pass_limit = u64::MAX;
             return self.solve_reduced(asset, nodes, health, loads);
         }
         if self.forest_mode != Some(mode) {
@@ -721,12 +822,30 @@ impl StressSolver {
             _ => self.inertial_loads(asset, loads.angular_velocity),
         }
         let inertial = mode == SolveMode::Inertial;
-        let (iterations, evaluated) = self.conjugate_gradient(inertial);
-        let residual = match evaluated {
-            Some(residual) => residual,
-            None => {
+        let resume = progress
+            .take()
+            .filter(|p| p.continues(mode, &self.chunk, &self.bond_list, &self.b_u, &self.b_t));
+        let (iterations, residual) = match self.conjugate_gradient(inertial, resume) {
+            CgEnd::Done(iterations, Some(residual)) => (iterations, residual),
+            CgEnd::Done(iterations, None) => {
                 self.store_warm_start();
-                self.evaluate(inertial)
+                (iterations, self.evaluate(inertial))
+            }
+            CgEnd::CutShort(iterations, saved) => {
+                // No bond results: the solve is not done. A restart (other
+                // loads, a restored snapshot without it) begins from here.
+                self.store_warm_start();
+                let residual = self.residual_norm();
+                *progress = Some(*saved);
+                let report = StressReport {
+                    iterations,
+                    residual: residual as f32,
+                    converged: false,
+                    mode,
+                    work: self.passes,
+                };
+                self.report = Some(report);
+                return Ok(report);
             }
         };
         let report = StressReport {
@@ -734,6 +853,7 @@ impl StressSolver {
             residual: residual as f32,
             converged: residual <= f64::from(self.settings.epsilon),
             mode,
+            work: self.passes,
         };
         self.report = Some(report);
         Ok(report)
@@ -1121,57 +1241,101 @@ impl StressSolver {
         s
     }
 
-    /// Runs PCG from the warm start in `x`; returns the iteration count
-    /// and, when the warm start alone met ε, its already evaluated residual.
-    fn conjugate_gradient(&mut self, inertial: bool) -> (u32, Option<f64>) {
+    /// Runs PCG from the warm start in `x`, or from `resume` when it is
+    /// the progress of this very solve; returns how it ended.
+    fn conjugate_gradient(&mut self, inertial: bool, resume: Option<SolveProgress>) -> CgEnd {
         let eps = f64::from(self.settings.epsilon);
-        // r = b − K x: from a warm start, the bond results themselves (a
-        // frame whose answer still holds costs one pass); from rest, b.
-        if self.warm {
-            let residual = self.evaluate(inertial);
-            if residual <= eps {
-                return (0, Some(residual));
-            }
-            self.stresses.clear();
-        } else {
-            self.r_u.copy_from_slice(&self.b_u);
-            self.r_t.copy_from_slice(&self.b_t);
-        }
-        for k in 0..self.r_u.len() {
-            if self.fixed[k] {
-                self.r_u[k] = DVec3::ZERO;
-                self.r_t[k] = DVec3::ZERO;
-            }
-        }
         // Stop well inside ε: the reported residual is recomputed from the
         // bond forces, and the recursive one drifts a little from it.
         let target = 0.5 * eps;
-        if self.residual_norm() <= target {
-            return (0, None);
+        let mut total;
+        let mut multilevel;
+        let mut rz;
+        match resume {
+            Some(progress) => {
+                // The state at the top of the loop, as the last call left it.
+                (total, multilevel, rz) = progress.restore(self);
+                if multilevel {
+                    self.ensure_hierarchy(inertial);
+                }
+            }
+            None => {
+                // r = b − K x: from a warm start, the bond results themselves
+                // (a frame whose answer still holds costs one pass); from
+                // rest, b.
+                if self.warm {
+                    let residual = self.evaluate(inertial);
+                    if residual <= eps {
+                        return CgEnd::Done(0, Some(residual));
+                    }
+                    self.stresses.clear();
+                } else {
+                    self.r_u.copy_from_slice(&self.b_u);
+                    self.r_t.copy_from_slice(&self.b_t);
+                }
+                for k in 0..self.r_u.len() {
+                    if self.fixed[k] {
+                        self.r_u[k] = DVec3::ZERO;
+                        self.r_t[k] = DVec3::ZERO;
+                    }
+                }
+                if self.residual_norm() <= target {
+                    return CgEnd::Done(0, None);
+                }
+                multilevel = self.settings.preconditioner == Preconditioner::Multilevel;
+                if multilevel {
+                    self.ensure_hierarchy(inertial);
+                    self.passes += HIERARCHY_BUILD_PASSES * self.bonds.len() as u64;
+                }
+                self.precondition(multilevel);
+                self.p_u.copy_from_slice(&self.z_u);
+                self.p_t.copy_from_slice(&self.z_t);
+                rz = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
+                total = 0;
+            }
         }
-        let mut multilevel = self.settings.preconditioner == Preconditioner::Multilevel;
-        if multilevel {
-            self.ensure_hierarchy(inertial);
-        }
-        self.precondition(multilevel);
-        self.p_u.copy_from_slice(&self.z_u);
-        self.p_t.copy_from_slice(&self.z_t);
-        let mut rz = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
         let mut iterations = 0;
-        while iterations < self.settings.max_iterations {
+        let bonds = self.bonds.len() as u64;
+        while total < self.settings.max_iterations {
+            // Stop before an iteration that, with the final evaluation,
+            // would pass the work limit (but run one at least).
+            let switching =
+                total == FOREST_TRIAL && self.settings.preconditioner == Preconditioner::Auto;
+            let next = if multilevel || switching {
+                MULTILEVEL_ITERATION_PASSES
+            } else {
+                FOREST_ITERATION_PASSES
+            };
+            if iterations > 0
+                && self
+                    .passes
+                    .saturating_add((next + EVALUATION_PASSES) * bonds)
+                    > self.pass_limit
+            {
+                return CgEnd::CutShort(
+                    iterations,
+                    Box::new(SolveProgress::save(self, total, multilevel, rz)),
+                );
+            }
             if !multilevel
-                && iterations == FOREST_TRIAL
+                && total == FOREST_TRIAL
                 && self.settings.preconditioner == Preconditioner::Auto
             {
                 // The forest is not enough: restart with the hierarchy.
                 multilevel = true;
                 self.ensure_hierarchy(inertial);
+                self.passes += HIERARCHY_BUILD_PASSES * bonds;
                 self.precondition(true);
                 self.p_u.copy_from_slice(&self.z_u);
                 self.p_t.copy_from_slice(&self.z_t);
                 rz = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
             }
             self.apply_stiffness();
+            self.passes += if multilevel {
+                MULTILEVEL_ITERATION_PASSES
+            } else {
+                FOREST_ITERATION_PASSES
+            } * bonds;
             let pq = Self::dot(&self.p_u, &self.p_t, &self.q_u, &self.q_t);
             if !(pq > 0.0) {
                 break;
@@ -1184,6 +1348,7 @@ impl StressSolver {
                 self.r_t[k] -= alpha * self.q_t[k];
             }
             iterations += 1;
+            total += 1;
             if self.residual_norm() <= target {
                 break;
             }
@@ -1196,7 +1361,7 @@ impl StressSolver {
                 self.p_t[k] = self.z_t[k] + beta * self.p_t[k];
             }
         }
-        (iterations, None)
+        CgEnd::Done(iterations, None)
     }
 
     /// Builds the multilevel hierarchy unless it stands for this structure
@@ -1251,6 +1416,7 @@ impl StressSolver {
     /// inertial mode, which should be zero); leaves `r = b − K x` (the
     /// reactions on fixed nodes).
     fn evaluate(&mut self, inertial: bool) -> f64 {
+        self.passes += EVALUATION_PASSES * self.bonds.len() as u64;
         self.stresses.clear();
         // r = b − K x, accumulated from exactly the forces reported.
         self.r_u.copy_from_slice(&self.b_u);

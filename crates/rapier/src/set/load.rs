@@ -188,6 +188,11 @@ pub struct StressStepReport {
     pub max_residual: f32,
     /// Clusters whose solve has not converged yet.
     pub unconverged: u32,
+    /// Clusters left for a later step because the frame's stress budget
+    /// ([`crate::DestructionSettings::stress_work_per_frame`]) ran out.
+    pub deferred: u32,
+    /// Work of the instance's solves this step, bond passes.
+    pub work: u64,
     /// Bonds over their elastic limit.
     pub overloaded: u32,
     /// Sustained loads on the instance after the step.
@@ -257,8 +262,11 @@ impl DestructionSet {
     }
 
     /// The safe point's stress work: new and ended sustained loads, then
-    /// each instance with stress on and something to do is updated and its
-    /// event admitted for this safe point's commit.
+    /// each instance with stress on and something to do is updated within
+    /// what is left of the frame's stress budget
+    /// ([`crate::DestructionSettings::stress_work_per_frame`]; instances take
+    /// turns being first, rotating with the step index) and its event
+    /// admitted for this safe point's commit.
     pub(super) fn update_stress(&mut self, physics: &PhysicsWorld, report: &mut SetStepReport) {
         if self.stressed.is_empty() {
             return;
@@ -266,8 +274,11 @@ impl DestructionSet {
         let gravity = physics.gravity;
         let dt = physics.integration_parameters.dt;
         self.take_loads(dt, gravity.length());
-        for k in 0..self.stressed.len() {
-            let h = self.stressed[k];
+        let mut budget = self.settings.stress_work_per_frame;
+        let n = self.stressed.len();
+        let first = (self.step_index % n as u64) as usize;
+        for k in 0..n {
+            let h = self.stressed[(first + k) % n];
             let Ok(entry) = self.entry_mut(h) else {
                 continue;
             };
@@ -278,7 +289,7 @@ impl DestructionSet {
                 continue;
             }
             let t0 = std::time::Instant::now();
-            let update = match stress.update(&entry.instance, gravity, dt) {
+            let update = match stress.update_within(&entry.instance, gravity, dt, &mut budget) {
                 Ok(u) => u,
                 Err(e) => {
                     report.stress_errors.push((
@@ -299,6 +310,8 @@ impl DestructionSet {
                 iterations: update.iterations,
                 max_residual: update.max_residual,
                 unconverged: update.unconverged,
+                deferred: update.deferred,
+                work: update.work,
                 overloaded: update.overloaded,
                 loads,
                 seconds: t0.elapsed().as_secs_f64(),

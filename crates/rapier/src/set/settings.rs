@@ -139,7 +139,25 @@ pub struct DestructionSettings {
     /// default bounds a frame's body creation at about the cost of one
     /// large split (16 pieces of a few colliders each).
     pub new_bodies_per_frame: u32,
+    /// Stress work the set's safe point may spend per frame, in bond passes
+    /// (≥ 1; default [`DEFAULT_STRESS_WORK_PER_FRAME`]; `u64::MAX` for no
+    /// bound): the deterministic frame bound of issue 13. One pass is one
+    /// intact bond visited once; a conjugate-gradient iteration of a
+    /// cluster is one pass per bond, building its solver structure
+    /// [`smithereens_core::stress::BUILD_PASSES`] (see
+    /// [`smithereens_core::stress::InstanceStress::update_within`]).
+    /// Instances with stress on share it, taking turns being first (the
+    /// order rotates with the step index, as commits do); a solve the
+    /// budget cuts short carries on at the next safe point from its warm
+    /// start, and the clusters it did not reach wait, so a large structure
+    /// that changes breaks a few frames later instead of stalling one.
+    /// The overshoot is bounded by one iteration of one cluster (plus its
+    /// set-up when its structure is new).
+    pub stress_work_per_frame: u64,
 }
+
+/// Default [`DestructionSettings::stress_work_per_frame`], bond passes.
+pub const DEFAULT_STRESS_WORK_PER_FRAME: u64 = 100_000;
 
 /// Default [`DestructionSettings::tag_mark`]: "SMT".
 pub const DEFAULT_TAG_MARK: u32 = 0x53_4D_54;
@@ -160,6 +178,7 @@ impl Default for DestructionSettings {
             sleep_sweep: 128,
             quarantine_after: 3,
             new_bodies_per_frame: 16,
+            stress_work_per_frame: DEFAULT_STRESS_WORK_PER_FRAME,
         }
     }
 }
@@ -216,6 +235,9 @@ impl DestructionSettings {
         }
         if self.new_bodies_per_frame == 0 {
             return bad("new_bodies_per_frame", 0.0, "≥ 1");
+        }
+        if self.stress_work_per_frame == 0 {
+            return bad("stress_work_per_frame", 0.0, "≥ 1");
         }
         self.impact.validate()
     }

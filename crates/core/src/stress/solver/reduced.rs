@@ -79,7 +79,11 @@ impl StressSolver {
             self.reduce(asset);
             self.build_forest();
             self.anchored_loads(loads);
-            let (it, evaluated) = self.conjugate_gradient(false);
+            let (it, evaluated) = match self.conjugate_gradient(false, None) {
+                super::CgEnd::Done(it, evaluated) => (it, evaluated),
+                // The reduced solve runs without a work limit.
+                super::CgEnd::CutShort(it, _) => (it, None),
+            };
             iterations += it;
             let residual = match evaluated {
                 Some(residual) => residual,
@@ -94,6 +98,7 @@ impl StressSolver {
                     residual: residual as f32,
                     converged: residual <= eps,
                     mode: SolveMode::Anchored,
+                    work: self.passes,
                 };
                 self.report = Some(report);
                 return Ok(report);

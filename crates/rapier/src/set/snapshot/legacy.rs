@@ -1,4 +1,8 @@
 //! Set snapshots written by earlier versions, still read:
+//! - format 10: today's layout with settings that have no
+//!   `stress_work_per_frame` (it starts at its default), and instance
+//!   stress without solves in progress (none was ever cut short);
+//! - formats 7 to 9 also have those settings and that stress;
 //! - format 9: today's layout without render-only debris (default debris
 //!   settings; its render-only clusters stay the Rapier bodies they were);
 //! - format 8: today's layout without the fast bodies' flight log (a
@@ -34,7 +38,7 @@ use smithereens_core::ClusterHandle;
 use smithereens_core::codec::with_legacy_event_layout;
 use std::collections::BTreeMap;
 
-/// Decodes a set snapshot of format 2 to 9 or today's (checksum already
+/// Decodes a set snapshot of format 2 to 10 or today's (checksum already
 /// removed); `format` is the first field, a one-byte postcard varint.
 ///
 /// # Errors
@@ -76,23 +80,23 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
         }
         Some(7) => {
             let (head, parting, parted_from, rest) = decode_exact::<(
-                SnapshotHead,
+                SnapshotHead<SettingsV10>,
                 Vec<crate::set::rerun::Parting>,
                 Vec<rapier3d::prelude::ColliderHandle>,
                 crate::set::rest::RestTracker,
             )>(body)?;
-            let mut snap = SetSnapshot::from_head(head);
+            let mut snap = SetSnapshot::from_head(head.with_settings(SettingsV10::upgrade));
             (snap.parting, snap.parted_from, snap.rest) = (parting, parted_from, rest);
             snap
         }
         Some(8) => {
             let (head, parting, parted_from, rest, stress, loads, load_streaks) =
                 decode_exact::<(
-                    SnapshotHead,
+                    SnapshotHead<SettingsV10>,
                     Vec<crate::set::rerun::Parting>,
                     Vec<rapier3d::prelude::ColliderHandle>,
                     crate::set::rest::RestTracker,
-                    Vec<(u32, smithereens_core::stress::InstanceStressState)>,
+                    Vec<(u32, StressStateV10)>,
                     Vec<(
                         smithereens_core::stress::LoadKey,
                         crate::set::InstanceHandle,
@@ -106,20 +110,20 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
                 parting,
                 parted_from,
                 rest,
-                stress,
+                stress: upgrade_stress(stress),
                 loads,
                 load_streaks,
-                ..SetSnapshot::from_head(head)
+                ..SetSnapshot::from_head(head.with_settings(SettingsV10::upgrade))
             }
         }
         Some(9) => {
             let (head, parting, parted_from, rest, stress, loads, load_streaks, flights) =
                 decode_exact::<(
-                    SnapshotHead,
+                    SnapshotHead<SettingsV10>,
                     Vec<crate::set::rerun::Parting>,
                     Vec<rapier3d::prelude::ColliderHandle>,
                     crate::set::rest::RestTracker,
-                    Vec<(u32, smithereens_core::stress::InstanceStressState)>,
+                    Vec<(u32, StressStateV10)>,
                     Vec<(
                         smithereens_core::stress::LoadKey,
                         crate::set::InstanceHandle,
@@ -134,17 +138,61 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
                 parting,
                 parted_from,
                 rest,
+                stress: upgrade_stress(stress),
+                loads,
+                load_streaks,
+                flights,
+                ..SetSnapshot::from_head(head.with_settings(SettingsV10::upgrade))
+            }
+        }
+        Some(10) => {
+            #[allow(clippy::type_complexity)]
+            let (
+                head,
+                parting,
+                parted_from,
+                rest,
                 stress,
                 loads,
                 load_streaks,
                 flights,
-                ..SetSnapshot::from_head(head)
+                debris_settings,
+                debris,
+            ) = decode_exact::<(
+                SnapshotHead<SettingsV10>,
+                Vec<crate::set::rerun::Parting>,
+                Vec<rapier3d::prelude::ColliderHandle>,
+                crate::set::rest::RestTracker,
+                Vec<(u32, StressStateV10)>,
+                Vec<(
+                    smithereens_core::stress::LoadKey,
+                    crate::set::InstanceHandle,
+                )>,
+                Vec<(
+                    smithereens_core::stress::LoadKey,
+                    crate::set::load::LoadStreak,
+                )>,
+                crate::set::flight::FlightLog,
+                crate::debris::DebrisSettings,
+                Vec<(u32, Vec<crate::debris::ParticleState>)>,
+            )>(body)?;
+            SetSnapshot {
+                parting,
+                parted_from,
+                rest,
+                stress: upgrade_stress(stress),
+                loads,
+                load_streaks,
+                flights,
+                debris_settings,
+                debris,
+                ..SetSnapshot::from_head(head.with_settings(SettingsV10::upgrade))
             }
         }
         _ => decode_exact(body)?,
     };
     match snap.head.format {
-        2..=9 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
+        2..=10 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
         f if f == super::SET_SNAPSHOT_FORMAT => {}
         f => return Err(SetSnapshotError::Format(f)),
     }
@@ -189,6 +237,49 @@ impl<I: Into<ImpactDamage>> SettingsV6<I> {
             sleep_sweep: self.sleep_sweep,
             quarantine_after: self.quarantine_after,
             new_bodies_per_frame: DestructionSettings::default().new_bodies_per_frame,
+            stress_work_per_frame: DestructionSettings::default().stress_work_per_frame,
+        }
+    }
+}
+
+/// [`DestructionSettings`] of formats 7 to 10: no `stress_work_per_frame`
+/// (it starts at its default).
+#[derive(serde::Deserialize)]
+struct SettingsV10 {
+    impact: ImpactDamage,
+    friction: f32,
+    restitution: f32,
+    collider_border: f32,
+    groups: CollisionGroups,
+    tag_mark: u32,
+    recycle: Option<RecyclePolicy>,
+    max_blast_speed: f32,
+    max_blast_spin: f32,
+    ccd_speed: f32,
+    sleep_sweep: u32,
+    quarantine_after: u32,
+    new_bodies_per_frame: u32,
+}
+
+impl SettingsV10 {
+    fn upgrade(self) -> DestructionSettings {
+        DestructionSettings {
+            new_bodies_per_frame: self.new_bodies_per_frame,
+            ..SettingsV6 {
+                impact: self.impact,
+                friction: self.friction,
+                restitution: self.restitution,
+                collider_border: self.collider_border,
+                groups: self.groups,
+                tag_mark: self.tag_mark,
+                recycle: self.recycle,
+                max_blast_speed: self.max_blast_speed,
+                max_blast_spin: self.max_blast_spin,
+                ccd_speed: self.ccd_speed,
+                sleep_sweep: self.sleep_sweep,
+                quarantine_after: self.quarantine_after,
+            }
+            .upgrade()
         }
     }
 }
@@ -325,4 +416,42 @@ impl SetSnapshotV2 {
             watch: Vec::new(),
         }
     }
+}
+
+/// [`smithereens_core::stress::InstanceStressState`] of formats 8 to 10:
+/// no solves in progress (no budget cut one short then).
+#[derive(serde::Deserialize)]
+struct StressStateV10 {
+    desc: smithereens_core::stress::StressDesc,
+    dirty: Vec<ClusterHandle>,
+    overloads: Vec<(ClusterHandle, Vec<smithereens_core::stress::Overload>)>,
+    loads: Vec<(
+        smithereens_core::stress::LoadKey,
+        smithereens_core::stress::ChunkLoad,
+    )>,
+    changed: Vec<smithereens_core::ChunkIndex>,
+    sequence: u64,
+    warm: Vec<(smithereens_core::glam::DVec3, smithereens_core::glam::DVec3)>,
+}
+
+fn upgrade_stress(
+    v: Vec<(u32, StressStateV10)>,
+) -> Vec<(u32, smithereens_core::stress::InstanceStressState)> {
+    v.into_iter()
+        .map(|(slot, s)| {
+            (
+                slot,
+                smithereens_core::stress::InstanceStressState {
+                    desc: s.desc,
+                    dirty: s.dirty,
+                    overloads: s.overloads,
+                    loads: s.loads,
+                    changed: s.changed,
+                    sequence: s.sequence,
+                    warm: s.warm,
+                    progress: Vec::new(),
+                },
+            )
+        })
+        .collect()
 }
