@@ -281,6 +281,10 @@ const CASES: &[Case] = &[
         run: || settings_refused(|s| s.new_bodies_per_frame = 0),
     },
     Case {
+        name: "settings: zero stress work per frame",
+        run: || settings_refused(|s| s.stress_work_per_frame = 0),
+    },
+    Case {
         name: "settings: NaN recycle delay",
         run: || {
             settings_refused(|s| {

@@ -314,3 +314,108 @@ fn a_snapshot_taken_while_stress_wears_a_bond_resumes_bit_for_bit() {
     let h0 = s.set.instance(s.h).unwrap().health()[0];
     assert!(h0 < 100.0 && h0 == twin.set.instance(twin.h).unwrap().health()[0]);
 }
+
+/// The stress benchmark's tower (4 × 4 × 8 cubes on a support layer, 728
+/// bonds, 9 iterations from rest) in a set whose frame budget is
+/// `budget` bond passes, too weak in compression for its own weight (its
+/// lowest bonds carry 8 cubes, 94 kPa; fatal at 20 kPa).
+fn budgeted_tower(budget: u64) -> Scene {
+    let asset = Arc::new(Asset::new(&smithereens_core::fixtures::stress_tower_desc()).unwrap());
+    let mut physics = world();
+    let mut set = DestructionSet::new(DestructionSettings {
+        stress_work_per_frame: budget,
+        ..DestructionSettings::default()
+    })
+    .unwrap();
+    let h = set
+        .spawn(&mut physics, asset, Pose::IDENTITY, InstanceDesc::default())
+        .unwrap();
+    let far = StressLimit {
+        elastic: 1e12,
+        fatal: 1e12,
+    };
+    let desc = StressDesc::new(StressMaterials::uniform(Material {
+        compression: StressLimit {
+            elastic: 1e4,
+            fatal: 2e4,
+        },
+        tension: far,
+        shear: far,
+        damage_rate: 1e-5,
+    }));
+    set.enable_stress(&mut physics, h, desc).unwrap();
+    Scene {
+        physics,
+        set,
+        h,
+        broken: 0,
+        stress_events: 0,
+        solves: 0,
+    }
+}
+
+#[test]
+fn a_frame_budget_spreads_a_solve_over_steps_and_a_snapshot_between_slices_resumes_bit_for_bit() {
+    use smithereens_core::stress::solver::{HIERARCHY_BUILD_PASSES, MULTILEVEL_ITERATION_PASSES};
+    // Unbounded: the first step's solve converges and breaks the foot.
+    let mut whole = budgeted_tower(u64::MAX);
+    whole.set.before_step(&whole.physics);
+    whole.physics.step_with_events(&(), whole.set.events());
+    let report = whole.set.after_step(&mut whole.physics);
+    let first = report.instance(whole.h);
+    assert!(!first.broken.is_empty(), "the weak tower fails at once");
+    let first_work = first.stress.unwrap().work;
+    assert!(first_work > 40_000, "{first_work} passes");
+
+    // A budget of 15,000 passes: the same solve takes several steps, each
+    // within the budget (or past it by the hierarchy's build and one
+    // iteration), and no bond breaks before it converges.
+    let budget = 15_000;
+    let bonds = 728;
+    let mut s = budgeted_tower(budget);
+    let mut steps = 0;
+    while s.broken == 0 {
+        s.set.before_step(&s.physics);
+        s.physics.step_with_events(&(), s.set.events());
+        let report = s.set.after_step(&mut s.physics);
+        let r = report.instance(s.h);
+        s.broken += r.broken.len();
+        let st = r.stress.unwrap();
+        assert!(
+            st.work <= budget + (HIERARCHY_BUILD_PASSES + MULTILEVEL_ITERATION_PASSES) * bonds,
+            "step {steps}: {st:?}"
+        );
+        steps += 1;
+        if s.broken == 0 {
+            assert_eq!(st.unconverged, 1, "step {steps}: {st:?}");
+        }
+        if steps == 2 {
+            break;
+        }
+    }
+    assert_eq!(s.broken, 0, "two slices do not finish the solve");
+    // Between slices: the solve in progress goes into the snapshot, and the
+    // restored set (whose solver has built nothing) slices the rest the same.
+    let bytes = s.set.snapshot_with(&s.physics).unwrap();
+    let asset = s.set.instance(s.h).unwrap().asset().clone();
+    let (physics, set) = DestructionSet::restore_with(&bytes, &[asset]).unwrap();
+    let mut twin = Scene {
+        physics,
+        set,
+        h: s.h,
+        broken: 0,
+        stress_events: 0,
+        solves: 0,
+    };
+    for k in 0..60 {
+        s.step();
+        twin.step();
+        assert_eq!(
+            s.set.world_hash(&s.physics),
+            twin.set.world_hash(&twin.physics),
+            "step {k} after the restore"
+        );
+    }
+    assert!(s.broken > 0, "the weak tower still fails");
+    assert_eq!(s.broken, twin.broken);
+}
