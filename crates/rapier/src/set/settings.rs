@@ -156,8 +156,12 @@ pub struct DestructionSettings {
     pub stress_work_per_frame: u64,
 }
 
-/// Default [`DestructionSettings::stress_work_per_frame`], bond passes.
-pub const DEFAULT_STRESS_WORK_PER_FRAME: u64 = 100_000;
+/// Default [`DestructionSettings::stress_work_per_frame`], bond passes:
+/// 50,000, about 0.5–1.5 ms of stress work on this project's 2-core
+/// machine (`examples/stress_work.rs` in smithereens-core measures the time
+/// per pass). A 30 × 10 × 2 block bridge collapsing under its own weight
+/// then has no stress update over 1.5 ms, against 19.8 ms unbounded.
+pub const DEFAULT_STRESS_WORK_PER_FRAME: u64 = 50_000;
 
 /// Default [`DestructionSettings::tag_mark`]: "SMT".
 pub const DEFAULT_TAG_MARK: u32 = 0x53_4D_54;
