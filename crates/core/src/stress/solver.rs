@@ -128,12 +128,13 @@ pub enum Preconditioner {
     Auto,
 }
 
-/// Passes per bond charged for a new structure's spring list and
-/// adjacency (see [Work](self#work)).
+/// Passes per bond charged for the cluster's spring list and adjacency,
+/// every call whether built or reused (see [Work](self#work)).
 pub const STRUCTURE_PASSES: u64 = 2;
-/// Passes per bond charged for building the spanning forest.
+/// Passes per bond charged for the spanning forest, every call.
 pub const FOREST_BUILD_PASSES: u64 = 2;
-/// Passes per bond charged for building the multilevel hierarchy.
+/// Passes per bond charged for the multilevel hierarchy, once per call
+/// that starts using it (not by a resumed slice).
 pub const HIERARCHY_BUILD_PASSES: u64 = 16;
 /// Passes per bond charged for one iteration with the forest.
 pub const FOREST_ITERATION_PASSES: u64 = 3;

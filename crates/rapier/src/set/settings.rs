@@ -141,18 +141,20 @@ pub struct DestructionSettings {
     pub new_bodies_per_frame: u32,
     /// Stress work the set's safe point may spend per frame, in bond passes
     /// (≥ 1; default [`DEFAULT_STRESS_WORK_PER_FRAME`]; `u64::MAX` for no
-    /// bound): the deterministic frame bound of issue 13. One pass is one
-    /// intact bond visited once; a conjugate-gradient iteration of a
-    /// cluster is one pass per bond, building its solver structure
-    /// [`smithereens_core::stress::BUILD_PASSES`] (see
+    /// bound): the deterministic frame bound of issue 13. A pass is about
+    /// one stiffness product over one intact bond; each step of a solve is
+    /// charged a fixed number per bond (a multilevel iteration 10, see
+    /// [`smithereens_core::stress::solver`]'s "Work" and
     /// [`smithereens_core::stress::InstanceStress::update_within`]).
     /// Instances with stress on share it, taking turns being first (the
     /// order rotates with the step index, as commits do); a solve the
-    /// budget cuts short carries on at the next safe point from its warm
-    /// start, and the clusters it did not reach wait, so a large structure
-    /// that changes breaks a few frames later instead of stalling one.
-    /// The overshoot is bounded by one iteration of one cluster (plus its
-    /// set-up when its structure is new).
+    /// budget cuts short resumes exactly where it stopped at the next safe
+    /// point, and the clusters it did not reach wait, so a large structure
+    /// that changes breaks a few frames later, with the same bond results,
+    /// instead of stalling one frame. A frame overshoots the budget by at
+    /// most one iteration and one hierarchy build of one cluster (or that
+    /// cluster's set-up, first iteration and evaluation, whatever the
+    /// budget).
     pub stress_work_per_frame: u64,
 }
 

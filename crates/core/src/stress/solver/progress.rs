@@ -88,12 +88,19 @@ impl SolveProgress {
                         && x.z.to_bits() == y.z.to_bits()
                 })
         };
+        // Every vector the same length as the solver's (a progress decoded
+        // from a damaged snapshot must not reach `restore`).
+        let n = b_u.len();
         self.mode == mode_code(mode)
             && self.nodes == nodes
             && self.bonds == bonds
             && same(&self.b_u, b_u)
             && same(&self.b_t, b_t)
-            && self.x_u.len() == b_u.len()
+            && [
+                &self.x_u, &self.x_t, &self.r_u, &self.r_t, &self.p_u, &self.p_t,
+            ]
+            .iter()
+            .all(|v| v.len() == n)
     }
 
     /// Puts the state back into `solver` (whose structure and loads
