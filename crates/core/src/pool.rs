@@ -5,7 +5,7 @@
 //! cluster handles, the record's health changes, created clusters and their
 //! member lists, the applied events and their frozen candidates, and it
 //! keeps others (a pending event's candidates, a receipt in the receipt
-//! window). Every list it fills comes from a [`ListPool`]; the lists come back
+//! window). Every list it fills comes from a `ListPool`; the lists come back
 //! when the instance is done with them (a pending event applied, a receipt
 //! leaving the window) and when the caller hands an outcome back with
 //! [`crate::Instance::recycle`]. Recycling is optional: a dropped outcome is

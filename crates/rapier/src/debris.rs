@@ -48,7 +48,7 @@
 //! before, issue 16). Explosions push particles as they push bodies, at the
 //! particle's hull vertex nearest the blast (not the nearest surface point:
 //! a particle has vertices, not faces), with the same falloff and caps
-//! ([`RenderDebris::push`]); so do the impulses a game body's hit hands to
+//! (`RenderDebris::push`); so do the impulses a game body's hit hands to
 //! the piece it frees. Without a ground plane a particle falls forever, as
 //! a body with nothing under it would.
 //!
