@@ -16,8 +16,12 @@ use std::alloc::System;
 #[global_allocator]
 static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 
+/// The counter is global: the tests of this file take turns.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[test]
 fn a_warm_stress_solve_and_its_damage_allocate_nothing() {
+    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let asset = Asset::new(&fixtures::grid_desc(12, 6, 2, 0.5, 2400.0, 40.0)).unwrap();
     let health = vec![10.0; asset.bond_count()];
     let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
@@ -59,4 +63,56 @@ fn a_warm_stress_solve_and_its_damage_allocate_nothing() {
             "{pc:?}: {stats:?}"
         );
     }
+}
+
+#[test]
+fn a_solve_sliced_over_budgeted_updates_allocates_only_at_its_first_cut() {
+    let _turn = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    use smithereens_core::stress::{InstanceStress, LoadKey, StressDesc};
+    use smithereens_core::{Instance, Pose};
+    use std::sync::Arc;
+    let asset = Arc::new(Asset::new(&fixtures::grid_desc(4, 8, 4, 0.5, 2400.0, 400.0)).unwrap());
+    let inst = Instance::new(asset, Pose::IDENTITY).unwrap();
+    let mut stress = InstanceStress::new(
+        &inst,
+        StressDesc::new(StressMaterials::uniform(Material::BRICK)),
+    )
+    .unwrap();
+    stress
+        .set_load(
+            &inst,
+            LoadKey(1, 1),
+            ChunkIndex(3 + 4 * (7 + 8 * 3)),
+            Vec3::new(3e4, 0.0, 1e4),
+            Vec3::new(2.0, 4.0, 2.0),
+        )
+        .unwrap();
+    let gravity = Vec3::new(0.0, -9.81, 0.0);
+    // The first slice builds, grows the scratch and saves the progress.
+    let mut budget = 12_000;
+    let first = stress
+        .update_within(&inst, gravity, 1.0 / 60.0, &mut budget)
+        .unwrap();
+    assert_eq!(first.unconverged, 1, "{first:?}");
+    // The next slices resume it in place.
+    let mut slices = 0;
+    loop {
+        let mut budget = 12_000;
+        let region = Region::new(GLOBAL);
+        let u = stress
+            .update_within(&inst, gravity, 1.0 / 60.0, &mut budget)
+            .unwrap();
+        let stats = region.change();
+        if u.unconverged == 0 {
+            break;
+        }
+        slices += 1;
+        assert_eq!(
+            stats.allocations + stats.reallocations,
+            0,
+            "slice {slices}: {stats:?}"
+        );
+        assert!(slices < 50);
+    }
+    assert!(slices >= 1, "the solve took more than two slices");
 }

@@ -186,6 +186,16 @@ pub struct InstanceStressState {
     pub progress: Vec<(ClusterHandle, SolveProgress)>,
 }
 
+/// Removes and returns the solve in progress of `cluster` from `list`
+/// (ascending by cluster), if any.
+fn take_progress(
+    list: &mut Vec<(ClusterHandle, SolveProgress)>,
+    cluster: ClusterHandle,
+) -> Option<SolveProgress> {
+    let at = list.binary_search_by_key(&cluster, |(c, _)| *c).ok()?;
+    Some(list.remove(at).1)
+}
+
 /// The stress of one instance (see the [module docs](self)).
 #[derive(Clone, Debug)]
 pub struct InstanceStress {
@@ -193,8 +203,9 @@ pub struct InstanceStress {
     solver: StressSolver,
     dirty: BTreeSet<ClusterHandle>,
     /// Solves cut short by a work budget, resumed at the cluster's next
-    /// solve ([`StressSolver::solve_within`]).
-    progress: BTreeMap<ClusterHandle, SolveProgress>,
+    /// solve ([`StressSolver::solve_within`]), ascending by cluster (a few
+    /// at most: a list, so that slicing allocates nothing).
+    progress: Vec<(ClusterHandle, SolveProgress)>,
     overloads: BTreeMap<ClusterHandle, Vec<Overload>>,
     loads: BTreeMap<LoadKey, ChunkLoad>,
     changed: Vec<ChunkIndex>,
@@ -207,6 +218,7 @@ pub struct InstanceStress {
     utilisation_changes: Vec<(BondIndex, f32)>,
     // Scratch, kept for its capacity.
     point_loads: Vec<PointLoad>,
+    still_dirty: Vec<ClusterHandle>,
     solved_keys: Vec<LoadKey>,
     damage: Vec<StressBondDamage>,
 }
@@ -231,7 +243,7 @@ impl InstanceStress {
             desc,
             solver,
             dirty,
-            progress: BTreeMap::new(),
+            progress: Vec::new(),
             overloads: BTreeMap::new(),
             loads: BTreeMap::new(),
             changed: Vec::new(),
@@ -239,6 +251,7 @@ impl InstanceStress {
             utilisation: vec![0.0; instance.asset().bond_count()],
             utilisation_changes: Vec::new(),
             point_loads: Vec::new(),
+            still_dirty: Vec::new(),
             solved_keys: Vec::new(),
             damage: Vec::new(),
         })
@@ -345,6 +358,11 @@ impl InstanceStress {
         }
     }
 
+    /// Removes and returns the solve in progress of `cluster`, if any.
+    fn take_progress(&mut self, cluster: ClusterHandle) -> Option<SolveProgress> {
+        take_progress(&mut self.progress, cluster)
+    }
+
     /// Marks `cluster` for a solve at the next update.
     pub fn mark(&mut self, cluster: ClusterHandle) {
         self.dirty.insert(cluster);
@@ -357,19 +375,19 @@ impl InstanceStress {
         for h in &outcome.removed {
             self.overloads.remove(h);
             self.dirty.remove(h);
-            self.progress.remove(h);
+            self.take_progress(*h);
         }
         for &h in outcome.created.iter().chain(&outcome.shrunk) {
             self.overloads.remove(&h);
             self.dirty.insert(h);
-            self.progress.remove(&h);
+            self.take_progress(h);
         }
         let bonds = instance.asset().bonds();
         for &b in &outcome.broken {
             if let Some(h) = instance.cluster_of(bonds[b].chunk0) {
                 self.overloads.remove(&h);
                 self.dirty.insert(h);
-                self.progress.remove(&h);
+                self.take_progress(h);
             }
         }
     }
@@ -435,7 +453,7 @@ impl InstanceStress {
                 self.dirty.insert(h);
             }
         }
-        let mut still_dirty = Vec::new();
+        self.still_dirty.clear();
         loop {
             if *budget == 0 {
                 out.deferred = self.dirty.len() as u32;
@@ -446,12 +464,12 @@ impl InstanceStress {
             };
             let Some(cluster) = instance.cluster(h) else {
                 self.overloads.remove(&h);
-                self.progress.remove(&h);
+                self.take_progress(h);
                 continue;
             };
             if !cluster.supported {
                 self.overloads.remove(&h);
-                self.progress.remove(&h);
+                self.take_progress(h);
                 continue;
             }
             let frame = cluster.asset_to_world();
@@ -473,7 +491,7 @@ impl InstanceStress {
                 point_loads: &self.point_loads,
                 angular_velocity: Vec3::ZERO,
             };
-            let mut progress = self.progress.remove(&h);
+            let mut progress = take_progress(&mut self.progress, h);
             let report = self.solver.solve_within(
                 instance.asset(),
                 &cluster.nodes,
@@ -483,7 +501,8 @@ impl InstanceStress {
                 &mut progress,
             )?;
             if let Some(p) = progress {
-                self.progress.insert(h, p);
+                let at = self.progress.partition_point(|(c, _)| *c < h);
+                self.progress.insert(at, (h, p));
             }
             *budget = budget.saturating_sub(report.work);
             out.work += report.work;
@@ -493,7 +512,7 @@ impl InstanceStress {
             if !report.converged {
                 out.unconverged += 1;
                 self.overloads.remove(&h);
-                still_dirty.push(h);
+                self.still_dirty.push(h);
                 continue;
             }
             for k in &self.solved_keys {
@@ -537,7 +556,7 @@ impl InstanceStress {
                 self.overloads.insert(h, list);
             }
         }
-        self.dirty.extend(still_dirty);
+        self.dirty.extend(self.still_dirty.drain(..));
         self.utilisation_changes.sort_unstable_by_key(|&(b, _)| b);
         self.damage.clear();
         let health = instance.health();
@@ -642,7 +661,7 @@ impl InstanceStress {
             changed: self.changed.clone(),
             sequence: self.sequence,
             warm: u.iter().copied().zip(t.iter().copied()).collect(),
-            progress: self.progress.iter().map(|(h, p)| (*h, p.clone())).collect(),
+            progress: self.progress.clone(),
         }
     }
 
@@ -663,7 +682,9 @@ impl InstanceStress {
         s.loads = state.loads.into_iter().collect();
         s.changed = state.changed;
         s.sequence = state.sequence;
-        s.progress = state.progress.into_iter().collect();
+        s.progress = state.progress;
+        s.progress.sort_by_key(|(c, _)| *c);
+        s.progress.dedup_by_key(|(c, _)| *c);
         Ok(s)
     }
 }

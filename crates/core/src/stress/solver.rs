@@ -96,10 +96,10 @@ pub use reduced::REDUCE_ABOVE;
 
 /// How a conjugate-gradient run ended: iterations of this call, and the
 /// residual when the warm start already met ε (`Done`); or cut short by
-/// the work limit, with the state to resume from.
+/// the work limit, its state saved to resume from.
 enum CgEnd {
     Done(u32, Option<f64>),
-    CutShort(u32, Box<SolveProgress>),
+    CutShort(u32),
 }
 
 /// `G/E` of the bond springs: shear and torsion stiffness over axial and
@@ -823,21 +823,24 @@ impl StressSolver {
             _ => self.inertial_loads(asset, loads.angular_velocity),
         }
         let inertial = mode == SolveMode::Inertial;
-        let resume = progress
-            .take()
-            .filter(|p| p.continues(mode, &self.chunk, &self.bond_list, &self.b_u, &self.b_t));
-        let (iterations, residual) = match self.conjugate_gradient(inertial, resume) {
+        // A progress that does not continue this solve only lends its
+        // buffers.
+        let mut slot = progress.take();
+        let resume = slot
+            .as_ref()
+            .is_some_and(|p| p.continues(mode, &self.chunk, &self.bond_list, &self.b_u, &self.b_t));
+        let (iterations, residual) = match self.conjugate_gradient(inertial, &mut slot, resume) {
             CgEnd::Done(iterations, Some(residual)) => (iterations, residual),
             CgEnd::Done(iterations, None) => {
                 self.store_warm_start();
                 (iterations, self.evaluate(inertial))
             }
-            CgEnd::CutShort(iterations, saved) => {
+            CgEnd::CutShort(iterations) => {
                 // No bond results: the solve is not done. A restart (other
                 // loads, a restored snapshot without it) begins from here.
                 self.store_warm_start();
                 let residual = self.residual_norm();
-                *progress = Some(*saved);
+                *progress = slot;
                 let report = StressReport {
                     iterations,
                     residual: residual as f32,
@@ -1242,9 +1245,15 @@ impl StressSolver {
         s
     }
 
-    /// Runs PCG from the warm start in `x`, or from `resume` when it is
-    /// the progress of this very solve; returns how it ended.
-    fn conjugate_gradient(&mut self, inertial: bool, resume: Option<SolveProgress>) -> CgEnd {
+    /// Runs PCG from the warm start in `x`, or from the progress in `slot`
+    /// when `resume` (it is the progress of this very solve); returns how
+    /// it ended. A cut saves the state into `slot`.
+    fn conjugate_gradient(
+        &mut self,
+        inertial: bool,
+        slot: &mut Option<SolveProgress>,
+        resume: bool,
+    ) -> CgEnd {
         let eps = f64::from(self.settings.epsilon);
         // Stop well inside ε: the reported residual is recomputed from the
         // bond forces, and the recursive one drifts a little from it.
@@ -1252,7 +1261,7 @@ impl StressSolver {
         let mut total;
         let mut multilevel;
         let mut rz;
-        match resume {
+        match slot.as_ref().filter(|_| resume) {
             Some(progress) => {
                 // The state at the top of the loop, as the last call left it.
                 (total, multilevel, rz) = progress.restore(self);
@@ -1313,10 +1322,8 @@ impl StressSolver {
                     .saturating_add((next + EVALUATION_PASSES) * bonds)
                     > self.pass_limit
             {
-                return CgEnd::CutShort(
-                    iterations,
-                    Box::new(SolveProgress::save(self, total, multilevel, rz)),
-                );
+                SolveProgress::save(slot, self, total, multilevel, rz);
+                return CgEnd::CutShort(iterations);
             }
             if !multilevel
                 && total == FOREST_TRIAL

@@ -49,25 +49,46 @@ impl SolveProgress {
         self.iterations
     }
 
-    /// The state of `solver`'s conjugate gradient at the top of its loop.
-    pub(super) fn save(solver: &StressSolver, iterations: u32, multilevel: bool, rz: f64) -> Self {
-        let mode = solver.forest_mode.map_or(u8::MAX, mode_code);
-        Self {
-            mode,
-            nodes: solver.chunk.clone(),
-            bonds: solver.bond_list.clone(),
-            b_u: solver.b_u.clone(),
-            b_t: solver.b_t.clone(),
-            iterations,
-            multilevel,
-            rz,
-            x_u: solver.x_u.clone(),
-            x_t: solver.x_t.clone(),
-            r_u: solver.r_u.clone(),
-            r_t: solver.r_t.clone(),
-            p_u: solver.p_u.clone(),
-            p_t: solver.p_t.clone(),
-        }
+    /// Stores the state of `solver`'s conjugate gradient at the top of its
+    /// loop into `slot`, reusing the buffers of the progress already there
+    /// (a solve sliced over many calls allocates only at its first cut).
+    pub(super) fn save(
+        slot: &mut Option<Self>,
+        solver: &StressSolver,
+        iterations: u32,
+        multilevel: bool,
+        rz: f64,
+    ) {
+        let p = slot.get_or_insert_with(|| Self {
+            mode: 0,
+            nodes: Vec::new(),
+            bonds: Vec::new(),
+            b_u: Vec::new(),
+            b_t: Vec::new(),
+            iterations: 0,
+            multilevel: false,
+            rz: 0.0,
+            x_u: Vec::new(),
+            x_t: Vec::new(),
+            r_u: Vec::new(),
+            r_t: Vec::new(),
+            p_u: Vec::new(),
+            p_t: Vec::new(),
+        });
+        p.mode = solver.forest_mode.map_or(u8::MAX, mode_code);
+        p.nodes.clone_from(&solver.chunk);
+        p.bonds.clone_from(&solver.bond_list);
+        p.b_u.clone_from(&solver.b_u);
+        p.b_t.clone_from(&solver.b_t);
+        p.iterations = iterations;
+        p.multilevel = multilevel;
+        p.rz = rz;
+        p.x_u.clone_from(&solver.x_u);
+        p.x_t.clone_from(&solver.x_t);
+        p.r_u.clone_from(&solver.r_u);
+        p.r_t.clone_from(&solver.r_t);
+        p.p_u.clone_from(&solver.p_u);
+        p.p_t.clone_from(&solver.p_t);
     }
 
     /// True when this is the progress of a solve of these nodes, intact
@@ -106,7 +127,7 @@ impl SolveProgress {
     /// Puts the state back into `solver` (whose structure and loads
     /// [`Self::continues`]); returns the iterations so far, the
     /// preconditioner flag and `rᵀz`.
-    pub(super) fn restore(self, solver: &mut StressSolver) -> (u32, bool, f64) {
+    pub(super) fn restore(&self, solver: &mut StressSolver) -> (u32, bool, f64) {
         solver.x_u.copy_from_slice(&self.x_u);
         solver.x_t.copy_from_slice(&self.x_t);
         solver.r_u.copy_from_slice(&self.r_u);

@@ -79,10 +79,10 @@ impl StressSolver {
             self.reduce(asset);
             self.build_forest();
             self.anchored_loads(loads);
-            let (it, evaluated) = match self.conjugate_gradient(false, None) {
+            let (it, evaluated) = match self.conjugate_gradient(false, &mut None, false) {
                 super::CgEnd::Done(it, evaluated) => (it, evaluated),
                 // The reduced solve runs without a work limit.
-                super::CgEnd::CutShort(it, _) => (it, None),
+                super::CgEnd::CutShort(it) => (it, None),
             };
             iterations += it;
             let residual = match evaluated {
