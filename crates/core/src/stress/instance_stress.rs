@@ -184,6 +184,9 @@ pub struct InstanceStressState {
     pub warm: Vec<(DVec3, DVec3)>,
     /// Solves cut short by a work budget, by cluster, ascending.
     pub progress: Vec<(ClusterHandle, SolveProgress)>,
+    /// The cluster after which the next update starts serving (the last
+    /// one served when a budget ran out), if any.
+    pub turn: Option<ClusterHandle>,
 }
 
 /// Removes and returns the solve in progress of `cluster` from `list`
@@ -210,6 +213,9 @@ pub struct InstanceStress {
     loads: BTreeMap<LoadKey, ChunkLoad>,
     changed: Vec<ChunkIndex>,
     sequence: u64,
+    /// The cluster after which the next update starts serving: the last
+    /// one served when a budget ran out (`None`: from the lowest handle).
+    turn: Option<ClusterHandle>,
     /// Per asset bond: utilisation of its last converged solve (see
     /// [`Self::utilisation`]), 0 before any.
     utilisation: Vec<f32>,
@@ -248,6 +254,7 @@ impl InstanceStress {
             loads: BTreeMap::new(),
             changed: Vec::new(),
             sequence: 0,
+            turn: None,
             utilisation: vec![0.0; instance.asset().bond_count()],
             utilisation_changes: Vec::new(),
             point_loads: Vec::new(),
@@ -415,7 +422,10 @@ impl InstanceStress {
 
     /// [`Self::update`] within a work budget: `budget` bond passes (see
     /// [Work](super::solver#work)), decreased by the work done. Clusters are
-    /// solved in handle order, each within what is left of the budget
+    /// solved in handle order, starting after the last one served when the
+    /// previous budget ran out (so a cluster whose solve keeps restarting,
+    /// under loads that change every frame, cannot keep the others
+    /// waiting), each within what is left of the budget
     /// ([`StressSolver::solve_within`]). A solve the budget cuts short is
     /// unconverged (its cluster takes no new stress damage yet) and is
     /// resumed exactly where it stopped at the cluster's next solve, unless
@@ -454,14 +464,24 @@ impl InstanceStress {
             }
         }
         self.still_dirty.clear();
+        // Clusters after the turn first, then from the lowest handle, so
+        // that one whose solve keeps restarting cannot starve the others.
+        let mut cursor = self.turn.take();
         loop {
             if *budget == 0 {
                 out.deferred = self.dirty.len() as u32;
+                self.turn = cursor;
                 break;
             }
-            let Some(h) = self.dirty.pop_first() else {
+            let after = cursor.and_then(|c| {
+                use std::ops::Bound::{Excluded, Unbounded};
+                self.dirty.range((Excluded(c), Unbounded)).next().copied()
+            });
+            let Some(h) = after.or_else(|| self.dirty.first().copied()) else {
                 break;
             };
+            self.dirty.remove(&h);
+            cursor = Some(h);
             let Some(cluster) = instance.cluster(h) else {
                 self.overloads.remove(&h);
                 self.take_progress(h);
@@ -616,6 +636,10 @@ impl InstanceStress {
     /// carry it.
     pub fn hash_into(&self, h: &mut crate::hash::StateHasher) {
         h.write_u64(self.sequence);
+        if let Some(c) = self.turn {
+            h.write_u32(c.index());
+            h.write_u32(c.generation());
+        }
         h.write_u64(self.dirty.len() as u64);
         for c in &self.dirty {
             h.write_u32(c.index());
@@ -660,6 +684,7 @@ impl InstanceStress {
             loads: self.loads.iter().map(|(k, l)| (*k, *l)).collect(),
             changed: self.changed.clone(),
             sequence: self.sequence,
+            turn: self.turn,
             warm: u.iter().copied().zip(t.iter().copied()).collect(),
             progress: self.progress.clone(),
         }
@@ -682,6 +707,7 @@ impl InstanceStress {
         s.loads = state.loads.into_iter().collect();
         s.changed = state.changed;
         s.sequence = state.sequence;
+        s.turn = state.turn;
         s.progress = state.progress;
         s.progress.sort_by_key(|(c, _)| *c);
         s.progress.dedup_by_key(|(c, _)| *c);

@@ -450,6 +450,7 @@ fn upgrade_stress(
                     sequence: s.sequence,
                     warm: s.warm,
                     progress: Vec::new(),
+                    turn: None,
                 },
             )
         })
