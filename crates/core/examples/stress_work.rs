@@ -67,9 +67,7 @@ fn main() {
             StressMaterials::uniform(Material::CONCRETE),
         )
         .unwrap();
-        type Phase = fn(&mut StressSolver);
-        let phases: [(&str, Phase); 3] = [("first", |_| {}), ("cold", |_| {}), ("break", |_| {})];
-        for (phase, _) in phases {
+        for phase in ["first", "cold", "break"] {
             let (mut times, mut work, mut iterations) = (Vec::new(), 0, 0);
             for _ in 0..reps {
                 let mut s = fresh.clone();

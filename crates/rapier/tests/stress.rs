@@ -99,6 +99,19 @@ fn scene(asset: Arc<Asset>, desc: Option<StressDesc>) -> Scene {
 }
 
 impl Scene {
+    /// The world and set of a `snapshot_with`, counters at zero.
+    fn restored(bytes: &[u8], asset: Arc<Asset>, h: InstanceHandle) -> Self {
+        let (physics, set) = DestructionSet::restore_with(bytes, &[asset]).unwrap();
+        Scene {
+            physics,
+            set,
+            h,
+            broken: 0,
+            stress_events: 0,
+            solves: 0,
+        }
+    }
+
     fn step(&mut self) {
         self.set.before_step(&self.physics);
         self.physics.step_with_events(&(), self.set.events());
@@ -277,15 +290,7 @@ fn a_snapshot_taken_while_stress_wears_a_bond_resumes_bit_for_bit() {
     assert!(s.stress_events >= 29, "stress wears the root every step");
     let bytes = s.set.snapshot_with(&s.physics).unwrap();
     let asset = s.set.instance(s.h).unwrap().asset().clone();
-    let (physics, set) = DestructionSet::restore_with(&bytes, &[asset]).unwrap();
-    let mut twin = Scene {
-        physics,
-        set,
-        h: s.h,
-        broken: 0,
-        stress_events: 0,
-        solves: 0,
-    };
+    let mut twin = Scene::restored(&bytes, asset, s.h);
     assert_eq!(
         twin.set.world_hash(&twin.physics),
         s.set.world_hash(&s.physics)
@@ -398,15 +403,7 @@ fn a_frame_budget_spreads_a_solve_over_steps_and_a_snapshot_between_slices_resum
     // restored set (whose solver has built nothing) slices the rest the same.
     let bytes = s.set.snapshot_with(&s.physics).unwrap();
     let asset = s.set.instance(s.h).unwrap().asset().clone();
-    let (physics, set) = DestructionSet::restore_with(&bytes, &[asset]).unwrap();
-    let mut twin = Scene {
-        physics,
-        set,
-        h: s.h,
-        broken: 0,
-        stress_events: 0,
-        solves: 0,
-    };
+    let mut twin = Scene::restored(&bytes, asset, s.h);
     for k in 0..60 {
         s.step();
         twin.step();

@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 /// Opaque; serialisable so that a snapshot taken between slices resumes
 /// bit for bit. Size: six vectors per node of the cluster, plus its node
 /// and intact bond lists.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SolveProgress {
     /// What was solved: the mode, the nodes (ascending chunks), the intact
     /// bonds (ascending) and the loads per node (force N, moment N·m).
@@ -59,22 +59,7 @@ impl SolveProgress {
         multilevel: bool,
         rz: f64,
     ) {
-        let p = slot.get_or_insert_with(|| Self {
-            mode: 0,
-            nodes: Vec::new(),
-            bonds: Vec::new(),
-            b_u: Vec::new(),
-            b_t: Vec::new(),
-            iterations: 0,
-            multilevel: false,
-            rz: 0.0,
-            x_u: Vec::new(),
-            x_t: Vec::new(),
-            r_u: Vec::new(),
-            r_t: Vec::new(),
-            p_u: Vec::new(),
-            p_t: Vec::new(),
-        });
+        let p = slot.get_or_insert_with(Self::default);
         p.mode = solver.forest_mode.map_or(u8::MAX, mode_code);
         p.nodes.clone_from(&solver.chunk);
         p.bonds.clone_from(&solver.bond_list);

@@ -145,50 +145,7 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
                 ..SetSnapshot::from_head(head.with_settings(SettingsV10::upgrade))
             }
         }
-        Some(10) => {
-            #[allow(clippy::type_complexity)]
-            let (
-                head,
-                parting,
-                parted_from,
-                rest,
-                stress,
-                loads,
-                load_streaks,
-                flights,
-                debris_settings,
-                debris,
-            ) = decode_exact::<(
-                SnapshotHead<SettingsV10>,
-                Vec<crate::set::rerun::Parting>,
-                Vec<rapier3d::prelude::ColliderHandle>,
-                crate::set::rest::RestTracker,
-                Vec<(u32, StressStateV10)>,
-                Vec<(
-                    smithereens_core::stress::LoadKey,
-                    crate::set::InstanceHandle,
-                )>,
-                Vec<(
-                    smithereens_core::stress::LoadKey,
-                    crate::set::load::LoadStreak,
-                )>,
-                crate::set::flight::FlightLog,
-                crate::debris::DebrisSettings,
-                Vec<(u32, Vec<crate::debris::ParticleState>)>,
-            )>(body)?;
-            SetSnapshot {
-                parting,
-                parted_from,
-                rest,
-                stress: upgrade_stress(stress),
-                loads,
-                load_streaks,
-                flights,
-                debris_settings,
-                debris,
-                ..SetSnapshot::from_head(head.with_settings(SettingsV10::upgrade))
-            }
-        }
+        Some(10) => decode_exact::<SetSnapshot<SettingsV10, StressStateV10>>(body)?.upgrade(),
         _ => decode_exact(body)?,
     };
     match snap.head.format {
@@ -199,11 +156,14 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
     Ok(snap)
 }
 
-/// [`DestructionSettings`] of formats 3 to 6: no `new_bodies_per_frame`
-/// (it starts at its default). `I` is the contact damage layout: today's
-/// for formats 4 to 6, [`ImpactDamageV3`] for format 3 ([`SettingsV3`]).
+/// [`DestructionSettings`] of formats 3 to 10, which end before
+/// `stress_work_per_frame` (it starts at its default). `I` is the contact
+/// damage layout: today's for formats 4 to 10, [`ImpactDamageV3`] for
+/// format 3 ([`SettingsV3`]). `N` is `new_bodies_per_frame`: `()` (no
+/// bytes in postcard; it starts at its default) for formats 3 to 6, `u32`
+/// for formats 7 to 10 ([`SettingsV10`]).
 #[derive(serde::Deserialize)]
-struct SettingsV6<I = ImpactDamage> {
+struct SettingsV6<I = ImpactDamage, N = ()> {
     impact: I,
     friction: f32,
     restitution: f32,
@@ -216,12 +176,33 @@ struct SettingsV6<I = ImpactDamage> {
     ccd_speed: f32,
     sleep_sweep: u32,
     quarantine_after: u32,
+    new_bodies_per_frame: N,
 }
 
 /// [`DestructionSettings`] of format 3: the old contact damage settings.
 type SettingsV3 = SettingsV6<ImpactDamageV3>;
 
-impl<I: Into<ImpactDamage>> SettingsV6<I> {
+/// [`DestructionSettings`] of formats 7 to 10.
+type SettingsV10 = SettingsV6<ImpactDamage, u32>;
+
+/// A `new_bodies_per_frame` as a format has it.
+trait BodiesPerFrame {
+    fn or_default(self) -> u32;
+}
+
+impl BodiesPerFrame for () {
+    fn or_default(self) -> u32 {
+        DestructionSettings::default().new_bodies_per_frame
+    }
+}
+
+impl BodiesPerFrame for u32 {
+    fn or_default(self) -> u32 {
+        self
+    }
+}
+
+impl<I: Into<ImpactDamage>, N: BodiesPerFrame> SettingsV6<I, N> {
     fn upgrade(self) -> DestructionSettings {
         DestructionSettings {
             impact: self.impact.into(),
@@ -236,50 +217,8 @@ impl<I: Into<ImpactDamage>> SettingsV6<I> {
             ccd_speed: self.ccd_speed,
             sleep_sweep: self.sleep_sweep,
             quarantine_after: self.quarantine_after,
-            new_bodies_per_frame: DestructionSettings::default().new_bodies_per_frame,
+            new_bodies_per_frame: self.new_bodies_per_frame.or_default(),
             stress_work_per_frame: DestructionSettings::default().stress_work_per_frame,
-        }
-    }
-}
-
-/// [`DestructionSettings`] of formats 7 to 10: no `stress_work_per_frame`
-/// (it starts at its default).
-#[derive(serde::Deserialize)]
-struct SettingsV10 {
-    impact: ImpactDamage,
-    friction: f32,
-    restitution: f32,
-    collider_border: f32,
-    groups: CollisionGroups,
-    tag_mark: u32,
-    recycle: Option<RecyclePolicy>,
-    max_blast_speed: f32,
-    max_blast_spin: f32,
-    ccd_speed: f32,
-    sleep_sweep: u32,
-    quarantine_after: u32,
-    new_bodies_per_frame: u32,
-}
-
-impl SettingsV10 {
-    fn upgrade(self) -> DestructionSettings {
-        DestructionSettings {
-            new_bodies_per_frame: self.new_bodies_per_frame,
-            ..SettingsV6 {
-                impact: self.impact,
-                friction: self.friction,
-                restitution: self.restitution,
-                collider_border: self.collider_border,
-                groups: self.groups,
-                tag_mark: self.tag_mark,
-                recycle: self.recycle,
-                max_blast_speed: self.max_blast_speed,
-                max_blast_spin: self.max_blast_spin,
-                ccd_speed: self.ccd_speed,
-                sleep_sweep: self.sleep_sweep,
-                quarantine_after: self.quarantine_after,
-            }
-            .upgrade()
         }
     }
 }
@@ -395,6 +334,7 @@ impl SetSnapshotV2 {
             ccd_speed: s.ccd_speed,
             sleep_sweep: DestructionSettings::default().sleep_sweep,
             quarantine_after: s.quarantine_after,
+            new_bodies_per_frame: (),
         }
         .upgrade();
         let awake: Vec<RigidBodyHandle> = self.awake.awake.iter().map(|a| a.0).collect();
@@ -414,6 +354,25 @@ impl SetSnapshotV2 {
             sleep_queue: self.sleep_queue,
             episodes: self.episodes,
             watch: Vec::new(),
+        }
+    }
+}
+
+impl SetSnapshot<SettingsV10, StressStateV10> {
+    /// Format 10: today's layout with the settings and stress of
+    /// [`SettingsV10`] and [`StressStateV10`].
+    fn upgrade(self) -> SetSnapshot {
+        SetSnapshot {
+            head: self.head.with_settings(SettingsV10::upgrade),
+            parting: self.parting,
+            parted_from: self.parted_from,
+            rest: self.rest,
+            stress: upgrade_stress(self.stress),
+            loads: self.loads,
+            load_streaks: self.load_streaks,
+            flights: self.flights,
+            debris_settings: self.debris_settings,
+            debris: self.debris,
         }
     }
 }

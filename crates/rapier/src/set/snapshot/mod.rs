@@ -110,9 +110,11 @@ struct SnapshotHead<S = DestructionSettings> {
     watch: super::contact::Watch,
 }
 
+/// A set snapshot; `S` and `T` are the settings and instance stress
+/// layouts (today's, or an older format's for [`legacy`]).
 #[derive(serde::Serialize, serde::Deserialize)]
-struct SetSnapshot {
-    head: SnapshotHead,
+struct SetSnapshot<S = DestructionSettings, T = smithereens_core::stress::InstanceStressState> {
+    head: SnapshotHead<S>,
     /// Pieces parting from their instance's fixed chunks (format 5).
     parting: Vec<super::rerun::Parting>,
     /// Fixed chunk colliders letting them through (format 5).
@@ -120,7 +122,7 @@ struct SetSnapshot {
     /// Rest probes of awake library bodies (format 6).
     rest: super::rest::RestTracker,
     /// The stress of each instance that has it on, by slot (format 8).
-    stress: Vec<(u32, smithereens_core::stress::InstanceStressState)>,
+    stress: Vec<(u32, T)>,
     /// The instance of each sustained load (format 8).
     loads: Vec<(smithereens_core::stress::LoadKey, InstanceHandle)>,
     /// Runs of consecutive force reports of loaded pairs (format 8).
