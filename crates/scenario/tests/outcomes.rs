@@ -100,14 +100,19 @@ fn the_wall_ball_passes_through_a_hole_and_the_pieces_fly() {
         freed.len()
     );
     let travel = o.travel();
-    let short: Vec<f32> = freed
+    // A freed chunk stayed in the hole when its centroid ends within the
+    // wall's thickness. (This used to be "travelled less than 0.5 m"; with
+    // parry's contact features fixed (vendor/README.md), chunk 39 fell back
+    // out of the hole onto the ground on the ball's side, 0.44 m from where
+    // it started: out of the hole, but short.)
+    let stayed: Vec<(usize, Vec3)> = freed
         .iter()
-        .map(|&c| travel[c])
-        .filter(|&t| t < 0.5)
+        .map(|&c| (c, o.end[c]))
+        .filter(|(_, end)| end.z.abs() <= 0.15)
         .collect();
     assert!(
-        short.is_empty(),
-        "freed chunks that stayed in the hole: {short:?}"
+        stayed.is_empty(),
+        "freed chunks that stayed in the hole: {stayed:?}"
     );
     let far = freed.iter().filter(|&&c| travel[c] >= 1.0).count();
     assert!(

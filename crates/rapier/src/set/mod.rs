@@ -65,7 +65,7 @@ pub use contact::{BothEvents, ContactCollector};
 pub use hold::{Hold, LEFT_HOLE, SUPPORT_COS};
 pub use impulses::{Explosion, MAX_PROJECTILE_MASS, MAX_PROJECTILE_SPEED, ProjectileDesc};
 pub use load::StressStepReport;
-pub use rerun::{PARTING, PARTING_LIMIT, PARTING_STEPS};
+pub use rerun::{PARTING, PARTING_DEPTH, PARTING_LIMIT, PARTING_STEPS};
 pub use settings::{CollisionGroups, DestructionSettings, RecyclePolicy, SerialGroups};
 pub use snapshot::SetSnapshotError;
 pub use step::{InstanceReport, Quarantined, SetStepReport};

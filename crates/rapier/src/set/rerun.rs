@@ -149,10 +149,24 @@ pub(crate) struct Parting {
 /// 11 m/s and the momentum of ball + freed pieces is kept.
 pub const PARTING_STEPS: u64 = 12;
 
-/// Steps after [`PARTING_STEPS`] a piece still inside the fixed part of its
-/// instance goes on parting until it comes out (2 s at 60 Hz); then it is
-/// solved against it again wherever it is.
+/// Steps after [`PARTING_STEPS`] a piece still touching the fixed part of
+/// its instance goes on parting until it comes out (2 s at 60 Hz). After
+/// that it goes on parting only while it is more than [`PARTING_DEPTH`]
+/// inside a fixed chunk, and is solved against the fixed part once it is
+/// not.
 pub const PARTING_LIMIT: u64 = 120;
+
+/// Deepest overlap with the fixed chunks it parted from at which a piece
+/// past [`PARTING_LIMIT`] is solved against them again, m (1 cm). A piece
+/// still deeper inside goes on parting until the overlap is shallower.
+///
+/// Why: solving a piece lying 5–10 cm inside a fixed stump pushed it out
+/// at up to 6 m/s in one step, and the pieces around it with it: in
+/// `tower-gravity` six pieces resting against the stump jumped at 3–6 m/s
+/// when their 2 s ran out, and drove a neighbour 19.7 cm into the ground,
+/// where it stayed. A piece touching the fixed part, or a few millimetres
+/// into it, is pushed out gently by the solver as any contact is.
+pub const PARTING_DEPTH: f32 = 0.01;
 
 impl DestructionSet {
     /// Steps the game's world with `step` and runs the safe point, re-running
@@ -394,9 +408,10 @@ impl DestructionSet {
 
     /// Keeps the parting pieces parting (the parts of one that split too)
     /// until [`PARTING_STEPS`] have passed and they are out of the fixed
-    /// chunks they parted from (at most [`PARTING_LIMIT`] steps more), or
-    /// sooner once they are out of their hole (moved more than twice their
-    /// size); once none is parting, the fixed chunks are restored too.
+    /// chunks they parted from (for [`PARTING_LIMIT`] steps more; after
+    /// that, until they are at most [`PARTING_DEPTH`] inside), or sooner
+    /// once they are out of their hole (moved more than twice their size);
+    /// once none is parting, the fixed chunks are restored too.
     /// O(chunks of parting pieces × their contacts).
     fn end_parting(&self, physics: &mut PhysicsWorld, state: &mut RerunState) {
         if state.parting.is_empty() && state.parted_from.is_empty() {
@@ -452,7 +467,35 @@ impl DestructionSet {
                         .distance(placed.transform_point(chunk.centroid))
                         > 2.0 * chunk.volume.cbrt()
                 });
-            let keep = !left && (now < p.until || (now < p.until + PARTING_LIMIT && inside()));
+            // Deepest overlap with a fixed chunk it parted from, m.
+            let depth = || {
+                let mut deepest = 0.0f32;
+                for &ch in body.colliders() {
+                    for pair in physics.narrow_phase.contact_pairs_with(ch) {
+                        let other = if pair.collider1 == ch {
+                            pair.collider2
+                        } else {
+                            pair.collider1
+                        };
+                        if parted_from
+                            .binary_search_by_key(&other.into_raw_parts(), |c| c.into_raw_parts())
+                            .is_err()
+                        {
+                            continue;
+                        }
+                        for m in pair.manifolds() {
+                            for pt in &m.points {
+                                deepest = deepest.max(-pt.dist);
+                            }
+                        }
+                    }
+                }
+                deepest
+            };
+            let keep = !left
+                && (now < p.until
+                    || (now < p.until + PARTING_LIMIT && inside())
+                    || (now >= p.until + PARTING_LIMIT && depth() > PARTING_DEPTH));
             if keep {
                 on.push(rb)
             } else {

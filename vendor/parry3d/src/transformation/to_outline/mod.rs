@@ -1,0 +1,13 @@
+mod ball_to_outline;
+mod capsule_to_outline;
+mod cone_to_outline;
+// mod convex_polyhedron_to_outline;
+mod cuboid_to_outline;
+mod cylinder_to_outline;
+mod round_cone_to_outline;
+mod round_convex_polyhedron_to_outline;
+mod round_cuboid_to_outline;
+mod round_cylinder_to_outline;
+mod voxels_to_outline;
+// mod round_triangle_to_outline;
+// mod heightfield_to_outline;
