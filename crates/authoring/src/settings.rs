@@ -295,10 +295,12 @@ pub struct FractureSettings {
     /// order (README, "Shared regions"): 17 % less CPU at 500 sites on
     /// Spot, about 28 % at 2,000; the same chunk volumes, caps and bonds,
     /// another interior triangulation. Ignored with
-    /// [`collapse_short_edges`](Self::collapse_short_edges). Default off in
-    /// this version: on the new meshes a piece of the demo's debris keeps
-    /// jittering (4–5 cm in the last second, bound 1 cm), a gap of the rest
-    /// rule that the default meshes happen not to hit.
+    /// [`collapse_short_edges`](Self::collapse_short_edges). On by default
+    /// (it was opt-in while one piece of the demo's debris on these meshes
+    /// rocked 4 cm in the last second; the cause was parry's contact
+    /// feature of many-sided faces, fixed in `vendor/README.md`). Settings
+    /// files written before that lack the field and read it as off, so they
+    /// keep giving the assets they gave.
     #[serde(default)]
     pub shared_regions: bool,
 }
@@ -307,7 +309,8 @@ impl Default for FractureSettings {
     /// 32 chunks, seed 1, density 2400 kg/m³ (concrete), strength
     /// [`DEFAULT_STRENGTH_PER_AREA`], support = chunks within
     /// [`DEFAULT_SUPPORT_TOLERANCE`] of the lowest Y plane, bonds detected,
-    /// concave chunks decomposed ([`HullDecomposition::default`]).
+    /// concave chunks decomposed ([`HullDecomposition::default`]), cells
+    /// carved from shared regions, no short-edge collapse.
     fn default() -> Self {
         Self {
             chunk_count: 32,
@@ -322,7 +325,7 @@ impl Default for FractureSettings {
             bonds: BondRule::Detect,
             decomposition: Some(HullDecomposition::default()),
             collapse_short_edges: false,
-            shared_regions: false,
+            shared_regions: true,
         }
     }
 }

@@ -1,6 +1,7 @@
-//! `FractureSettings::shared_regions`: cells carved from shared regions of
-//! the mesh, caps in outline order. The chunks and bonds must be those of
-//! the default carving; only the triangulation may differ.
+//! `FractureSettings::shared_regions` (the default): cells carved from
+//! shared regions of the mesh, caps in outline order. The chunks and bonds
+//! must be those of carving every cell from the whole mesh; only the
+//! triangulation may differ.
 
 mod common;
 
@@ -12,12 +13,14 @@ fn shared_regions_give_the_same_chunks_and_bonds_as_carving_from_the_whole_mesh(
     let mesh = load_mesh(&asset("spot.obj")).unwrap();
     let base = FractureSettings {
         chunk_count: 150,
+        shared_regions: false,
         ..Default::default()
     };
     let shared = FractureSettings {
         shared_regions: true,
         ..base
     };
+    assert!(FractureSettings::default().shared_regions);
     let a = fracture_voronoi(&mesh, &base, &mut |_| {}).unwrap();
     let b = fracture_voronoi(&mesh, &shared, &mut |_| {}).unwrap();
     assert!(b.provenance.contains("shared_regions"), "{}", b.provenance);
@@ -59,6 +62,7 @@ fn shared_regions_are_ignored_with_the_short_edge_collapse() {
     let base = FractureSettings {
         chunk_count: 40,
         collapse_short_edges: true,
+        shared_regions: false,
         ..Default::default()
     };
     let shared = FractureSettings {

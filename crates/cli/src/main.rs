@@ -446,11 +446,14 @@ enum Command {
         /// default in this version; see the README).
         #[arg(long)]
         collapse_short_edges: bool,
-        /// Carve each cell from a shared region of the mesh and triangulate
-        /// caps in outline order: about 17-28 % faster, same chunks and
-        /// bonds, another interior triangulation (off by default in this
-        /// version; see the README).
+        /// Carve every cell from the whole mesh and triangulate caps in
+        /// vertex order, as before shared regions became the default
+        /// (README, "Shared regions"): same chunks and bonds, another
+        /// interior triangulation, about 17-28 % slower.
         #[arg(long)]
+        no_shared_regions: bool,
+        /// Shared regions (the default; kept so older command lines work).
+        #[arg(long, hide = true, conflicts_with = "no_shared_regions")]
         shared_regions: bool,
         #[command(flatten)]
         hulls: HullArgs,
@@ -702,7 +705,8 @@ fn run(cli: Cli) -> Result<()> {
             support_depth,
             no_bonds,
             collapse_short_edges,
-            shared_regions,
+            no_shared_regions,
+            shared_regions: _,
             hulls,
         } => {
             let mut outputs = vec![("asset output", output.as_path())];
@@ -736,7 +740,7 @@ fn run(cli: Cli) -> Result<()> {
                 },
                 decomposition: hulls.to_decomposition(),
                 collapse_short_edges,
-                shared_regions,
+                shared_regions: !no_shared_regions,
                 ..FractureSettings::default()
             };
             let pattern = pattern.to_pattern(&m, chunks)?;

@@ -578,3 +578,40 @@ fn collapse_short_edges_flag_is_noted_and_removes_most_short_edges() {
     assert!(!off.contains("collapse_short_edges"), "{off}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn shared_regions_are_the_default_and_no_shared_regions_carves_from_the_whole_mesh() {
+    let dir = std::env::temp_dir().join(format!("smithereens-regions-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let shared = run(&["--chunks", "40"], "spot.obj", &dir, "shared");
+    let whole = run(
+        &["--chunks", "40", "--no-shared-regions"],
+        "spot.obj",
+        &dir,
+        "whole",
+    );
+    for out in [&shared, &whole] {
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    // The provenance (printed, and kept in the asset) names the carving.
+    let (shared, whole) = (
+        String::from_utf8_lossy(&shared.stdout).to_string(),
+        String::from_utf8_lossy(&whole.stdout).to_string(),
+    );
+    assert!(shared.contains("shared_regions"), "{shared}");
+    assert!(!whole.contains("shared_regions"), "{whole}");
+    // The old flag still parses (it is the default), but not with its opposite.
+    let both = run(
+        &["--chunks", "40", "--shared-regions", "--no-shared-regions"],
+        "spot.obj",
+        &dir,
+        "both",
+    );
+    assert_eq!(both.status.code(), Some(2));
+    assert!(!dir.join("both.smasset").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

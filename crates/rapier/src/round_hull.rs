@@ -58,17 +58,20 @@ pub(crate) fn round_hull(sharp: &ConvexPolyhedron, border: f32) -> Option<Shared
     // d is the support value over every point, so each half-space holds
     // the whole hull even for a sliver triangle with a noisy normal.
     let (corners, triangles) = try_convex_hull(sharp.points()).ok()?;
+    let with_support = |n: DVec3| {
+        let d = points
+            .iter()
+            .map(|p| n.dot(*p))
+            .fold(f64::NEG_INFINITY, f64::max);
+        d.is_finite().then_some((n, d))
+    };
     let planes: Vec<(DVec3, f64)> = triangles
         .iter()
         .filter_map(|t| {
             let [a, b, c] = t.map(|i| corners.get(i as usize).map(|p| p.as_dvec3()));
-            let n = (b? - a?).cross(c? - a?).try_normalize()?;
-            let d = points
-                .iter()
-                .map(|p| n.dot(*p))
-                .fold(f64::NEG_INFINITY, f64::max);
-            d.is_finite().then_some((n, d))
+            (b? - a?).cross(c? - a?).try_normalize()
         })
+        .filter_map(with_support)
         .collect();
     if planes.len() < 4 {
         return None;
@@ -87,47 +90,34 @@ pub(crate) fn round_hull(sharp: &ConvexPolyhedron, border: f32) -> Option<Shared
         return None;
     }
     let size = points.iter().map(|p| (*p - c).length()).fold(0.0, f64::max);
-
-    // Dual points n / (d − r − n·c); each maps back to its plane by its bits
-    // (parry returns the input points unchanged). Planes giving the same
-    // dual point are one plane.
-    let mut dual = Vec::with_capacity(planes.len());
-    let mut plane_of = BTreeMap::new();
-    for (k, (n, d)) in planes.iter().enumerate() {
-        let q = (*n / (d - r - n.dot(c))).as_vec3();
-        if !q.is_finite() {
-            return None;
-        }
-        if plane_of.insert(q.to_array().map(f32::to_bits), k).is_none() {
-            dual.push(q);
-        }
-    }
-    let (dual_points, triangles) = try_convex_hull(&dual).ok()?;
-
     let tolerance = PLANE_TOLERANCE * size;
-    let mut inner = Vec::with_capacity(triangles.len());
-    for t in &triangles {
-        let mut k = [0usize; 3];
-        for (slot, &i) in k.iter_mut().zip(t) {
-            let q = dual_points.get(i as usize)?;
-            *slot = *plane_of.get(&q.to_array().map(f32::to_bits))?;
-        }
-        // A dual triangle whose planes share a line gives no vertex; the
-        // other triangles of the same dual face give it.
-        let Some(x) = meet(planes[k[0]], planes[k[1]], planes[k[2]], r) else {
-            continue;
-        };
-        // Nearly parallel planes (rough or finely tessellated faces) give
-        // nearly coincident dual points, and the f32 dual hull may join them
-        // wrongly: such a triangle's planes meet outside another plane (by
-        // 15 µm on a 0.4 m rough chunk). Its vertex is left out; the hull of
-        // the others lies inside every shifted plane, so the shape only
-        // loses a sliver there and never grows past the hull.
-        if planes.iter().any(|(n, d)| n.dot(x) > d - r + tolerance) {
-            continue;
-        }
-        inner.push(x.as_vec3());
+    let mut inner = inner_vertices(&planes, c, r, tolerance)?;
+
+    // Quickhull run again on the hull's vertices alone can return triangles
+    // that are not all facets of the hull when many points are nearly
+    // coplanar (caps carved from shared regions), and the polytope they
+    // bound then reaches past it: a Spot chunk's collider stood 0.19 mm
+    // (5e-4 of its size) out along one of its sharp faces. So the sharp
+    // polyhedron's own face planes are checked, and when one is crossed the
+    // inner polytope is built again with them too. Each holds every point,
+    // so it only takes away what lay outside the hull; hulls that cross
+    // none (nearly all) keep their shape bit for bit.
+    let faces: Vec<(DVec3, f64)> = sharp
+        .faces()
+        .iter()
+        .filter_map(|f| f.normal.as_dvec3().try_normalize())
+        .filter_map(with_support)
+        .collect();
+    let crossed = faces.iter().any(|(n, d)| {
+        inner
+            .iter()
+            .any(|x| n.dot(x.as_dvec3()) > d - r + tolerance)
+    });
+    if crossed {
+        let all: Vec<(DVec3, f64)> = planes.iter().chain(&faces).copied().collect();
+        inner = inner_vertices(&all, c, r, tolerance)?;
     }
+
     // Inner vertices in the order of the hull points they sit nearest to
     // (the corner each was moved in from), not the dual hull's order: the
     // order of a shape's vertices orders its faces and contact points, and
@@ -152,6 +142,52 @@ pub(crate) fn round_hull(sharp: &ConvexPolyhedron, border: f32) -> Option<Shared
     keyed.sort_by_key(|&(i, _)| i);
     let inner: Vec<Vec3> = keyed.into_iter().map(|(_, x)| x).collect();
     SharedShape::round_convex_hull(&inner, radius)
+}
+
+/// The vertices (f32) of the polytope bounded by `planes` each moved `r`
+/// inwards, `c` a point strictly inside all of them; vertices more than
+/// `tolerance` outside a moved plane are left out. `None` when the dual
+/// hull cannot be built or a dual point is not finite.
+fn inner_vertices(planes: &[(DVec3, f64)], c: DVec3, r: f64, tolerance: f64) -> Option<Vec<Vec3>> {
+    // Dual points n / (d − r − n·c); each maps back to its plane by its bits
+    // (parry returns the input points unchanged). Planes giving the same
+    // dual point are one plane.
+    let mut dual = Vec::with_capacity(planes.len());
+    let mut plane_of = BTreeMap::new();
+    for (k, (n, d)) in planes.iter().enumerate() {
+        let q = (*n / (d - r - n.dot(c))).as_vec3();
+        if !q.is_finite() {
+            return None;
+        }
+        if plane_of.insert(q.to_array().map(f32::to_bits), k).is_none() {
+            dual.push(q);
+        }
+    }
+    let (dual_points, triangles) = try_convex_hull(&dual).ok()?;
+    let mut inner = Vec::with_capacity(triangles.len());
+    for t in &triangles {
+        let mut k = [0usize; 3];
+        for (slot, &i) in k.iter_mut().zip(t) {
+            let q = dual_points.get(i as usize)?;
+            *slot = *plane_of.get(&q.to_array().map(f32::to_bits))?;
+        }
+        // A dual triangle whose planes share a line gives no vertex; the
+        // other triangles of the same dual face give it.
+        let Some(x) = meet(planes[k[0]], planes[k[1]], planes[k[2]], r) else {
+            continue;
+        };
+        // Nearly parallel planes (rough or finely tessellated faces) give
+        // nearly coincident dual points, and the f32 dual hull may join them
+        // wrongly: such a triangle's planes meet outside another plane (by
+        // 15 µm on a 0.4 m rough chunk). Its vertex is left out; the hull of
+        // the others lies inside every shifted plane, so the shape only
+        // loses a sliver there and never grows past the hull.
+        if planes.iter().any(|(n, d)| n.dot(x) > d - r + tolerance) {
+            continue;
+        }
+        inner.push(x.as_vec3());
+    }
+    Some(inner)
 }
 
 /// The point where three planes `n·x = d − r` meet, `None` when they do not
