@@ -230,9 +230,10 @@ impl Drop for Journal {
     /// file redb can panic there (a release build of the corrupt-file test
     /// panicked in `close_database` reading a damaged table name, after
     /// every guarded call had returned its typed error). So the store is
-    /// closed inside [`guard`]: a damaged file never panics on drop. There
-    /// is no caller to give that error to, and nothing is lost that a
-    /// successful call had not already made durable.
+    /// closed inside the journal's panic guard (`guard.rs`): a damaged
+    /// file never panics on drop. There is no caller to give that error
+    /// to, and nothing is lost that a successful call had not already made
+    /// durable ([`Journal::close`] reports it).
     fn drop(&mut self) {
         if let Some(db) = self.db.take() {
             let _ = guard(move || {
