@@ -8,6 +8,8 @@
 //! after 10 s. The workspace patches parry to keep the four vertices that
 //! span the face. The first test fails with the unpatched crate.
 
+#![allow(clippy::unwrap_used)] // test helpers: a failure here is a test failure
+
 use glam::Vec3;
 use rapier3d::parry::shape::{PolygonalFeature, PolygonalFeatureMap};
 use rapier3d::prelude::*;
@@ -50,13 +52,19 @@ fn contains_xz(v: &[Vec3], p: Vec3) -> bool {
     sides.iter().all(|s| *s > 0.0) || sides.iter().all(|s| *s < 0.0)
 }
 
-#[test]
-fn the_contact_feature_of_a_16_gon_face_spans_it() {
-    let shape = SharedShape::convex_hull(&prism(16, 0.3, 0.2)).unwrap();
+/// The contact feature parry gives for the bottom face of a sharp
+/// `n`-gon prism of radius 0.3 m (its vertices, in face order).
+fn bottom_feature(n: usize) -> Vec<Vec3> {
+    let shape = SharedShape::convex_hull(&prism(n, 0.3, 0.2)).unwrap();
     let hull = shape.as_convex_polyhedron().unwrap();
     let mut feature = PolygonalFeature::default();
     hull.local_support_feature(Vec3::NEG_Y, &mut feature);
-    let quad = &feature.vertices[..feature.num_vertices];
+    feature.vertices[..feature.num_vertices].to_vec()
+}
+
+#[test]
+fn the_contact_feature_of_a_16_gon_face_spans_it() {
+    let quad = &bottom_feature(16);
     assert_eq!(quad.len(), 4);
     assert!(quad.iter().all(|v| v.y.abs() < 1e-6), "{quad:?}");
     // A regular 16-gon of radius R has area 8 R² sin(π/8) = 3.06 R²; the
@@ -72,12 +80,8 @@ fn the_contact_feature_of_a_16_gon_face_spans_it() {
 
 #[test]
 fn a_face_of_four_or_fewer_vertices_is_given_whole() {
-    let shape = SharedShape::convex_hull(&prism(4, 0.3, 0.2)).unwrap();
-    let hull = shape.as_convex_polyhedron().unwrap();
-    let mut feature = PolygonalFeature::default();
-    hull.local_support_feature(Vec3::NEG_Y, &mut feature);
-    assert_eq!(feature.num_vertices, 4);
-    let quad = &feature.vertices[..4];
+    let quad = &bottom_feature(4);
+    assert_eq!(quad.len(), 4);
     assert!((area_xz(quad) - 2.0 * 0.09).abs() < 1e-5, "{quad:?}");
 }
 

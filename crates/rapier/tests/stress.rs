@@ -88,20 +88,12 @@ fn scene(asset: Arc<Asset>, desc: Option<StressDesc>) -> Scene {
     if let Some(desc) = desc {
         set.enable_stress(&mut physics, h, desc).unwrap();
     }
-    Scene {
-        physics,
-        set,
-        h,
-        broken: 0,
-        stress_events: 0,
-        solves: 0,
-    }
+    Scene::new(physics, set, h)
 }
 
 impl Scene {
-    /// The world and set of a `snapshot_with`, counters at zero.
-    fn restored(bytes: &[u8], asset: Arc<Asset>, h: InstanceHandle) -> Self {
-        let (physics, set) = DestructionSet::restore_with(bytes, &[asset]).unwrap();
+    /// A scene of `h` in `set`, counters at zero.
+    fn new(physics: PhysicsWorld, set: DestructionSet, h: InstanceHandle) -> Self {
         Scene {
             physics,
             set,
@@ -110,6 +102,12 @@ impl Scene {
             stress_events: 0,
             solves: 0,
         }
+    }
+
+    /// The world and set of a `snapshot_with`, counters at zero.
+    fn restored(bytes: &[u8], asset: Arc<Asset>, h: InstanceHandle) -> Self {
+        let (physics, set) = DestructionSet::restore_with(bytes, &[asset]).unwrap();
+        Scene::new(physics, set, h)
     }
 
     fn step(&mut self) {

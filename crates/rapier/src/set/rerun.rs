@@ -435,22 +435,29 @@ impl DestructionSet {
             let Some(body) = physics.bodies.get(rb).filter(|b| b.is_dynamic()) else {
                 return false;
             };
-            let inside = || {
-                body.colliders().iter().any(|&ch| {
-                    physics.narrow_phase.contact_pairs_with(ch).any(|pair| {
+            // Its contact pairs with the fixed chunks it parted from.
+            let narrow_phase = &physics.narrow_phase;
+            let parted_pairs = || {
+                body.colliders().iter().flat_map(move |&ch| {
+                    narrow_phase.contact_pairs_with(ch).filter(move |pair| {
                         let other = if pair.collider1 == ch {
                             pair.collider2
                         } else {
                             pair.collider1
                         };
-                        pair.has_any_active_contact()
-                            && parted_from
-                                .binary_search_by_key(&other.into_raw_parts(), |c| {
-                                    c.into_raw_parts()
-                                })
-                                .is_ok()
+                        parted_from
+                            .binary_search_by_key(&other.into_raw_parts(), |c| c.into_raw_parts())
+                            .is_ok()
                     })
                 })
+            };
+            let inside = || parted_pairs().any(|pair| pair.has_any_active_contact());
+            // Deepest overlap with a fixed chunk it parted from, m.
+            let depth = || {
+                parted_pairs()
+                    .flat_map(|pair| pair.manifolds())
+                    .flat_map(|m| &m.points)
+                    .fold(0.0f32, |deepest, pt| deepest.max(-pt.dist))
             };
             // Out of its hole: the chunk moved more than twice its size from
             // where the instance placed it (its fixed neighbours never
@@ -467,31 +474,6 @@ impl DestructionSet {
                         .distance(placed.transform_point(chunk.centroid))
                         > 2.0 * chunk.volume.cbrt()
                 });
-            // Deepest overlap with a fixed chunk it parted from, m.
-            let depth = || {
-                let mut deepest = 0.0f32;
-                for &ch in body.colliders() {
-                    for pair in physics.narrow_phase.contact_pairs_with(ch) {
-                        let other = if pair.collider1 == ch {
-                            pair.collider2
-                        } else {
-                            pair.collider1
-                        };
-                        if parted_from
-                            .binary_search_by_key(&other.into_raw_parts(), |c| c.into_raw_parts())
-                            .is_err()
-                        {
-                            continue;
-                        }
-                        for m in pair.manifolds() {
-                            for pt in &m.points {
-                                deepest = deepest.max(-pt.dist);
-                            }
-                        }
-                    }
-                }
-                deepest
-            };
             let keep = !left
                 && (now < p.until
                     || (now < p.until + PARTING_LIMIT && inside())
