@@ -76,6 +76,7 @@ pub mod repair;
 pub mod report;
 pub mod settings;
 pub mod sites;
+mod star_cap;
 mod support;
 mod topology;
 mod union;
