@@ -465,4 +465,69 @@ mod tests {
             assert!(triangulate_cap(&p, &s, &plane_z(), order).is_err());
         }
     }
+
+    /// Triangles as sets: each triple rotated to start at its lowest index,
+    /// sorted.
+    fn canonical(tris: &[[u32; 3]]) -> Vec<[u32; 3]> {
+        let mut out: Vec<[u32; 3]> = tris
+            .iter()
+            .map(|t| {
+                let mut t = *t;
+                let lowest = (0..3).min_by_key(|&i| t[i]).unwrap_or(0);
+                t.rotate_left(lowest);
+                t
+            })
+            .collect();
+        out.sort_unstable();
+        out
+    }
+
+    proptest::proptest! {
+        /// The outline order's direct path gives spade's constrained
+        /// Delaunay triangles of a star-shaped cap (`Id` order always goes
+        /// to spade): random loops around the origin, some with runs of
+        /// points a hair off a straight edge as on real caps. (On Spot at
+        /// 500 sites, 4,000 caps compared this way were all identical.)
+        #[test]
+        fn star_shaped_caps_get_spades_triangles(
+            mut angles in proptest::collection::vec(0.0f64..std::f64::consts::TAU, 3..30),
+            radii in proptest::collection::vec(0.5f64..1.5, 30),
+            run in 0usize..6,
+            first in 0u32..1000,
+        ) {
+            angles.sort_by(f64::total_cmp);
+            angles.dedup_by(|a, b| (*a - *b).abs() < 1e-2);
+            proptest::prop_assume!(angles.len() >= 3);
+            let mut p: Vec<DVec3> = angles
+                .iter()
+                .zip(&radii)
+                .map(|(&t, &r)| DVec3::new(r * t.cos(), r * t.sin(), 0.0))
+                .collect();
+            // Points along the chord from vertex 0 to vertex 1, alternately
+            // 1e-15 to either side of it.
+            let (a, b) = (p[0], p[1]);
+            let along: Vec<DVec3> = (1..=run)
+                .map(|k| {
+                    let f = k as f64 / (run + 1) as f64;
+                    let side = if k % 2 == 0 { 1e-15 } else { -1e-15 };
+                    a + (b - a) * f + (b - a).cross(DVec3::Z).normalize() * side
+                })
+                .collect();
+            p.splice(1..1, along);
+            let n = p.len() as u32;
+            // Ids start at an arbitrary offset, loop from an arbitrary vertex.
+            let mut positions = vec![DVec3::splat(f64::NAN); first as usize];
+            positions.extend_from_slice(&p);
+            let segments: Vec<(u32, u32)> = (0..n)
+                .map(|k| ((k + 3) % n, (k + 4) % n))
+                .map(|(x, y)| (first + x, first + y))
+                .collect();
+            let direct = triangulate_cap(&positions, &segments, &plane_z(), CapOrder::Outline);
+            let spade = triangulate_cap(&positions, &segments, &plane_z(), CapOrder::Id);
+            match (direct, spade) {
+                (Ok(d), Ok(s)) => proptest::prop_assert_eq!(canonical(&d), canonical(&s)),
+                (d, s) => proptest::prop_assert!(d.is_err() && s.is_err(), "{d:?} / {s:?}"),
+            }
+        }
+    }
 }
