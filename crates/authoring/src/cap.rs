@@ -108,9 +108,11 @@ fn triangulate_cap_unguarded(
     };
     // One star-shaped loop (most caps of a fracture): triangulated directly
     // (`star_cap.rs`), about a third of the fracture's CPU saved. Only in
-    // outline order: `Id` keeps spade's triangulation, which the short-edge
-    // collapse's weld checks were met with (with this path they fail at
-    // 2,000 sites: 2 non-manifold edges after the weld, Bob seed 3).
+    // outline order: `Id` keeps spade's output, which the short-edge
+    // collapse's weld checks were met with. The triangles are the same
+    // (test below) but not their order, which numbers the next cut's
+    // vertices; with this path those checks fail at 2,000 sites (2
+    // non-manifold edges after the weld, Bob seed 3).
     if order == CapOrder::Outline
         && !signed
         && let Some(outline) = single_loop(segments)

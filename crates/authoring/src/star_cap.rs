@@ -16,7 +16,9 @@
 //! with the in-circle predicate finds it). For a convex loop this is its
 //! Delaunay triangulation (Lee & Schachter 1980). For a star-shaped loop
 //! that is accepted (below), every apex chosen was visible from its edge
-//! (a hidden one would have made some later triangle clockwise), so each
+//! (with a hidden one the triangles could not all be counter-clockwise,
+//! by the argument below, so some sub-polygon would have had no apex and
+//! the loop would have been declined), so each
 //! is the smallest circle among the visible vertices: the constrained
 //! Delaunay triangulation that spade gives, up to cocircular ties
 //! (`cap.rs` test `star_shaped_caps_get_spades_triangles`; on Spot at 500
