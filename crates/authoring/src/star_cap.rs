@@ -104,7 +104,8 @@ pub(crate) fn triangulate_star_shaped(points: &[[f64; 2]]) -> Option<Vec<[u32; 3
     let mut crossings = 0;
     for i in 0..n {
         let (p, q) = (c(i), c((i + 1) % n));
-        if orient2d(o, p, q) <= 0.0 {
+        // `!(x > 0)`: a NaN coordinate declines the loop too.
+        if !(orient2d(o, p, q) > 0.0) {
             return None;
         }
         if p.y < o.y && o.y <= q.y {
@@ -122,11 +123,11 @@ pub(crate) fn triangulate_star_shaped(points: &[[f64; 2]]) -> Option<Vec<[u32; 3
         let (a, b) = (c(j), c(i));
         let mut best = None;
         for k in i + 1..j {
-            if orient2d(a, b, c(k)) <= 0.0 {
+            if !(orient2d(a, b, c(k)) > 0.0) {
                 continue;
             }
             best = match best {
-                Some(m) if incircle(a, b, c(m), c(k)) <= 0.0 => Some(m),
+                Some(m) if !(incircle(a, b, c(m), c(k)) > 0.0) => Some(m),
                 _ => Some(k),
             };
         }
@@ -235,6 +236,14 @@ mod tests {
         assert!(triangulate_star_shaped(&coincident).is_none());
         let flat = [[0.0, 0.0], [1.0, 0.0], [2.0, 0.0]];
         assert!(triangulate_star_shaped(&flat).is_none());
+        let nan = [
+            [0.0, 0.0],
+            [1.0, 0.0],
+            [f64::NAN, 0.5],
+            [1.0, 1.0],
+            [0.0, 1.0],
+        ];
+        assert!(triangulate_star_shaped(&nan).is_none());
     }
 
     #[test]
