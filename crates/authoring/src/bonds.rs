@@ -124,20 +124,23 @@ pub(crate) fn push_bond(
     }
 }
 
-/// Area (m²) and centroid (m) of the overlap between `p`'s caps tagged
-/// `tag_p` and `q`'s caps tagged `tag_q`, both lying in `plane` (`p`'s facing
-/// along its normal, `q`'s against it). Each set tiles its region without
-/// overlap, so the overlap is the sum of pairwise triangle intersections.
-pub(crate) fn cap_overlap(
-    p: &Piece,
-    tag_p: u32,
-    q: &Piece,
-    tag_q: u32,
-    plane: &Plane,
-) -> (f64, DVec3) {
-    let (u, v) = plane.basis();
-    let project = |piece: &Piece, tag: u32| -> Vec<[DVec2; 3]> {
-        piece
+/// A piece's caps of one tag projected into a plane's basis (m): each
+/// triangle counter-clockwise, with its bounding box, and the bounding box
+/// of them all. Built once per cap and matched against many
+/// ([`projected_overlap`]).
+#[derive(Clone, Debug)]
+pub(crate) struct ProjectedCap {
+    triangles: Vec<[DVec2; 3]>,
+    bounds: Vec<(DVec2, DVec2)>,
+    lo: DVec2,
+    hi: DVec2,
+}
+
+impl ProjectedCap {
+    /// `piece`'s triangles tagged `tag`, projected into `plane`.
+    pub(crate) fn of(piece: &Piece, tag: u32, plane: &Plane) -> Self {
+        let (u, v) = plane.basis();
+        let triangles: Vec<[DVec2; 3]> = piece
             .triangles
             .iter()
             .zip(&piece.tags)
@@ -152,30 +155,74 @@ pub(crate) fn cap_overlap(
                 }
                 tri
             })
-            .collect()
-    };
-    let tp = project(p, tag_p);
-    let tq = project(q, tag_q);
-    let bbox = |t: &[DVec2; 3]| (t[0].min(t[1]).min(t[2]), t[0].max(t[1]).max(t[2]));
-    let bq: Vec<(DVec2, DVec2)> = tq.iter().map(bbox).collect();
+            .collect();
+        let bounds: Vec<(DVec2, DVec2)> = triangles
+            .iter()
+            .map(|t| (t[0].min(t[1]).min(t[2]), t[0].max(t[1]).max(t[2])))
+            .collect();
+        let (lo, hi) = bounds.iter().fold(
+            (DVec2::splat(f64::INFINITY), DVec2::splat(f64::NEG_INFINITY)),
+            |(lo, hi), b| (lo.min(b.0), hi.max(b.1)),
+        );
+        Self {
+            triangles,
+            bounds,
+            lo,
+            hi,
+        }
+    }
+}
+
+/// Whether boxes `(alo, ahi)` and `(blo, bhi)` overlap (touching counts).
+fn boxes_meet(alo: DVec2, ahi: DVec2, blo: DVec2, bhi: DVec2) -> bool {
+    !(alo.x > bhi.x || blo.x > ahi.x || alo.y > bhi.y || blo.y > ahi.y)
+}
+
+/// Area (m²) and centroid (m) of the overlap between `p`'s caps tagged
+/// `tag_p` and `q`'s caps tagged `tag_q`, both lying in `plane` (`p`'s facing
+/// along its normal, `q`'s against it). Each set tiles its region without
+/// overlap, so the overlap is the sum of pairwise triangle intersections.
+pub(crate) fn cap_overlap(
+    p: &Piece,
+    tag_p: u32,
+    q: &Piece,
+    tag_q: u32,
+    plane: &Plane,
+) -> (f64, DVec3) {
+    projected_overlap(
+        &ProjectedCap::of(p, tag_p, plane),
+        &ProjectedCap::of(q, tag_q, plane),
+        plane,
+    )
+}
+
+/// [`cap_overlap`] of two caps already projected into `plane`. Pairs of
+/// triangles whose bounding boxes do not meet add nothing and are skipped;
+/// the others are summed in the order of `p`'s triangles, then `q`'s.
+pub(crate) fn projected_overlap(p: &ProjectedCap, q: &ProjectedCap, plane: &Plane) -> (f64, DVec3) {
     let mut area = 0.0;
     let mut moment = DVec2::ZERO;
-    for a in &tp {
-        let (alo, ahi) = bbox(a);
-        for (b, (blo, bhi)) in tq.iter().zip(&bq) {
-            if alo.x > bhi.x || blo.x > ahi.x || alo.y > bhi.y || blo.y > ahi.y {
+    if boxes_meet(p.lo, p.hi, q.lo, q.hi) {
+        for (a, &(alo, ahi)) in p.triangles.iter().zip(&p.bounds) {
+            if !boxes_meet(alo, ahi, q.lo, q.hi) {
                 continue;
             }
-            let poly = clip_convex(a, b);
-            let (ar, c) = polygon_area_centroid(&poly);
-            area += ar;
-            moment += c * ar;
+            for (b, &(blo, bhi)) in q.triangles.iter().zip(&q.bounds) {
+                if !boxes_meet(alo, ahi, blo, bhi) {
+                    continue;
+                }
+                let poly = clip_convex(a, b);
+                let (ar, c) = polygon_area_centroid(poly.as_slice());
+                area += ar;
+                moment += c * ar;
+            }
         }
     }
     if area <= 0.0 {
         return (0.0, plane.point);
     }
     let c = moment / area;
+    let (u, v) = plane.basis();
     (area, plane.point + u * c.x + v * c.y)
 }
 
@@ -183,17 +230,51 @@ fn cross2(a: DVec2, b: DVec2) -> f64 {
     a.x * b.y - a.y * b.x
 }
 
+/// A convex polygon of at most [`Polygon::MAX`] vertices, on the stack.
+#[derive(Copy, Clone, Debug)]
+struct Polygon {
+    points: [DVec2; Polygon::MAX],
+    len: usize,
+}
+
+impl Polygon {
+    /// Each half-plane step emits at most two points per input edge, so a
+    /// triangle clipped by three half-planes has at most 3 · 2³ vertices
+    /// (exactly convex input gains at most one per step, 6 in all; the bound
+    /// also covers signs that rounding makes inconsistent), and no point is
+    /// ever dropped.
+    const MAX: usize = 24;
+
+    fn as_slice(&self) -> &[DVec2] {
+        &self.points[..self.len]
+    }
+
+    fn push(&mut self, p: DVec2) {
+        // Never more than `MAX` (above); checked rather than indexed anyway.
+        if let Some(slot) = self.points.get_mut(self.len) {
+            *slot = p;
+            self.len += 1;
+        }
+    }
+}
+
 /// Sutherland–Hodgman: triangle `subject` clipped by the counter-clockwise
 /// triangle `clip`.
-fn clip_convex(subject: &[DVec2; 3], clip: &[DVec2; 3]) -> Vec<DVec2> {
-    let mut poly: Vec<DVec2> = subject.to_vec();
+fn clip_convex(subject: &[DVec2; 3], clip: &[DVec2; 3]) -> Polygon {
+    let mut poly = Polygon {
+        points: [DVec2::ZERO; Polygon::MAX],
+        len: 3,
+    };
+    poly.points[..3].copy_from_slice(subject);
     for k in 0..3 {
-        if poly.is_empty() {
+        if poly.len == 0 {
             break;
         }
         let (e0, e1) = (clip[k], clip[(k + 1) % 3]);
         let side = |p: DVec2| cross2(e1 - e0, p - e0);
-        let input = std::mem::take(&mut poly);
+        let input = poly;
+        poly.len = 0;
+        let input = input.as_slice();
         for m in 0..input.len() {
             let (cur, nxt) = (input[m], input[(m + 1) % input.len()]);
             let (sc, sn) = (side(cur), side(nxt));
@@ -244,14 +325,14 @@ mod tests {
             DVec2::new(0.0, 1.0),
             DVec2::new(1.0, 0.0),
         ];
-        let (area, _) = polygon_area_centroid(&clip_convex(&a, &b));
+        let (area, _) = polygon_area_centroid(clip_convex(&a, &b).as_slice());
         assert!(area.abs() < 1e-12, "they only share the diagonal");
         let c = [
             DVec2::new(0.0, 0.0),
             DVec2::new(2.0, 0.0),
             DVec2::new(0.0, 2.0),
         ];
-        let (area, centroid) = polygon_area_centroid(&clip_convex(&a, &c));
+        let (area, centroid) = polygon_area_centroid(clip_convex(&a, &c).as_slice());
         assert!((area - 0.5).abs() < 1e-12);
         assert!((centroid - DVec2::splat(1.0 / 3.0)).length() < 1e-12);
     }

@@ -4,7 +4,7 @@
 //! clipper and capper.
 
 use crate::assembly::finish_asset;
-use crate::bonds::{RawBond, RawChunk, cap_overlap, push_bond};
+use crate::bonds::{ProjectedCap, RawBond, RawChunk, projected_overlap, push_bond};
 use crate::clip::{Clip, clip_piece};
 use crate::error::FractureError;
 use crate::mesh::TriMesh;
@@ -619,13 +619,21 @@ fn plane_bonds(
         let split = group.partition_point(|f| !f.1);
         let (below, above) = group.split_at(split);
         let plane = &planes[tag as usize];
-        for &(_, _, a, alo, ahi) in below {
-            for &(_, _, b, blo, bhi) in above {
+        // Each cap projected once, not once per neighbour it is matched with.
+        let project = |faces: &[(u32, bool, usize, DVec3, DVec3)]| -> Vec<ProjectedCap> {
+            faces
+                .iter()
+                .map(|f| ProjectedCap::of(&raw[f.2].piece, tag, plane))
+                .collect()
+        };
+        let (below_caps, above_caps) = (project(below), project(above));
+        for (&(_, _, a, alo, ahi), a_cap) in below.iter().zip(&below_caps) {
+            for (&(_, _, b, blo, bhi), b_cap) in above.iter().zip(&above_caps) {
                 let pad = (ahi - alo).max(bhi - blo).max_element() * slack + slack;
                 if alo.cmpgt(bhi + pad).any() || blo.cmpgt(ahi + pad).any() {
                     continue;
                 }
-                let (area, centroid) = cap_overlap(&raw[a].piece, tag, &raw[b].piece, tag, plane);
+                let (area, centroid) = projected_overlap(a_cap, b_cap, plane);
                 push_bond(
                     &mut bonds,
                     a,
