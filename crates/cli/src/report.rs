@@ -93,7 +93,37 @@ const DESTRUCTION_ROWS: [&str; 14] = [
     "pieces stuck unsupported",
 ];
 
+/// Longest value shown in a report table, characters; longer ones (an
+/// asset name is the file's own text) are cut with an ellipsis.
+const MAX_CELL: usize = 200;
+
+/// A value as a table cell: control characters escaped (a name could
+/// otherwise move the terminal's cursor), at most [`MAX_CELL`] characters.
+fn cell(value: &str) -> String {
+    let escaped: String = value
+        .chars()
+        .flat_map(|c| {
+            let e: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            e
+        })
+        .collect();
+    if escaped.chars().count() > MAX_CELL {
+        let mut cut: String = escaped.chars().take(MAX_CELL - 1).collect();
+        cut.push('…');
+        cut
+    } else {
+        escaped
+    }
+}
+
+/// Rows as a two-column text table. Padding is written out, not given as a
+/// format width (widths above 65,535 are a formatting panic).
 fn table(rows: &[(&str, String)]) -> String {
+    let rows: Vec<(String, String)> = rows.iter().map(|(k, v)| (cell(k), cell(v))).collect();
     let w = rows
         .iter()
         .map(|(k, _)| k.chars().count())
@@ -107,8 +137,10 @@ fn table(rows: &[(&str, String)]) -> String {
     let mut out = String::new();
     let line = format!("+{}+{}+\n", "-".repeat(w + 2), "-".repeat(v + 2));
     out.push_str(&line);
-    for (k, val) in rows {
-        let _ = writeln!(out, "| {k:<w$} | {val:>v$} |");
+    for (k, val) in &rows {
+        let pad_k = " ".repeat(w - k.chars().count());
+        let pad_v = " ".repeat(v - val.chars().count());
+        let _ = writeln!(out, "| {k}{pad_k} | {pad_v}{val} |");
     }
     out.push_str(&line);
     out
@@ -662,5 +694,20 @@ mod tests {
         );
         let words: Vec<&str> = wrapped.split_whitespace().collect();
         assert_eq!(words.join(" "), text);
+    }
+
+    #[test]
+    fn a_name_of_any_length_or_with_control_characters_is_shown_cut_and_escaped() {
+        // Found by a bad-input sweep: a 65,536-character asset name was a
+        // format-width panic in `inspect`.
+        for name in ["x".repeat(65_536), "日".repeat(70_000)] {
+            let t = table(&[("name", name), ("chunks", "8".into())]);
+            let widest = t.lines().map(|l| l.chars().count()).max().unwrap_or(0);
+            assert!(widest <= MAX_CELL + 20, "{widest}");
+            assert!(t.contains('…'));
+        }
+        let t = table(&[("name", "a\x1b[2Jb\n".into())]);
+        assert!(t.contains("a\\u{1b}[2Jb\\n"), "{t}");
+        assert_eq!(t.lines().count(), 3);
     }
 }
