@@ -349,12 +349,12 @@ impl BodySpec {
         match (self.shape.as_str(), self.size, self.radius) {
             ("box", Some(size), None) => {
                 for (i, s) in size.iter().enumerate() {
-                    positive(&f(&format!("size[{i}]")), *s)?;
+                    collider_size(&f(&format!("size[{i}]")), *s)?;
                 }
                 Ok(BodyShape::Box(size))
             }
             ("ball", None, Some(r)) => {
-                positive(&f("radius"), r)?;
+                collider_size(&f("radius"), r)?;
                 Ok(BodyShape::Ball(r))
             }
             ("box", _, Some(_)) => Err(invalid(f("radius"), "is for a ball, not a box")),
@@ -524,6 +524,25 @@ pub(crate) fn finite(field: &str, v: &[f32]) -> Result<(), ScenarioFileError> {
     }
 }
 
+/// Largest size of a collider a scenario may give (box side, ball or
+/// projectile radius), m: 10 km, larger than any game body. Parry's
+/// contact queries fail on sizes near 1e20 m (an index panic in its EPA,
+/// found by a bad-input sweep), so the bound is checked, not left to the
+/// physics.
+pub const MAX_COLLIDER_SIZE: f32 = 1.0e4;
+
+/// [`positive`] and at most [`MAX_COLLIDER_SIZE`].
+pub(crate) fn collider_size(field: &str, v: f32) -> Result<(), ScenarioFileError> {
+    positive(field, v)?;
+    if v > MAX_COLLIDER_SIZE {
+        return Err(invalid(
+            field,
+            format!("must be at most {MAX_COLLIDER_SIZE:e} m (got {v:e})"),
+        ));
+    }
+    Ok(())
+}
+
 pub(crate) fn positive(field: &str, v: f32) -> Result<(), ScenarioFileError> {
     if v.is_finite() && v > 0.0 {
         Ok(())
@@ -564,7 +583,7 @@ fn validate_source(field: &str, a: &AssetSource) -> Result<(), ScenarioFileError
     };
     if let Some(b) = &a.box_ {
         for (k, s) in b.size.iter().enumerate() {
-            positive(&format!("{field}.box.size[{k}]"), *s)?;
+            collider_size(&format!("{field}.box.size[{k}]"), *s)?;
         }
         let chunks = match b.blocks {
             None => b.chunks,
@@ -739,7 +758,7 @@ impl ScenarioFile {
             self.check_before_end(&f("time"), p.time)?;
             finite(&f("position"), &p.position)?;
             finite(&f("velocity"), &p.velocity)?;
-            positive(&f("radius"), p.radius)?;
+            collider_size(&f("radius"), p.radius)?;
             positive(&f("mass"), p.mass)?;
             if p.mass > smithereens_rapier::MAX_PROJECTILE_MASS {
                 return Err(invalid(f("mass"), "must be ≤ 1e6 kg (1,000 t)"));

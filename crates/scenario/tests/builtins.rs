@@ -276,6 +276,14 @@ fn bad_instances_and_bodies_get_typed_errors_naming_the_field() {
             "bodies[0].size[1]",
         ),
         ("radius = 0.25", "radius = nan", "bodies[1].radius"),
+        // Colliders larger than 1e4 m: a 1e20 m box was an index panic in
+        // parry's EPA (bad-input sweep).
+        (
+            "size = [1.0, 1.0, 2.0]",
+            "size = [1.0, 1e20, 2.0]",
+            "bodies[0].size[1]",
+        ),
+        ("radius = 0.25", "radius = 2e4", "bodies[1].radius"),
         (
             "kind = \"kinematic\"",
             "kind = \"hovering\"",
