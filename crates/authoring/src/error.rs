@@ -109,6 +109,19 @@ pub enum MeshError {
         /// Largest side of its bounding box, m.
         size: f64,
     },
+    /// The mesh lies farther from the origin than
+    /// [`MAX_ORIGIN_DISTANCE_RATIO`](crate::mesh::MAX_ORIGIN_DISTANCE_RATIO)
+    /// times its size: fracturing it there would lose precision.
+    #[error(
+        "mesh is {} m from the origin but only {} m across (at most {}× its size): positions lose precision that far out; move it to the origin in your modelling tool and place the instance with a pose",
+        sig(.distance), sig(.size), sig(crate::mesh::MAX_ORIGIN_DISTANCE_RATIO)
+    )]
+    FarFromOrigin {
+        /// Largest absolute coordinate of its bounding box, m.
+        distance: f64,
+        /// Largest side of its bounding box, m.
+        size: f64,
+    },
     /// The closed surface encloses no volume (flat or degenerate).
     #[error("mesh encloses no volume (signed volume {} m³: flat, or wound inside-out)", sig(.volume))]
     ZeroVolume {

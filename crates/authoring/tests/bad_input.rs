@@ -43,6 +43,48 @@ fn nan_vertex_in_a_hand_built_mesh_is_rejected_by_fracture() {
     );
 }
 
+/// A 1 m cube 1e7 m out gave 8 whole copies of itself as "chunks" (exit 0,
+/// volume +7 relative); 1e5 m out the volumes were off by 2e-4 (bad-input
+/// sweep). Within 1,000 times its size of the origin it is fractured.
+#[test]
+fn a_mesh_far_from_the_origin_for_its_size_is_rejected_by_fracture() {
+    for offset in [1e4, 1e5, 1e7] {
+        let mut mesh = unit_cube();
+        for p in &mut mesh.positions {
+            p.x += offset;
+        }
+        let settings = FractureSettings {
+            chunk_count: 8,
+            ..Default::default()
+        };
+        let err = run(&mesh, settings).unwrap_err();
+        assert!(
+            matches!(
+                err,
+                FractureError::Mesh(MeshError::FarFromOrigin { distance, size })
+                    if distance == offset + 1.0 && size == 1.0
+            ),
+            "{offset}: {err:?}"
+        );
+        let source = std::error::Error::source(&err).map(ToString::to_string);
+        assert!(
+            source.is_some_and(|m| m.contains("move it to the origin")),
+            "{err}"
+        );
+    }
+    let mut near = unit_cube();
+    for p in &mut near.positions {
+        p.x += 999.0;
+    }
+    let settings = FractureSettings {
+        chunk_count: 8,
+        ..Default::default()
+    };
+    let file = run(&near, settings).unwrap();
+    let volume: f32 = file.desc.chunks.iter().map(|c| c.volume).sum();
+    assert!((volume - 1.0).abs() < 1e-4, "{volume}");
+}
+
 #[test]
 fn out_of_range_index_in_a_hand_built_mesh_is_rejected_by_fracture() {
     let mut mesh = unit_cube();
