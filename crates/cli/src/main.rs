@@ -838,6 +838,21 @@ fn run(cli: Cli) -> Result<()> {
                 );
             }
             let mut file = smithereens_scenario::ScenarioFile::parse(&source.text)?;
+            // Nor a mesh or asset file the scenario reads (the run, or its
+            // page, would replace it).
+            for input in file.input_files() {
+                let input = source.dir.join(input);
+                if smithereens::files::same_file(&input, &output)
+                    || smithereens::files::same_file(&input, &page)
+                {
+                    anyhow::bail!(
+                        "output {} (or its viewer page {}) would overwrite {}, which the scenario reads; choose another output name",
+                        output.display(),
+                        page.display(),
+                        input.display()
+                    );
+                }
+            }
             // Refused before any progress line is printed.
             smithereens::simulate::check_steps(&file, steps)?;
             if let Some(n) = steps {

@@ -196,3 +196,39 @@ fn the_wall_push_builtin_simulates_prints_its_vehicles_and_replays_with_verify()
     assert!(String::from_utf8_lossy(&listed.stdout).contains("wall-push"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `simulate -o` naming a mesh or asset file the scenario reads is refused
+/// before anything is written (it used to replace the input with run JSON;
+/// bad-input sweep).
+#[test]
+fn simulate_refuses_an_output_that_would_overwrite_a_file_the_scenario_reads() {
+    let exe = env!("CARGO_BIN_EXE_smithereens");
+    let dir = std::env::temp_dir().join(format!("smithereens-sim-inputs-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mesh = dir.join("m.obj");
+    std::fs::copy(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../../assets/meshes/spot.obj"),
+        &mesh,
+    )
+    .unwrap();
+    let before = std::fs::read(&mesh).unwrap();
+    let scenario = dir.join("s.toml");
+    std::fs::write(
+        &scenario,
+        "name = \"s\"\nduration = 0.1\n[asset]\nsupports = \"ground\"\n[asset.mesh]\npath = \"m.obj\"\nchunks = 4\n",
+    )
+    .unwrap();
+    let out = std::process::Command::new(exe)
+        .arg("simulate")
+        .arg(&scenario)
+        .arg("-o")
+        .arg(&mesh)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("which the scenario reads"), "{stderr}");
+    assert_eq!(std::fs::read(&mesh).unwrap(), before);
+    assert!(!dir.join("m.html").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}

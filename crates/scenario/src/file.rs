@@ -909,6 +909,15 @@ impl ScenarioFile {
         )
     }
 
+    /// The files the scenario reads (relative to its folder), in source
+    /// order: every instance source's `mesh.path` and asset `file`.
+    pub fn input_files(&self) -> Vec<&str> {
+        self.instance_sources()
+            .flat_map(|(_, a)| [a.mesh.as_ref().map(|m| m.path.as_str()), a.file.as_deref()])
+            .flatten()
+            .collect()
+    }
+
     /// The file as TOML text (comments are not kept).
     ///
     /// # Errors
