@@ -471,7 +471,7 @@ enum Command {
         #[arg(long, default_value_t = 0)]
         port: u16,
     },
-    /// Run a scenario file (or a built-in: wall, tower, bridge, town, wall_push) and record it.
+    /// Run a scenario file (or a built-in: `smithereens scenarios` lists them) and record it.
     Simulate {
         /// A scenario TOML file or the name of a built-in scenario.
         scenario: String,

@@ -47,7 +47,8 @@ pub struct ScenarioSource {
 }
 
 impl ScenarioSource {
-    /// Resolves `name_or_path`: a built-in name (`wall`, `tower`, `bridge`, `town`, `wall_push`)
+    /// Resolves `name_or_path`: a built-in name (one of
+    /// [`smithereens_scenario::BUILTINS`], e.g. `wall` or `wall-push`)
     /// or the path of a TOML file.
     ///
     /// # Errors
