@@ -165,9 +165,14 @@ pub(crate) fn provenance_line(
         (false, true) => " shared_regions",
         (false, false) => "",
     };
+    let seams = if settings.dissolve_seams {
+        " dissolve_seams"
+    } else {
+        ""
+    };
     format!(
         "smithereens-authoring {} {what} seed={} density={:?} kg/m3 \
-         strength_per_area={:?} du/m2 support={:?}{bonds}{hulls}{collapse}; source mesh: {} vertices, {} triangles, volume {:?} m3",
+         strength_per_area={:?} du/m2 support={:?}{bonds}{hulls}{collapse}{seams}; source mesh: {} vertices, {} triangles, volume {:?} m3",
         env!("CARGO_PKG_VERSION"),
         settings.seed,
         settings.density,

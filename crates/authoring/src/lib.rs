@@ -74,6 +74,7 @@ mod piece;
 mod region_tree;
 pub mod repair;
 pub mod report;
+mod seam;
 pub mod settings;
 pub mod sites;
 mod star_cap;

@@ -10,6 +10,7 @@ use crate::error::FractureError;
 use crate::mesh::TriMesh;
 use crate::piece::{Piece, Plane};
 use crate::report::FractureReport;
+use crate::seam::dissolve_seam_vertices;
 use crate::settings::{Axis, FractureSettings, MAX_CHUNK_COUNT, Progress};
 use crate::sites::{SiteCounts, SiteDistribution};
 use crate::voronoi::{
@@ -444,6 +445,12 @@ fn drop_coincident_cuts(cuts: &mut Vec<Cut>, lo: DVec3, hi: DVec3) {
 struct Part {
     piece: Piece,
     sides: Vec<(u32, bool)>,
+    /// How many of `sides` are course planes with the part on their
+    /// positive side (its course, for a brick pattern's joint cuts); kept
+    /// as sides are added, so a joint cut does not rescan them (that was
+    /// cubic in the course count: 1 mm courses of a unit cube ran for
+    /// minutes).
+    courses: u32,
 }
 
 fn fracture_planes(
@@ -470,12 +477,12 @@ fn planes_raw(
     progress: &mut dyn FnMut(Progress),
 ) -> Result<RawFracture, FractureError> {
     let clip = scale.clip();
-    let course_planes: Vec<u32> = (0..cuts.len() as u32)
-        .filter(|&k| cuts[k as usize].course.is_none() && matches!(pattern, Pattern::Brick(_)))
-        .collect();
+    let brick = matches!(pattern, Pattern::Brick(_));
+    let is_course = |tag: u32| brick && cuts[tag as usize].course.is_none();
     let mut parts = vec![Part {
         piece: base.clone(),
         sides: Vec::new(),
+        courses: 0,
     }];
     for (tag, cut) in cuts.iter().enumerate() {
         let tag = tag as u32;
@@ -485,16 +492,11 @@ fn planes_raw(
         };
         let mut next = Vec::with_capacity(parts.len() + 1);
         for (index, mut part) in parts.into_iter().enumerate() {
-            if let Some(course) = cut.course {
-                let in_course = part
-                    .sides
-                    .iter()
-                    .filter(|(t, positive)| *positive && course_planes.contains(t))
-                    .count() as u32;
-                if in_course != course {
-                    next.push(part);
-                    continue;
-                }
+            if let Some(course) = cut.course
+                && part.courses != course
+            {
+                next.push(part);
+                continue;
             }
             let cap_error = |reason: String| FractureError::Cap {
                 cell: index as u32,
@@ -508,25 +510,34 @@ fn planes_raw(
                 }
                 Clip::Empty => {
                     part.sides.push((tag, true));
+                    part.courses += u32::from(is_course(tag));
                     next.push(part);
                 }
-                Clip::Cut(below) => {
-                    let above =
+                Clip::Cut(mut below) => {
+                    let mut above =
                         match clip_piece(&part.piece, &flipped, tag, &clip).map_err(cap_error)? {
                             Clip::Cut(p) => Some(p),
                             _ => None,
                         };
+                    if scale.seams {
+                        dissolve_seam_vertices(&mut below, clip.eps);
+                        if let Some(above) = above.as_mut() {
+                            dissolve_seam_vertices(above, clip.eps);
+                        }
+                    }
                     let mut sides = part.sides.clone();
                     sides.push((tag, false));
                     next.push(Part {
                         piece: below,
                         sides,
+                        courses: part.courses,
                     });
                     if let Some(above) = above {
                         part.sides.push((tag, true));
                         next.push(Part {
                             piece: above,
                             sides: part.sides,
+                            courses: part.courses + u32::from(is_course(tag)),
                         });
                     }
                 }

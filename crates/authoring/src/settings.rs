@@ -303,6 +303,14 @@ pub struct FractureSettings {
     /// keep giving the assets they gave.
     #[serde(default)]
     pub shared_regions: bool,
+    /// After each cut of a planar pattern (slices, bricks, planes), collapse
+    /// the vertices that lie in the middle of a seam between two flat
+    /// regions (README, "Seam vertices"): the same chunks, caps and bonds,
+    /// far fewer triangles (a 48 × 24 × 2 slice of a box: 43 instead of 353
+    /// render triangles per block). On by default; settings files written
+    /// before it lack the field and read it as off.
+    #[serde(default)]
+    pub dissolve_seams: bool,
 }
 
 impl Default for FractureSettings {
@@ -326,6 +334,7 @@ impl Default for FractureSettings {
             decomposition: Some(HullDecomposition::default()),
             collapse_short_edges: false,
             shared_regions: true,
+            dissolve_seams: true,
         }
     }
 }

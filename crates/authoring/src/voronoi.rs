@@ -197,6 +197,8 @@ pub(crate) struct Scale {
     pub collapse: bool,
     /// [`FractureSettings::shared_regions`].
     pub regions: bool,
+    /// [`FractureSettings::dissolve_seams`].
+    pub seams: bool,
 }
 
 impl Scale {
@@ -208,6 +210,7 @@ impl Scale {
             extent: lo.abs().max(hi.abs()).max_element(),
             collapse: false,
             regions: false,
+            seams: false,
         }
     }
 
@@ -216,6 +219,7 @@ impl Scale {
         Self {
             collapse: settings.collapse_short_edges,
             regions: settings.shared_regions,
+            seams: settings.dissolve_seams,
             ..Self::of(mesh)
         }
     }

@@ -35,6 +35,9 @@ fn output_without_noise_is_byte_identical_to_before_the_feature() {
         // default before shared regions, whose caps are triangulated in
         // another order and whose provenance says so).
         shared_regions: false,
+        // And they keep the seam vertices of the slices (dissolved by
+        // default since; the provenance says so).
+        dissolve_seams: false,
         ..Default::default()
     };
     let voronoi = fracture(

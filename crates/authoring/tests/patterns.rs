@@ -369,3 +369,48 @@ fn poisson_disk_sites_keep_their_minimum_spacing() {
     .unwrap_err();
     assert!(matches!(err, FractureError::SitePlacement { .. }));
 }
+
+/// Seam vertices (`seam.rs`): a unit cube sliced into 100 slabs keeps 12
+/// triangles per slab (8 on its four sides, 2 on each face), where the
+/// vertices that every cut left on the flat faces piled up without the
+/// dissolve (about 4n² triangles in all, and a brick wall of 1 mm courses
+/// ran for minutes; bad-input sweep). Chunks, bonds and areas are the same
+/// either way.
+#[test]
+fn slicing_a_cube_into_many_slabs_keeps_each_slab_a_box_of_12_triangles() {
+    let cube = unit_cube();
+    let pattern = Pattern::Slice(SliceSettings {
+        counts: [1, 100, 1],
+        ..Default::default()
+    });
+    let run = |dissolve_seams| {
+        let settings = FractureSettings {
+            dissolve_seams,
+            ..Default::default()
+        };
+        fracture(&cube, &settings, &pattern, &mut |_| {}).unwrap()
+    };
+    let (on, off) = (run(true), run(false));
+    let triangles = |f: &smithereens_core::AssetFile| -> usize {
+        f.meshes
+            .iter()
+            .map(|m| m.exterior.len() + m.interior.len())
+            .sum()
+    };
+    assert_eq!(on.meshes.len(), 100);
+    assert!(
+        on.meshes
+            .iter()
+            .all(|m| m.exterior.len() + m.interior.len() == 12)
+    );
+    assert!(triangles(&off) > 20 * triangles(&on), "{}", triangles(&off));
+    check_fracture(&on, 1.0, 3f64.sqrt());
+    assert_eq!(on.desc.bonds.len(), off.desc.bonds.len());
+    for (a, b) in on.desc.bonds.iter().zip(&off.desc.bonds) {
+        assert_eq!((a.chunk0, a.chunk1), (b.chunk0, b.chunk1));
+        assert!((a.area - b.area).abs() <= 1e-6, "{} vs {}", a.area, b.area);
+    }
+    for (a, b) in on.desc.chunks.iter().zip(&off.desc.chunks) {
+        assert!((a.volume - b.volume).abs() <= 1e-6 * b.volume);
+    }
+}

@@ -279,6 +279,9 @@ fn load_asset(
         // way; the interior triangulation, and with it the last bits of
         // each chunk's mass properties, differ.
         shared_regions: false,
+        // Likewise the seam vertices of block grids stay (issue 17's seam
+        // dissolve came later).
+        dissolve_seams: false,
         ..FractureSettings::default()
     };
     if let Some(b) = &a.box_ {
