@@ -207,11 +207,25 @@ fn read_gltf_unguarded(path: &Path) -> Result<RawMesh, MeshError> {
         .collect();
     let mut positions = Vec::new();
     let mut triangles = Vec::new();
+    // glTF node hierarchies are trees: a node reached twice (a child of two
+    // nodes, or of one twice) is refused. Otherwise a chain of 40 nodes with
+    // two links each to the next stands for 2⁴⁰ copies of the mesh (a 3 KB
+    // file that ran out of memory; bad-input sweep).
+    let mut reached = vec![false; gltf.nodes().len()];
     while let Some((node, parent, depth)) = stack.pop() {
         if depth > MAX_DEPTH {
             return Err(parse_error(format!(
                 "node hierarchy deeper than {MAX_DEPTH} (cyclic?)"
             )));
+        }
+        match reached.get_mut(node.index()) {
+            Some(seen) if !*seen => *seen = true,
+            _ => {
+                return Err(parse_error(format!(
+                    "node {} is reached twice: glTF node hierarchies are trees (a node has at most one parent)",
+                    node.index()
+                )));
+            }
         }
         let local = DMat4::from_cols_array_2d(&node.transform().matrix().map(|c| c.map(f64::from)));
         let world = parent * local;

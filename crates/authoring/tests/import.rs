@@ -238,3 +238,49 @@ fn an_attribute_naming_a_missing_accessor_is_a_parse_error_not_a_panic() {
     ));
     assert!(matches!(load_mesh(path), Err(MeshError::Parse { .. })));
 }
+
+/// Found by a bad-input sweep: Box.gltf plus a chain of 40 nodes, each
+/// listing the next as its child twice, stands for 2⁴⁰ copies of the box
+/// (a 3 KB file that ran out of memory). A node reached twice is a parse
+/// error, as is a node that two parents share.
+#[test]
+fn a_node_reached_twice_is_a_parse_error_not_an_exponential_blow_up() {
+    let text = std::fs::read_to_string(asset("Box.gltf")).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let nodes = doc["nodes"].as_array_mut().unwrap();
+    let first = nodes.len();
+    // Root 0 → chain first .. first+40, each linking the next twice; the
+    // last holds the mesh.
+    nodes[0]["children"] = serde_json::json!([first]);
+    for k in 0..40 {
+        let next = first + k + 1;
+        let children = if k == 39 {
+            serde_json::json!([1])
+        } else {
+            serde_json::json!([next, next])
+        };
+        nodes.push(serde_json::json!({ "children": children }));
+    }
+    let dir = std::env::temp_dir().join(format!("smithereens-dag-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("dag.gltf");
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let result = load_mesh(&path);
+    // Two parents for one node (the mesh node 1 under root 0 and a new node).
+    let mut doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let nodes = doc["nodes"].as_array_mut().unwrap();
+    let extra = nodes.len();
+    nodes.push(serde_json::json!({ "children": [1] }));
+    doc["scenes"][0]["nodes"] = serde_json::json!([0, extra]);
+    std::fs::write(&path, doc.to_string()).unwrap();
+    let shared = load_mesh(&path);
+    std::fs::remove_dir_all(&dir).ok();
+    for r in [result, shared] {
+        match r {
+            Err(MeshError::Parse { message, .. }) => {
+                assert!(message.contains("reached twice"), "{message}");
+            }
+            other => panic!("expected a parse error, got {other:?}"),
+        }
+    }
+}
