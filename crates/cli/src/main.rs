@@ -876,6 +876,11 @@ fn run(cli: Cli) -> Result<()> {
         }
         Command::Replay { run, verify } => {
             let (_, record) = read_run(&run)?;
+            // The recorded frames are checked as `view` and `export` check
+            // them: a run whose recorded bodies or poses were tampered with
+            // is refused, not "verified" from its embedded scenario alone.
+            smithereens::export::validate_run(&record)
+                .with_context(|| format!("reading {}", run.display()))?;
             let mut bar = progress::bar(record.frame_count.saturating_sub(1) as u64, "replay");
             let result = replay(&record, &mut |s, _| bar.set_position(s as u64))
                 .with_context(|| format!("replaying {}", run.display()))?;

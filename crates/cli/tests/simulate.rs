@@ -105,6 +105,18 @@ fn the_cli_replay_verify_exits_non_zero_on_divergence() {
         message.contains("recorded by smithereens 0.0.9 (0123456789ab), this is smithereens "),
         "{message}"
     );
+    // Recorded data that `export` refuses is refused here too (it used to
+    // "verify" from the embedded scenario alone; bad-input sweep).
+    record.timestep = 0.0;
+    std::fs::write(&run, record.to_json()).unwrap();
+    let tampered = std::process::Command::new(exe)
+        .args(["replay", "--verify"])
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_eq!(tampered.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&tampered.stderr).into_owned();
+    assert!(message.contains("time step"), "{message}");
     std::fs::write(&run, b"{\"format\":\"smithereens-run\"").unwrap();
     let truncated = std::process::Command::new(exe)
         .args(["replay", "--verify"])
