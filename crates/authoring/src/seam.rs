@@ -1,4 +1,5 @@
-//! Seams: the straight lines where two caps of a carved piece meet, and the
+//! Seams: the straight lines where two flat regions of a carved piece meet
+//! (two caps, or a cap and a flat face of the source surface), and the
 //! vertices on them that carry no shape.
 //!
 //! A planar pattern (slices, bricks, planes) cuts a piece by one plane
@@ -15,11 +16,13 @@
 //!
 //! [`dissolve_seam_vertices`] collapses every such vertex onto a neighbour
 //! along its seam after each cut. A vertex is on a seam when the triangles
-//! around it lie in exactly two planes: cap triangles of one tag lie in
-//! their cutting plane, and source-surface triangles around the vertex
-//! count as one plane when they are flat there (every vertex of theirs
-//! within `flat` of the plane of the largest). It is then off any corner of
-//! three planes, and its two seam neighbours are the ends of the edges
+//! around it carry exactly two tags and each tag's triangles there are flat
+//! (every vertex of theirs within `flat` of the plane of the largest), in
+//! two planes that are not parallel. Tags are checked by geometry, not
+//! trusted: a cap lies in its cutting plane, but source-surface triangles
+//! share one tag however curved, and a refined piece carries the coarse
+//! level's cap tags beside its own cuts' (the same numbers). The vertex is
+//! then off any corner of three planes, and its two seam neighbours are the ends of the edges
 //! where a triangle of one plane meets one of the other. Moving it onto one
 //! of them along the (straight) seam keeps every triangle around it in its
 //! plane, so the piece's shape, volume and cap areas stay what they were
