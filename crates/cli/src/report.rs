@@ -100,17 +100,14 @@ const MAX_CELL: usize = 200;
 /// A value as a table cell: control characters escaped (a name could
 /// otherwise move the terminal's cursor), at most [`MAX_CELL`] characters.
 fn cell(value: &str) -> String {
-    let escaped: String = value
-        .chars()
-        .flat_map(|c| {
-            let e: Vec<char> = if c.is_control() {
-                c.escape_default().collect()
-            } else {
-                vec![c]
-            };
-            e
-        })
-        .collect();
+    let mut escaped = String::with_capacity(value.len());
+    for c in value.chars() {
+        if c.is_control() {
+            escaped.extend(c.escape_default());
+        } else {
+            escaped.push(c);
+        }
+    }
     if escaped.chars().count() > MAX_CELL {
         let mut cut: String = escaped.chars().take(MAX_CELL - 1).collect();
         cut.push('…');
