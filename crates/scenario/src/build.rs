@@ -302,11 +302,14 @@ fn load_asset(
         carve(&mut file, &b.carve)?;
         Ok(file)
     } else if let Some(m) = &a.mesh {
-        let mesh = load_mesh(&base_dir.join(&m.path))?;
+        let path = base_dir.join(&m.path);
+        regular_file(&path)?;
+        let mesh = load_mesh(&path)?;
         let settings = voronoi(m.chunks, m.seed, m.density, m.strength_per_area);
         Ok(fracture_voronoi(&mesh, &settings, progress)?)
     } else if let Some(f) = &a.file {
         let path = base_dir.join(f);
+        regular_file(&path)?;
         let bytes = std::fs::read(&path).map_err(|source| ScenarioFileError::Io {
             path: path.clone(),
             source,
@@ -317,6 +320,30 @@ fn load_asset(
             field: "asset".into(),
             problem: "needs exactly one of box, mesh, file".into(),
         })
+    }
+}
+
+/// Refuses a path that is not a regular file (after symlinks): reading a
+/// device such as `/dev/zero` never ends (a scenario naming it as its asset
+/// grew to 24 GB before the kernel killed it; bad-input sweep), and a pipe
+/// can block for ever.
+///
+/// # Errors
+/// [`ScenarioFileError::Io`] with the metadata error, or
+/// [`std::io::ErrorKind::InvalidInput`] for anything but a regular file.
+fn regular_file(path: &std::path::Path) -> Result<(), ScenarioFileError> {
+    let io = |source| ScenarioFileError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let meta = std::fs::metadata(path).map_err(io)?;
+    if meta.is_file() {
+        Ok(())
+    } else {
+        Err(io(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "not a regular file (a directory, device or pipe)",
+        )))
     }
 }
 

@@ -470,3 +470,35 @@ fn the_prediction_distance_reaches_the_run_and_bad_values_are_refused() {
         assert_eq!(invalid_field(&with(bad)), "prediction_distance", "{bad}");
     }
 }
+
+/// A scenario whose asset file or mesh is not a regular file is refused
+/// before anything is read: `file = "/dev/zero"` used to grow until the
+/// kernel killed the process (bad-input sweep).
+#[test]
+fn an_asset_or_mesh_that_is_not_a_regular_file_is_refused_before_reading() {
+    let dir = std::env::temp_dir();
+    let dir = dir.to_string_lossy();
+    let sources = [
+        "file = \"/dev/zero\"".to_string(),
+        format!("file = \"{dir}\""),
+        "[asset.mesh]\npath = \"/dev/zero\"\nchunks = 4".to_string(),
+    ];
+    for source in sources {
+        let text =
+            format!("name = \"x\"\nduration = 0.1\n[asset]\nsupports = \"ground\"\n{source}\n");
+        let file = ScenarioFile::parse(&text).unwrap();
+        let err = build(&file, Path::new("."), &mut |_| {}).unwrap_err();
+        assert!(
+            matches!(&err, ScenarioFileError::Io { source, .. }
+                if source.kind() == std::io::ErrorKind::InvalidInput),
+            "{source}: {err:?}"
+        );
+        let shown = format!(
+            "{err}: {}",
+            std::error::Error::source(&err)
+                .map(ToString::to_string)
+                .unwrap_or_default()
+        );
+        assert!(shown.contains("not a regular file"), "{shown}");
+    }
+}
