@@ -275,17 +275,20 @@ mod tests {
         let tris = triangulate_star_shaped(&p).unwrap();
         assert_eq!(tris.len(), 5);
         assert!((area(&p, &tris) - 1.0).abs() < 1e-12);
-        assert!(tris.iter().all(|t| {
-            let [a, b, c] = t.map(|i| {
-                let q = p[i as usize];
-                Coord { x: q[0], y: q[1] }
-            });
-            orient2d(a, b, c) > 0.0
-        }));
+        assert!(tris.iter().all(|t| counter_clockwise(&p, t)));
     }
 
-    /// The loop's edges, as sorted undirected pairs, against the free edges
-    /// of `tris`.
+    /// Whether triangle `t` of `p` is strictly counter-clockwise (exact).
+    fn counter_clockwise(p: &[[f64; 2]], t: &[u32; 3]) -> bool {
+        let [a, b, c] = t.map(|i| {
+            let q = p[i as usize];
+            Coord { x: q[0], y: q[1] }
+        });
+        orient2d(a, b, c) > 0.0
+    }
+
+    /// Whether the free edges of `tris` are exactly the loop's edges
+    /// `i → i + 1` (both as sorted directed pairs).
     fn free_edges_are_the_loop(n: usize, tris: &[[u32; 3]]) -> bool {
         let mut free = crate::topology::unpaired_edges(tris);
         free.sort_unstable();
@@ -329,11 +332,7 @@ mod tests {
                     proptest::prop_assert!(free_edges_are_the_loop(p.len(), &tris));
                     proptest::prop_assert!((area(&p, &tris) - shoelace).abs() < 1e-12);
                     for t in &tris {
-                        let [a, b, c] = t.map(|i| {
-                            let q = p[i as usize];
-                            Coord { x: q[0], y: q[1] }
-                        });
-                        proptest::prop_assert!(orient2d(a, b, c) > 0.0);
+                        proptest::prop_assert!(counter_clockwise(&p, t));
                     }
                 }
                 None => proptest::prop_assert!(!round, "a convex loop was declined"),
