@@ -9,7 +9,8 @@
 //! a 30 × 10 × 2 block bridge deck on three piers (684 chunks) too weak in
 //! tension for its own weight, collapsing under gravity alone.
 //!
-//! `cargo bench -p smithereens-scenario --bench stress_scenes` (release).
+//! `cargo bench -p smithereens-scenario --bench stress_scenes` (release;
+//! `SCENE=bridge` runs only the scenes whose name contains `bridge`).
 //! Wall-clock times on whatever machine runs it (2 shared cores here):
 //! read them against each other.
 
@@ -79,7 +80,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "bridge 30×10×2 on 3 piers, weak, gravity".into(),
         BRIDGE.into(),
     ));
+    // `SCENE=part-of-a-name` runs only the scenes whose name contains it.
+    let only = std::env::var("SCENE").ok();
     for (name, text) in scenes {
+        if only.as_ref().is_some_and(|f| !name.contains(f.as_str())) {
+            continue;
+        }
         let file = ScenarioFile::parse(&text)?;
         let built = build(&file, Path::new("."), &mut |_| {})?;
         let (mut destruction, mut steps) = (Vec::new(), Vec::new());

@@ -9,7 +9,11 @@
 //! `QUIET_STEPS` more steps. At the safe point the library reads each
 //! watched pair's contact impulses from the narrow phase. Pairs that have
 //! been resting against each other for longer (debris on the ground, a
-//! pile) are not watched and cost nothing, however many; chunk colliders
+//! pile) are not watched and cost nothing, however many, and neither are
+//! two dynamic bodies that start touching while moving together (the
+//! pieces of one split, which inherit one rigid motion: 4,140 such pairs
+//! after a bridge deck broke into 347 pieces cost 2–4 ms a step for four
+//! steps, and none opened an episode); chunk colliders
 //! raise no contact-force events. The one case this leaves out, a pair that
 //! has rested in contact for several steps and is then driven into itself
 //! at the opening speed without ever separating, is not an impact Rapier

@@ -3,7 +3,8 @@
 
 use super::attachments::Attachments;
 use super::contact::{
-    ContactHit, QUIET_STEPS, WatchedPair, displacement, pair_key, point_velocity,
+    BodyState, ContactHit, QUIET_STEPS, StartedPair, WatchedPair, displacement, pair_key,
+    point_velocity,
 };
 use super::{CONTACT_EVENT_BIT, DestructionSet, InstanceHandle};
 use crate::backend::{ColliderContext, RapierCommit};
@@ -226,8 +227,11 @@ impl DestructionSet {
             };
             std::mem::swap(&mut *queued, &mut self.started);
         }
+        let open_speed = self.settings.impact.min_approach_speed;
+        let continue_speed = open_speed * crate::impact::CONTINUE_FRACTION;
         // Pairs that started touching a chunk join the watch, with the
-        // velocities the narrow phase saw (before the solver).
+        // velocities the narrow phase saw (before the solver), unless they
+        // are two dynamic bodies moving together (the pieces of a split).
         self.started.sort_unstable_by_key(|p| pair_key(p.colliders));
         let sorted = self.watch.len();
         for p in &self.started {
@@ -236,7 +240,9 @@ impl DestructionSet {
                     .collider(c)
                     .is_some_and(|t| t.authoritative_chunk().is_some())
             };
-            if !(chunk(p.colliders.0) || chunk(p.colliders.1)) {
+            if !(chunk(p.colliders.0) || chunk(p.colliders.1))
+                || moving_together(physics, p, continue_speed)
+            {
                 continue;
             }
             let key = pair_key(p.colliders);
@@ -262,8 +268,6 @@ impl DestructionSet {
             self.started.clear();
             return;
         }
-        let open_speed = self.settings.impact.min_approach_speed;
-        let continue_speed = open_speed * crate::impact::CONTINUE_FRACTION;
         for k in 0..self.watch.len() {
             let w = self.watch[k];
             let hit = physics
@@ -855,6 +859,36 @@ fn post_step_separation(physics: &PhysicsWorld, hit: &ContactHit) -> Option<f32>
         .ok()
         .flatten()
         .map(|c| c.dist)
+}
+
+/// Whether a pair that started touching is two dynamic bodies moving
+/// together: their relative velocity anywhere in the box around both
+/// colliders is below `speed` (m/s; the watch's continuing speed,
+/// [`crate::impact::CONTINUE_FRACTION`] × `min_approach_speed`). Such a
+/// pair starts as a resting contact, not an impact, and is not watched:
+/// the pieces of one split inherit one rigid motion, so their relative
+/// velocity is zero up to rounding, and with both bodies dynamic gravity
+/// does not change it; only contacts with other bodies do, which the
+/// watch of those contacts sees. (A pair with a fixed or kinematic side is
+/// always watched: a body at rest just above the ground is falling onto
+/// it.) The bound is `|Δv(m)| + |Δω|·h` at the box centre `m` with
+/// half-diagonal `h`, which holds at every point of the box since the
+/// relative velocity field is `Δv(m) + Δω × (p − m)`. A non-finite state
+/// is never at rest. O(the two colliders' vertices), for their boxes.
+fn moving_together(physics: &PhysicsWorld, pair: &StartedPair, speed: f32) -> bool {
+    let [Some(s1), Some(s2)] = pair.states else {
+        return false;
+    };
+    let (Some(c1), Some(c2)) = (
+        physics.colliders.get(pair.colliders.0),
+        physics.colliders.get(pair.colliders.1),
+    ) else {
+        return false;
+    };
+    let aabb = c1.compute_aabb().merged(&c2.compute_aabb());
+    let (m, h) = (aabb.center(), aabb.half_extents().length());
+    let at = |s: BodyState| s.linvel + s.angvel.cross(m - s.com);
+    (at(s1) - at(s2)).length() + (s1.angvel - s2.angvel).length() * h < speed
 }
 
 /// The current states of the bodies of a collider pair (for the next step).
