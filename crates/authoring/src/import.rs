@@ -71,7 +71,7 @@ fn read_raw(path: &Path) -> Result<RawMesh, MeshError> {
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, MeshError> {
-    std::fs::read(path).map_err(|source| MeshError::Io {
+    crate::input_file::read_input(path).map_err(|source| MeshError::Io {
         path: path.to_path_buf(),
         source,
     })
@@ -376,6 +376,17 @@ fn read_uri(uri: &str, base_dir: &Path, buffer: usize) -> Result<Vec<u8>, MeshEr
         buffer,
         reason: format!("invalid percent-encoding in {uri:?}"),
     })?;
+    // A buffer is a file next to the glTF (a relative reference, glTF 2.0
+    // §3.9.3): an absolute path would read any file of the machine that
+    // imports the asset, and breaks when the asset moves.
+    if Path::new(&decoded).has_root() {
+        return Err(MeshError::GltfBuffer {
+            buffer,
+            reason: format!(
+                "buffer URI {uri:?} is an absolute path; give it relative to the .gltf"
+            ),
+        });
+    }
     read_file(&base_dir.join(decoded))
 }
 

@@ -67,6 +67,7 @@ mod general_position;
 pub mod hierarchy;
 mod hole;
 pub mod import;
+pub mod input_file;
 pub mod mass_properties;
 pub mod mesh;
 pub mod pattern;
@@ -91,6 +92,7 @@ pub use error::{FractureError, MeshError};
 pub use hierarchy::{Refinement, fracture_hierarchy};
 pub use hole::{ClosedHole, MAX_TRIANGULATED_LOOP};
 pub use import::{load_mesh, load_mesh_with, parse_obj};
+pub use input_file::{NOT_A_REGULAR_FILE, check_input, read_input, read_input_to_string};
 pub use mass_properties::MassProperties;
 pub use mesh::{
     BOX_TRIANGLES, MAX_MESH_SIZE, MIN_MESH_SIZE, TriMesh, box_corners, box_mesh,

@@ -153,7 +153,7 @@ pub fn weapon_extras(bytes: &[u8]) -> Result<WeaponExtras, WeaponExtrasError> {
 /// [`WeaponExtrasError::Io`] when the file cannot be read, else as
 /// [`weapon_extras`].
 pub fn load_weapon_extras(path: &Path) -> Result<WeaponExtras, WeaponExtrasError> {
-    let bytes = std::fs::read(path).map_err(|source| WeaponExtrasError::Io {
+    let bytes = crate::input_file::read_input(path).map_err(|source| WeaponExtrasError::Io {
         path: path.to_path_buf(),
         source,
     })?;

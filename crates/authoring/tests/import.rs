@@ -191,6 +191,47 @@ fn gltf_with_an_external_buffer_file_loads_and_a_missing_one_is_an_io_error() {
     assert!((loaded.unwrap().volume() - 1.0).abs() < 1e-9);
 }
 
+/// A buffer URI must be relative to the .gltf: an absolute path (here a
+/// real, readable file holding the right bytes) would let an asset read
+/// any file of the machine importing it. A buffer that names a device or
+/// a directory is refused before reading (`/dev/zero` reads for ever).
+#[test]
+fn gltf_buffers_must_be_regular_files_next_to_the_gltf() {
+    let (json, bin, line) = split_box_gltf();
+    let dir = temp_dir("absolute");
+    let data = dir.join("box.bin");
+    std::fs::write(&data, &bin).unwrap();
+    let with_uri = |uri: &str| {
+        let external = line.replace(line.trim(), &format!("\"uri\": \"{uri}\""));
+        json.replace(
+            "\"byteLength\": 648,",
+            &format!("\"byteLength\": 648,\n{external}"),
+        )
+    };
+    let path = dir.join("box.gltf");
+    std::fs::write(&path, with_uri(&data.to_string_lossy())).unwrap();
+    let absolute = load_mesh(&path);
+    std::fs::write(&path, with_uri("box.bin")).unwrap();
+    let relative = load_mesh(&path);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(&path, with_uri("sub")).unwrap();
+    let directory = load_mesh(&path);
+    std::fs::remove_dir_all(&dir).ok();
+    match absolute {
+        Err(MeshError::GltfBuffer { buffer: 0, reason }) => {
+            assert!(reason.contains("absolute path"), "{reason}");
+        }
+        other => panic!("absolute buffer path accepted: {other:?}"),
+    }
+    assert!((relative.unwrap().volume() - 1.0).abs() < 1e-9);
+    match directory {
+        Err(MeshError::Io { source, .. }) => {
+            assert_eq!(source.kind(), std::io::ErrorKind::InvalidInput);
+        }
+        other => panic!("a directory as buffer: {other:?}"),
+    }
+}
+
 #[test]
 fn garbage_files_are_parse_errors() {
     let dir = temp_dir("garbage");

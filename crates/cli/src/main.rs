@@ -298,7 +298,7 @@ impl PatternArgs {
             if self.pattern != PatternKind::Voronoi {
                 anyhow::bail!("--site-file needs --pattern voronoi");
             }
-            let text = std::fs::read_to_string(path)
+            let text = smithereens_authoring::read_input_to_string(path)
                 .with_context(|| format!("reading {}", path.display()))?;
             let points = smithereens::files::parse_sites(&text)
                 .with_context(|| format!("reading {}", path.display()))?;
@@ -620,7 +620,8 @@ fn seconds(flag: &str, value: f64) -> Result<std::time::Duration> {
 }
 
 fn read_run(path: &Path) -> Result<(Vec<u8>, RunRecord)> {
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let bytes = smithereens_authoring::read_input(path)
+        .with_context(|| format!("reading {}", path.display()))?;
     let run =
         RunRecord::from_json(&bytes).with_context(|| format!("reading {}", path.display()))?;
     Ok((bytes, run))
@@ -799,8 +800,8 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Inspect { asset } => {
-            let bytes =
-                std::fs::read(&asset).with_context(|| format!("reading {}", asset.display()))?;
+            let bytes = smithereens_authoring::read_input(&asset)
+                .with_context(|| format!("reading {}", asset.display()))?;
             let file = AssetFile::from_bytes(&bytes)
                 .with_context(|| format!("reading {}", asset.display()))?;
             let validated = file.validate()?;

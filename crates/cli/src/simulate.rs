@@ -71,9 +71,11 @@ impl ScenarioSource {
                 problem: format!("is neither a file nor a built-in ({})", names.join(", ")),
             });
         }
-        let text = std::fs::read_to_string(path).map_err(|source| ScenarioFileError::Io {
-            path: path.to_path_buf(),
-            source,
+        let text = smithereens_authoring::read_input_to_string(path).map_err(|source| {
+            ScenarioFileError::Io {
+                path: path.to_path_buf(),
+                source,
+            }
         })?;
         let dir = path
             .parent()

@@ -179,3 +179,66 @@ fn waits_beyond_a_day_and_hole_limits_below_three_are_refused_by_their_flags() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("2 is not in 3.."), "{stderr}");
 }
+
+/// Every file the CLI reads must be a regular file: a directory is refused
+/// with a message saying so, and a device such as `/dev/zero` (which reads
+/// for ever) is refused before a byte is read. Covered: the asset of
+/// `inspect`, the run of `view` and `replay`, the scenario of `simulate`,
+/// the mesh and the site file of `fracture`.
+#[test]
+fn inputs_that_are_not_regular_files_are_refused_before_reading() {
+    let dir = temp_dir("irregular");
+    let exe = env!("CARGO_BIN_EXE_smithereens");
+    let mesh = dir.join("cube.obj");
+    std::fs::write(&mesh, cube_obj(1.0)).unwrap();
+    // A directory named like each input, and `/dev/zero` where it is a device.
+    let folder = dir.join("input.obj");
+    std::fs::create_dir_all(&folder).unwrap();
+    let zero = std::path::Path::new("/dev/zero");
+    let mut inputs = vec![folder.clone()];
+    if std::fs::metadata(zero).is_ok_and(|m| !m.is_file()) {
+        // Named .obj so that `fracture` gets past the mesh format check.
+        #[cfg(unix)]
+        {
+            let link = dir.join("zero.obj");
+            std::os::unix::fs::symlink(zero, &link).unwrap();
+            inputs.push(link);
+        }
+    }
+    let out_file = dir.join("out.smasset");
+    for input in &inputs {
+        let runs: Vec<Vec<std::ffi::OsString>> = vec![
+            vec!["inspect".into(), input.into()],
+            vec!["view".into(), input.into()],
+            vec!["replay".into(), input.into()],
+            vec![
+                "simulate".into(),
+                input.into(),
+                "--output".into(),
+                dir.join("x.run.json").into(),
+            ],
+            vec![
+                "fracture".into(),
+                "-o".into(),
+                out_file.clone().into(),
+                input.into(),
+            ],
+            vec![
+                "fracture".into(),
+                "--site-file".into(),
+                input.into(),
+                "-o".into(),
+                out_file.clone().into(),
+                mesh.clone().into(),
+            ],
+        ];
+        for args in runs {
+            let out = Command::new(exe).args(&args).output().unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+            assert!(stderr.contains("not a regular file"), "{args:?}: {stderr}");
+        }
+    }
+    assert!(!out_file.exists(), "nothing was written");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -323,28 +323,17 @@ fn load_asset(
     }
 }
 
-/// Refuses a path that is not a regular file (after symlinks): reading a
-/// device such as `/dev/zero` never ends (a scenario naming it as its asset
-/// grew to 24 GB before the kernel killed it; bad-input sweep), and a pipe
-/// can block for ever.
+/// Refuses a path that is not a regular file (after symlinks; see
+/// [`smithereens_authoring::input_file`]).
 ///
 /// # Errors
 /// [`ScenarioFileError::Io`] with the metadata error, or
 /// [`std::io::ErrorKind::InvalidInput`] for anything but a regular file.
 fn regular_file(path: &std::path::Path) -> Result<(), ScenarioFileError> {
-    let io = |source| ScenarioFileError::Io {
+    smithereens_authoring::check_input(path).map_err(|source| ScenarioFileError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    let meta = std::fs::metadata(path).map_err(io)?;
-    if meta.is_file() {
-        Ok(())
-    } else {
-        Err(io(std::io::Error::new(
-            std::io::ErrorKind::InvalidInput,
-            "not a regular file (a directory, device or pipe)",
-        )))
-    }
+    })
 }
 
 /// Takes away the chunks whose centroid lies inside any of `boxes`
