@@ -139,6 +139,14 @@ fn check_outputs(inputs: &[(&str, &Path)], outputs: &[(&str, &Path)]) -> Result<
         );
     }
     for (what, path) in outputs {
+        // Found before the work, not after it (a fracture used to run to the
+        // end, write its asset, then fail on `--gltf DIR`).
+        if path.is_dir() {
+            anyhow::bail!(
+                "cannot write the {what} {}: it is a folder; give a file name",
+                path.display()
+            );
+        }
         if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty())
             && !parent.is_dir()
         {
@@ -838,6 +846,7 @@ fn run(cli: Cli) -> Result<()> {
                     output.display()
                 );
             }
+            check_outputs(&[], &[("output", &output), ("viewer page", &page)])?;
             let mut file = smithereens_scenario::ScenarioFile::parse(&source.text)?;
             // Nor a mesh or asset file the scenario reads (the run, or its
             // page, would replace it).
@@ -956,13 +965,11 @@ fn run(cli: Cli) -> Result<()> {
             }
         }
         Command::Export { run, output, every } => {
-            if output == run {
-                anyhow::bail!("output {} is the run being exported", output.display());
-            }
+            check_outputs(&[("run being exported", &run)], &[("output", &output)])?;
             let (_, record) = read_run(&run)?;
             let glb = export_glb(&record, &ExportOptions { every })
                 .with_context(|| format!("exporting {}", run.display()))?;
-            std::fs::write(&output, &glb)
+            smithereens::files::write_atomic(&output, &glb)
                 .with_context(|| format!("writing {}", output.display()))?;
             println!(
                 "wrote {} ({} nodes, {:.2} s of animation, {} bytes)",

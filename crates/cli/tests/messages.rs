@@ -242,3 +242,59 @@ fn inputs_that_are_not_regular_files_are_refused_before_reading() {
     assert!(!out_file.exists(), "nothing was written");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// An output that is a folder is refused before any work, and nothing is
+/// written: `fracture --gltf DIR` used to fracture, write the asset, and
+/// only then fail on the glTF.
+#[test]
+fn outputs_that_are_folders_are_refused_before_any_work() {
+    let dir = temp_dir("folder-output");
+    let exe = env!("CARGO_BIN_EXE_smithereens");
+    let mesh = dir.join("cube.obj");
+    std::fs::write(&mesh, cube_obj(1.0)).unwrap();
+    let folder = dir.join("out");
+    std::fs::create_dir_all(&folder).unwrap();
+    let asset = dir.join("cube.smasset");
+    let runs: Vec<Vec<std::ffi::OsString>> = vec![
+        vec![
+            "fracture".into(),
+            "--chunks".into(),
+            "4".into(),
+            "-o".into(),
+            asset.clone().into(),
+            "--gltf".into(),
+            folder.clone().into(),
+            mesh.clone().into(),
+        ],
+        vec![
+            "fracture".into(),
+            "--chunks".into(),
+            "4".into(),
+            "-o".into(),
+            folder.clone().into(),
+            mesh.clone().into(),
+        ],
+        vec![
+            "simulate".into(),
+            "wall".into(),
+            "--output".into(),
+            folder.clone().into(),
+        ],
+        vec![
+            "export".into(),
+            dir.join("any.run.json").into(),
+            "--output".into(),
+            folder.clone().into(),
+        ],
+    ];
+    for args in runs {
+        let out = Command::new(exe).args(&args).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.contains("it is a folder"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("fracture:"), "no work was done: {stderr}");
+    }
+    assert!(!asset.exists(), "the asset was not written");
+    assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
+    std::fs::remove_dir_all(&dir).ok();
+}
