@@ -85,7 +85,6 @@ use glam::Vec3;
 use rapier3d::math::Pose;
 use rapier3d::prelude::*;
 use smithereens_core::ChunkIndex;
-use std::collections::BTreeMap;
 use std::time::Instant;
 
 /// The pre-step state of one awake body.
@@ -124,11 +123,16 @@ pub(crate) struct RerunState {
     /// (once per set: a set restored from a snapshot of format 4 or older
     /// finds them there, see [`PARTING`]).
     pub(crate) scanned: bool,
+    /// Scratch of `end_parting`: what each parting body's contacts say this
+    /// step (sorted by body), and the bodies that part on and that stop.
+    contacts: Vec<((u32, u32), BodyContact)>,
+    on: Vec<RigidBodyHandle>,
+    off: Vec<RigidBodyHandle>,
 }
 
 /// What [`DestructionSet::end_parting`] learnt of one parting body this
 /// step: in contact with a fixed chunk it parted from, deepest overlap (m).
-#[derive(Default)]
+#[derive(Copy, Clone, Default)]
 struct BodyContact {
     inside: Option<bool>,
     depth: Option<f32>,
@@ -429,12 +433,16 @@ impl DestructionSet {
         let now = self.step_index;
         let parted_from = &state.parted_from;
         // Bodies whose pieces part on, and bodies with a piece that stopped.
-        let (mut on, mut off) = (Vec::new(), Vec::new());
+        let (on, off) = (&mut state.on, &mut state.off);
+        on.clear();
+        off.clear();
         // Whether a body is inside the fixed chunks it parted from, and how
         // deep, asked once per body and step (every chunk of a piece has an
         // entry; asked per entry, a 500-chunk piece walked its 500
-        // colliders' contacts 500 times a step).
-        let mut contact_of: BTreeMap<(u32, u32), BodyContact> = BTreeMap::new();
+        // colliders' contacts 500 times a step). Reused buffers: a piece
+        // that stays inside parts on for as long, allocating nothing.
+        let contacts = &mut state.contacts;
+        contacts.clear();
         state.parting.retain(|p| {
             let Ok(e) = self.entry(p.instance) else {
                 return false;
@@ -488,7 +496,15 @@ impl DestructionSet {
                         .distance(placed.transform_point(chunk.centroid))
                         > 2.0 * chunk.volume.cbrt()
                 });
-            let known = contact_of.entry(rb.into_raw_parts()).or_default();
+            let key = rb.into_raw_parts();
+            let at = match contacts.binary_search_by_key(&key, |(k, _)| *k) {
+                Ok(i) => i,
+                Err(i) => {
+                    contacts.insert(i, (key, BodyContact::default()));
+                    i
+                }
+            };
+            let known = &mut contacts[at].1;
             let keep = !left
                 && (now < p.until
                     || (now < p.until + PARTING_LIMIT && *known.inside.get_or_insert_with(inside))
@@ -505,7 +521,7 @@ impl DestructionSet {
         on.dedup();
         off.sort_unstable_by_key(|rb| rb.into_raw_parts());
         off.dedup();
-        for rb in off {
+        for &rb in off.iter() {
             if on
                 .binary_search_by_key(&rb.into_raw_parts(), |h| h.into_raw_parts())
                 .is_err()
@@ -513,7 +529,7 @@ impl DestructionSet {
                 set_body_groups(physics, rb, InteractionGroups::all());
             }
         }
-        for &rb in &on {
+        for &rb in on.iter() {
             set_body_groups(physics, rb, parting_groups());
         }
         if state.parting.is_empty() {

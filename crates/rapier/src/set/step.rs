@@ -868,7 +868,8 @@ fn post_step_separation(physics: &PhysicsWorld, hit: &ContactHit) -> Option<f32>
 /// pair starts as a resting contact, not an impact, and is not watched:
 /// the pieces of one split inherit one rigid motion, so their relative
 /// velocity is zero up to rounding, and with both bodies dynamic gravity
-/// does not change it; only contacts with other bodies do, which the
+/// does not change it (unless the game gives them different gravity
+/// scales or forces); only contacts with other bodies do, which the
 /// watch of those contacts sees. (A pair with a fixed or kinematic side is
 /// always watched: a body at rest just above the ground is falling onto
 /// it.) The bound is `|Δv(m)| + |Δω|·h` at the box centre `m` with
