@@ -13,7 +13,8 @@ use smithereens_core::{Asset, AssetDesc, EventId, Pose, RadialDamage};
 use smithereens_rapier::set::RecyclePolicy;
 use smithereens_rapier::world::insert_ground;
 use smithereens_rapier::{
-    DestructionSet, DestructionSettings, SetStepReport, WorldSettings, new_physics_world,
+    DestructionSet, DestructionSettings, InstanceHandle, SetStepReport, WorldSettings,
+    new_physics_world,
 };
 use std::sync::Arc;
 
@@ -43,6 +44,27 @@ fn world() -> PhysicsWorld {
     let mut physics = new_physics_world(&WorldSettings::default());
     insert_ground(&mut physics, 0.0, 0.8);
     physics
+}
+
+/// An unsupported `nx × 1 × nz` slab of bonded 0.5 m cubes spawned at
+/// height `y` m (its asset origin) above the ground, in a fresh world and set.
+fn dropped_slab(nx: u32, nz: u32, y: f32) -> (PhysicsWorld, DestructionSet, InstanceHandle) {
+    let mut desc = grid_desc(nx, 1, nz, 0.5, 1000.0, 100.0);
+    for c in &mut desc.chunks {
+        c.support = false;
+    }
+    let asset = Arc::new(Asset::new(&desc).unwrap());
+    let mut physics = world();
+    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
+    let h = set
+        .spawn(
+            &mut physics,
+            asset,
+            Pose::from_translation(Vec3::new(0.0, y, 0.0)),
+            InstanceDesc::default(),
+        )
+        .unwrap();
+    (physics, set, h)
 }
 
 #[test]
@@ -83,21 +105,7 @@ fn resting_contacts_are_not_watched_even_while_awake() {
 fn an_event_is_measured_where_a_falling_piece_is_now() {
     // Two bonded, unsupported cubes dropped from 3 m: after 0.5 s they have
     // fallen 1.2 m; a small blast where they are now must break their bond.
-    let mut desc = grid_desc(2, 1, 1, 0.5, 1000.0, 100.0);
-    for c in &mut desc.chunks {
-        c.support = false;
-    }
-    let asset = Arc::new(Asset::new(&desc).unwrap());
-    let mut physics = world();
-    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
-    let h = set
-        .spawn(
-            &mut physics,
-            asset,
-            Pose::from_translation(Vec3::new(0.0, 3.0, 0.0)),
-            InstanceDesc::default(),
-        )
-        .unwrap();
+    let (mut physics, mut set, h) = dropped_slab(2, 1, 3.0);
     for _ in 0..30 {
         step(&mut set, &mut physics);
     }
@@ -139,21 +147,7 @@ fn an_event_is_measured_where_a_falling_piece_is_now() {
 /// is watched.
 #[test]
 fn the_pieces_of_a_split_are_not_watched_against_each_other() {
-    let mut desc = grid_desc(4, 1, 4, 0.5, 1000.0, 100.0);
-    for c in &mut desc.chunks {
-        c.support = false;
-    }
-    let asset = Arc::new(Asset::new(&desc).unwrap());
-    let mut physics = world();
-    let mut set = DestructionSet::new(DestructionSettings::default()).unwrap();
-    let h = set
-        .spawn(
-            &mut physics,
-            asset,
-            Pose::from_translation(Vec3::new(0.0, 6.0, 0.0)),
-            InstanceDesc::default(),
-        )
-        .unwrap();
+    let (mut physics, mut set, h) = dropped_slab(4, 4, 6.0);
     let rb = *set.cluster_bodies(h).unwrap().values().next().unwrap();
     physics.bodies[rb].set_angvel(Vec3::new(0.3, 1.0, -0.2), true);
     for _ in 0..10 {
