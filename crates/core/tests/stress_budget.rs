@@ -110,8 +110,11 @@ fn a_budgeted_update_stays_within_its_budget_and_reaches_the_unbudgeted_answer()
         match u.event {
             None => {
                 // Cut short: unconverged, no damage until it converges.
+                // The iteration stops at ε/2 (the recomputed residual
+                // drifts from the recursive one), so a slice can be cut
+                // with its recursive residual between ε/2 and ε.
                 assert_eq!(u.unconverged, 1, "{u:?}");
-                assert!(u.max_residual > 1e-3);
+                assert!(u.max_residual > 0.5e-3, "{u:?}");
             }
             Some(e) => break e,
         }

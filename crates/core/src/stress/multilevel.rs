@@ -15,9 +15,10 @@
 //! an aggregate drop out, parallel bonds between two aggregates merge), so
 //! a coarse level costs a few block products per node, not one per bond.
 //!
-//! One application is a symmetric V-cycle. On the finest level: two sweeps
+//! One application is a symmetric V-cycle. On the finest level: one sweep
 //! of `ω D⁻¹` (block Jacobi, ω = 2/3, `D` the 6×6 node blocks) before and
-//! after the coarse correction. On the assembled levels: one forward block
+//! one after the coarse correction, so a cycle costs two bond-spring
+//! products there (the first sweep starts from zero and needs none). On the assembled levels: one forward block
 //! Gauss–Seidel sweep before and one backward sweep after (symmetric
 //! Gauss–Seidel, so the cycle stays symmetric positive definite and can
 //! precondition conjugate gradients). The coarse correction is scaled by
@@ -27,7 +28,12 @@ use crate::stress::solver::{LocalBond, NONE, stiffness_product};
 use glam::{DMat3, DVec3};
 
 /// Jacobi sweeps on the finest level before and after the coarse correction.
-const SWEEPS: usize = 2;
+/// One, not two: a second sweep costs two more bond-spring products per
+/// cycle and saved too few iterations to pay for them (cold solves, same
+/// machine, 2 → 1: tower 4×4×8 299 → 276 µs, 9 → 11 iterations; bridge
+/// 30×10×2 8.6 → 6.7 ms, 39 → 44; 48×24×2 wall after a break 16.3 →
+/// 13.2 ms, 29 → 32; `examples/stress_work.rs`).
+const SWEEPS: usize = 1;
 /// Over-correction α of the coarse step: rigid aggregates without a
 /// smoothed prolongator under-estimate the coarse correction, and scaling
 /// it by α ∈ (1, 2) keeps the cycle symmetric (over-correction: R.
