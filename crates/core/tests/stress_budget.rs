@@ -80,7 +80,7 @@ fn a_budgeted_update_stays_within_its_budget_and_reaches_the_unbudgeted_answer()
     assert!(expected.bonds.iter().any(|b| b.fatal));
 
     // The same work spread over updates of 12,000 passes (39 per bond:
-    // three or four multilevel iterations each).
+    // about five multilevel iterations each).
     let budget = 12_000;
     let (inst, mut sliced) = pushed_block();
     let mut updates = 0;

@@ -18,11 +18,11 @@
 //! One application is a symmetric V-cycle. On the finest level: one sweep
 //! of `ω D⁻¹` (block Jacobi, ω = 2/3, `D` the 6×6 node blocks) before and
 //! one after the coarse correction, so a cycle costs two bond-spring
-//! products there (the first sweep starts from zero and needs none). On the assembled levels: one forward block
-//! Gauss–Seidel sweep before and one backward sweep after (symmetric
-//! Gauss–Seidel, so the cycle stays symmetric positive definite and can
-//! precondition conjugate gradients). The coarse correction is scaled by
-//! `COARSE_SCALE` (over-correction).
+//! products there (the first sweep starts from zero and needs none). On
+//! the assembled levels: one forward block Gauss–Seidel sweep before and
+//! one backward sweep after (symmetric Gauss–Seidel, so the cycle stays
+//! symmetric positive definite and can precondition conjugate gradients).
+//! The coarse correction is scaled by `COARSE_SCALE` (over-correction).
 
 use crate::stress::solver::{LocalBond, NONE, stiffness_product};
 use glam::{DMat3, DVec3};

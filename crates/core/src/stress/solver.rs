@@ -369,27 +369,6 @@ pub(crate) fn stiffness_product(
     }
 }
 
-/// The reciprocals of a bond face's area (1/m²), bending and torsional
-/// section moduli (1/m³): stresses are forces and moments times these
-/// (a multiplication per stress instead of a division, which dominated
-/// the evaluation of large structures).
-#[derive(Copy, Clone, Debug)]
-struct StressScale {
-    inv_area: f64,
-    inv_bending: f64,
-    inv_torsion: f64,
-}
-
-impl StressScale {
-    fn of(section: &Section) -> Self {
-        Self {
-            inv_area: section.area.recip(),
-            inv_bending: section.bending_modulus.recip(),
-            inv_torsion: section.torsion_modulus.recip(),
-        }
-    }
-}
-
 /// Springs, lever arms and section of asset bond `i` (see the module docs).
 fn bond_constants(centroid: &[DVec3], i: BondIndex, bond: &crate::asset::Bond) -> LocalBond {
     let p = bond.centroid.as_dvec3();
@@ -433,10 +412,9 @@ pub struct StressSolver {
     chunk_inv_w2: Vec<f64>,
     chunk_inv_wl2: Vec<f64>,
     /// Per asset bond: springs and lever arms (ends filled per solve), and
-    /// the reciprocal section moduli that turn forces into stresses (kept
-    /// apart: the stiffness products do not read them).
+    /// the face section (kept apart: the stiffness products do not read it).
     bond_consts: Vec<LocalBond>,
-    bond_scales: Vec<StressScale>,
+    bond_sections: Vec<Section>,
     /// Bond indices of the cluster (small clusters are gathered then sorted).
     bond_list: Vec<u32>,
     /// Warm start per asset chunk: displacement (m) and rotation (rad).
@@ -559,10 +537,10 @@ impl StressSolver {
             chunk_inv_w2,
             chunk_inv_wl2,
             bond_consts,
-            bond_scales: asset
+            bond_sections: asset
                 .bonds()
                 .iter()
-                .map(|b| StressScale::of(&Section::equivalent_square(f64::from(b.area))))
+                .map(|b| Section::equivalent_square(f64::from(b.area)))
                 .collect(),
             bond_list: Vec::new(),
             warm_u: vec![DVec3::ZERO; n],
@@ -1471,9 +1449,9 @@ impl StressSolver {
             let shear = (f - axial * n).length();
             let twist = n.dot(m);
             let bending = (m - twist * n).length();
-            let s = &self.bond_scales[lb.bond.0 as usize];
-            let sigma_n = axial * s.inv_area;
-            let sigma_b = bending * s.inv_bending;
+            let s = &self.bond_sections[lb.bond.0 as usize];
+            let sigma_n = axial / s.area;
+            let sigma_b = bending / s.bending_modulus;
             self.stresses.push(BondStress {
                 bond: lb.bond,
                 normal_force: axial as f32,
@@ -1482,7 +1460,7 @@ impl StressSolver {
                 twisting_moment: twist.abs() as f32,
                 compression: (sigma_b - sigma_n).max(0.0) as f32,
                 tension: (sigma_b + sigma_n).max(0.0) as f32,
-                shear: (shear * s.inv_area + twist.abs() * s.inv_torsion) as f32,
+                shear: (shear / s.area + twist.abs() / s.torsion_modulus) as f32,
             });
         }
         let mut residual = self.residual_norm();
