@@ -761,9 +761,11 @@ impl Multilevel {
         } else {
             fine.t_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
             fine.t_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
-            fine.smooth();
-            for _ in 1..SWEEPS {
-                fine.product();
+            for sweep in 0..SWEEPS {
+                // The first sweep starts from z = 0, where K z = 0.
+                if sweep > 0 {
+                    fine.product();
+                }
                 fine.smooth();
             }
             fine.product();
