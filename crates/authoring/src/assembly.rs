@@ -671,8 +671,8 @@ pub(crate) fn hull_of_points(points: &mut dyn Iterator<Item = DVec3>) -> Result<
 /// (it has internal asserts on degenerate input) turned into an error, so
 /// bad geometry can never crash the caller.
 fn guarded_hull(points: &[Vec3]) -> Result<(Vec<Vec3>, Vec<[u32; 3]>), String> {
-    std::panic::catch_unwind(|| parry3d::transformation::try_convex_hull(points))
-        .map_err(|_| "convex hull builder panicked".to_string())?
+    smithereens_panic_guard::quietly(|| parry3d::transformation::try_convex_hull(points))
+        .map_err(|caught| format!("convex hull builder panicked: {caught}"))?
         .map_err(|e| e.to_string())
 }
 

@@ -66,8 +66,14 @@ pub(crate) fn triangulate_cap(
 ) -> Result<Vec<[u32; 3]>, String> {
     // spade asserts on some degenerate configurations; never let that reach
     // the caller as a panic.
-    std::panic::catch_unwind(|| triangulate_cap_unguarded(positions, segments, plane, false, order))
-        .unwrap_or_else(|_| Err("the triangulator panicked on a degenerate cross-section".into()))
+    smithereens_panic_guard::quietly(|| {
+        triangulate_cap_unguarded(positions, segments, plane, false, order)
+    })
+    .unwrap_or_else(|caught| {
+        Err(format!(
+            "the triangulator panicked on a degenerate cross-section: {caught}"
+        ))
+    })
 }
 
 /// [`triangulate_cap`] for a boundary that encloses regions of both
@@ -84,10 +90,14 @@ pub(crate) fn triangulate_signed_cap(
     segments: &[(u32, u32)],
     plane: &Plane,
 ) -> Result<Vec<[u32; 3]>, String> {
-    std::panic::catch_unwind(|| {
+    smithereens_panic_guard::quietly(|| {
         triangulate_cap_unguarded(positions, segments, plane, true, CapOrder::Id)
     })
-    .unwrap_or_else(|_| Err("the triangulator panicked on a degenerate cross-section".into()))
+    .unwrap_or_else(|caught| {
+        Err(format!(
+            "the triangulator panicked on a degenerate cross-section: {caught}"
+        ))
+    })
 }
 
 fn triangulate_cap_unguarded(

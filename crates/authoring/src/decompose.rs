@@ -83,9 +83,10 @@ fn part_of(piece: Piece) -> Option<Part> {
 /// assert!((v - 1.0).abs() < 1e-6);
 /// ```
 pub fn hull_volume(points: &[Vec3]) -> Option<f64> {
-    let (v, t) = std::panic::catch_unwind(|| parry3d::transformation::try_convex_hull(points))
-        .ok()?
-        .ok()?;
+    let (v, t) =
+        smithereens_panic_guard::quietly(|| parry3d::transformation::try_convex_hull(points))
+            .ok()?
+            .ok()?;
     let v: Vec<DVec3> = v.iter().map(|p| p.as_dvec3()).collect();
     Some(polyhedron_mass_properties(&v, &t, 1.0).volume)
 }

@@ -149,12 +149,14 @@ fn obj_options() -> tobj::LoadOptions {
 /// type their reader asserts) turned into a parse error: user data never
 /// panics the caller (found by `scripts/fuzz.sh`).
 fn read_gltf(path: &Path) -> Result<RawMesh, MeshError> {
-    std::panic::catch_unwind(|| read_gltf_unguarded(path)).unwrap_or_else(|_| {
+    smithereens_panic_guard::quietly(|| read_gltf_unguarded(path)).unwrap_or_else(|caught| {
         Err(MeshError::Parse {
             path: path.to_path_buf(),
             format: "glTF",
-            message: "the glTF reader failed an internal check on this file (malformed document)"
-                .into(),
+            message: format!(
+                "the glTF reader failed an internal check on this file (malformed document): \
+                 {caught}"
+            ),
         })
     })
 }
@@ -300,12 +302,12 @@ fn read_primitive(
     let reader = primitive.reader(|b| buffers.get(b.index()).map(Vec::as_slice));
     // Any other internal assertion of the reader on a malformed file becomes
     // an error, never a panic that takes the caller down.
-    let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+    let read = smithereens_panic_guard::quietly(|| {
         let positions: Option<Vec<[f32; 3]>> = reader.read_positions().map(Iterator::collect);
         let indices: Option<Vec<u32>> = reader.read_indices().map(|ix| ix.into_u32().collect());
         (positions, indices)
-    }))
-    .map_err(|_| "the glTF reader failed an internal check on this file".to_string())?;
+    })
+    .map_err(|caught| format!("the glTF reader failed an internal check on this file: {caught}"))?;
     let local: Vec<DVec3> = read
         .0
         .ok_or("no POSITION attribute or unreadable buffer")?

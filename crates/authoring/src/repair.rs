@@ -406,7 +406,7 @@ fn split_t_junctions(positions: &[DVec3], tris: &mut Vec<[u32; 3]>, min_area: f6
 /// (a panic inside parry on degenerate input becomes an error).
 fn convex_hull_mesh(points: &[DVec3]) -> Result<TriMesh, MeshError> {
     let pts: Vec<Vec3> = points.iter().map(|p| p.as_vec3()).collect();
-    let hull = std::panic::catch_unwind(|| parry3d::transformation::try_convex_hull(&pts))
+    let hull = smithereens_panic_guard::quietly(|| parry3d::transformation::try_convex_hull(&pts))
         .ok()
         .and_then(Result::ok);
     let Some((vertices, triangles)) = hull else {

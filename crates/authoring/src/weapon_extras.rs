@@ -104,8 +104,12 @@ fn shorten(text: &str) -> String {
 pub fn weapon_extras(bytes: &[u8]) -> Result<WeaponExtras, WeaponExtrasError> {
     // The glTF reader has panicked on malformed documents before (see
     // `import.rs`): a panic on user data becomes a parse error.
-    let parsed = std::panic::catch_unwind(|| gltf::Gltf::from_slice(bytes))
-        .map_err(|_| WeaponExtrasError::Parse("the glTF reader failed an internal check".into()))?
+    let parsed = smithereens_panic_guard::quietly(|| gltf::Gltf::from_slice(bytes))
+        .map_err(|caught| {
+            WeaponExtrasError::Parse(format!(
+                "the glTF reader failed an internal check: {caught}"
+            ))
+        })?
         .map_err(|e| WeaponExtrasError::Parse(e.to_string()))?;
     let Some(scene) = parsed.default_scene().or_else(|| parsed.scenes().next()) else {
         return Ok(WeaponExtras::default());

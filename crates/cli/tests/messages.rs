@@ -6,6 +6,7 @@
 
 use smithereens_authoring::{MeshError, mesh_from_triangles};
 use smithereens_core::glam::DVec3;
+use std::path::Path;
 use std::process::Command;
 
 fn temp_dir(name: &str) -> std::path::PathBuf {
@@ -297,4 +298,28 @@ fn outputs_that_are_folders_are_refused_before_any_work() {
     assert!(!asset.exists(), "the asset was not written");
     assert_eq!(std::fs::read_dir(&folder).unwrap().count(), 0);
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A third-party reader's panic on a malformed file is a one-line error,
+/// not "thread 'main' panicked at …" followed by the error.
+#[test]
+fn a_reader_panic_on_a_malformed_file_prints_only_the_error() {
+    let dir = temp_dir("reader-panic");
+    let exe = env!("CARGO_BIN_EXE_smithereens");
+    let mesh = Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../authoring/tests/data/fuzz_gltf_accessor_out_of_range.glb"
+    ));
+    let out = Command::new(exe)
+        .args(["fracture", "--chunks", "4", "-o"])
+        .arg(dir.join("out.smasset"))
+        .arg(mesh)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("failed an internal check"), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert!(!stderr.contains("RUST_BACKTRACE"), "{stderr}");
+    std::fs::remove_dir_all(dir).ok();
 }
