@@ -11,7 +11,9 @@ use std::path::Path;
 /// as metres).
 ///
 /// * `.obj`: every object/group is read, polygons are fan-triangulated,
-///   points and lines are ignored, materials (`mtllib`) are not loaded.
+///   points and lines are ignored, materials (`mtllib`) are not loaded. A
+///   vertex's optional weight (`v x y z w`, meant for rational curves and
+///   surfaces) is ignored: the vertex is x y z as written.
 /// * `.gltf` / `.glb`: the default scene (else the first scene, else every
 ///   node) is traversed with node transforms applied; all primitives in
 ///   triangle, strip and fan modes are read (point and line primitives bound
@@ -102,6 +104,11 @@ fn parse_obj_raw(bytes: &[u8], path: &Path) -> Result<RawMesh, MeshError> {
         format: "OBJ",
         message,
     };
+    // tobj divides a vertex with a fourth number by it (`v x y z w`); the
+    // OBJ specification's w is a weight for rational curves and surfaces,
+    // and polygon vertices are x y z as written (as Blender reads them).
+    let unweighted = without_vertex_weights(bytes);
+    let bytes = unweighted.as_deref().unwrap_or(bytes);
     // Materials are irrelevant to the geometry; never touch the file system for them.
     let (models, _materials) =
         tobj::load_obj_buf(&mut &bytes[..], &options, |_| Ok(Default::default()))
@@ -135,6 +142,45 @@ fn parse_obj_raw(bytes: &[u8], path: &Path) -> Result<RawMesh, MeshError> {
 /// by field so this keeps compiling if another crate in the build enables
 /// tobj's optional (feature-gated) fields.
 #[allow(clippy::field_reassign_with_default)]
+/// `bytes` with the weight dropped from every geometric vertex that has one
+/// (`v x y z w` → `v x y z`), or `None` when no vertex has one (the common
+/// case: no copy). A vertex with colours (`v x y z r g b`) and every other
+/// line are kept as they are.
+fn without_vertex_weights(bytes: &[u8]) -> Option<Vec<u8>> {
+    fn weighted(line: &[u8]) -> Option<usize> {
+        let mut fields = line
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|f| !f.is_empty());
+        if fields.next() != Some(b"v".as_slice()) {
+            return None;
+        }
+        let rest: Vec<&[u8]> = fields
+            .take_while(|f| !f.starts_with(b"#"))
+            .take(5)
+            .collect();
+        if rest.len() != 4 {
+            return None;
+        }
+        // The end of the z field: everything after it is the weight.
+        let z = rest[2];
+        Some(z.as_ptr() as usize - line.as_ptr() as usize + z.len())
+    }
+    if !bytes.split(|&b| b == b'\n').any(|l| weighted(l).is_some()) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len());
+    for (k, line) in bytes.split(|&b| b == b'\n').enumerate() {
+        if k > 0 {
+            out.push(b'\n');
+        }
+        match weighted(line) {
+            Some(end) => out.extend_from_slice(&line[..end]),
+            None => out.extend_from_slice(line),
+        }
+    }
+    Some(out)
+}
+
 fn obj_options() -> tobj::LoadOptions {
     let mut options = tobj::LoadOptions::default();
     options.triangulate = true;
@@ -450,6 +496,18 @@ fn percent_decode(text: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn vertex_weights_are_dropped_and_everything_else_is_kept() {
+        use super::without_vertex_weights as strip;
+        assert_eq!(strip(b"v 1 2 3\nf 1 2 3\n"), None);
+        assert_eq!(strip(b"v 1 2 3 0.5 0.5 0.5\n"), None, "colours");
+        assert_eq!(strip(b"vn 1 2 3 4\n"), None);
+        assert_eq!(
+            strip(b"# c\nv 1 2 3 0\r\nv\t4 5 6 2 # weighted\nv 7 8 9\nf 1 2 3").unwrap(),
+            b"# c\nv 1 2 3\nv\t4 5 6\nv 7 8 9\nf 1 2 3".to_vec()
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -89,6 +89,46 @@ fn obj_with_a_nan_vertex_is_rejected() {
     );
 }
 
+/// Found by a bad-input sweep: tobj divided a vertex by a fourth number
+/// (`v x y z w`), so a weight of 2 silently halved the mesh and a weight of
+/// 0 was a parse error. The OBJ weight belongs to rational curves and
+/// surfaces; polygon vertices are x y z as written.
+#[test]
+fn obj_vertex_weights_do_not_scale_the_mesh() {
+    let dir = std::env::temp_dir().join(format!("smithereens-authoring-w-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for w in ["2", "0", "-1", "1"] {
+        let mut text = String::new();
+        for i in 0..8 {
+            let (x, y, z) = (i & 1, (i >> 1) & 1, (i >> 2) & 1);
+            text += &format!("v {x} {y} {z} {w}\n");
+        }
+        for [a, b, c, d] in [
+            [1, 3, 4, 2],
+            [5, 6, 8, 7],
+            [1, 2, 6, 5],
+            [3, 7, 8, 4],
+            [1, 5, 7, 3],
+            [2, 4, 8, 6],
+        ] {
+            text += &format!("f {a} {b} {c}\nf {a} {c} {d}\n");
+        }
+        let path = dir.join("weighted.obj");
+        std::fs::write(&path, text).unwrap();
+        let mesh = load_mesh(&path).unwrap_or_else(|e| panic!("w = {w}: {e}"));
+        assert!(
+            (mesh.volume() - 1.0).abs() < 1e-9,
+            "w = {w}: volume {}",
+            mesh.volume()
+        );
+        let (lo, hi) = mesh.bounds();
+        assert!(
+            lo.abs().max_element() < 1e-9 && (hi - glam::DVec3::ONE).abs().max_element() < 1e-9
+        );
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// Box.gltf's JSON with its embedded buffer split out: `(json without the
 /// data URI line, buffer bytes, the URI line's text)`.
 fn split_box_gltf() -> (String, Vec<u8>, String) {
