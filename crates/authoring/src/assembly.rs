@@ -88,14 +88,14 @@ pub(crate) fn finish_asset(
         decomposition: settings.decomposition,
     };
     let roughened: Vec<RawChunk>;
-    let (raw, noise_note) = match settings.cut_noise.filter(|n| n.is_active()) {
+    let (raw, noise_note, noise_stats) = match settings.cut_noise.filter(|n| n.is_active()) {
         Some(noise) => {
             let mut owned = raw.to_vec();
             let stats = roughen_interfaces(&mut owned, raw_bonds, &noise, settings.seed);
             roughened = owned;
-            (&roughened[..], stats.describe(&noise))
+            (&roughened[..], stats.describe(&noise), stats)
         }
-        None => (raw, String::new()),
+        None => (raw, String::new(), Default::default()),
     };
     let assembled = assemble_mapped(raw, raw_bonds, &params)?;
     let (mut desc, meshes, slivers, events, unjoined) = (
@@ -133,6 +133,8 @@ pub(crate) fn finish_asset(
         sites_outside_bounds: cells.sites.outside_bounds,
         site_steps: cells.sites.steps,
         degenerate_left: cells.sites.degenerate_left,
+        rough_interfaces: noise_stats.noisy,
+        limited_rough_interfaces: noise_stats.limited,
     };
     Ok((file, report))
 }

@@ -41,6 +41,11 @@ pub(crate) struct NoiseStats {
     /// Interfaces left flat because a side could not be re-triangulated
     /// (degenerate margin) or would not be closed afterwards.
     pub failed: u32,
+    /// Rough interfaces that reach the amplitude nowhere: every displaced
+    /// vertex of the patch lies closer than twice the amplitude to another
+    /// face of its chunks, so the half-distance limit scaled the noise down
+    /// everywhere on it.
+    pub limited: u32,
 }
 
 impl NoiseStats {
@@ -49,14 +54,17 @@ impl NoiseStats {
         format!(
             "; cut noise: amplitude={:?} m frequency={:?} 1/m octaves={} resolution={}, \
              {} interfaces rough, {} left flat (too small for one grid square), \
-             {} left flat (could not be re-triangulated)",
+             {} left flat (could not be re-triangulated), \
+             {} of the rough interfaces limited everywhere to half the distance to another \
+             face",
             noise.amplitude,
             noise.frequency,
             noise.octaves,
             noise.resolution,
             self.noisy,
             self.too_small,
-            self.failed
+            self.failed,
+            self.limited,
         )
     }
 }
@@ -84,8 +92,9 @@ pub(crate) fn roughen_interfaces(
         match roughen_bond(raw, &noisy, bond, noise, noise_seed) {
             Outcome::TooSmall => stats.too_small += 1,
             Outcome::Failed => stats.failed += 1,
-            Outcome::Done(new_a, new_b) => {
+            Outcome::Done(new_a, new_b, displaced) => {
                 let ((piece_a, flags_a), (piece_b, flags_b)) = (*new_a, *new_b);
+                stats.limited += u32::from(!displaced.reached);
                 raw[bond.a].piece = piece_a;
                 noisy[bond.a] = flags_a;
                 raw[bond.b].piece = piece_b;
@@ -99,10 +108,17 @@ pub(crate) fn roughen_interfaces(
 
 type Side = Box<(Piece, Vec<bool>)>;
 
+/// Whether some displaced vertex of a patch may move by the full amplitude
+/// (the half-distance limit did not bind there).
+#[derive(Copy, Clone, Default)]
+struct Displaced {
+    reached: bool,
+}
+
 enum Outcome {
     TooSmall,
     Failed,
-    Done(Side, Side),
+    Done(Side, Side, Displaced),
 }
 
 /// A chunk's flat cap region of one tag, in plane coordinates.
@@ -303,6 +319,7 @@ fn roughen_bond(
         .map(|q| plane.point + u * q.x + v * q.y);
     let others = OtherFaces::new([(pa, tag_a), (pb, tag_b)], &corners, 2.0 * noise.amplitude);
     let ramp = 2.0 * h;
+    let mut displaced = Displaced::default();
     let positions: Vec<DVec3> = corner_xy
         .iter()
         .zip(&on_outline)
@@ -318,7 +335,9 @@ fn roughen_bond(
                 .fold(f64::INFINITY, f64::min)
                 .sqrt();
             let falloff = smoothstep(edge / ramp);
-            let scale = noise.amplitude.min(0.5 * others.distance(x));
+            let half_way = 0.5 * others.distance(x);
+            let scale = noise.amplitude.min(half_way);
+            displaced.reached |= half_way >= noise.amplitude;
             let value = fractal_noise(x * noise.frequency, noise.octaves, noise_seed);
             x + normal * (falloff * scale * value)
         })
@@ -335,7 +354,7 @@ fn roughen_bond(
     let Some(side_b) = apply(pb, nb, tag_b, &flipped, &positions, &patch, &outline, true) else {
         return Outcome::Failed;
     };
-    Outcome::Done(Box::new(side_a), Box::new(side_b))
+    Outcome::Done(Box::new(side_a), Box::new(side_b), displaced)
 }
 
 /// Drops squares until no two squares touch only at a corner (scan order;

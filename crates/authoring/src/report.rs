@@ -126,6 +126,15 @@ pub struct FractureReport {
     /// times per vertex): short edges may remain there. 0 when sites are
     /// in general position.
     pub degenerate_left: u32,
+    /// Interfaces given a rough patch by
+    /// [`FractureSettings::cut_noise`](crate::FractureSettings::cut_noise)
+    /// (0 without).
+    pub rough_interfaces: u32,
+    /// Of those, the interfaces that reach the amplitude nowhere: every
+    /// displaced vertex lies closer than twice the amplitude to another
+    /// face of its chunks, so the noise is scaled down to half that
+    /// distance everywhere on them (chunks too small for the amplitude).
+    pub limited_rough_interfaces: u32,
 }
 
 impl FractureReport {
@@ -147,6 +156,18 @@ impl FractureReport {
                 "{} Voronoi site(s) lie outside the mesh's bounding box (kept; their cells \
                  may be empty)",
                 self.sites_outside_bounds
+            ));
+        }
+        // Over three quarters: a Spot cut into 20 chunks with an amplitude of
+        // 2 % of its size has half its interfaces limited everywhere (thin
+        // chunks near its legs and ears), which is the noise working as
+        // documented, not a setting to change.
+        if 4 * self.limited_rough_interfaces > 3 * self.rough_interfaces {
+            out.push(format!(
+                "cut noise reaches its amplitude nowhere on {} of {} rough interfaces (every \
+                 point lies closer than twice the amplitude to another face): the amplitude is \
+                 large for these chunks, their surfaces are flatter than asked",
+                self.limited_rough_interfaces, self.rough_interfaces
             ));
         }
         if self.degenerate_left > 0 {
