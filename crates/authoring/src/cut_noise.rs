@@ -92,9 +92,9 @@ pub(crate) fn roughen_interfaces(
         match roughen_bond(raw, &noisy, bond, noise, noise_seed) {
             Outcome::TooSmall => stats.too_small += 1,
             Outcome::Failed => stats.failed += 1,
-            Outcome::Done(new_a, new_b, displaced) => {
+            Outcome::Done(new_a, new_b, reached) => {
                 let ((piece_a, flags_a), (piece_b, flags_b)) = (*new_a, *new_b);
-                stats.limited += u32::from(!displaced.reached);
+                stats.limited += u32::from(!reached);
                 raw[bond.a].piece = piece_a;
                 noisy[bond.a] = flags_a;
                 raw[bond.b].piece = piece_b;
@@ -108,17 +108,12 @@ pub(crate) fn roughen_interfaces(
 
 type Side = Box<(Piece, Vec<bool>)>;
 
-/// Whether some displaced vertex of a patch may move by the full amplitude
-/// (the half-distance limit did not bind there).
-#[derive(Copy, Clone, Default)]
-struct Displaced {
-    reached: bool,
-}
-
 enum Outcome {
     TooSmall,
     Failed,
-    Done(Side, Side, Displaced),
+    /// Both sides, and whether some displaced vertex of the patch may move
+    /// by the full amplitude (the half-distance limit did not bind there).
+    Done(Side, Side, bool),
 }
 
 /// A chunk's flat cap region of one tag, in plane coordinates.
@@ -319,7 +314,7 @@ fn roughen_bond(
         .map(|q| plane.point + u * q.x + v * q.y);
     let others = OtherFaces::new([(pa, tag_a), (pb, tag_b)], &corners, 2.0 * noise.amplitude);
     let ramp = 2.0 * h;
-    let mut displaced = Displaced::default();
+    let mut reached = false;
     let positions: Vec<DVec3> = corner_xy
         .iter()
         .zip(&on_outline)
@@ -337,7 +332,7 @@ fn roughen_bond(
             let falloff = smoothstep(edge / ramp);
             let half_way = 0.5 * others.distance(x);
             let scale = noise.amplitude.min(half_way);
-            displaced.reached |= half_way >= noise.amplitude;
+            reached |= half_way >= noise.amplitude;
             let value = fractal_noise(x * noise.frequency, noise.octaves, noise_seed);
             x + normal * (falloff * scale * value)
         })
@@ -354,7 +349,7 @@ fn roughen_bond(
     let Some(side_b) = apply(pb, nb, tag_b, &flipped, &positions, &patch, &outline, true) else {
         return Outcome::Failed;
     };
-    Outcome::Done(Box::new(side_a), Box::new(side_b), displaced)
+    Outcome::Done(Box::new(side_a), Box::new(side_b), reached)
 }
 
 /// Drops squares until no two squares touch only at a corner (scan order;

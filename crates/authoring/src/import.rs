@@ -138,10 +138,6 @@ fn parse_obj_raw(bytes: &[u8], path: &Path) -> Result<RawMesh, MeshError> {
     Ok((positions, triangles))
 }
 
-/// Triangulate (fan), one index per corner, skip points and lines. Set field
-/// by field so this keeps compiling if another crate in the build enables
-/// tobj's optional (feature-gated) fields.
-#[allow(clippy::field_reassign_with_default)]
 /// `bytes` with the weight dropped from every geometric vertex that has one
 /// (`v x y z w` → `v x y z`), or `None` when no vertex has one (the common
 /// case: no copy). A vertex with colours (`v x y z r g b`) and every other
@@ -154,15 +150,13 @@ fn without_vertex_weights(bytes: &[u8]) -> Option<Vec<u8>> {
         if fields.next() != Some(b"v".as_slice()) {
             return None;
         }
-        let rest: Vec<&[u8]> = fields
-            .take_while(|f| !f.starts_with(b"#"))
-            .take(5)
-            .collect();
-        if rest.len() != 4 {
+        // Exactly four numbers before any comment: x y z w.
+        let mut numbers = fields.take_while(|f| !f.starts_with(b"#"));
+        let z = numbers.nth(2)?;
+        if numbers.next().is_none() || numbers.next().is_some() {
             return None;
         }
         // The end of the z field: everything after it is the weight.
-        let z = rest[2];
         Some(z.as_ptr() as usize - line.as_ptr() as usize + z.len())
     }
     if !bytes.split(|&b| b == b'\n').any(|l| weighted(l).is_some()) {
@@ -181,6 +175,10 @@ fn without_vertex_weights(bytes: &[u8]) -> Option<Vec<u8>> {
     Some(out)
 }
 
+/// Triangulate (fan), one index per corner, skip points and lines. Set field
+/// by field so this keeps compiling if another crate in the build enables
+/// tobj's optional (feature-gated) fields.
+#[allow(clippy::field_reassign_with_default)]
 fn obj_options() -> tobj::LoadOptions {
     let mut options = tobj::LoadOptions::default();
     options.triangulate = true;
@@ -496,19 +494,20 @@ fn percent_decode(text: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
+
     #[test]
     fn vertex_weights_are_dropped_and_everything_else_is_kept() {
-        use super::without_vertex_weights as strip;
+        let strip = without_vertex_weights;
         assert_eq!(strip(b"v 1 2 3\nf 1 2 3\n"), None);
         assert_eq!(strip(b"v 1 2 3 0.5 0.5 0.5\n"), None, "colours");
+        assert_eq!(strip(b"v 1 2 3 # a comment\n"), None);
         assert_eq!(strip(b"vn 1 2 3 4\n"), None);
         assert_eq!(
             strip(b"# c\nv 1 2 3 0\r\nv\t4 5 6 2 # weighted\nv 7 8 9\nf 1 2 3").unwrap(),
             b"# c\nv 1 2 3\nv\t4 5 6\nv 7 8 9\nf 1 2 3".to_vec()
         );
     }
-
-    use super::*;
 
     #[test]
     fn base64_decodes_rfc4648_vectors() {
