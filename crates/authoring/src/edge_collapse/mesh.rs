@@ -709,6 +709,54 @@ impl Mesh {
     }
 
     /// Removes the thin triangle `(v, x, y)` (apex `v` over its longest
+    /// edge `x`–`y`) by flipping `x`–`y` alone, when the triangle across it
+    /// lies in the same flat cap and both triangles the flip makes are
+    /// neither thin nor have an edge shorter than `min_length`: no vertex
+    /// moves, so the surface, the cap's area and every other piece are
+    /// unchanged. A row of nearly collinear points along a cap's rim (where
+    /// a Voronoi edge or the surface crosses it) triangulated as a fan of
+    /// slivers is cleared this way one sliver at a time, from the one whose
+    /// neighbour across is fat; the move of [`Mesh::flatten_plan`] would
+    /// have to move a rim vertex that other pieces hold.
+    pub(super) fn flip_thin(&mut self, v: u32, x: u32, y: u32, min_length: f64) -> bool {
+        let Some(on_edge) = self.edge_triangles(x, y) else {
+            return false;
+        };
+        let Some(&thin) = on_edge
+            .iter()
+            .find(|&&t| self.triangles[t as usize].contains(&v))
+        else {
+            return false;
+        };
+        let other = if on_edge[0] == thin {
+            on_edge[1]
+        } else {
+            on_edge[0]
+        };
+        let tag = self.tags[thin as usize];
+        if tag == EXTERIOR || self.tags[other as usize] != tag {
+            return false;
+        }
+        let w = self.opposite(other, x, y);
+        let pos = |u: u32| self.positions[u as usize];
+        // The two triangles after the flip: (x, w, v) and (w, y, v) up to
+        // orientation; each must be well shaped.
+        for t in [[x, w, v], [w, y, v]] {
+            let q = t.map(pos);
+            let len2 = [0, 1, 2].map(|e| q[e].distance_squared(q[(e + 1) % 3]));
+            if len2.iter().any(|&l| l < min_length * min_length) {
+                return false;
+            }
+            let longest = len2.iter().copied().fold(0.0, f64::max).sqrt();
+            let height = (q[1] - q[0]).cross(q[2] - q[0]).length() / longest;
+            if !(height >= super::THIN_HEIGHT_RATIO * min_length) {
+                return false;
+            }
+        }
+        self.flip(x, y)
+    }
+
+    /// Removes the thin triangle `(v, x, y)` (apex `v` over its longest
     /// edge `x`–`y`): [`Mesh::flatten_plan`], then [`Mesh::apply_flatten`].
     fn flatten(&mut self, v: u32, x: u32, y: u32, min_length: f64, forced: bool) -> bool {
         match self.flatten_plan(v, x, y, min_length, forced) {

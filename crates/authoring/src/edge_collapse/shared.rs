@@ -430,7 +430,13 @@ impl<'a, 'p> Shared<'a, 'p> {
             .expect("the mesh is built before use")
     }
 
+    /// Piece `k`'s mesh, to change: the piece is looked at again in the
+    /// next pass (a flip made to clear the way for a move can leave a thin
+    /// triangle behind, in a piece that had nothing left to do).
     fn mesh_mut(&mut self, k: u32) -> &mut Mesh {
+        if let Some(active) = self.active.get_mut(k as usize) {
+            *active = true;
+        }
         self.meshes[k as usize]
             .as_mut()
             .expect("the mesh is built before use")
@@ -584,7 +590,12 @@ impl<'a, 'p> Shared<'a, 'p> {
                 .then((a.1, a.2, a.3, a.4).cmp(&(b.1, b.2, b.3, b.4)))
         });
         for (_, k, v, x, y) in thin {
-            if self.flatten(k, v, x, y, forced) {
+            // A flip inside a flat cap moves nothing: try it first.
+            if self.mesh(k).has_triangle(v, x, y) && self.mesh_mut(k).flip_thin(v, x, y, min_length)
+            {
+                stats.flipped += 1;
+                changed = true;
+            } else if self.flatten(k, v, x, y, forced) {
                 stats.flattened += 1;
                 stats.forced += u32::from(forced);
                 changed = true;
@@ -883,6 +894,7 @@ impl<'a, 'p> Shared<'a, 'p> {
     /// flattened there too.
     fn flatten(&mut self, k: u32, v: u32, x: u32, y: u32, forced: bool) -> bool {
         let min_length = self.min_length;
+
         let Some(plan) = self.mesh(k).flatten_plan(v, x, y, min_length, forced) else {
             return false;
         };
