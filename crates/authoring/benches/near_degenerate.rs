@@ -6,8 +6,8 @@
 //! before the weld. Spot and Bob at 100, 500 and 2,000 uniform sites (seed
 //! 1, as the fracture bench), then a unit cube cut by one oblique plane
 //! (normal (15, −5, −10)) passing 1e-9 … 1e-3 m inside and outside the
-//! corner (1, 0, 0). Real meshes with the short-edge collapse off (the
-//! default) and on. Also prints each fracture's wall time.
+//! corner (1, 0, 0). Real meshes with the short-edge collapse off and on
+//! (the default). Also prints each fracture's wall time.
 //!
 //! Run: `cargo bench -p smithereens-authoring --bench near_degenerate`
 //! (release build; `-- 500` for one site count).

@@ -163,7 +163,8 @@ pub(crate) fn provenance_line(
         None => " decomposition=off".to_string(),
     };
     let collapse = match (settings.collapse_short_edges, settings.shared_regions) {
-        (true, _) => " collapse_short_edges",
+        (true, true) => " collapse_short_edges shared_regions",
+        (true, false) => " collapse_short_edges",
         (false, true) => " shared_regions",
         (false, false) => "",
     };

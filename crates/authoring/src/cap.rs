@@ -35,10 +35,11 @@ pub(crate) enum CapOrder {
     /// CPU for the whole fracture than `Id`).
     Outline,
     /// Ascending vertex index, each located from an outline neighbour
-    /// already in. The short-edge collapse uses it: its must-hold weld
-    /// checks (`tests/near_degenerate.rs`, Spot at 2,000 sites) were met
-    /// with this order's ties, and `Outline`'s leave a triangle below the
-    /// area floor there (measured 2026-12-03).
+    /// already in: carving every cell from the whole mesh
+    /// (`FractureSettings::shared_regions` off). The short-edge collapse
+    /// used it until 2026-12-04 (with `Outline`'s ties a triangle below the
+    /// area floor was left on Spot at 2,000 sites, until slivers in flat
+    /// caps were flipped away).
     Id,
 }
 

@@ -41,7 +41,7 @@ pub const WELD_FRACTION: f64 = 1e-7;
 /// surface, would leave shorter edges, which a renderer, a mesh optimiser
 /// or an engine's importer welding at this tolerance collapses into
 /// degenerate triangles and non-manifold edges (issue 17). With
-/// [`FractureSettings::collapse_short_edges`] (off by default) they are
+/// [`FractureSettings::collapse_short_edges`] (on by default) they are
 /// collapsed after carving, keeping every cut face in its plane, each piece
 /// a closed 2-manifold, and both sides of a cut in agreement (see
 /// `edge_collapse/`), after sampled sites are put in general position
@@ -230,9 +230,9 @@ impl Scale {
     /// Cap weld distance, m: [`WELD_FRACTION`] of the diagonal, at least
     /// twice the snapping distance.
     /// Whether cells are carved from shared regions with outline-ordered
-    /// caps ([`FractureSettings::shared_regions`], never with the collapse).
+    /// caps ([`FractureSettings::shared_regions`]).
     pub fn shared_regions(&self) -> bool {
-        self.regions && !self.collapse
+        self.regions
     }
 
     /// How cells are cut and capped: the snapping and weld distances, and
@@ -305,11 +305,6 @@ pub(crate) fn voronoi_raw(
         counts.steps = done.steps;
         counts.degenerate_left = done.left;
     }
-    // With the short-edge collapse on, every cell is carved from the whole
-    // mesh: a region's split fans surface triangles that the cell across
-    // the cut may not split alike, and the shared collapse pass needs the
-    // two sides of a cut to hold the same vertices (see the README's
-    // T-junction note).
     let regions = if scale.shared_regions() {
         RegionTree::build(base, &sites, &scale.clip())
     } else {

@@ -38,6 +38,8 @@ fn output_without_noise_is_byte_identical_to_before_the_feature() {
         // And they keep the seam vertices of the slices (dissolved by
         // default since; the provenance says so).
         dissolve_seams: false,
+        // And the short edges (collapsed by default since, issue 17).
+        collapse_short_edges: false,
         ..Default::default()
     };
     let voronoi = fracture(

@@ -449,10 +449,15 @@ enum Command {
         /// (supports are still flagged).
         #[arg(long)]
         no_bonds: bool,
-        /// Collapse render-mesh edges shorter than 1e-5 × the mesh's
-        /// bounding-box diagonal, both sides of every cut alike (off by
-        /// default in this version; see the README).
+        /// Keep render-mesh edges shorter than 1e-5 × the mesh's
+        /// bounding-box diagonal as carved: no short-edge collapse (on by
+        /// default; README, "No near-degenerate render meshes"), and sampled
+        /// Voronoi sites are not put in general position. The output
+        /// before the collapse became the default.
         #[arg(long)]
+        no_collapse_short_edges: bool,
+        /// Collapse short edges (the default; kept so older command lines work).
+        #[arg(long, hide = true, conflicts_with = "no_collapse_short_edges")]
         collapse_short_edges: bool,
         /// Carve every cell from the whole mesh and triangulate caps in
         /// vertex order, as before shared regions became the default
@@ -713,7 +718,8 @@ fn run(cli: Cli) -> Result<()> {
             refine,
             support_depth,
             no_bonds,
-            collapse_short_edges,
+            no_collapse_short_edges,
+            collapse_short_edges: _,
             no_shared_regions,
             shared_regions: _,
             hulls,
@@ -748,7 +754,7 @@ fn run(cli: Cli) -> Result<()> {
                     BondRule::Detect
                 },
                 decomposition: hulls.to_decomposition(),
-                collapse_short_edges,
+                collapse_short_edges: !no_collapse_short_edges,
                 shared_regions: !no_shared_regions,
                 ..FractureSettings::default()
             };

@@ -554,8 +554,8 @@ fn hull_rows(asset: &Asset) -> Vec<(&'static str, String)> {
 /// Render-mesh triangles with an edge shorter than
 /// [`MIN_EDGE_FRACTION`] × the diagonal of all chunk meshes' bounds (what
 /// an importer welding at that tolerance collapses), and the shortest edge
-/// (m). `fracture --collapse-short-edges` removes most of them (README, "No
-/// near-degenerate render meshes").
+/// (m). `fracture` removes them unless given `--no-collapse-short-edges`
+/// (README, "No near-degenerate render meshes").
 fn short_edges(file: &AssetFile) -> String {
     let points = || file.meshes.iter().flat_map(|m| m.positions.iter());
     let (lo, hi) = points().fold(

@@ -547,21 +547,21 @@ fn short_edge_count(stdout: &str) -> usize {
 }
 
 #[test]
-fn collapse_short_edges_flag_is_noted_and_removes_most_short_edges() {
+fn short_edges_are_collapsed_by_default_and_no_collapse_short_edges_keeps_them() {
     let dir = std::env::temp_dir().join(format!("smithereens-short-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let off = run(&["--chunks", "100"], "spot.obj", &dir, "off");
+    let off = run(
+        &["--chunks", "100", "--no-collapse-short-edges"],
+        "spot.obj",
+        &dir,
+        "off",
+    );
     assert!(
         off.status.success(),
         "{}",
         String::from_utf8_lossy(&off.stderr)
     );
-    let on = run(
-        &["--chunks", "100", "--collapse-short-edges"],
-        "spot.obj",
-        &dir,
-        "on",
-    );
+    let on = run(&["--chunks", "100"], "spot.obj", &dir, "on");
     assert!(
         on.status.success(),
         "{}",
@@ -576,6 +576,29 @@ fn collapse_short_edges_flag_is_noted_and_removes_most_short_edges() {
     assert_eq!(short_edge_count(&on), 0, "{on}");
     assert!(on.contains("collapse_short_edges"), "{on}");
     assert!(!off.contains("collapse_short_edges"), "{off}");
+    // The old flag still parses (it is the default), but not with its opposite.
+    let again = run(
+        &["--chunks", "100", "--collapse-short-edges"],
+        "spot.obj",
+        &dir,
+        "again",
+    );
+    assert!(again.status.success());
+    let again = String::from_utf8_lossy(&again.stdout).to_string();
+    assert!(again.contains("collapse_short_edges"), "{again}");
+    assert_eq!(short_edge_count(&again), 0, "{again}");
+    let both = run(
+        &[
+            "--chunks",
+            "100",
+            "--collapse-short-edges",
+            "--no-collapse-short-edges",
+        ],
+        "spot.obj",
+        &dir,
+        "both",
+    );
+    assert_eq!(both.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -282,6 +282,9 @@ fn load_asset(
         // Likewise the seam vertices of block grids stay (issue 17's seam
         // dissolve came later).
         dissolve_seams: false,
+        // And the carved vertices and sampled sites: the short-edge
+        // collapse (issue 17 item 2) became the default later still.
+        collapse_short_edges: false,
         ..FractureSettings::default()
     };
     if let Some(b) = &a.box_ {
