@@ -894,7 +894,6 @@ impl<'a, 'p> Shared<'a, 'p> {
     /// flattened there too.
     fn flatten(&mut self, k: u32, v: u32, x: u32, y: u32, forced: bool) -> bool {
         let min_length = self.min_length;
-
         let Some(plan) = self.mesh(k).flatten_plan(v, x, y, min_length, forced) else {
             return false;
         };
