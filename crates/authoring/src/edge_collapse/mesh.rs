@@ -8,6 +8,14 @@ use super::{CollapseStats, short_edges_of, thin_triangles_of};
 use crate::piece::{EXTERIOR, Piece};
 use glam::DVec3;
 
+/// Two surface triangles whose fourth point lies within this fraction of
+/// the shortest edge length of the other's plane are parts of one triangle
+/// of the source mesh (its cuts' points are computed on its edges, so they
+/// stay in its plane to rounding), and an edge between them may be
+/// flipped: 1e-6, 2.6e-11 m on Spot, far below any crease of a real mesh
+/// (and below what any flip may move the surface).
+const COPLANAR_FRACTION: f64 = 1e-6;
+
 /// A forced move may tilt a cap triangle out of its plane by at most
 /// about 0.5° (1 − cos = 4e-5). A consumer that measures a cut face takes
 /// a triangle as part of it when its normal is within that of the face's
@@ -669,15 +677,16 @@ impl Mesh {
         self.positions[v as usize] = target;
     }
 
-    /// Flips edge `p`–`q` when both its triangles belong to the same cap
-    /// (so lie in one plane) and the quadrilateral they form is convex:
-    /// the surface is unchanged. Returns whether it flipped.
+    /// Flips edge `p`–`q` when both its triangles lie in one plane (the
+    /// same cap, or two surface triangles cut from one triangle of the
+    /// source mesh: [`COPLANAR_FRACTION`]) and the quadrilateral they form
+    /// is convex: the surface is unchanged. Returns whether it flipped.
     fn flip(&mut self, p: u32, q: u32) -> bool {
         let Some([t1, t2]) = self.edge_triangles(p, q) else {
             return false;
         };
         let tag = self.tags[t1 as usize];
-        if tag == EXTERIOR || self.tags[t2 as usize] != tag {
+        if self.tags[t2 as usize] != tag {
             return false;
         }
         // Orient so that t1 runs p → q.
@@ -690,6 +699,19 @@ impl Mesh {
         }
         let pos = |v: u32| self.positions[v as usize];
         let normal = (pos(q) - pos(p)).cross(pos(r) - pos(p));
+        if tag == EXTERIOR {
+            // The source surface bends at its edges: flip only inside one
+            // of its (split) triangles. The flip moves the surface by the
+            // tetrahedron p q r s; its height over the larger of the two
+            // triangles is the smaller of the two points' distances from
+            // the other triangle's plane (a sliver's own plane is noise).
+            let other = (pos(p) - pos(q)).cross(pos(s) - pos(q));
+            let six_volume = normal.dot(pos(s) - pos(p)).abs();
+            let height = six_volume / normal.length().max(other.length());
+            if !(height <= COPLANAR_FRACTION * self.min_length) {
+                return false;
+            }
+        }
         let new1 = [p, s, r];
         let new2 = [s, q, r];
         for t in [new1, new2] {
@@ -710,7 +732,8 @@ impl Mesh {
 
     /// Removes the thin triangle `(v, x, y)` (apex `v` over its longest
     /// edge `x`–`y`) by flipping `x`–`y` alone, when the triangle across it
-    /// lies in the same flat cap and both triangles the flip makes are
+    /// lies in the same plane ([`Mesh::flip`]: the same cap, or the same
+    /// triangle of the source surface) and both triangles the flip makes are
     /// neither thin nor have an edge shorter than `min_length`: no vertex
     /// moves, so the surface, the cap's area and every other piece are
     /// unchanged. A row of nearly collinear points along a cap's rim (where
@@ -733,8 +756,7 @@ impl Mesh {
         } else {
             on_edge[0]
         };
-        let tag = self.tags[thin as usize];
-        if tag == EXTERIOR || self.tags[other as usize] != tag {
+        if self.tags[other as usize] != self.tags[thin as usize] {
             return false;
         }
         let w = self.opposite(other, x, y);
