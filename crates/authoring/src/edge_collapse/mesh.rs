@@ -681,6 +681,16 @@ impl Mesh {
         self.around[keep as usize].extend(moving);
     }
 
+    /// Lets vertex `v` move again (its class stopped being ambiguous).
+    pub(super) fn unlock(&mut self, v: u32) {
+        self.locked[v as usize] = false;
+    }
+
+    /// Keeps vertex `v` where it is from now on.
+    pub(super) fn lock(&mut self, v: u32) {
+        self.locked[v as usize] = true;
+    }
+
     /// Moves vertex `v` to `target` (checked by [`Mesh::fits`]).
     pub(super) fn move_vertex(&mut self, v: u32, target: DVec3) {
         self.positions[v as usize] = target;
