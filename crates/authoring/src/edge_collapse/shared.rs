@@ -370,9 +370,9 @@ impl<'a, 'p> Shared<'a, 'p> {
                 copies.remove(i + 1);
                 copies[i] = (k, a.min(b));
             }
-            if ok {
-                self.classes.insert(r, copies);
-            } else {
+            // The pairs merged so far are one vertex now, whatever follows.
+            self.classes.insert(r, copies);
+            if !ok {
                 // Stays put, in the meshes already built as in those to come.
                 self.frozen[r as usize] = true;
                 for (q, v) in self.copies(r) {
