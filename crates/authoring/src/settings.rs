@@ -286,9 +286,8 @@ pub struct FractureSettings {
     /// position (README, "No near-degenerate render meshes"). On by
     /// default: it moves cut vertices by up to 1e-5 and sampled sites by up
     /// to 5e-3 of the mesh's diagonal, and costs about 0.15 s on Spot at 500
-    /// sites. Over some seeds a short edge, or a bond whose area differs
-    /// from one side's cap by up to 0.4 %, is still left (issue 17, item
-    /// 2, open). Settings files written before it became the default lack
+    /// sites. Over some seeds a bond whose area differs from one side's cap
+    /// by up to 0.4 % is still left (issue 17, item 2, open). Settings files written before it became the default lack
     /// the field and read it as off, so they keep giving the assets they
     /// gave (as do scenario files' recipes).
     #[serde(default)]

@@ -20,13 +20,17 @@
 //! and 2,000 sites (`other_seeds_weld_cleanly_and_hold_in_full_where_measured`,
 //! release only), with the default settings (shared regions and the
 //! collapse, both on): every weld is clean, with no edge or triangle below
-//! the floors, and 17 of these 24 fractures hold the fracture invariants
-//! too; 7 fail bond = cap (one side's cap differs from its bond by 1.3e-4
-//! to 4e-3 relative: Spot 2,000 seeds 2, 3, 4 and 7, Bob 2,000 seeds 2, 3
-//! and 6; in Bob seed 2 the cap is right but one of its triangles is
-//! tilted 1.6°, past what this test counts as in the plane, see
+//! the floors, and 19 of these 24 fractures hold the fracture invariants
+//! too; 5 fail bond = cap (one side's cap differs from its bond by 2.5e-4
+//! to 4e-3 relative: Spot 2,000 seeds 3 and 4, Bob 2,000 seeds 2, 3 and
+//! 6; in Bob seed 2 the cap is right but one of its triangles is tilted
+//! 1.6°, past what this test counts as in the plane, see
 //! `MAX_TILT_COSINE` in `edge_collapse/mesh.rs`; in the others no triangle
-//! is left out, the two sides differ). The last short edge (Spot 2,000,
+//! is left out, the two sides differ). Spot 2,000 seeds 2 and 7 joined the
+//! held ones when a vertex that only one side of a cut held next to a
+//! leftover short edge or thin triangle was inserted into the other
+//! side's rim before the moves without the balance
+//! (`Shared::conform_leftovers`, 2026-12-04). The last short edge (Spot 2,000,
 //! seed 7) went when a piece holding two vertices 1.6e-7 m apart where its
 //! neighbours hold one had them merged instead of frozen
 //! (`Shared::merge_doubles`, 2026-12-04). Flipping edges inside one
@@ -150,15 +154,17 @@ fn spot_and_bob_at_2000_sites_weld_cleanly() {
 /// Seeds 2 to 7 at 500 and 2,000 sites that hold in full: the fracture
 /// invariants (bond area = cap area included) and a clean weld with no
 /// edge or triangle below the floors (measured, see the module docs).
-const HELD_IN_FULL: [(&str, u32, u64); 17] = [
+const HELD_IN_FULL: [(&str, u32, u64); 19] = [
     ("spot.obj", 500, 2),
     ("spot.obj", 500, 3),
     ("spot.obj", 500, 4),
     ("spot.obj", 500, 5),
     ("spot.obj", 500, 6),
     ("spot.obj", 500, 7),
+    ("spot.obj", 2000, 2),
     ("spot.obj", 2000, 5),
     ("spot.obj", 2000, 6),
+    ("spot.obj", 2000, 7),
     ("bob_tri.obj", 500, 2),
     ("bob_tri.obj", 500, 3),
     ("bob_tri.obj", 500, 4),
@@ -172,7 +178,7 @@ const HELD_IN_FULL: [(&str, u32, u64); 17] = [
 
 /// Seeds 2 to 7 at 500 and 2,000 sites: every weld clean with no edge or
 /// triangle below the floors, and the fracture invariants (bond area = cap
-/// area included) where measured so ([`HELD_IN_FULL`]; the other seven
+/// area included) where measured so ([`HELD_IN_FULL`]; the other five
 /// fail bond = cap, see the module docs).
 #[test]
 #[ignore = "slow in debug: run in release by scripts/near_degenerate_release.sh"]

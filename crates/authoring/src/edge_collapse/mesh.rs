@@ -681,6 +681,62 @@ impl Mesh {
         self.around[keep as usize].extend(moving);
     }
 
+    /// Splits, at `p`, the edge of a triangle tagged `tag` that passes
+    /// within `reach` of `p` strictly between its ends (each end farther
+    /// than `reach` from `p`): the two triangles on it become four. Returns
+    /// the new vertex, or `None` when no such edge exists.
+    pub(super) fn split_edge_at(&mut self, tag: u32, p: DVec3, reach: f64) -> Option<u32> {
+        let mut found = None;
+        'search: for (t, tri) in self.triangles.iter().enumerate() {
+            if !self.alive[t] || self.tags[t] != tag {
+                continue;
+            }
+            for e in 0..3 {
+                let (a, b) = (tri[e], tri[(e + 1) % 3]);
+                let (pa, pb) = (self.positions[a as usize], self.positions[b as usize]);
+                let ab = pb - pa;
+                let s = (p - pa).dot(ab) / ab.length_squared();
+                if !(s > 0.0 && s < 1.0) {
+                    continue;
+                }
+                if (pa + ab * s).distance(p) <= reach
+                    && pa.distance(p) > reach
+                    && pb.distance(p) > reach
+                {
+                    found = Some((a, b));
+                    break 'search;
+                }
+            }
+        }
+        let (a, b) = found?;
+        let on_edge = self.edge_triangles(a, b)?;
+        let n = self.positions.len() as u32;
+        self.positions.push(p);
+        self.locked.push(false);
+        self.around.push(Vec::new());
+        for t in on_edge {
+            let tri = self.triangles[t as usize];
+            let k = (0..3)
+                .find(|&k| {
+                    let (x, y) = (tri[k], tri[(k + 1) % 3]);
+                    (x == a && y == b) || (x == b && y == a)
+                })
+                .unwrap_or(0);
+            let (x, y, z) = (tri[k], tri[(k + 1) % 3], tri[(k + 2) % 3]);
+            self.triangles[t as usize] = [x, n, z];
+            let nt = self.triangles.len() as u32;
+            self.triangles.push([n, y, z]);
+            self.tags.push(self.tags[t as usize]);
+            self.alive.push(true);
+            self.around[y as usize].retain(|&u| u != t);
+            self.around[y as usize].push(nt);
+            self.around[z as usize].push(nt);
+            self.around[n as usize].push(t);
+            self.around[n as usize].push(nt);
+        }
+        Some(n)
+    }
+
     /// Lets vertex `v` move again (its class stopped being ambiguous).
     pub(super) fn unlock(&mut self, v: u32) {
         self.locked[v as usize] = false;

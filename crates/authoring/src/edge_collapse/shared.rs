@@ -25,11 +25,16 @@
 //! Voronoi fracture every move is first checked for the cap area it adds
 //! or removes on each side of each cut ([`Shared::balance`]): the running
 //! difference per cut stays within [`CAP_IMBALANCE`] of its cap area.
-//! Short edges and thin triangles that this leaves are removed in further
-//! rounds without the check (a broken render mesh is worse than a bond a
-//! little off its cap). Inserting the missing vertices across before the
-//! pass (conforming caps, tried on an unlanded branch) tripled the short
-//! edges and left 150 to 450 triangles with a short edge per fracture.
+//! Where that leaves a short edge or a thin triangle, each of its vertices
+//! and their neighbours that one side of a cut holds and the other does
+//! not is inserted into the other side's rim edge it lies on
+//! ([`Shared::conform_leftovers`]), and the balanced rounds run again.
+//! What remains is removed in further rounds without the check (a broken
+//! render mesh is worse than a bond a little off its cap). Inserting every
+//! missing vertex across before the pass (conforming caps, tried on an
+//! unlanded branch) tripled the short edges and left 150 to 450 triangles
+//! with a short edge per fracture; inserting only where a leftover needs
+//! it does not.
 //!
 //! Order: edges shortest first and triangles thinnest first, ties by the
 //! classes' indices (assigned in piece order, then vertex order), in rounds
@@ -98,6 +103,11 @@ pub(crate) fn collapse_shared(
     shared.active = busy;
     shared.merge_doubles();
     shared.rounds(&mut stats);
+    // What the balance kept may be held by one side of a cut only (a
+    // T-junction): give the other side that vertex and try again.
+    if shared.balanced && shared.leftovers() > 0 && shared.conform_leftovers() {
+        shared.rounds(&mut stats);
+    }
     // What the balance kept is removed anyway: a short edge or a thin
     // triangle breaks the render mesh, a cap a little off its bond's area
     // only shifts that bond's strength.
@@ -169,6 +179,10 @@ struct Shared<'a, 'p> {
     /// Roots of classes holding two vertices of one piece (see
     /// [`Shared::merge_doubles`]), before they are frozen.
     doubles: Vec<u32>,
+    /// Vertices added by [`Shared::conform_leftovers`], by id beyond the
+    /// start's (id − total), and their ids.
+    extra: Vec<(u32, u32)>,
+    extra_id: BTreeMap<(u32, u32), u32>,
     /// Pieces that had work left at their last look or changed since:
     /// the only ones a pass looks at, so the passes cost what is left.
     active: Vec<bool>,
@@ -241,6 +255,8 @@ impl<'a, 'p> Shared<'a, 'p> {
             classes: BTreeMap::new(),
             frozen,
             doubles: Vec::new(),
+            extra: Vec::new(),
+            extra_id: BTreeMap::new(),
             active: Vec::new(),
             min_length,
             cells: None,
@@ -324,6 +340,82 @@ impl<'a, 'p> Shared<'a, 'p> {
         }
     }
 
+    /// Where the balanced rounds left a short edge or a thin triangle: each
+    /// of its vertices (and their neighbours) on a Voronoi cut that the
+    /// piece across does not hold (a T-junction of independent carving)
+    /// is inserted there, splitting the rim edge it lies on, and joins the
+    /// vertex's class; then a move changes both sides of the cut alike.
+    /// True if any vertex was inserted.
+    fn conform_leftovers(&mut self) -> bool {
+        let Some(cells) = self.cells.clone() else {
+            return false;
+        };
+        let min_length = self.min_length;
+        let mut wanted: Vec<(u32, u32)> = Vec::new();
+        for k in 0..self.meshes.len() {
+            if self.frozen_pieces[k] || !self.active[k] {
+                continue;
+            }
+            let Some(m) = &self.meshes[k] else {
+                continue;
+            };
+            let mut vs: Vec<u32> = Vec::new();
+            for (_, a, b) in m.short_edges(min_length * min_length) {
+                vs.extend([a, b]);
+            }
+            for (_, v, x, y) in m.thin_triangles(min_length) {
+                vs.extend([v, x, y]);
+            }
+            let mut all = vs.clone();
+            for &v in &vs {
+                all.extend(m.neighbours(v));
+            }
+            all.sort_unstable();
+            all.dedup();
+            wanted.extend(all.into_iter().map(|v| (k as u32, v)));
+        }
+        let mut by_cell: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
+        for (q, &c) in cells.iter().enumerate() {
+            by_cell.entry(c).or_default().push(q as u32);
+        }
+        let mut any = false;
+        for (k, u) in wanted {
+            let (dead, locked, p, tags) = {
+                let m = self.mesh(k);
+                (m.is_dead(u), m.locked(u), m.position(u), m.planes(u))
+            };
+            if dead || locked {
+                continue;
+            }
+            for tag in tags {
+                if tag & PARENT_TAG_BASE != 0 {
+                    continue;
+                }
+                let Some(across) = by_cell.get(&tag).cloned() else {
+                    continue;
+                };
+                for q in across {
+                    let r = self.root(k, u);
+                    if self.frozen_pieces[q as usize] || self.copies(r).iter().any(|c| c.0 == q) {
+                        continue;
+                    }
+                    self.ensure(q as usize);
+                    let tolerance = self.tolerance;
+                    if let Some(n) = self
+                        .mesh_mut(q)
+                        .split_edge_at(cells[k as usize], p, tolerance)
+                    {
+                        let id = self.add_id(q, n);
+                        let own = self.id((k, u));
+                        self.union(own, id);
+                        any = true;
+                    }
+                }
+            }
+        }
+        any
+    }
+
     /// A class holding two vertices of one piece joined by an edge (the
     /// piece has a vertex a few hundred nanometres from another, where the
     /// pieces around hold one): that edge is collapsed in that piece, onto
@@ -384,9 +476,25 @@ impl<'a, 'p> Shared<'a, 'p> {
         }
     }
 
-    /// The class id of vertex `v` of piece `k` at the start.
+    /// The class id of vertex `v` of piece `k` (at the start, or added).
     fn id(&self, (k, v): (u32, u32)) -> u32 {
-        self.offsets[k as usize] + v
+        let (lo, hi) = (self.offsets[k as usize], self.offsets[k as usize + 1]);
+        if lo + v < hi {
+            lo + v
+        } else {
+            self.extra_id.get(&(k, v)).copied().unwrap_or(u32::MAX)
+        }
+    }
+
+    /// A new id for vertex `v` added to piece `k`.
+    fn add_id(&mut self, k: u32, v: u32) -> u32 {
+        let total = *self.offsets.last().unwrap_or(&0);
+        let id = total + self.extra.len() as u32;
+        self.extra.push((k, v));
+        self.extra_id.insert((k, v), id);
+        self.parent.push(id);
+        self.frozen.push(false);
+        id
     }
 
     fn find(&mut self, mut x: u32) -> u32 {
@@ -400,6 +508,10 @@ impl<'a, 'p> Shared<'a, 'p> {
 
     /// The `(piece, vertex)` of id `x` at the start.
     fn vertex_of(&self, x: u32) -> (u32, u32) {
+        let total = *self.offsets.last().unwrap_or(&0);
+        if x >= total {
+            return self.extra[(x - total) as usize];
+        }
         let k = self.offsets.partition_point(|&o| o <= x) - 1;
         (k as u32, x - self.offsets[k])
     }
