@@ -546,45 +546,39 @@ fn short_edge_count(stdout: &str) -> usize {
         .unwrap_or_else(|| panic!("no count in {line}"))
 }
 
+/// The standard output of a run that must have succeeded.
+fn stdout_of_success(out: std::process::Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 #[test]
 fn short_edges_are_collapsed_by_default_and_no_collapse_short_edges_keeps_them() {
     let dir = std::env::temp_dir().join(format!("smithereens-short-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let off = run(
+    let off = stdout_of_success(run(
         &["--chunks", "100", "--no-collapse-short-edges"],
         "spot.obj",
         &dir,
         "off",
-    );
-    assert!(
-        off.status.success(),
-        "{}",
-        String::from_utf8_lossy(&off.stderr)
-    );
-    let on = run(&["--chunks", "100"], "spot.obj", &dir, "on");
-    assert!(
-        on.status.success(),
-        "{}",
-        String::from_utf8_lossy(&on.stderr)
-    );
-    let (off, on) = (
-        String::from_utf8_lossy(&off.stdout).to_string(),
-        String::from_utf8_lossy(&on.stdout).to_string(),
-    );
+    ));
+    let on = stdout_of_success(run(&["--chunks", "100"], "spot.obj", &dir, "on"));
     // Spot at 100 sites: the must-hold is met there with the collapse on.
     assert!(short_edge_count(&off) > 100, "{off}");
     assert_eq!(short_edge_count(&on), 0, "{on}");
     assert!(on.contains("collapse_short_edges"), "{on}");
     assert!(!off.contains("collapse_short_edges"), "{off}");
     // The old flag still parses (it is the default), but not with its opposite.
-    let again = run(
+    let again = stdout_of_success(run(
         &["--chunks", "100", "--collapse-short-edges"],
         "spot.obj",
         &dir,
         "again",
-    );
-    assert!(again.status.success());
-    let again = String::from_utf8_lossy(&again.stdout).to_string();
+    ));
     assert!(again.contains("collapse_short_edges"), "{again}");
     assert_eq!(short_edge_count(&again), 0, "{again}");
     let both = run(
@@ -599,6 +593,7 @@ fn short_edges_are_collapsed_by_default_and_no_collapse_short_edges_keeps_them()
         "both",
     );
     assert_eq!(both.status.code(), Some(2));
+    assert!(!dir.join("both.smasset").exists());
     std::fs::remove_dir_all(&dir).ok();
 }
 

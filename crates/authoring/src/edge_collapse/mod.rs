@@ -435,8 +435,7 @@ mod tests {
         // Cap 1 (x, y, v) beside the surface triangle (y, x, w); the point
         // 1e-12 m off x–y at a third of its length splits it, within
         // reach; a point near an end or farther than the reach does not.
-        let piece = sliver_beside(DVec3::new(0.5, -1.0, 0.3), EXTERIOR);
-        let mut piece = piece;
+        let mut piece = sliver_beside(DVec3::new(0.5, -1.0, 0.3), EXTERIOR);
         piece.positions[2] = DVec3::new(0.4, 0.8, 0.0);
         let area = |p: &Piece| {
             p.triangles
@@ -464,9 +463,8 @@ mod tests {
         // The cap and the whole change by the sliver the 1e-12 m offset adds.
         assert!((split.tagged_area(1).0 - piece.tagged_area(1).0).abs() < 1e-11);
         assert!((area(&split) - area(&piece)).abs() < 1e-11);
-        // Every edge of the four is used once each way or lies on the open
-        // border of the two triangles it came from: the new vertex is
-        // inside the old edge on both sides.
+        // The new vertex is a corner of all four (two on each side of the
+        // old edge).
         let n = split
             .positions
             .iter()
