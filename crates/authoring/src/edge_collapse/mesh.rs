@@ -22,14 +22,14 @@ const COPLANAR_FRACTION: f64 = 1e-6;
 /// (the fracture tests allow 0.8°), and both sides of a cut make the same
 /// move (`shared.rs`), so their faces still coincide.
 ///
-/// Known gap: the bound is checked for the move that takes a vertex off
-/// its plane, not for later moves that keep their own vertex in a plane
-/// but narrow a triangle holding such a vertex. Bob at 2,000 sites, seed 2
-/// has one cap triangle tilted 1.6° so. Checking every move against the
-/// bound (tried 2026-12-04) fixed that case and left a short edge stuck in
-/// Spot at 500 sites, seed 6, where only tilting moves remained; a tilted
-/// triangle is still part of its cap (the bond's area counts it), a short
-/// edge breaks the render mesh, so it was not kept.
+/// The bound holds for the move that takes a vertex off its plane, and
+/// (until [`Mesh::release_tilt`]) for a later in-plane move that narrows
+/// a triangle holding such a vertex past it: without the latter, Bob at
+/// 2,000 sites, seed 2 had cap triangles tilted 0.9° and 1.6°. The shared
+/// pass's last rounds release it (a short edge breaks the render mesh, a
+/// tilted triangle is still part of its cap): checking every move of
+/// every round (tried on 2026-12-04) left a short edge stuck in Spot at
+/// 500 sites, seed 6.
 const MAX_TILT_COSINE: f64 = 1.0 - 4e-5;
 
 /// A checked flattening of a thin triangle (see [`Mesh::flatten_plan`]).
@@ -75,6 +75,9 @@ pub(super) struct Mesh {
     min_length: f64,
     /// Vertices that must not move (see [`Mesh::new`]).
     locked: Vec<bool>,
+    /// Whether a move may not tilt further a cap triangle already tilted
+    /// past [`MAX_TILT_COSINE`] (see [`Mesh::tilted`]).
+    guard_tilt: bool,
 }
 
 impl Mesh {
@@ -97,7 +100,14 @@ impl Mesh {
             planes: super::cap_planes(piece, 1e-3 * min_length),
             min_length,
             locked,
+            guard_tilt: true,
         }
+    }
+
+    /// Lets moves tilt cap triangles already tilted past the bound further
+    /// (the shared pass's last rounds, see `shared.rs`).
+    pub(super) fn release_tilt(&mut self) {
+        self.guard_tilt = false;
     }
 
     /// The point nearest `target` on the fitted planes of the cap tags
@@ -385,11 +395,20 @@ impl Mesh {
     /// The first cap triangle around `moved` (other than `skip`), with its
     /// moved vertex, that moving `moved` to `target` tilts out of its fitted
     /// plane by more than about 0.5° ([`MAX_TILT_COSINE`]) while moving one
-    /// of its vertices off that plane (by more than 1e-3 × `min_length`).
+    /// of its vertices off that plane (by more than 1e-3 × `min_length`;
+    /// only `forced` moves do), or, unless released
+    /// ([`Mesh::release_tilt`]), that an unforced move tilts past the
+    /// bound and further than it was.
     /// The forced pass may move a vertex off its planes only where that
     /// leaves the caps flat to well within what "coplanar" means to a
     /// consumer: bond area = cap area.
-    fn tilted(&self, moved: &[u32], target: DVec3, skip: &[u32]) -> Option<(u32, u32)> {
+    fn tilted(
+        &self,
+        moved: &[u32],
+        target: DVec3,
+        skip: &[u32],
+        forced: bool,
+    ) -> Option<(u32, u32)> {
         self.around_moved(moved, skip).find(|&(t, _)| {
             let tag = self.tags[t as usize];
             let Ok(k) = self.planes.binary_search_by_key(&tag, |p| p.0) else {
@@ -397,10 +416,23 @@ impl Mesh {
             };
             let (n, d) = (self.planes[k].1, self.planes[k].2);
             let q = self.placed(t, moved, target);
-            let normal = (q[1] - q[0]).cross(q[2] - q[0]);
+            let after = (q[1] - q[0]).cross(q[2] - q[0]).normalize_or_zero().dot(n);
+            if after >= MAX_TILT_COSINE {
+                return false;
+            }
             // Only a real move off the plane (the fit's tolerance).
             let off = (n.dot(target) - d).abs() > 1e-3 * self.min_length;
-            off && normal.normalize_or_zero().dot(n) < MAX_TILT_COSINE
+            if forced && off {
+                return true;
+            }
+            // Or one that tilts further a triangle holding a vertex an
+            // earlier move took off the plane.
+            if !self.guard_tilt || forced {
+                return false;
+            }
+            let p = self.triangles[t as usize].map(|v| self.positions[v as usize]);
+            let before = (p[1] - p[0]).cross(p[2] - p[0]).normalize_or_zero().dot(n);
+            after < before
         })
     }
 
@@ -615,7 +647,7 @@ impl Mesh {
     /// `forced`, tilts no cap (see [`Mesh::tilted`]).
     pub(super) fn fits(&self, moved: &[u32], target: DVec3, forced: bool, skip: &[u32]) -> bool {
         self.turned_over(moved, target, skip).is_none()
-            && (!forced || self.tilted(moved, target, skip).is_none())
+            && self.tilted(moved, target, skip, forced).is_none()
     }
 
     /// None of `targets` fits: flips, inside a flat cap, the long edge of
@@ -629,10 +661,10 @@ impl Mesh {
         forced: bool,
         skip: &[u32],
     ) -> Attempt {
-        if forced {
+        {
             for &x in targets {
                 if self.turned_over(moved, x, skip).is_none()
-                    && let Some((t, apex)) = self.tilted(moved, x, skip)
+                    && let Some((t, apex)) = self.tilted(moved, x, skip, forced)
                     && self.flip_opposite(t, apex)
                 {
                     return Attempt::Flipped;
@@ -684,7 +716,11 @@ impl Mesh {
     /// Splits, at `p`, the edge of a triangle tagged `tag` that passes
     /// within `reach` of `p` strictly between its ends (each end farther
     /// than `reach` from `p`): the two triangles on it become four. Returns
-    /// the new vertex, or `None` when no such edge exists.
+    /// the new vertex, or `None` when no such edge exists or a new triangle
+    /// would be thin (height below [`THIN_HEIGHT_RATIO`](super::THIN_HEIGHT_RATIO)
+    /// × the collapse length: a thin triangle on the edge would become two,
+    /// each harder to remove; on Bob at 2,000 sites, seeds 2 and 3, such
+    /// splits left triangles below the area floor).
     pub(super) fn split_edge_at(&mut self, tag: u32, p: DVec3, reach: f64) -> Option<u32> {
         let mut found = None;
         'search: for (t, tri) in self.triangles.iter().enumerate() {
@@ -710,6 +746,26 @@ impl Mesh {
         }
         let (a, b) = found?;
         let on_edge = self.edge_triangles(a, b)?;
+        // No new triangle may be thin.
+        let thin = |q: [DVec3; 3]| {
+            let longest = (0..3)
+                .map(|e| q[e].distance_squared(q[(e + 1) % 3]))
+                .fold(0.0, f64::max)
+                .sqrt();
+            (q[1] - q[0]).cross(q[2] - q[0]).length()
+                < super::THIN_HEIGHT_RATIO * self.min_length * longest
+        };
+        for &t in &on_edge {
+            let z = self.opposite(t, a, b);
+            let (pa, pb, pz) = (
+                self.positions[a as usize],
+                self.positions[b as usize],
+                self.positions[z as usize],
+            );
+            if thin([pa, p, pz]) || thin([p, pb, pz]) {
+                return None;
+            }
+        }
         let n = self.positions.len() as u32;
         self.positions.push(p);
         self.locked.push(false);

@@ -25,9 +25,10 @@
 //! Voronoi fracture every move is first checked for the cap area it adds
 //! or removes on each side of each cut ([`Shared::balance`]): the running
 //! difference per cut stays within [`CAP_IMBALANCE`] of its cap area.
-//! Where that leaves a short edge or a thin triangle, each of its vertices
-//! and their neighbours that one side of a cut holds and the other does
-//! not is inserted into the other side's rim edge it lies on
+//! Where that leaves a short edge or a thin triangle, each of its vertices,
+//! their neighbours, and the neighbours of their copies in the other
+//! pieces, that one side of a cut holds and the other does not, is
+//! inserted into the other side's rim edge it lies on
 //! ([`Shared::conform_leftovers`]), and the balanced rounds run again.
 //! What remains is removed in further rounds without the check (a broken
 //! render mesh is worse than a bond a little off its cap). Inserting every
@@ -113,6 +114,10 @@ pub(crate) fn collapse_shared(
     // only shifts that bond's strength.
     if shared.balanced && shared.leftovers() > 0 {
         shared.balanced = false;
+        // Nor need a move keep tilted cap triangles within the bound.
+        for m in shared.meshes.iter_mut().flatten() {
+            m.release_tilt();
+        }
         shared.rounds(&mut stats);
     }
     stats.kept = shared
@@ -189,6 +194,8 @@ struct Shared<'a, 'p> {
     min_length: f64,
     /// For a Voronoi fracture, each piece's cell (see [`collapse_shared`]).
     cells: Option<Vec<u32>>,
+    /// The pieces of each cell, ascending.
+    by_cell: BTreeMap<u32, Vec<u32>>,
     /// The copy tolerance, m.
     tolerance: f64,
     /// Per Voronoi cut `(cell, tag)`: that cell's cap area at the start, m².
@@ -260,6 +267,7 @@ impl<'a, 'p> Shared<'a, 'p> {
             active: Vec::new(),
             min_length,
             cells: None,
+            by_cell: BTreeMap::new(),
             tolerance,
             cap_areas: BTreeMap::new(),
             imbalance: BTreeMap::new(),
@@ -341,15 +349,13 @@ impl<'a, 'p> Shared<'a, 'p> {
     }
 
     /// Where the balanced rounds left a short edge or a thin triangle: each
-    /// of its vertices (and their neighbours) on a Voronoi cut that the
-    /// piece across does not hold (a T-junction of independent carving)
-    /// is inserted there, splitting the rim edge it lies on, and joins the
-    /// vertex's class; then a move changes both sides of the cut alike.
-    /// True if any vertex was inserted.
+    /// of its vertices (and the neighbours of every copy of them, see
+    /// [`Shared::conform`]) on a Voronoi cut that the piece across does not
+    /// hold (a T-junction of independent carving) is inserted there,
+    /// splitting the rim edge it lies on, and joins the vertex's class;
+    /// then a move changes both sides of the cut alike. True if any vertex
+    /// was inserted.
     fn conform_leftovers(&mut self) -> bool {
-        let Some(cells) = self.cells.clone() else {
-            return false;
-        };
         let min_length = self.min_length;
         let mut wanted: Vec<(u32, u32)> = Vec::new();
         for k in 0..self.meshes.len() {
@@ -366,18 +372,54 @@ impl<'a, 'p> Shared<'a, 'p> {
             for (_, v, x, y) in m.thin_triangles(min_length) {
                 vs.extend([v, x, y]);
             }
-            let mut all = vs.clone();
-            for &v in &vs {
-                all.extend(m.neighbours(v));
+            wanted.extend(vs.into_iter().map(|v| (k as u32, v)));
+        }
+        self.conform(wanted)
+    }
+
+    /// Inserts across every Voronoi cut the vertices `wanted`, their
+    /// neighbours, and the neighbours of their copies in the other pieces,
+    /// wherever the piece across lacks them (see
+    /// [`Shared::conform_leftovers`]). The copies' neighbours matter: a
+    /// vertex both sides hold, moved, still changes one side alone where
+    /// that side has a T-junction next to it and the other does not
+    /// (Spot at 2,000 sites, seed 4, and Bob at 2,000, seed 3, kept a
+    /// bond a few 1e-4 off its cap without them). True if any vertex was
+    /// inserted.
+    fn conform(&mut self, mut wanted: Vec<(u32, u32)>) -> bool {
+        if self.cells.is_none() {
+            return false;
+        }
+        let mut near: Vec<(u32, u32)> = Vec::new();
+        for &(k, v) in &wanted {
+            if let Some(m) = &self.meshes[k as usize] {
+                near.extend(m.neighbours(v).into_iter().map(|x| (k, x)));
             }
-            all.sort_unstable();
-            all.dedup();
-            wanted.extend(all.into_iter().map(|v| (k as u32, v)));
         }
-        let mut by_cell: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-        for (q, &c) in cells.iter().enumerate() {
-            by_cell.entry(c).or_default().push(q as u32);
+        wanted.extend(near);
+        // The copies of those vertices in the other pieces, and their
+        // neighbours there: a T-junction next to a copy changes that
+        // piece's cap alone when the copy moves.
+        let mut more: Vec<(u32, u32)> = Vec::new();
+        for &(k, v) in &wanted {
+            let r = self.root(k, v);
+            for (q, w) in self.copies(r) {
+                if q == k {
+                    continue;
+                }
+                let Some(m) = &self.meshes[q as usize] else {
+                    continue;
+                };
+                if m.is_dead(w) {
+                    continue;
+                }
+                more.push((q, w));
+                more.extend(m.neighbours(w).into_iter().map(|x| (q, x)));
+            }
         }
+        wanted.extend(more);
+        wanted.sort_unstable();
+        wanted.dedup();
         let mut any = false;
         for (k, u) in wanted {
             let (dead, locked, p, tags) = {
@@ -391,9 +433,10 @@ impl<'a, 'p> Shared<'a, 'p> {
                 if tag & PARENT_TAG_BASE != 0 {
                     continue;
                 }
-                let Some(across) = by_cell.get(&tag).cloned() else {
+                let Some(across) = self.by_cell.get(&tag).cloned() else {
                     continue;
                 };
+                let cell = self.cells.as_ref().map_or(0, |c| c[k as usize]);
                 for q in across {
                     let r = self.root(k, u);
                     if self.frozen_pieces[q as usize] || self.copies(r).iter().any(|c| c.0 == q) {
@@ -401,10 +444,7 @@ impl<'a, 'p> Shared<'a, 'p> {
                     }
                     self.ensure(q as usize);
                     let tolerance = self.tolerance;
-                    if let Some(n) = self
-                        .mesh_mut(q)
-                        .split_edge_at(cells[k as usize], p, tolerance)
-                    {
+                    if let Some(n) = self.mesh_mut(q).split_edge_at(cell, p, tolerance) {
                         let id = self.add_id(q, n);
                         let own = self.id((k, u));
                         self.union(own, id);
@@ -968,6 +1008,9 @@ impl<'a, 'p> Shared<'a, 'p> {
                 let area = 0.5 * (p[1] - p[0]).cross(p[2] - p[0]).length();
                 *self.cap_areas.entry((cells[k], tag)).or_default() += area;
             }
+        }
+        for (q, &c) in cells.iter().enumerate() {
+            self.by_cell.entry(c).or_default().push(q as u32);
         }
         self.cells = Some(cells.to_vec());
         self.balanced = true;
