@@ -573,7 +573,7 @@ fn planes_raw(
             frozen.push(f);
         }
     }
-    collapse_raw(&mut raw, &frozen, scale, false);
+    collapse_raw(&mut raw, &frozen, scale, false, base);
     let planes: Vec<Plane> = cuts.iter().map(|c| c.plane).collect();
     let bonds = plane_bonds(&raw, &raw_sides, &planes, scale.min_bond_area());
     Ok(RawFracture {

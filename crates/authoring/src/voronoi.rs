@@ -7,9 +7,10 @@ use crate::clip::{Clip, ClipSettings, clip_piece};
 use crate::edge_collapse::{collapse_piece, collapse_shared};
 use crate::error::FractureError;
 use crate::general_position::put_in_general_position;
+use crate::hierarchy::PARENT_TAG_BASE;
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
-use crate::piece::{Piece, Plane};
+use crate::piece::{EXTERIOR, Piece, Plane};
 use crate::region_tree::{REGION_CAP, RegionTree, cell_bounds};
 use crate::report::FractureReport;
 use crate::settings::{FractureSettings, Progress};
@@ -338,7 +339,7 @@ pub(crate) fn voronoi_raw(
             });
         }
     }
-    collapse_raw(&mut raw, &frozen, scale, true);
+    collapse_raw(&mut raw, &frozen, scale, true, base);
     let bonds = find_bonds(&raw, &sites, scale.min_bond_area());
     Ok(RawFracture {
         raw,
@@ -419,15 +420,36 @@ pub(crate) fn collapse_components(piece: &Piece, scale: &Scale) -> Vec<(Piece, b
     out
 }
 
-/// The shared collapse pass over all raw pieces of a fracture (see
-/// `edge_collapse/shared.rs`); `frozen` as from [`collapse_components`].
-/// `voronoi`: the pieces' `cell`s are Voronoi cells, whose site indices
-/// are the cap tags, so the pass first keeps the cap areas of the two
-/// sides of every cut alike (`Shared::balance`).
-pub(crate) fn collapse_raw(raw: &mut [RawChunk], frozen: &[bool], scale: &Scale, voronoi: bool) {
+/// The shared collapse pass over all raw pieces of a fracture of `base`
+/// (see `edge_collapse/shared.rs`); `frozen` as from
+/// [`collapse_components`]. `voronoi`: the pieces' `cell`s are Voronoi
+/// cells, whose site indices are the cap tags, so the pass first keeps the
+/// cap areas of the two sides of every cut alike (`Shared::balance`).
+/// When `base` is a hierarchy parent, its vertices on its own caps stay
+/// where they are: the children of the parent across hold them too.
+pub(crate) fn collapse_raw(
+    raw: &mut [RawChunk],
+    frozen: &[bool],
+    scale: &Scale,
+    voronoi: bool,
+    base: &Piece,
+) {
     if !scale.collapse {
         return;
     }
+    let mut fixed: Vec<DVec3> = base
+        .triangles
+        .iter()
+        .zip(&base.tags)
+        .filter(|&(_, &tag)| tag != EXTERIOR && tag & PARENT_TAG_BASE != 0)
+        .flat_map(|(t, _)| t.map(|v| base.positions[v as usize]))
+        .collect();
+    fixed.sort_unstable_by(|a, b| {
+        a.x.total_cmp(&b.x)
+            .then(a.y.total_cmp(&b.y))
+            .then(a.z.total_cmp(&b.z))
+    });
+    fixed.dedup();
     let cells: Vec<u32> = raw.iter().map(|c| c.cell).collect();
     let mut pieces: Vec<&mut Piece> = raw.iter_mut().map(|c| &mut c.piece).collect();
     collapse_shared(
@@ -436,6 +458,7 @@ pub(crate) fn collapse_raw(raw: &mut [RawChunk], frozen: &[bool], scale: &Scale,
         scale.min_edge(),
         scale.copy_tolerance(),
         voronoi.then_some(&cells[..]),
+        &fixed,
     );
 }
 

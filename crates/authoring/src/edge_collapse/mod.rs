@@ -148,7 +148,7 @@ pub(crate) fn collapse_piece(piece: &mut Piece, min_length: f64) -> CollapseStat
 #[cfg(test)]
 pub(crate) fn collapse_short_edges(piece: &mut Piece, min_length: f64) -> CollapseStats {
     let mut stats = collapse_piece(piece, min_length);
-    let s = collapse_shared(&mut [piece], &[false], min_length, 0.0, None);
+    let s = collapse_shared(&mut [piece], &[false], min_length, 0.0, None, &[]);
     stats.add(&s);
     stats
 }

@@ -15,8 +15,10 @@
 //! vertices of one piece joined by an edge has that edge collapsed in that
 //! piece first ([`Shared::merge_doubles`]); any other class with two
 //! vertices of one piece is ambiguous and stays put, as do vertices of
-//! frozen pieces (kept as carved) and of a hierarchy parent's caps (the
-//! pieces across those were refined separately).
+//! frozen pieces (kept as carved) and a hierarchy parent's own vertices on
+//! its caps (the children of the parent across, refined separately, hold
+//! them too); the other vertices on a parent's caps move only where the
+//! parent's caps keep their areas ([`collapse_shared`]).
 //!
 //! Both sides of a Voronoi cut are carved separately, so one side's cap
 //! rim has vertices the other lacks (where its earlier cuts split the
@@ -80,12 +82,22 @@ const DISSOLVE_REACH: f64 = 1000.0;
 /// its neighbours): moves are then first made only where they keep the
 /// two sides of every cut alike ([`Shared::balance`]); what that leaves is
 /// removed in further rounds without it.
+///
+/// `fixed` (sorted by x, then y, then z), for the refinement of a
+/// hierarchy parent: the parent's vertices on its own caps (tagged
+/// [`PARENT_TAG_BASE`] | the parent across), which the children of the
+/// parent across hold too. Those stay where they are (a vertex on a parent
+/// cap within `tolerance` of one); the other vertices on parent caps (where
+/// the children's cuts cross them) move only where every parent cap keeps
+/// its area (summed over the children), so the parent's surface does not
+/// change.
 pub(crate) fn collapse_shared(
     pieces: &mut [&mut Piece],
     frozen: &[bool],
     min_length: f64,
     tolerance: f64,
     cells: Option<&[u32]>,
+    fixed: &[DVec3],
 ) -> CollapseStats {
     let mut stats = CollapseStats::default();
     let busy: Vec<bool> = pieces
@@ -96,7 +108,7 @@ pub(crate) fn collapse_shared(
     if !busy.contains(&true) {
         return stats;
     }
-    let mut shared = Shared::new(pieces, frozen, min_length, tolerance);
+    let mut shared = Shared::new(pieces, frozen, min_length, tolerance, fixed);
     if let Some(cells) = cells {
         shared.set_cells(cells);
     }
@@ -215,7 +227,16 @@ impl<'a, 'p> Shared<'a, 'p> {
         frozen_pieces: &[bool],
         min_length: f64,
         tolerance: f64,
+        fixed: &[DVec3],
     ) -> Self {
+        // A parent's own vertex: within `tolerance` of one of `fixed`.
+        let is_fixed = |p: DVec3| {
+            let lo = fixed.partition_point(|f| f.x < p.x - tolerance);
+            fixed[lo..]
+                .iter()
+                .take_while(|f| f.x <= p.x + tolerance)
+                .any(|f| f.distance_squared(p) <= tolerance * tolerance)
+        };
         let mut offsets = Vec::with_capacity(pieces.len() + 1);
         let mut total = 0u32;
         for p in pieces.iter() {
@@ -237,7 +258,9 @@ impl<'a, 'p> Shared<'a, 'p> {
                 }
                 for &v in t {
                     on_cap[v as usize] = true;
-                    if tag & PARENT_TAG_BASE != 0 || frozen_pieces[k] {
+                    if (tag & PARENT_TAG_BASE != 0 && is_fixed(p.positions[v as usize]))
+                        || frozen_pieces[k]
+                    {
                         frozen[(offsets[k] + v) as usize] = true;
                     }
                 }
@@ -1031,25 +1054,34 @@ impl<'a, 'p> Shared<'a, 'p> {
     /// cap area the move touches and the copy tolerance times the collapse
     /// length (copies agree to the tolerance, not exactly). Returns the
     /// cuts' new running differences, or `None` when the move may not be
-    /// made. Always allowed outside a Voronoi fracture.
+    /// made. Also, in every round and every pattern, the move may change
+    /// no hierarchy parent's cap area (summed over the pieces: see
+    /// [`collapse_shared`]); outside a Voronoi fracture that is the only
+    /// check.
     fn balance(
         &self,
         moves: &[(u32, Vec<u32>, &[u32])],
         target: DVec3,
     ) -> Option<Vec<((u32, u32), f64)>> {
-        let Some(cells) = &self.cells else {
-            return Some(Vec::new());
-        };
-        // ((cell, tag), area change), ascending.
+        // ((cell, tag), area change), ascending; per parent cap tag, the
+        // change summed over the pieces.
         let mut change: Vec<((u32, u32), f64)> = Vec::new();
+        let mut parent_change: Vec<(u32, f64)> = Vec::new();
         let mut touched = 0.0;
         for (q, moved, skip) in moves {
             let (changes, area) = self.mesh(*q).cap_area_changes(moved, target, skip);
             touched += area;
             for (tag, d) in changes {
                 if tag & PARENT_TAG_BASE != 0 {
+                    match parent_change.iter_mut().find(|c| c.0 == tag) {
+                        Some(c) => c.1 += d,
+                        None => parent_change.push((tag, d)),
+                    }
                     continue;
                 }
+                let Some(cells) = &self.cells else {
+                    continue;
+                };
                 let key = (cells[*q as usize], tag);
                 match change.binary_search_by_key(&key, |c| c.0) {
                     Ok(i) => change[i].1 += d,
@@ -1058,6 +1090,11 @@ impl<'a, 'p> Shared<'a, 'p> {
             }
         }
         let rounding = 1e-6 * touched + self.tolerance * self.min_length;
+        // A parent's cap faces the children of the parent across, which
+        // this pass does not change: it keeps its area, in every round.
+        if parent_change.iter().any(|c| c.1.abs() > rounding) {
+            return None;
+        }
         let mut out = Vec::new();
         for &((c, t), d) in &change {
             let across = change
