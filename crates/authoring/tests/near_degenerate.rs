@@ -20,24 +20,30 @@
 //! (`other_seeds_weld_cleanly_and_hold_in_full_where_measured`, release
 //! only), with the default settings (shared regions and the collapse,
 //! both on): every weld is clean, with no edge or triangle below the
-//! floors, and 22 of these 24 fractures hold the fracture invariants too.
-//! The other two fail bond = cap:
+//! floors, and 23 of these 24 fractures hold the fracture invariants too.
+//! The other one fails bond = cap:
 //! - Spot 2,000, seed 3: cell 1918 has a second, tiny piece (6.8e-10 m³,
 //!   below `SLIVER_VOLUME_FRACTION`), which is dropped. The faces of
 //!   chunks 509 and 1704 against it have nothing across, so those caps
 //!   exceed their bonds by 3.3e-6 and 2.4e-6 m² (5.8e-4 and 1.4e-3
 //!   relative). It fails the same way with the collapse off:
 //!   `check_fracture` does not know dropped slivers.
-//! - Bob 2,000, seed 6: a forced collapse (the rounds without the balance)
-//!   of a short edge between two surface vertices, each on a Voronoi edge,
-//!   four cells around, changes cell 1763's cap towards 1859 by 5.2e-7 m²
-//!   more than the other side's (4.4e-4 relative).
+//!
+//! On fresh seeds (8 to 11, measured after the tuning on 2 to 7,
+//! `seeds_8_to_11_hold_where_measured`) 11 of 16 hold in full; 2 keep
+//! short edges, 2 a triangle below the area floor, 1 a bond off its cap
+//! (see that test). So the collapse does not yet hold for every seed.
 //!
 //! With the collapse off, 13 of the 24 fail bond = cap, by 1.2e-4 to
 //! 4e-3: the test measures caps from f32 vertices, and sliver triangles
 //! tilt past what it counts as in the plane.
 //!
-//! How the other seeds got there. Bob 2,000 seed 2 joined the held ones
+//! How the other seeds got there. Bob 2,000 seed 6 joined the held ones
+//! when a vertex one side of a cut holds may be inserted into the other
+//! side's rim edge up to 0.05 collapse lengths off it, not only within
+//! the copy tolerance (`CONFORM_REACH` in `edge_collapse/shared.rs`: a
+//! forced collapse had cut a 5.2e-7 m² corner from one side only). Bob
+//! 2,000 seed 2 joined the held ones
 //! when an in-plane move could no longer tilt a cap triangle past 0.5°
 //! before the last rounds (`MAX_TILT_COSINE` in `edge_collapse/mesh.rs`:
 //! two triangles had been tilted 0.9° and 1.6°); Spot 2,000 seed 4 and
@@ -170,7 +176,7 @@ fn spot_and_bob_at_2000_sites_weld_cleanly() {
 /// Seeds 2 to 7 at 500 and 2,000 sites that hold in full: the fracture
 /// invariants (bond area = cap area included) and a clean weld with no
 /// edge or triangle below the floors (measured, see the module docs).
-const HELD_IN_FULL: [(&str, u32, u64); 22] = [
+const HELD_IN_FULL: [(&str, u32, u64); 23] = [
     ("spot.obj", 500, 2),
     ("spot.obj", 500, 3),
     ("spot.obj", 500, 4),
@@ -192,13 +198,14 @@ const HELD_IN_FULL: [(&str, u32, u64); 22] = [
     ("bob_tri.obj", 2000, 3),
     ("bob_tri.obj", 2000, 4),
     ("bob_tri.obj", 2000, 5),
+    ("bob_tri.obj", 2000, 6),
     ("bob_tri.obj", 2000, 7),
 ];
 
 /// Seeds 2 to 7 at 500 and 2,000 sites: every weld clean with no edge or
 /// triangle below the floors, and the fracture invariants (bond area = cap
-/// area included) where measured so ([`HELD_IN_FULL`]; the other two
-/// fail bond = cap, see the module docs).
+/// area included) where measured so ([`HELD_IN_FULL`]; the other one
+/// fails bond = cap, see the module docs).
 #[test]
 #[ignore = "slow in debug: run in release by scripts/near_degenerate_release.sh"]
 fn other_seeds_weld_cleanly_and_hold_in_full_where_measured() {
@@ -211,6 +218,49 @@ fn other_seeds_weld_cleanly_and_hold_in_full_where_measured() {
                 assert_clean(&m, diagonal, &what);
             }
         }
+    }
+}
+
+/// Seeds 8 to 11, measured after the collapse was tuned on seeds 2 to 7
+/// (2026-12-04), as a check that it holds beyond them: 11 of these 16
+/// hold in full. The others are known gaps (module docs): short edges
+/// left where two surface points on Voronoi edges lie closer than the
+/// length and every collapse would tilt a cap triangle past 0.5° (Spot
+/// 500 seed 8, Spot 2,000 seed 10); a triangle below the area floor in a
+/// fan of surface slivers along a cap's rim that flattening only turns
+/// into each other (Bob 2,000 seeds 8 and 9); a bond 1.7e-2 off one
+/// side's cap on a 1.5e-5 m² interface (Spot 2,000 seed 8).
+const FRESH_HELD_IN_FULL: [(&str, u32, u64); 11] = [
+    ("spot.obj", 500, 9),
+    ("spot.obj", 500, 10),
+    ("spot.obj", 500, 11),
+    ("spot.obj", 2000, 9),
+    ("spot.obj", 2000, 11),
+    ("bob_tri.obj", 500, 8),
+    ("bob_tri.obj", 500, 9),
+    ("bob_tri.obj", 500, 10),
+    ("bob_tri.obj", 500, 11),
+    ("bob_tri.obj", 2000, 10),
+    ("bob_tri.obj", 2000, 11),
+];
+
+/// [`FRESH_HELD_IN_FULL`] in full; Spot 2,000 seed 8 welds cleanly with
+/// nothing below the floors (its one bond off its cap aside), and Bob
+/// 2,000 seeds 8 and 9 weld cleanly with no short edge (their one
+/// triangle below the area floor aside).
+#[test]
+#[ignore = "slow in debug: run in release by scripts/near_degenerate_release.sh"]
+fn seeds_8_to_11_hold_where_measured() {
+    for &(name, sites, seed) in &FRESH_HELD_IN_FULL {
+        let (m, diagonal) = real_mesh_seeded(name, sites, seed, true);
+        assert_clean(&m, diagonal, &format!("{name} {sites} sites, seed {seed}"));
+    }
+    let (m, diagonal) = real_mesh_seeded("spot.obj", 2000, 8, false);
+    assert_clean(&m, diagonal, "spot.obj 2000 sites, seed 8");
+    for seed in [8, 9] {
+        let (m, _) = real_mesh_seeded("bob_tri.obj", 2000, seed, false);
+        assert!(m.is_clean(), "bob_tri.obj 2000 sites, seed {seed}: {m:?}");
+        assert_eq!(m.triangles_with_short_edge, 0, "seed {seed}");
     }
 }
 
