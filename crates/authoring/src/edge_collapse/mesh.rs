@@ -977,9 +977,16 @@ impl Mesh {
         if !self.moves_cleanly(&[v], foot, &[thin]) {
             return None;
         }
+        // Nor may `other` be thin itself: its halves would be thin, and a
+        // fan of slivers along a line would only turn into another one
+        // (Bob at 2,000 sites, seeds 8 and 9); flattened from the fan's
+        // end whose neighbour is well shaped, the fan goes one by one.
+        let tri = self.triangles[other as usize];
+        if self.is_thin(other) {
+            return None;
+        }
         // The halves of `other` (v at the foot) keep its orientation; they
         // must not be flat themselves.
-        let tri = self.triangles[other as usize];
         let halves = [
             tri.map(|u| if u == x { v } else { u }),
             tri.map(|u| if u == y { v } else { u }),
@@ -1007,6 +1014,19 @@ impl Mesh {
             halves,
             foot,
         })
+    }
+
+    /// Whether triangle `t`'s height over its longest edge is below
+    /// [`THIN_HEIGHT_RATIO`](super::THIN_HEIGHT_RATIO) × the collapse
+    /// length.
+    fn is_thin(&self, t: u32) -> bool {
+        let q = self.triangles[t as usize].map(|v| self.positions[v as usize]);
+        let longest = (0..3)
+            .map(|e| q[e].distance_squared(q[(e + 1) % 3]))
+            .fold(0.0, f64::max)
+            .sqrt();
+        (q[1] - q[0]).cross(q[2] - q[0]).length()
+            < super::THIN_HEIGHT_RATIO * self.min_length * longest
     }
 
     /// Makes the flattening `plan` (from [`Mesh::flatten_plan`]).

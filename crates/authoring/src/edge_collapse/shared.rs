@@ -696,12 +696,13 @@ impl<'a, 'p> Shared<'a, 'p> {
             .expect("the mesh is built before use")
     }
 
-    /// Last resort for short edges still left after the rounds. A vertex
-    /// on exactly two cut planes and off the source surface lies in the
-    /// middle of a Voronoi edge (carving or earlier collapses left it
-    /// there) and carries no shape; next to a stuck edge it blocks the
-    /// edge's collapse by making a triangle flat or turned over. Each such
-    /// vertex at an end of a stuck edge, or next to one, is collapsed along
+    /// Last resort for short edges and thin triangles still left after the
+    /// rounds. A vertex on exactly two cut planes and off the source
+    /// surface lies in the middle of a Voronoi edge (carving or earlier
+    /// collapses left it there) and carries no shape; next to a stuck edge
+    /// or thin triangle it blocks its removal by making a triangle flat or
+    /// turned over. Each such vertex at an end of a stuck edge, a corner of
+    /// a stuck thin triangle, or next to one, is collapsed along
     /// its Voronoi edge onto its nearest neighbour on both planes within
     /// [`DISSOLVE_REACH`] shortest edges, in every piece that holds it
     /// (the same checks as any collapse, and in every piece each cap
@@ -722,6 +723,12 @@ impl<'a, 'p> Shared<'a, 'p> {
                         .into_iter()
                         .map(|(_, a, b)| (k as u32, a, b)),
                 );
+                // A stuck thin triangle: its apex with each end of its
+                // long edge (Bob at 2,000 sites, seed 9: a vertex in the
+                // middle of a Voronoi edge on a cap's rim, 1e-15 m off it).
+                for (_, v, x, y) in mesh.thin_triangles(self.min_length) {
+                    stuck.extend([(k as u32, v, x), (k as u32, v, y)]);
+                }
             }
         }
         let mut changed = false;
