@@ -643,15 +643,16 @@ impl Mesh {
     }
 
     /// True if moving the vertices `moved` to `target` turns over or
-    /// flattens no triangle around them other than `skip`, and, when
-    /// `forced`, tilts no cap (see [`Mesh::tilted`]).
+    /// flattens no triangle around them other than `skip`, and tilts no
+    /// cap triangle past the bound (see [`Mesh::tilted`]; only `forced`
+    /// moves leave a plane).
     pub(super) fn fits(&self, moved: &[u32], target: DVec3, forced: bool, skip: &[u32]) -> bool {
         self.turned_over(moved, target, skip).is_none()
             && self.tilted(moved, target, skip, forced).is_none()
     }
 
     /// None of `targets` fits: flips, inside a flat cap, the long edge of
-    /// the triangle in the way (a forced move's tilted cap triangle, or a
+    /// the triangle in the way (a cap triangle the move tilts past the bound, or a
     /// thin triangle that the move turns over), so the move may fit on the
     /// next try (`Flipped`), or `Blocked`.
     pub(super) fn clear_way(
@@ -661,14 +662,12 @@ impl Mesh {
         forced: bool,
         skip: &[u32],
     ) -> Attempt {
-        {
-            for &x in targets {
-                if self.turned_over(moved, x, skip).is_none()
-                    && let Some((t, apex)) = self.tilted(moved, x, skip, forced)
-                    && self.flip_opposite(t, apex)
-                {
-                    return Attempt::Flipped;
-                }
+        for &x in targets {
+            if self.turned_over(moved, x, skip).is_none()
+                && let Some((t, apex)) = self.tilted(moved, x, skip, forced)
+                && self.flip_opposite(t, apex)
+            {
+                return Attempt::Flipped;
             }
         }
         let Some(&first) = targets.first() else {
