@@ -80,11 +80,12 @@
 //! (`Shared::dissolve_near_stuck`).
 //!
 //! Known gaps (`tests/near_degenerate.rs`): on seeds 8 to 15 of Spot and
-//! Bob at 500 and 2,000 sites, 6 of 32 fractures keep 2 to 4 triangles
-//! with a short edge (two surface points on Voronoi edges closer than the
-//! length, near a Voronoi vertex just inside the surface, where every
-//! collapse tilts a cap triangle past 0.5°; allowing 5° in the last
-//! rounds cleared one of the six) and 1 a triangle below the area floor.
+//! Bob at 500 and 2,000 sites, 5 of 32 fractures (all at 2,000 sites)
+//! keep 2 to 4 triangles with a short edge (in the three looked at: a
+//! source-mesh vertex 2e-5 m from a rim point, where moving it onto the
+//! rim point would turn a surface triangle over; two vertices of one
+//! piece 1.3e-7 m apart, frozen as ambiguous; two points in the middle of
+//! Voronoi edges); 1 keeps a triangle below the area floor.
 
 mod mesh;
 mod shared;
