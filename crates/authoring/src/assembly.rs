@@ -32,7 +32,7 @@ pub const SLIVER_VOLUME_FRACTION: f64 = 1e-9;
 /// 1e-4 flags rods thinner than about L/250.)
 pub const SLIVER_INERTIA_RATIO: f64 = 1e-4;
 
-/// Inputs of [`assemble`] besides the pieces and bonds.
+/// Inputs of `assemble` besides the pieces and bonds.
 pub(crate) struct AssemblyParams {
     /// kg/m³.
     pub density: f64,
@@ -196,7 +196,7 @@ pub(crate) fn assemble(
     assemble_counted(raw, raw_bonds, params).map(|(d, m, _, _)| (d, m))
 }
 
-/// What sliver handling did in [`assemble_counted`].
+/// What sliver handling did in `assemble_counted`.
 #[derive(Copy, Clone, Debug, Default, PartialEq)]
 pub(crate) struct SliverStats {
     /// Degenerate pieces merged into a neighbour.
@@ -265,7 +265,7 @@ pub(crate) struct Assembled {
     pub unjoined: Vec<(ChunkIndex, String)>,
 }
 
-/// [`assemble_counted`], also returning which chunk each raw piece ended in.
+/// `assemble_counted`, also returning which chunk each raw piece ended in.
 pub(crate) fn assemble_mapped(
     raw: &[RawChunk],
     raw_bonds: &[RawBond],
