@@ -4,7 +4,7 @@
 //! `apply_flatten`), so the shared pass (`shared.rs`) can check one move
 //! in every piece that holds its vertices before making it in all of them.
 
-use super::{CollapseStats, short_edges_of, thin_triangles_of};
+use super::{CollapseStats, THIN_HEIGHT_RATIO, short_edges_of, thin_triangles_of};
 use crate::piece::{EXTERIOR, Piece};
 use glam::DVec3;
 
@@ -716,8 +716,8 @@ impl Mesh {
     /// within `reach` of `p` strictly between its ends (each end farther
     /// than `reach` from `p`): the two triangles on it become four. Returns
     /// the new vertex, or `None` when no such edge exists or a new triangle
-    /// would be thin (height below [`THIN_HEIGHT_RATIO`](super::THIN_HEIGHT_RATIO)
-    /// × the collapse length: a thin triangle on the edge would become two,
+    /// would be thin (height below [`THIN_HEIGHT_RATIO`] × the collapse
+    /// length: a thin triangle on the edge would become two,
     /// each harder to remove; on Bob at 2,000 sites, seeds 2 and 3, such
     /// splits left triangles below the area floor).
     pub(super) fn split_edge_at(&mut self, tag: u32, p: DVec3, reach: f64) -> Option<u32> {
@@ -746,14 +746,7 @@ impl Mesh {
         let (a, b) = found?;
         let on_edge = self.edge_triangles(a, b)?;
         // No new triangle may be thin.
-        let thin = |q: [DVec3; 3]| {
-            let longest = (0..3)
-                .map(|e| q[e].distance_squared(q[(e + 1) % 3]))
-                .fold(0.0, f64::max)
-                .sqrt();
-            (q[1] - q[0]).cross(q[2] - q[0]).length()
-                < super::THIN_HEIGHT_RATIO * self.min_length * longest
-        };
+        let thin = |q: [DVec3; 3]| height_over_longest(q) < THIN_HEIGHT_RATIO * self.min_length;
         for &t in &on_edge {
             let z = self.opposite(t, a, b);
             let (pa, pb, pz) = (
@@ -899,9 +892,7 @@ impl Mesh {
             if len2.iter().any(|&l| l < min_length * min_length) {
                 return false;
             }
-            let longest = len2.iter().copied().fold(0.0, f64::max).sqrt();
-            let height = (q[1] - q[0]).cross(q[2] - q[0]).length() / longest;
-            if !(height >= super::THIN_HEIGHT_RATIO * min_length) {
+            if !(height_over_longest(q) >= THIN_HEIGHT_RATIO * min_length) {
                 return false;
             }
         }
@@ -1016,16 +1007,10 @@ impl Mesh {
     }
 
     /// Whether triangle `t`'s height over its longest edge is below
-    /// [`THIN_HEIGHT_RATIO`](super::THIN_HEIGHT_RATIO) × the collapse
-    /// length.
+    /// [`THIN_HEIGHT_RATIO`] × the collapse length.
     fn is_thin(&self, t: u32) -> bool {
         let q = self.triangles[t as usize].map(|v| self.positions[v as usize]);
-        let longest = (0..3)
-            .map(|e| q[e].distance_squared(q[(e + 1) % 3]))
-            .fold(0.0, f64::max)
-            .sqrt();
-        (q[1] - q[0]).cross(q[2] - q[0]).length()
-            < super::THIN_HEIGHT_RATIO * self.min_length * longest
+        height_over_longest(q) < THIN_HEIGHT_RATIO * self.min_length
     }
 
     /// Makes the flattening `plan` (from [`Mesh::flatten_plan`]).
@@ -1064,5 +1049,18 @@ impl Mesh {
             }
         }
         piece.compact();
+    }
+}
+
+/// Height (m) of the triangle with corners `q` over its longest edge; 0
+/// when all three corners coincide.
+fn height_over_longest(q: [DVec3; 3]) -> f64 {
+    let longest2 = (0..3)
+        .map(|e| q[e].distance_squared(q[(e + 1) % 3]))
+        .fold(0.0, f64::max);
+    if longest2 > 0.0 {
+        (q[1] - q[0]).cross(q[2] - q[0]).length() / longest2.sqrt()
+    } else {
+        0.0
     }
 }

@@ -399,14 +399,13 @@ impl<'a, 'p> Shared<'a, 'p> {
             let Some(m) = &self.meshes[k] else {
                 continue;
             };
-            let mut vs: Vec<u32> = Vec::new();
+            let k = k as u32;
             for (_, a, b) in m.short_edges(min_length * min_length) {
-                vs.extend([a, b]);
+                wanted.extend([(k, a), (k, b)]);
             }
             for (_, v, x, y) in m.thin_triangles(min_length) {
-                vs.extend([v, x, y]);
+                wanted.extend([(k, v), (k, x), (k, y)]);
             }
-            wanted.extend(vs.into_iter().map(|v| (k as u32, v)));
         }
         self.conform(wanted)
     }
@@ -421,9 +420,10 @@ impl<'a, 'p> Shared<'a, 'p> {
     /// bond a few 1e-4 off its cap without them). True if any vertex was
     /// inserted.
     fn conform(&mut self, mut wanted: Vec<(u32, u32)>) -> bool {
-        if self.cells.is_none() {
+        let Some(cells) = self.cells.clone() else {
             return false;
-        }
+        };
+        let reach = self.tolerance.max(CONFORM_REACH * self.min_length);
         let mut near: Vec<(u32, u32)> = Vec::new();
         for &(k, v) in &wanted {
             if let Some(m) = &self.meshes[k as usize] {
@@ -470,15 +470,13 @@ impl<'a, 'p> Shared<'a, 'p> {
                 let Some(across) = self.by_cell.get(&tag).cloned() else {
                     continue;
                 };
-                let cell = self.cells.as_ref().map_or(0, |c| c[k as usize]);
                 for q in across {
                     let r = self.root(k, u);
                     if self.frozen_pieces[q as usize] || self.copies(r).iter().any(|c| c.0 == q) {
                         continue;
                     }
                     self.ensure(q as usize);
-                    let reach = self.tolerance.max(CONFORM_REACH * self.min_length);
-                    if let Some(n) = self.mesh_mut(q).split_edge_at(cell, p, reach) {
+                    if let Some(n) = self.mesh_mut(q).split_edge_at(cells[k as usize], p, reach) {
                         let id = self.add_id(q, n);
                         let own = self.id((k, u));
                         self.union(own, id);
