@@ -133,6 +133,8 @@ pub(crate) fn finish_asset(
         sites_outside_bounds: cells.sites.outside_bounds,
         site_steps: cells.sites.steps,
         degenerate_left: cells.sites.degenerate_left,
+        recarves: cells.sites.recarves,
+        failing_left: cells.sites.failing_left,
         rough_interfaces: noise_stats.noisy,
         limited_rough_interfaces: noise_stats.limited,
     };

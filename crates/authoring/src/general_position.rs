@@ -161,10 +161,8 @@ pub(crate) fn put_in_general_position(
         out.rounds += 1;
         let mut moved = Vec::with_capacity(movers.len());
         for &m in &movers {
-            let key = (u64::from(m) << 8 | u64::from(round)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
-            let mut rng = Pcg64Mcg::seed_from_u64(seed ^ STEP_STREAM ^ key);
             let from = sites[m as usize];
-            sites[m as usize] += random_unit(&mut rng) * step;
+            step_site(sites, m, seed, round, step);
             moved.push((from, sites[m as usize]));
             out.steps += 1;
         }
@@ -181,6 +179,15 @@ pub(crate) fn put_in_general_position(
             .collect();
     }
     out
+}
+
+/// Moves `sites[m]` by `step` (m) in a direction drawn from `Pcg64Mcg`
+/// seeded by the fracture `seed`, the site and the `round` (distinct
+/// rounds give independent directions).
+pub(crate) fn step_site(sites: &mut [DVec3], m: u32, seed: u64, round: u32, step: f64) {
+    let key = (u64::from(m) << 8 | u64::from(round)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    let mut rng = Pcg64Mcg::seed_from_u64(seed ^ STEP_STREAM ^ key);
+    sites[m as usize] += random_unit(&mut rng) * step;
 }
 
 /// Builds the convex cell of `sites[i]` in the box `lo`..`hi` and returns

@@ -61,6 +61,7 @@ mod cap;
 mod clip;
 mod cut_noise;
 mod decompose;
+mod degenerate_output;
 mod edge_collapse;
 pub mod error;
 mod general_position;

@@ -126,6 +126,17 @@ pub struct FractureReport {
     /// times per vertex): short edges may remain there. 0 when sites are
     /// in general position.
     pub degenerate_left: u32,
+    /// Times the cells were carved again because a carved piece was
+    /// near-degenerate (a short edge or thin triangle the collapse could
+    /// not remove, a cap tilted off its plane, a cut whose two sides
+    /// differ, or a dropped sliver with a bond): the failing cells' sampled
+    /// sites are moved by one general-position step each time, at most 4
+    /// times (`degenerate_output.rs`). 0 for explicit sites and without
+    /// the collapse.
+    pub recarves: u32,
+    /// Cells still failing that check after the last carve (0 when the
+    /// output is free of those defects).
+    pub failing_left: u32,
     /// Interfaces given a rough patch by
     /// [`FractureSettings::cut_noise`](crate::FractureSettings::cut_noise)
     /// (0 without).
@@ -175,6 +186,14 @@ impl FractureReport {
                 "{} near-degenerate Voronoi vertex flag(s) left after {} site steps (sites \
                  packed tighter than the step); short edges may remain there",
                 self.degenerate_left, self.site_steps
+            ));
+        }
+        if self.failing_left > 0 {
+            out.push(format!(
+                "{} cell(s) still hold a near-degenerate piece after {} re-carve(s) (a short \
+                 edge, a thin triangle, a tilted cap, a cut whose sides differ or a dropped \
+                 sliver with a bond)",
+                self.failing_left, self.recarves
             ));
         }
         out

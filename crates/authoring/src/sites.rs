@@ -137,6 +137,11 @@ pub(crate) struct SiteCounts {
     pub steps: u32,
     /// Near-degenerate flags left when the steps gave up.
     pub degenerate_left: u32,
+    /// Times the cells were carved again after the check of carved pieces
+    /// (`degenerate_output.rs`).
+    pub recarves: u32,
+    /// Cells that still failed that check after the last carve.
+    pub failing_left: u32,
 }
 
 /// Sites actually used for a fracture, and what was done to the given ones.

@@ -4,9 +4,10 @@ use crate::assembly::finish_asset;
 use crate::bonds::{RawBond, RawChunk, find_bonds};
 use crate::cap::CapOrder;
 use crate::clip::{Clip, ClipSettings, clip_piece};
+use crate::degenerate_output::{MAX_RECARVES, failing_cells};
 use crate::edge_collapse::{collapse_piece, collapse_shared};
 use crate::error::FractureError;
-use crate::general_position::put_in_general_position;
+use crate::general_position::{put_in_general_position, step_site};
 use crate::hierarchy::PARENT_TAG_BASE;
 use crate::mass_properties::polyhedron_mass_properties;
 use crate::mesh::TriMesh;
@@ -300,8 +301,10 @@ pub(crate) fn voronoi_raw(
     let plan = plan_sites(mesh, count, seed, distribution)?;
     let (mut sites, mut counts) = (plan.sites, plan.counts);
     // Sampled sites are put in general position with the short-edge
-    // collapse; a caller's explicit sites are never moved.
-    if scale.collapse && !matches!(distribution, SiteDistribution::Explicit { .. }) {
+    // collapse, and re-carved where a carved piece is still
+    // near-degenerate; a caller's explicit sites are never moved.
+    let sampled = !matches!(distribution, SiteDistribution::Explicit { .. });
+    if scale.collapse && sampled {
         let done = put_in_general_position(mesh, &mut sites, seed, scale);
         counts.steps = done.steps;
         counts.degenerate_left = done.left;
@@ -311,41 +314,129 @@ pub(crate) fn voronoi_raw(
     } else {
         RegionTree::whole(base)
     };
-    let mut raw = Vec::new();
-    let mut frozen = Vec::new();
+    let all: Vec<usize> = (0..sites.len()).collect();
+    let mut cells = carve_cells(&regions, &sites, &all, scale, Some(progress))?;
+    let step = crate::general_position::STEP_FACTOR * scale.min_edge();
+    let mut attempt = 0;
+    let mut last_failing = usize::MAX;
+    loop {
+        let mut raw = Vec::new();
+        let mut frozen = Vec::new();
+        for (cell, pieces) in cells.iter().enumerate() {
+            for (piece, f) in pieces {
+                raw.push(RawChunk {
+                    cell: cell as u32,
+                    piece: piece.clone(),
+                });
+                frozen.push(*f);
+            }
+        }
+        collapse_raw(&mut raw, &frozen, scale, true, base);
+        let bonds = find_bonds(&raw, &sites, scale.min_bond_area());
+        let failing = if scale.collapse && sampled {
+            failing_cells(&raw, &frozen, &bonds, &sites, scale)
+        } else {
+            Vec::new()
+        };
+        // A re-carve that did not lower the count of failing cells ends
+        // the loop: what fails is then in the mesh, not in where the sites
+        // happen to lie (a source mesh with its own short edges).
+        let stuck = failing.len() >= last_failing;
+        last_failing = failing.len();
+        if failing.is_empty() || attempt == MAX_RECARVES || stuck {
+            counts.recarves = attempt;
+            counts.failing_left = failing.len() as u32;
+            return Ok(RawFracture {
+                raw,
+                bonds,
+                sites: counts,
+            });
+        }
+        let round = crate::general_position::MAX_ROUNDS + 1 + attempt;
+        let mut moved = Vec::with_capacity(failing.len());
+        for &m in &failing {
+            step_site(&mut sites, m, seed, round, step);
+            moved.push(m);
+        }
+        let dirty = cells_to_recarve(&cells, &sites, &moved, step);
+        let fresh = carve_cells(&regions, &sites, &dirty, scale, None)?;
+        for (c, pieces) in dirty.into_iter().zip(fresh) {
+            cells[c] = pieces;
+        }
+        attempt += 1;
+    }
+}
+
+/// The cells (ascending) whose carved pieces may change when the sites
+/// `moved` (already at their new places) moved by up to `step` (m): the
+/// moved cells, the cells with a cap facing a moved site, and the cells
+/// a moved site now comes within `step` of cutting (some vertex of their
+/// pieces nearly as close to the moved site as to their own). The others
+/// keep their pieces: their geometry cannot change, since no moved site's
+/// bisector reaches them.
+fn cells_to_recarve(
+    cells: &[Vec<(Piece, bool)>],
+    sites: &[DVec3],
+    moved: &[u32],
+    step: f64,
+) -> Vec<usize> {
+    let mut dirty: Vec<usize> = moved.iter().map(|&m| m as usize).collect();
+    for (c, pieces) in cells.iter().enumerate() {
+        let own = sites[c];
+        let touched = pieces.iter().any(|(piece, _)| {
+            piece.tags.iter().any(|t| moved.binary_search(t).is_ok())
+                || moved.iter().any(|&m| {
+                    let other = sites[m as usize];
+                    m as usize != c
+                        && piece
+                            .positions
+                            .iter()
+                            .any(|&p| p.distance(other) <= p.distance(own) + 2.0 * step)
+                })
+        });
+        if touched {
+            dirty.push(c);
+        }
+    }
+    dirty.sort_unstable();
+    dirty.dedup();
+    dirty
+}
+
+/// Carves the cells `which` of `sites` from `base` within `regions` and
+/// returns, for each, its pieces with whether each is frozen
+/// ([`collapse_components`]), in the order of `which`. Progress is
+/// reported as cells finish when `progress` is given.
+fn carve_cells(
+    regions: &RegionTree,
+    sites: &[DVec3],
+    which: &[usize],
+    scale: &Scale,
+    mut progress: Option<&mut dyn FnMut(Progress)>,
+) -> Result<Vec<Vec<(Piece, bool)>>, FractureError> {
+    let mut out = Vec::with_capacity(which.len());
     // Cells are carved in parallel (rayon's current pool), a batch at a
     // time so progress is reported on the caller's thread; results are
     // taken in site order, and the first error in site order is returned,
     // so the output does not depend on the number of threads.
-    for start in (0..sites.len()).step_by(CELL_BATCH) {
-        let end = (start + CELL_BATCH).min(sites.len());
-        let batch: Vec<Result<Vec<(Piece, bool)>, FractureError>> = (start..end)
-            .into_par_iter()
-            .map_init(VoronoiCell::default, |scratch, cell| {
-                cell_pieces(&regions, scratch, &sites, cell, scale)
+    for batch in which.chunks(CELL_BATCH) {
+        let pieces: Vec<Result<Vec<(Piece, bool)>, FractureError>> = batch
+            .par_iter()
+            .map_init(VoronoiCell::default, |scratch, &cell| {
+                cell_pieces(regions, scratch, sites, cell, scale)
             })
             .collect();
-        for (cell, pieces) in (start..end).zip(batch) {
-            for (piece, f) in pieces? {
-                raw.push(RawChunk {
-                    cell: cell as u32,
-                    piece,
+        for (&cell, pieces) in batch.iter().zip(pieces) {
+            out.push(pieces?);
+            if let Some(progress) = progress.as_mut() {
+                progress(Progress {
+                    done: cell as u32 + 1,
+                    total: sites.len() as u32,
                 });
-                frozen.push(f);
             }
-            progress(Progress {
-                done: cell as u32 + 1,
-                total: sites.len() as u32,
-            });
         }
     }
-    collapse_raw(&mut raw, &frozen, scale, true, base);
-    let bonds = find_bonds(&raw, &sites, scale.min_bond_area());
-    Ok(RawFracture {
-        raw,
-        bonds,
-        sites: counts,
-    })
+    Ok(out)
 }
 
 /// Cells carved in parallel between two progress reports.

@@ -21,16 +21,18 @@ fn with_threads<T: Send>(threads: usize, f: impl FnOnce() -> T + Send) -> T {
 #[test]
 fn one_thread_and_several_threads_write_byte_identical_assets() {
     // With the collapse on, sites are put in general position first (Spot
-    // at 300 sites, seed 5, takes steps), in parallel as well.
-    for (name, sites, collapse) in [
-        ("spot.obj", 300u32, false),
-        ("bob_tri.obj", 120, false),
-        ("spot.obj", 300, true),
+    // at 300 sites, seed 5, takes steps), in parallel as well; Spot at 300
+    // sites, seed 11, re-carves one failing cell and its neighbours.
+    for (name, sites, collapse, seed) in [
+        ("spot.obj", 300u32, false, 5),
+        ("bob_tri.obj", 120, false, 5),
+        ("spot.obj", 300, true, 5),
+        ("spot.obj", 300, true, 11),
     ] {
         let mesh = load_mesh(&asset(name)).unwrap();
         let settings = FractureSettings {
             chunk_count: sites,
-            seed: 5,
+            seed,
             collapse_short_edges: collapse,
             ..Default::default()
         };
@@ -57,6 +59,7 @@ fn one_thread_and_several_threads_write_byte_identical_assets() {
             )
             .unwrap();
             assert!(report.site_steps > 0, "{report:?}");
+            assert_eq!(report.recarves, u32::from(seed == 11), "{report:?}");
         }
     }
 }
