@@ -213,7 +213,11 @@ mod tests {
         // Long edges, 1e-14 m² (floor 3e-13 m²).
         let thin = chunk(
             0,
-            [DVec3::ZERO, DVec3::new(1.0, 1e-14, 0.0), DVec3::new(2.0, 0.0, 0.0)],
+            [
+                DVec3::ZERO,
+                DVec3::new(1.0, 1e-14, 0.0),
+                DVec3::new(2.0, 0.0, 0.0),
+            ],
             EXTERIOR,
         );
         assert_eq!(failing_cells(&[thin], &[false], &[], &sites(), &s), [0]);
@@ -226,7 +230,10 @@ mod tests {
         let half = 0.5f64.to_radians();
         let one = 1.0f64.to_radians();
         assert!(failing_cells(&[cap(0.1, half)], &[false], &[], &sites(), &s).is_empty());
-        assert_eq!(failing_cells(&[cap(0.1, one)], &[false], &[], &sites(), &s), [0]);
+        assert_eq!(
+            failing_cells(&[cap(0.1, one)], &[false], &[], &sites(), &s),
+            [0]
+        );
         // 1° on 1.25e-9 m², below the 1.5e-8 m² floor: passes.
         assert!(failing_cells(&[cap(5e-5, one)], &[false], &[], &sites(), &s).is_empty());
     }
@@ -273,6 +280,9 @@ mod tests {
         assert!(failing_cells(&alike, &[false; 2], &[bond], &sites(), &s).is_empty());
         // 1e-3 relative on 5e-3 m²: 5e-6 m², above 8e-5 relative + 1.5e-8 m².
         let unlike = [cap(0.1, 0.0), other(1.0 + 1e-3)];
-        assert_eq!(failing_cells(&unlike, &[false; 2], &[bond], &sites(), &s), [0]);
+        assert_eq!(
+            failing_cells(&unlike, &[false; 2], &[bond], &sites(), &s),
+            [0]
+        );
     }
 }

@@ -606,6 +606,13 @@ pub fn sliver_summary(report: &FractureReport) -> String {
         signed(report.volume_error),
         signed(report.relative_volume_error())
     );
+    if report.site_steps > 0 || report.recarves > 0 {
+        let _ = writeln!(
+            out,
+            "sites: {} general-position step(s); {} re-carve(s) of near-degenerate cells",
+            report.site_steps, report.recarves
+        );
+    }
     const SHOWN: usize = 5;
     for e in report.slivers.iter().take(SHOWN) {
         let reason = match &e.reason {
