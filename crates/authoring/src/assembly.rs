@@ -135,6 +135,9 @@ pub(crate) fn finish_asset(
         degenerate_left: cells.sites.degenerate_left,
         recarves: cells.sites.recarves,
         failing_left: cells.sites.failing_left,
+        recarve_steps: cells.sites.recarve_steps,
+        explicit_sites_moved: cells.sites.given > 0
+            && cells.sites.steps + cells.sites.recarve_steps > 0,
         rough_interfaces: noise_stats.noisy,
         limited_rough_interfaces: noise_stats.limited,
     };

@@ -13,10 +13,10 @@
 //! are moved where it happens: after carving and the collapse, every raw
 //! piece is checked, the cells that fail are stepped, and the
 //! cells are carved again (only those a moved site can change), up to
-//! [`MAX_RECARVES`] times, or until a re-carve leaves as many failing
-//! cells as before (then the defect is the mesh's own, such as a source
-//! mesh with edges shorter than the tolerance, and moving sites cannot
-//! remove it).
+//! [`MAX_RECARVES`] times, or until a re-carve leaves no fewer failing
+//! cells than the best carve so far (then the defect is the mesh's own,
+//! such as a source mesh with edges shorter than the tolerance, or the
+//! step made it worse). The carve with the fewest failing cells is kept.
 //!
 //! **Check** ([`failing_cells`]), per raw piece, on what assembly keeps:
 //! - a triangle with an edge shorter than [`Scale::min_edge`], or with an
@@ -41,8 +41,8 @@
 //! facing a moved site and those a moved site comes near cutting; the
 //! others keep their pieces, and the shared collapse runs again over all.
 //! The result depends only on the inputs, never on the number of threads.
-//! Explicit sites are the caller's and are never moved, and nothing is
-//! re-carved without the collapse.
+//! Explicit sites are re-carved alike (a layout that carves cleanly is
+//! never moved). Nothing is checked without the collapse.
 //!
 //! **Measured** (release, default settings; "in full" = the fracture
 //! invariants with bond area = cap area, a clean weld at 1e-5 ×

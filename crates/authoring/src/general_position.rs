@@ -50,7 +50,12 @@
 //! result does not depend on the number of threads.
 //!
 //! Explicit sites ([`SiteDistribution::Explicit`](crate::SiteDistribution))
-//! are the caller's and are never moved.
+//! are the caller's: a vertex is flagged for them only where some site is
+//! off the sphere (or two crossings apart) by more than the clipper's
+//! snapping distance. An exactly degenerate layout (a lattice, a ring)
+//! carves cleanly, since the clipper snaps it, and is kept as given; a
+//! nearly degenerate one (a lattice jittered by 1e-7 to 1e-4 of the
+//! diagonal) does not, and is moved.
 
 use crate::mesh::TriMesh;
 use crate::voronoi::Scale;
@@ -121,6 +126,7 @@ pub(crate) fn put_in_general_position(
     sites: &mut [DVec3],
     seed: u64,
     scale: &Scale,
+    exact: Option<f64>,
 ) -> GeneralPosition {
     let mut out = GeneralPosition::default();
     if sites.len() < 5 {
@@ -139,7 +145,7 @@ pub(crate) fn put_in_general_position(
             .par_iter()
             .map_init(
                 || VoronoiCell::boxed(lo, hi),
-                |cell, &i| test_cell(cell, lo, hi, sites, i, delta, surface.as_ref()),
+                |cell, &i| test_cell(cell, lo, hi, sites, i, delta, exact, surface.as_ref()),
             )
             .collect();
         let mut movers = Vec::new();
@@ -200,8 +206,11 @@ fn test_cell(
     sites: &[DVec3],
     i: usize,
     delta: f64,
+    exact: Option<f64>,
     surface: Option<&Surface>,
 ) -> CellTest {
+    // Degeneracies within `exact` are left to the clipper's snapping.
+    let exact = exact.unwrap_or(-1.0);
     let site = sites[i];
     cell.reset(lo, hi);
     // A member of a vertex's set can be up to 2R + δ away.
@@ -216,7 +225,7 @@ fn test_cell(
         // Two of its edges crossing the surface nearly at one point: the
         // lowest of its four sites moves (every cell around it picks the
         // same one).
-        if surface.is_some_and(|s| s.crossings_meet(x, &planes)) {
+        if surface.is_some_and(|s| s.crossings_meet(x, &planes, exact)) {
             let lowest = planes
                 .iter()
                 .filter_map(|p| p.site)
@@ -230,7 +239,7 @@ fn test_cell(
             let off = x.distance(sites[j]) - r;
             (off <= delta).then_some((off.abs(), j))
         }));
-        if members.len() >= 4 {
+        if members.len() >= 4 && members.iter().any(|m| m.0 > exact) {
             // The four nearest the sphere (ties by index), and the cell's
             // own site.
             members.sort_unstable_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
@@ -277,7 +286,7 @@ impl Surface {
     /// cell's `planes` meet) cross the surface within [`Surface::near`] of
     /// each other, each within [`Surface::reach`] of `x`. An edge runs
     /// along two of the planes, away from the third.
-    fn crossings_meet(&self, x: DVec3, planes: &[CellPlane; 3]) -> bool {
+    fn crossings_meet(&self, x: DVec3, planes: &[CellPlane; 3], exact: f64) -> bool {
         use parry3d::query::{PointQuery, Ray, RayCast};
         let origin = x.as_vec3();
         if self
@@ -300,9 +309,10 @@ impl Surface {
             }
         }
         hits.iter().enumerate().any(|(k, h)| {
-            hits[k + 1..]
-                .iter()
-                .any(|o| o.distance_squared(*h) < self.near * self.near)
+            hits[k + 1..].iter().any(|o| {
+                let d = o.distance(*h);
+                d < self.near && d > exact
+            })
         })
     }
 }
@@ -367,9 +377,18 @@ mod tests {
         (0..sites.len())
             .map(|i| {
                 let delta = DEGENERACY_FACTOR * scale.min_edge();
-                test_cell(&mut cell, lo - margin, hi + margin, sites, i, delta, None)
-                    .movers
-                    .len()
+                test_cell(
+                    &mut cell,
+                    lo - margin,
+                    hi + margin,
+                    sites,
+                    i,
+                    delta,
+                    None,
+                    None,
+                )
+                .movers
+                .len()
             })
             .sum()
     }
@@ -394,7 +413,7 @@ mod tests {
         let before = lattice();
         assert!(flagged(&mesh, &before, &scale) > 0);
         let mut sites = before.clone();
-        let done = put_in_general_position(&mesh, &mut sites, 7, &scale);
+        let done = put_in_general_position(&mesh, &mut sites, 7, &scale, None);
         assert_eq!(done.left, 0, "{done:?}");
         // Measured: 6 rounds, 80 steps.
         assert!(done.rounds <= 8, "{done:?}");
@@ -406,7 +425,10 @@ mod tests {
         }
         // The same seed gives the same sites, bit for bit.
         let mut again = before.clone();
-        assert_eq!(put_in_general_position(&mesh, &mut again, 7, &scale), done);
+        assert_eq!(
+            put_in_general_position(&mesh, &mut again, 7, &scale, None),
+            done
+        );
         assert_eq!(again, sites);
     }
 
@@ -426,7 +448,7 @@ mod tests {
             })
             .collect();
         let mut sites = before.clone();
-        let done = put_in_general_position(&mesh, &mut sites, 7, &scale);
+        let done = put_in_general_position(&mesh, &mut sites, 7, &scale, None);
         assert!(done.rounds <= MAX_ROUNDS, "{done:?}");
         assert!(done.steps > 0, "{done:?}");
         let step = STEP_FACTOR * scale.min_edge();
@@ -453,7 +475,7 @@ mod tests {
             .collect();
         assert_eq!(flagged(&mesh, &before, &scale), 0);
         let mut sites = before.clone();
-        let done = put_in_general_position(&mesh, &mut sites, 7, &scale);
+        let done = put_in_general_position(&mesh, &mut sites, 7, &scale, None);
         assert_eq!(done, GeneralPosition::default());
         assert_eq!(sites, before);
     }
@@ -483,13 +505,13 @@ mod tests {
         // 1e-5 m under the top face: the two upward edges cross it 1e-5 m
         // apart, under the 2e-5 m of the test.
         let x = DVec3::new(0.5, 0.5, 1.0 - 1e-5);
-        assert!(surface.crossings_meet(x, &vertex_planes(x, d)));
+        assert!(surface.crossings_meet(x, &vertex_planes(x, d), -1.0));
         // 1e-4 m under it: 1e-4 m apart.
         let x = DVec3::new(0.5, 0.5, 1.0 - 1e-4);
-        assert!(!surface.crossings_meet(x, &vertex_planes(x, d)));
+        assert!(!surface.crossings_meet(x, &vertex_planes(x, d), -1.0));
         // Deep inside: nothing within reach.
         let x = DVec3::splat(0.5);
-        assert!(!surface.crossings_meet(x, &vertex_planes(x, d)));
+        assert!(!surface.crossings_meet(x, &vertex_planes(x, d), -1.0));
     }
 
     #[test]

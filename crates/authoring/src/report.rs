@@ -112,14 +112,16 @@ pub struct FractureReport {
     /// Explicit Voronoi sites outside the mesh's bounding box, kept (0 for
     /// other patterns).
     pub sites_outside_bounds: u32,
-    /// Steps taken to put sampled Voronoi sites in general position (with
+    /// Steps taken to put Voronoi sites in general position (with
     /// [`FractureSettings::collapse_short_edges`](crate::FractureSettings::collapse_short_edges)):
     /// each moves one site by 32 × the shortest edge
     /// ([`MIN_EDGE_FRACTION`](crate::MIN_EDGE_FRACTION) × the diagonal plus
     /// 4 f32 units in the last place of the largest coordinate; about
     /// 3.2e-4 of the diagonal for a mesh near the origin), where five or
-    /// more sites lay nearly on one sphere (0 for explicit sites, which are
-    /// never moved, and for other patterns).
+    /// more sites lay nearly on one sphere (0 for other patterns).
+    /// Explicit sites are stepped only where they are nearly but not
+    /// exactly degenerate (off the sphere by more than the clipper's
+    /// snapping distance): an exact lattice or ring is kept as given.
     pub site_steps: u32,
     /// Near-degenerate Voronoi vertices still flagged when the steps gave
     /// up (16 rounds; counted once per cell that sees one, so up to four
@@ -131,12 +133,18 @@ pub struct FractureReport {
     /// not remove, a cap tilted off its plane, a cut whose two sides
     /// differ, or a dropped sliver with a bond): the failing cells' sampled
     /// sites are moved by one general-position step each time, at most 4
-    /// times (`degenerate_output.rs`). 0 for explicit sites and without
-    /// the collapse.
+    /// times, keeping the carve with the fewest failing cells
+    /// (`degenerate_output.rs`). 0 without the collapse.
     pub recarves: u32,
-    /// Cells still failing that check after the last carve (0 when the
-    /// output is free of those defects).
+    /// Cells failing that check in the carve kept (0 when the output is
+    /// free of those defects).
     pub failing_left: u32,
+    /// Sites stepped by the re-carves (one step each per re-carve).
+    pub recarve_steps: u32,
+    /// Whether explicit sites were moved (by general-position steps or
+    /// re-carves): they were nearly but not exactly degenerate. Reported
+    /// as a warning.
+    pub explicit_sites_moved: bool,
     /// Interfaces given a rough patch by
     /// [`FractureSettings::cut_noise`](crate::FractureSettings::cut_noise)
     /// (0 without).
@@ -188,11 +196,19 @@ impl FractureReport {
                 self.degenerate_left, self.site_steps
             ));
         }
+        if self.explicit_sites_moved {
+            out.push(format!(
+                "explicit Voronoi sites were moved out of nearly degenerate configurations \
+                 ({} general-position step(s) and {} re-carve step(s), each 32 × the shortest \
+                 edge); exactly degenerate ones (a lattice, a ring) are kept as given",
+                self.site_steps, self.recarve_steps
+            ));
+        }
         if self.failing_left > 0 {
             out.push(format!(
-                "{} cell(s) still hold a near-degenerate piece after {} re-carve(s) (a short \
-                 edge, a thin triangle, a tilted cap, a cut whose sides differ or a dropped \
-                 sliver with a bond)",
+                "{} cell(s) hold a near-degenerate piece after {} re-carve(s) (a short edge, a \
+                 thin triangle, a tilted cap, a cut whose sides differ or a dropped sliver with a \
+                 bond)",
                 self.failing_left, self.recarves
             ));
         }

@@ -106,7 +106,14 @@ pub enum SiteDistribution {
     /// counts it; sites outside the mesh's bounding box are kept (their
     /// cells may still reach into the mesh) and counted in
     /// [`FractureReport::sites_outside_bounds`](crate::FractureReport::sites_outside_bounds).
-    /// Both counts also appear in the asset's provenance.
+    /// Both counts also appear in the asset's provenance. With
+    /// [`FractureSettings::collapse_short_edges`](crate::FractureSettings::collapse_short_edges)
+    /// (the default), sites nearly but not exactly degenerate (five nearly
+    /// on one sphere, off it by more than the clipper's snapping distance,
+    /// as in a jittered lattice) are moved by tiny steps, and
+    /// [`FractureReport::explicit_sites_moved`](crate::FractureReport::explicit_sites_moved)
+    /// is set with a warning; exactly degenerate layouts (a lattice, a
+    /// symmetric ring) are kept as given.
     Explicit {
         /// The sites, m. 1 to [`MAX_CHUNK_COUNT`],
         /// all finite.
@@ -133,7 +140,7 @@ pub(crate) struct SiteCounts {
     pub merged: u32,
     /// Sites outside the mesh's bounding box (kept).
     pub outside_bounds: u32,
-    /// Steps taken to put sampled sites in general position.
+    /// Steps taken to put sites in general position.
     pub steps: u32,
     /// Near-degenerate flags left when the steps gave up.
     pub degenerate_left: u32,
@@ -142,6 +149,8 @@ pub(crate) struct SiteCounts {
     pub recarves: u32,
     /// Cells that still failed that check after the last carve.
     pub failing_left: u32,
+    /// Sites stepped by the re-carves (a site may count once per re-carve).
+    pub recarve_steps: u32,
 }
 
 /// Sites actually used for a fracture, and what was done to the given ones.

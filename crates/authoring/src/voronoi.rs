@@ -55,8 +55,8 @@ pub const WELD_FRACTION: f64 = 1e-7;
 /// on every fracture measured: Spot and Bob at 100 to 2,000 sites, seeds 1
 /// to 40; a cell still failing after the last re-carve is reported
 /// ([`FractureReport::failing_left`](crate::FractureReport::failing_left),
-/// with a warning). Explicit sites (never moved) keep any
-/// five-on-a-sphere short edges (the known gap in `edge_collapse/mod.rs`).
+/// with a warning). Explicit sites are moved only where they are nearly
+/// but not exactly degenerate (see `general_position.rs`).
 pub const MIN_EDGE_FRACTION: f64 = 1e-5;
 
 /// No render-mesh triangle is smaller than this fraction of the square of
@@ -309,12 +309,15 @@ pub(crate) fn voronoi_raw(
 ) -> Result<RawFracture, FractureError> {
     let plan = plan_sites(mesh, count, seed, distribution)?;
     let (mut sites, mut counts) = (plan.sites, plan.counts);
-    // Sampled sites are put in general position with the short-edge
-    // collapse, and re-carved where a carved piece is still
-    // near-degenerate; a caller's explicit sites are never moved.
+    // With the short-edge collapse, sites are put in general position
+    // and re-carved where a carved piece is still near-degenerate. A
+    // caller's explicit sites move only out of configurations nearly but
+    // not exactly degenerate: within the clipper's snapping distance a
+    // degeneracy (a lattice, a ring) carves cleanly and is kept.
     let sampled = !matches!(distribution, SiteDistribution::Explicit { .. });
-    if scale.collapse && sampled {
-        let done = put_in_general_position(mesh, &mut sites, seed, scale);
+    if scale.collapse {
+        let exact = (!sampled).then(|| scale.eps());
+        let done = put_in_general_position(mesh, &mut sites, seed, scale, exact);
         counts.steps = done.steps;
         counts.degenerate_left = done.left;
     }
@@ -326,8 +329,9 @@ pub(crate) fn voronoi_raw(
     let all: Vec<usize> = (0..sites.len()).collect();
     let mut cells = carve_cells(&regions, &sites, &all, scale, Some(progress))?;
     let step = crate::general_position::STEP_FACTOR * scale.min_edge();
+    // The carve with the fewest failing cells so far: (raw, bonds, count).
+    let mut best: Option<(Vec<RawChunk>, Vec<RawBond>, usize)> = None;
     let mut attempt = 0;
-    let mut last_failing = usize::MAX;
     loop {
         let mut raw = Vec::new();
         let mut frozen = Vec::new();
@@ -342,19 +346,23 @@ pub(crate) fn voronoi_raw(
         }
         collapse_raw(&mut raw, &frozen, scale, true, base);
         let bonds = find_bonds(&raw, &sites, scale.min_bond_area());
-        let failing = if scale.collapse && sampled {
+        let failing = if scale.collapse {
             failing_cells(&raw, &frozen, &bonds, &sites, scale)
         } else {
             Vec::new()
         };
-        // A re-carve that did not lower the count of failing cells ends
-        // the loop: what fails is then in the mesh, not in where the sites
-        // happen to lie (a source mesh with its own short edges).
-        let stuck = failing.len() >= last_failing;
-        last_failing = failing.len();
-        if failing.is_empty() || attempt == MAX_RECARVES || stuck {
+        // A re-carve that leaves no fewer failing cells than the best so
+        // far ends the loop with the best: what fails is then the mesh's
+        // own (a source mesh with short edges), or a step made it worse.
+        let improved = best.as_ref().is_none_or(|b| failing.len() < b.2);
+        let done = failing.is_empty() || !improved || attempt == MAX_RECARVES;
+        if improved {
+            best = Some((raw, bonds, failing.len()));
+        }
+        if done {
+            let (raw, bonds, left) = best.unwrap_or_default();
             counts.recarves = attempt;
-            counts.failing_left = failing.len() as u32;
+            counts.failing_left = left as u32;
             return Ok(RawFracture {
                 raw,
                 bonds,
@@ -362,12 +370,11 @@ pub(crate) fn voronoi_raw(
             });
         }
         let round = crate::general_position::MAX_ROUNDS + 1 + attempt;
-        let mut moved = Vec::with_capacity(failing.len());
         for &m in &failing {
             step_site(&mut sites, m, seed, round, step);
-            moved.push(m);
         }
-        let dirty = cells_to_recarve(&cells, &sites, &moved, step);
+        counts.recarve_steps += failing.len() as u32;
+        let dirty = cells_to_recarve(&cells, &sites, &failing, step);
         let fresh = carve_cells(&regions, &sites, &dirty, scale, None)?;
         for (c, pieces) in dirty.into_iter().zip(fresh) {
             cells[c] = pieces;

@@ -6,11 +6,12 @@
 
 mod common;
 
+use common::weld::file_weld_metric;
 use common::{check_fracture, unit_cube};
 use glam::DVec3;
 use smithereens_authoring::{
-    COINCIDENT_SITE_FRACTION, FractureError, FractureSettings, Pattern, SiteDistribution, TriMesh,
-    fracture, fracture_with_report, mesh_from_triangles, sites,
+    COINCIDENT_SITE_FRACTION, FractureError, FractureSettings, MIN_EDGE_FRACTION, Pattern,
+    SiteDistribution, TriMesh, fracture, fracture_with_report, mesh_from_triangles, sites,
 };
 use smithereens_core::BondEnd;
 
@@ -244,12 +245,13 @@ fn bad_site_lists_are_typed_errors() {
 }
 
 #[test]
-fn explicit_sites_are_never_moved_into_general_position() {
+fn exactly_degenerate_explicit_sites_are_kept_as_given() {
     // The ring is as degenerate as sites get (ten on one circle, every
     // Voronoi vertex on the axis shared by all ten cells), yet with the
     // short-edge collapse on, which moves sampled sites out of such
-    // configurations, a caller's sites stay where they were given: the
-    // cells keep the ring's symmetry.
+    // configurations, a caller's sites stay where they were given (they
+    // are off the sphere by far less than the clipper's snapping
+    // distance): the cells keep the ring's symmetry.
     let mesh = cylinder(1.0, 1.0, 40);
     let ring = ring_of_ten();
     let settings = FractureSettings {
@@ -264,5 +266,78 @@ fn explicit_sites_are_never_moved_into_general_position() {
     for c in &file.desc.chunks {
         let rel = (c.volume as f64 - expected).abs() / expected;
         assert!(rel < 1e-4, "{} vs {expected}", c.volume);
+    }
+}
+
+/// A 4 × 4 × 4 lattice of sites in the unit cube, each moved by up to
+/// `jitter` (m) per axis (a fixed linear congruential sequence).
+fn jittered_lattice(jitter: f64) -> Vec<DVec3> {
+    let mut state = 12345u64;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((state >> 11) as f64 / (1u64 << 53) as f64) * 2.0 - 1.0
+    };
+    let mut points = Vec::new();
+    for x in 0..4 {
+        for y in 0..4 {
+            for z in 0..4 {
+                let j = DVec3::new(next(), next(), next()) * jitter;
+                points.push((DVec3::new(x as f64, y as f64, z as f64) + 0.5) / 4.0 + j);
+            }
+        }
+    }
+    points
+}
+
+#[test]
+fn nearly_degenerate_explicit_sites_are_moved_and_exact_ones_kept() {
+    // An exact lattice (eight sites on every sphere) carves cleanly, since
+    // the clipper snaps what is exactly degenerate, and is kept: 64 cubes.
+    let mesh = unit_cube();
+    let diagonal = 3f64.sqrt();
+    let settings = FractureSettings::default();
+    let (file, exact) = fracture_with_report(
+        &mesh,
+        &settings,
+        &explicit(jittered_lattice(0.0)),
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!((exact.site_steps, exact.recarves), (0, 0), "{exact:?}");
+    assert!(!exact.explicit_sites_moved);
+    assert!(exact.warnings().is_empty(), "{:?}", exact.warnings());
+    for c in &file.desc.chunks {
+        assert!((c.volume as f64 - 1.0 / 64.0).abs() < 1e-7, "{}", c.volume);
+    }
+    // Jittered by 1e-6 m, the carving used to stop with a cap error (two
+    // corners of a cut outline coinciding), and by 1e-5 m it left 864
+    // triangles with a short edge: now the sites move, with a warning,
+    // and the chunks weld cleanly with no short edge.
+    for jitter in [1e-6, 1e-7] {
+        let (file, moved) = fracture_with_report(
+            &mesh,
+            &settings,
+            &explicit(jittered_lattice(jitter)),
+            &mut |_| {},
+        )
+        .unwrap();
+        assert_eq!(file.desc.chunks.len(), 64);
+        assert!(
+            moved.explicit_sites_moved && moved.site_steps > 0,
+            "{moved:?}"
+        );
+        assert!(
+            moved
+                .warnings()
+                .iter()
+                .any(|w| w.contains("explicit Voronoi sites were moved")),
+            "{:?}",
+            moved.warnings()
+        );
+        let m = file_weld_metric(&file, MIN_EDGE_FRACTION * diagonal);
+        assert!(m.is_clean(), "jitter {jitter}: {m:?}");
+        assert_eq!(m.triangles_with_short_edge, 0, "jitter {jitter}: {m:?}");
     }
 }
