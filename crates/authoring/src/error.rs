@@ -235,6 +235,23 @@ pub enum FractureError {
         /// Its position, m.
         position: DVec3,
     },
+    /// An explicit site lies farther from the mesh's bounding box than
+    /// [`MAX_SITE_DISTANCE_FRACTION`](crate::MAX_SITE_DISTANCE_FRACTION)
+    /// × its diagonal: squared distances to it would lose every digit of
+    /// the mesh's scale (from about 1e154 m they overflow f64), so its
+    /// bisectors could not be computed.
+    #[error(
+        "explicit Voronoi site {index} lies {distance:e} m from the mesh's bounding box, \
+         more than {max:e} m (1e6 × its diagonal)"
+    )]
+    SiteTooFar {
+        /// Index of the site in the given list.
+        index: usize,
+        /// Its distance from the bounding box, m.
+        distance: f64,
+        /// The largest distance allowed, m.
+        max: f64,
+    },
     /// A cut face could not be triangulated watertight (degenerate or
     /// self-intersecting cross-section).
     #[error(

@@ -113,7 +113,7 @@ pub use settings::{
     DEFAULT_SUPPORT_TOLERANCE, FractureSettings, HullDecomposition, MAX_CHUNK_COUNT,
     MAX_HULLS_PER_CHUNK, MAX_NOISE_OCTAVES, MAX_NOISE_RESOLUTION, Progress, SupportRule,
 };
-pub use sites::{COINCIDENT_SITE_FRACTION, SiteDistribution};
+pub use sites::{COINCIDENT_SITE_FRACTION, MAX_SITE_DISTANCE_FRACTION, SiteDistribution};
 pub use voronoi::{
     MIN_AREA_FRACTION, MIN_EDGE_FRACTION, SNAP_FRACTION, WELD_FRACTION, fracture_voronoi,
 };

@@ -106,7 +106,9 @@ pub enum SiteDistribution {
     /// counts it; sites outside the mesh's bounding box are kept (their
     /// cells may still reach into the mesh) and counted in
     /// [`FractureReport::sites_outside_bounds`](crate::FractureReport::sites_outside_bounds).
-    /// Both counts also appear in the asset's provenance. With
+    /// Both counts also appear in the asset's provenance. A site farther
+    /// than [`MAX_SITE_DISTANCE_FRACTION`] × the diagonal from the box is
+    /// an error ([`FractureError::SiteTooFar`]). With
     /// [`FractureSettings::collapse_short_edges`](crate::FractureSettings::collapse_short_edges)
     /// (the default), sites nearly but not exactly degenerate (five nearly
     /// on one sphere, off it by more than the clipper's snapping distance,
@@ -129,6 +131,14 @@ pub enum SiteDistribution {
 /// (1e-5 × the diagonal is also the weld tolerance a game importer
 /// typically applies).
 pub const COINCIDENT_SITE_FRACTION: f64 = 1e-5;
+
+/// Explicit sites farther than this fraction of the mesh's bounding-box
+/// diagonal from the box are rejected
+/// ([`FractureError::SiteTooFar`]): such a site's cell reaches the mesh
+/// only when nothing else does, and the squared distances the carving
+/// compares would first lose the mesh's scale, then (from about 1e154 m)
+/// overflow f64 and give one cell the whole mesh on top of the others.
+pub const MAX_SITE_DISTANCE_FRACTION: f64 = 1e6;
 
 /// What was done to the sites: merges and bounds of explicit sites, steps
 /// of sampled ones.
@@ -171,7 +181,7 @@ pub(crate) struct SitePlan {
 ///
 /// # Errors
 /// [`FractureError::NoSites`], [`FractureError::TooManySites`],
-/// [`FractureError::NonFiniteSite`].
+/// [`FractureError::NonFiniteSite`], [`FractureError::SiteTooFar`].
 pub(crate) fn plan_explicit_sites(
     points: &[DVec3],
     lo: DVec3,
@@ -189,6 +199,24 @@ pub(crate) fn plan_explicit_sites(
     }
     if let Some((index, &position)) = points.iter().enumerate().find(|(_, p)| !p.is_finite()) {
         return Err(FractureError::NonFiniteSite { index, position });
+    }
+    let max = MAX_SITE_DISTANCE_FRACTION * (hi - lo).length();
+    for (index, &p) in points.iter().enumerate() {
+        // Distance from the box, scaled so that squaring cannot overflow.
+        let off = (lo - p).max(p - hi).max(DVec3::ZERO);
+        let largest = off.max_element();
+        let distance = if largest > 0.0 {
+            largest * (off / largest).length()
+        } else {
+            0.0
+        };
+        if !(distance <= max) {
+            return Err(FractureError::SiteTooFar {
+                index,
+                distance,
+                max,
+            });
+        }
     }
     let cell_of = |p: DVec3| {
         // Saturating float-to-int casts: a site far outside only shares a

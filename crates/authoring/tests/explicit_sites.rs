@@ -242,6 +242,34 @@ fn bad_site_lists_are_typed_errors() {
         ]),
         FractureError::TooManySites { .. }
     ));
+    // Finite but far: at 1e155 m the squared distances overflowed and the
+    // far site's cell took the whole cube on top of the others (2 m³ of
+    // chunks from a 1 m³ cube, exit 0). Beyond 1e6 × the diagonal
+    // (1.7e6 m here) a site is an error; 1e3 m away it is kept, with its
+    // empty cell, and the volume is right.
+    assert!(matches!(
+        run(vec![DVec3::splat(0.5), DVec3::new(1e155, 0.2, 0.2)]),
+        FractureError::SiteTooFar { index: 1, .. }
+    ));
+    assert!(matches!(
+        run(vec![DVec3::splat(0.5), DVec3::new(0.5, -2e6, 0.5)]),
+        FractureError::SiteTooFar { index: 1, .. }
+    ));
+    let far = vec![
+        DVec3::splat(0.5),
+        DVec3::new(1e3, 0.2, 0.2),
+        DVec3::splat(0.1),
+    ];
+    let (file, report) = fracture_with_report(
+        &mesh,
+        &FractureSettings::default(),
+        &explicit(far),
+        &mut |_| {},
+    )
+    .unwrap();
+    let volume: f64 = file.desc.chunks.iter().map(|c| f64::from(c.volume)).sum();
+    assert!((volume - 1.0).abs() < 1e-6, "{volume}");
+    assert_eq!(report.sites_outside_bounds, 1);
 }
 
 #[test]
