@@ -119,8 +119,11 @@ struct CellTest {
     movers: Vec<u32>,
 }
 
-/// Moves sampled `sites` until no five lie nearly on one sphere within the
-/// mesh's box (see the module docs). `seed` is the fracture seed.
+/// Moves `sites` until no five lie nearly on one sphere within the mesh's
+/// box (see the module docs). `seed` is the fracture seed. `exact`, for a
+/// caller's explicit sites: degeneracies within that distance (m; the
+/// clipper's snapping distance) are left as they are; `None` for sampled
+/// sites, which move out of any.
 pub(crate) fn put_in_general_position(
     mesh: &TriMesh,
     sites: &mut [DVec3],
@@ -284,8 +287,9 @@ impl Surface {
 
     /// Whether two of the three cell edges leaving vertex `x` (where the
     /// cell's `planes` meet) cross the surface within [`Surface::near`] of
-    /// each other, each within [`Surface::reach`] of `x`. An edge runs
-    /// along two of the planes, away from the third.
+    /// each other (and, when `exact` is not negative, farther apart than
+    /// `exact`), each within [`Surface::reach`] of `x`. An edge runs along
+    /// two of the planes, away from the third.
     fn crossings_meet(&self, x: DVec3, planes: &[CellPlane; 3], exact: f64) -> bool {
         use parry3d::query::{PointQuery, Ray, RayCast};
         let origin = x.as_vec3();
@@ -310,8 +314,8 @@ impl Surface {
         }
         hits.iter().enumerate().any(|(k, h)| {
             hits[k + 1..].iter().any(|o| {
-                let d = o.distance(*h);
-                d < self.near && d > exact
+                let d2 = o.distance_squared(*h);
+                d2 < self.near * self.near && (exact < 0.0 || d2 > exact * exact)
             })
         })
     }
