@@ -50,7 +50,11 @@ pub enum MeshError {
     #[error("mesh has no triangles")]
     Empty,
     /// A vertex coordinate is NaN or infinite.
-    #[error("vertex {index} has a non-finite position {}", sig(.position))]
+    #[error(
+        "vertex {index} has a non-finite position {} (NaN, or a coordinate beyond f32's \
+         ±3.4e38, which meshes are stored in)",
+        sig(.position)
+    )]
     NonFiniteVertex {
         /// Vertex index in the input before welding (for a file: in the
         /// loader's vertex order).

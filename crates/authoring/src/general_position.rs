@@ -148,7 +148,7 @@ pub(crate) fn put_in_general_position(
             .par_iter()
             .map_init(
                 || VoronoiCell::boxed(lo, hi),
-                |cell, &i| test_cell(cell, lo, hi, sites, i, delta, exact, surface.as_ref()),
+                |cell, &i| test_cell(cell, (lo, hi), sites, i, delta, exact, surface.as_ref()),
             )
             .collect();
         let mut movers = Vec::new();
@@ -204,8 +204,7 @@ pub(crate) fn step_site(sites: &mut [DVec3], m: u32, seed: u64, round: u32, step
 /// to move ([`most_sensitive`]).
 fn test_cell(
     cell: &mut VoronoiCell,
-    lo: DVec3,
-    hi: DVec3,
+    (lo, hi): (DVec3, DVec3),
     sites: &[DVec3],
     i: usize,
     delta: f64,
@@ -383,8 +382,7 @@ mod tests {
                 let delta = DEGENERACY_FACTOR * scale.min_edge();
                 test_cell(
                     &mut cell,
-                    lo - margin,
-                    hi + margin,
+                    (lo - margin, hi + margin),
                     sites,
                     i,
                     delta,

@@ -57,6 +57,12 @@ pub fn load_mesh_with(
 }
 
 fn read_raw(path: &Path) -> Result<RawMesh, MeshError> {
+    if path.is_dir() {
+        return Err(MeshError::Io {
+            path: path.to_path_buf(),
+            source: std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory"),
+        });
+    }
     let extension = path
         .extension()
         .and_then(|e| e.to_str())
