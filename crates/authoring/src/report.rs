@@ -131,9 +131,9 @@ pub struct FractureReport {
     /// Times the cells were carved again because a carved piece was
     /// near-degenerate (a short edge or thin triangle the collapse could
     /// not remove, a cap tilted off its plane, a cut whose two sides
-    /// differ, or a dropped sliver with a bond): the failing cells' sampled
-    /// sites are moved by one general-position step each time, at most 4
-    /// times, keeping the carve with the fewest failing cells
+    /// differ, or a dropped sliver with a bond): the failing cells' sites
+    /// are moved by one general-position step each time, at most 4 times,
+    /// keeping the carve with the fewest failing cells
     /// (`degenerate_output.rs`). 0 without the collapse.
     pub recarves: u32,
     /// Cells failing that check in the carve kept (0 when the output is

@@ -360,14 +360,7 @@ pub(crate) fn voronoi_raw(
             best = Some((raw, bonds, failing.len()));
         }
         if done {
-            let (raw, bonds, left) = best.unwrap_or_default();
-            counts.recarves = attempt;
-            counts.failing_left = left as u32;
-            return Ok(RawFracture {
-                raw,
-                bonds,
-                sites: counts,
-            });
+            return Ok(keep_best(best, attempt, counts));
         }
         let round = crate::general_position::MAX_ROUNDS + 1 + attempt;
         for &m in &failing {
@@ -375,11 +368,31 @@ pub(crate) fn voronoi_raw(
         }
         counts.recarve_steps += failing.len() as u32;
         let dirty = cells_to_recarve(&cells, &sites, &failing, step);
-        let fresh = carve_cells(&regions, &sites, &dirty, scale, None)?;
+        let Ok(fresh) = carve_cells(&regions, &sites, &dirty, scale, None) else {
+            // A moved site the clipper cannot cap: the best carve stands.
+            return Ok(keep_best(best, attempt, counts));
+        };
         for (c, pieces) in dirty.into_iter().zip(fresh) {
             cells[c] = pieces;
         }
         attempt += 1;
+    }
+}
+
+/// The raw fracture of the carve with the fewest failing cells
+/// (`best`: pieces, bonds, failing count) after `recarves` re-carves.
+fn keep_best(
+    best: Option<(Vec<RawChunk>, Vec<RawBond>, usize)>,
+    recarves: u32,
+    mut counts: SiteCounts,
+) -> RawFracture {
+    let (raw, bonds, left) = best.unwrap_or_default();
+    counts.recarves = recarves;
+    counts.failing_left = left as u32;
+    RawFracture {
+        raw,
+        bonds,
+        sites: counts,
     }
 }
 
@@ -419,8 +432,8 @@ fn cells_to_recarve(
     dirty
 }
 
-/// Carves the cells `which` of `sites` from `base` within `regions` and
-/// returns, for each, its pieces with whether each is frozen
+/// Carves the cells `which` of `sites` from the mesh split into `regions`
+/// and returns, for each, its pieces with whether each is frozen
 /// ([`collapse_components`]), in the order of `which`. Progress is
 /// reported as cells finish when `progress` is given.
 fn carve_cells(
