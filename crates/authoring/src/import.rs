@@ -57,11 +57,13 @@ pub fn load_mesh_with(
 }
 
 fn read_raw(path: &Path) -> Result<RawMesh, MeshError> {
-    if path.is_dir() {
-        return Err(MeshError::Io {
+    // Something that exists but is no regular file (a folder, a device)
+    // is said to be so whatever its name, before the format is looked at.
+    if path.exists() {
+        crate::input_file::check_input(path).map_err(|source| MeshError::Io {
             path: path.to_path_buf(),
-            source: std::io::Error::new(std::io::ErrorKind::IsADirectory, "is a directory"),
-        });
+            source,
+        })?;
     }
     let extension = path
         .extension()

@@ -67,15 +67,20 @@ fn missing_file_and_unknown_extension_are_typed_errors() {
         load_mesh(&asset("README.md")),
         Err(MeshError::UnsupportedFormat { .. })
     ));
-    // A folder, with or without a mesh extension, is said to be one (it
-    // used to be "unsupported mesh format \"\"" without an extension).
+    // A folder, with or without a mesh extension, is said to be no regular
+    // file (it used to be "unsupported mesh format \"\"" without one).
     let folder = temp_dir("folder-input");
     let named = folder.join("named.obj");
     std::fs::create_dir_all(&named).unwrap();
     for dir in [&folder, &named] {
         match load_mesh(dir) {
             Err(MeshError::Io { source, .. }) => {
-                assert_eq!(source.kind(), std::io::ErrorKind::IsADirectory, "{dir:?}");
+                assert_eq!(source.kind(), std::io::ErrorKind::InvalidInput, "{dir:?}");
+                assert!(
+                    source
+                        .to_string()
+                        .contains(smithereens_authoring::input_file::NOT_A_REGULAR_FILE)
+                );
             }
             other => panic!("{dir:?}: {other:?}"),
         }
