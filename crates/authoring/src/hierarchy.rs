@@ -98,6 +98,22 @@ pub fn fracture_hierarchy(
     refinement: &Refinement,
     progress: &mut dyn FnMut(Progress),
 ) -> Result<AssetFile, FractureError> {
+    fracture_hierarchy_with_report(mesh, settings, pattern, refinement, progress).map(|(f, _)| f)
+}
+
+/// [`fracture_hierarchy`], also returning what happened on the way: the
+/// level-0 pieces that could not be refined and the near-degenerate cells
+/// left on either level ([`HierarchyReport::warnings`]).
+///
+/// # Errors
+/// As [`fracture_hierarchy`].
+pub fn fracture_hierarchy_with_report(
+    mesh: &TriMesh,
+    settings: &FractureSettings,
+    pattern: &Pattern,
+    refinement: &Refinement,
+    progress: &mut dyn FnMut(Progress),
+) -> Result<(AssetFile, HierarchyReport), FractureError> {
     settings.validate()?;
     mesh.validate()?;
     let invalid = |reason: String| FractureError::InvalidPattern { reason };
@@ -166,6 +182,8 @@ pub fn fracture_hierarchy(
         parent_raw,
         unrefined,
         first_failure,
+        recarves: fine_recarves,
+        failing_left: fine_failing,
     } = refine(
         &coarse.raw,
         &live,
@@ -205,12 +223,17 @@ pub fn fracture_hierarchy(
     }
     let what = format!(
         "fracture_hierarchy: level 0 pattern={} chunk_count={}; level 1 pattern={} \
-         chunk_count={} per chunk; support_depth={}; {unrefined} level-0 pieces not refined{first_failure}",
+         chunk_count={} per chunk; support_depth={}; {unrefined} level-0 pieces not refined{}",
         pattern.describe(&coarse.sites),
         settings.chunk_count,
         refinement.pattern.describe(&SiteCounts::default()),
         refinement.chunk_count,
         refinement.support_depth,
+        if first_failure.is_empty() {
+            String::new()
+        } else {
+            format!(" (first: {first_failure})")
+        },
     );
     let (s0, s1) = (level0.slivers, level1.slivers);
     let slivers = SliverStats {
@@ -230,7 +253,52 @@ pub fn fracture_hierarchy(
         desc: desc.0,
     };
     smithereens_core::Asset::new(&file.desc)?;
-    Ok(file)
+    let report = HierarchyReport {
+        unrefined,
+        first_failure,
+        recarves: coarse.sites.recarves + fine_recarves,
+        failing_left: coarse.sites.failing_left + fine_failing,
+    };
+    Ok((file, report))
+}
+
+/// What [`fracture_hierarchy_with_report`] did beyond the asset.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HierarchyReport {
+    /// Level-0 pieces kept whole as their own single child because they
+    /// could not be refined (not a valid mesh on their own, no room for
+    /// their sites, a cut that could not be capped).
+    pub unrefined: u32,
+    /// Why the first of those failed (empty if none).
+    pub first_failure: String,
+    /// Re-carves of near-degenerate cells, level 0 and every refinement
+    /// summed ([`FractureReport::recarves`](crate::FractureReport::recarves)).
+    pub recarves: u32,
+    /// Cells still failing the check of carved pieces, both levels summed
+    /// ([`FractureReport::failing_left`](crate::FractureReport::failing_left)).
+    pub failing_left: u32,
+}
+
+impl HierarchyReport {
+    /// Human-readable warnings (empty when nothing needs attention).
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.unrefined > 0 {
+            out.push(format!(
+                "{} level-0 piece(s) could not be refined and stay whole (first: {})",
+                self.unrefined, self.first_failure
+            ));
+        }
+        if self.failing_left > 0 {
+            out.push(format!(
+                "{} cell(s) hold a near-degenerate piece after {} re-carve(s) (a short edge, a \
+                 thin triangle, a tilted cap, a cut whose sides differ or a dropped sliver with a \
+                 bond)",
+                self.failing_left, self.recarves
+            ));
+        }
+        out
+    }
 }
 
 /// The level-1 pieces of [`fracture_hierarchy`], before assembly.
@@ -244,6 +312,10 @@ struct Refined {
     unrefined: u32,
     /// The first of those failures, for the provenance (empty if none).
     first_failure: String,
+    /// Re-carves over all refinements.
+    recarves: u32,
+    /// Cells still failing the check of carved pieces, over all refinements.
+    failing_left: u32,
 }
 
 /// Cuts each level-0 piece in `live` by `refinement.pattern`, keeping its
@@ -264,6 +336,8 @@ fn refine(
         parent_raw: Vec::new(),
         unrefined: 0,
         first_failure: String::new(),
+        recarves: 0,
+        failing_left: 0,
     };
     let mut next_cell = 0u32;
     for (done, &k) in live.iter().enumerate() {
@@ -296,10 +370,8 @@ fn refine(
         let cells = cells.unwrap_or_else(|e| {
             out.unrefined += 1;
             if out.first_failure.is_empty() {
-                out.first_failure = format!(
-                    " (first: piece {k}: {})",
-                    smithereens_core::error::display_chain(&e)
-                );
+                out.first_failure =
+                    format!("piece {k}: {}", smithereens_core::error::display_chain(&e));
             }
             RawFracture {
                 raw: vec![RawChunk {
@@ -310,6 +382,8 @@ fn refine(
                 sites: SiteCounts::default(),
             }
         });
+        out.recarves += cells.sites.recarves;
+        out.failing_left += cells.sites.failing_left;
         let offset = out.fine.len();
         let max_cell = cells.raw.iter().map(|c| c.cell).max().unwrap_or(0);
         for mut c in cells.raw {

@@ -90,7 +90,9 @@ pub mod weapon_extras;
 pub use assembly::{SHORT_EDGE_ULPS, SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
 pub use decompose::hull_volume;
 pub use error::{FractureError, MeshError};
-pub use hierarchy::{Refinement, fracture_hierarchy};
+pub use hierarchy::{
+    HierarchyReport, Refinement, fracture_hierarchy, fracture_hierarchy_with_report,
+};
 pub use hole::{ClosedHole, MAX_TRIANGULATED_LOOP};
 pub use import::{load_mesh, load_mesh_with, parse_obj};
 pub use input_file::{NOT_A_REGULAR_FILE, check_input, read_input, read_input_to_string};

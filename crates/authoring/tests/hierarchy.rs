@@ -9,7 +9,8 @@ use common::weld::file_weld_metric;
 use common::{asset, bad_edges, check_fracture};
 use smithereens_authoring::{
     BrickSettings, FractureError, FractureSettings, MIN_AREA_FRACTION, MIN_EDGE_FRACTION, Pattern,
-    Refinement, SiteDistribution, TriMesh, fracture, fracture_hierarchy, load_mesh,
+    Refinement, SiteDistribution, TriMesh, fracture, fracture_hierarchy,
+    fracture_hierarchy_with_report, load_mesh,
 };
 use smithereens_core::{Asset, AssetDesc, AssetFile, BondEnd, Instance, Pose};
 use std::sync::Arc;
@@ -355,4 +356,51 @@ fn cut_noise_roughens_the_simulated_level_and_keeps_the_cover_exact() {
         assert_ne!(flat.meshes, file.meshes, "support depth {support_depth}");
         Asset::new(&file.desc).unwrap();
     }
+}
+
+/// A level-0 piece that cannot be refined stays whole; that used to be said
+/// only in the asset's provenance, and is now a warning of the report
+/// (`fracture --refine` prints it).
+#[test]
+fn pieces_that_cannot_be_refined_are_reported_as_a_warning() {
+    let mesh = load_mesh(&asset("Box.gltf")).unwrap();
+    let settings = FractureSettings {
+        chunk_count: 2,
+        ..Default::default()
+    };
+    // Four sites at least 10 m apart do not fit in a half of a 1 m box.
+    let refinement = Refinement {
+        pattern: Pattern::Voronoi {
+            sites: SiteDistribution::PoissonDisk { min_distance: 10.0 },
+        },
+        chunk_count: 4,
+        support_depth: 1,
+    };
+    let (file, report) =
+        fracture_hierarchy_with_report(&mesh, &settings, &voronoi(), &refinement, &mut |_| {})
+            .unwrap();
+    assert_eq!(report.unrefined, 2, "{report:?}");
+    assert!(report.first_failure.starts_with("piece 0: "), "{report:?}");
+    let warnings = report.warnings();
+    assert_eq!(warnings.len(), 1, "{warnings:?}");
+    assert!(warnings[0].contains("2 level-0 piece(s) could not be refined"));
+    assert!(
+        file.provenance
+            .contains(" 2 level-0 pieces not refined (first: piece 0: ")
+    );
+    // A hierarchy that refines cleanly has nothing to say.
+    let (_, clean) = fracture_hierarchy_with_report(
+        &mesh,
+        &settings,
+        &voronoi(),
+        &Refinement {
+            pattern: voronoi(),
+            chunk_count: 4,
+            support_depth: 1,
+        },
+        &mut |_| {},
+    )
+    .unwrap();
+    assert_eq!(clean, Default::default());
+    assert!(clean.warnings().is_empty());
 }

@@ -11,7 +11,7 @@ use smithereens::{progress, report};
 use smithereens_authoring::{
     Axis, BondRule, BrickSettings, CutNoise, CutPlane, FractureSettings, HullDecomposition,
     OpenMeshFallback, Pattern, Refinement, RepairOptions, SiteDistribution, SliceSettings, TriMesh,
-    fracture_hierarchy, fracture_with_report, load_mesh_with,
+    fracture_hierarchy_with_report, fracture_with_report, load_mesh_with,
 };
 use smithereens_core::AssetFile;
 use smithereens_core::record::RunRecord;
@@ -771,8 +771,16 @@ fn run(cli: Cli) -> Result<()> {
                         chunk_count: per_chunk,
                         support_depth,
                     };
-                    let file =
-                        fracture_hierarchy(&m, &settings, &pattern, &refinement, &mut on_progress)?;
+                    let (file, report) = fracture_hierarchy_with_report(
+                        &m,
+                        &settings,
+                        &pattern,
+                        &refinement,
+                        &mut on_progress,
+                    )?;
+                    for warning in report.warnings() {
+                        eprintln!("warning: {warning}");
+                    }
                     (file, None)
                 }
                 None => {
