@@ -153,15 +153,20 @@ pub enum FractureError {
         /// The limit.
         max: u32,
     },
-    /// Density (kg/m³) is not positive, finite and at most
+    /// Density (kg/m³) is not between
+    /// [`MIN_DENSITY`](crate::settings::MIN_DENSITY) and
     /// [`MAX_DENSITY`](crate::settings::MAX_DENSITY).
-    #[error("density must be positive and at most 1e6 kg/m³, got {} kg/m³", sig(.value))]
+    #[error("density must be between 1e-3 and 1e6 kg/m³, got {} kg/m³", sig(.value))]
     InvalidDensity {
         /// The offending value.
         value: f64,
     },
-    /// Bond strength per area (du/m²) is not positive and finite.
-    #[error("strength_per_area must be positive and finite, got {} du/m²", sig(.value))]
+    /// Bond strength per area (du/m²) is not finite or below
+    /// [`MIN_STRENGTH_PER_AREA`](crate::settings::MIN_STRENGTH_PER_AREA).
+    #[error(
+        "strength_per_area must be finite and at least 1e-9 du/m², got {} du/m²",
+        sig(.value)
+    )]
     InvalidStrength {
         /// The offending value.
         value: f64,

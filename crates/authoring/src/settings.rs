@@ -9,6 +9,17 @@ use serde::{Deserialize, Serialize};
 /// tensors of kilometre-sized assets still fit `f32`.
 pub const MAX_DENSITY: f64 = 1e6;
 
+/// Smallest accepted [`FractureSettings::density`], kg/m³: far below any
+/// material (silica aerogel is about 1, air 1.2). Below it chunk masses of
+/// small meshes underflow `f32` and the fracture used to end in a
+/// misleading "no chunks" error (`--density 1e-45`).
+pub const MIN_DENSITY: f64 = 1e-3;
+
+/// Smallest accepted [`FractureSettings::strength_per_area`], du/m²:
+/// below it a small bond's strength underflows `f32` to 0 and the asset
+/// was rejected as invalid (`--strength-per-area 1e-50`).
+pub const MIN_STRENGTH_PER_AREA: f64 = 1e-9;
+
 /// Largest accepted [`FractureSettings::chunk_count`].
 pub const MAX_CHUNK_COUNT: u32 = 100_000;
 
@@ -261,10 +272,11 @@ pub struct FractureSettings {
     /// Seed of the site distribution (`rand_pcg::Pcg64Mcg`). Same mesh,
     /// settings and seed give a byte-identical asset.
     pub seed: u64,
-    /// Material density, kg/m³. Positive, at most [`MAX_DENSITY`].
+    /// Material density, kg/m³. [`MIN_DENSITY`] to [`MAX_DENSITY`].
     pub density: f64,
     /// Initial bond health per interface area, du/m² (bond strength =
-    /// `strength_per_area × area`). Positive and finite.
+    /// `strength_per_area × area`). Finite, at least
+    /// [`MIN_STRENGTH_PER_AREA`].
     pub strength_per_area: f64,
     /// Which chunks are fixed to the world.
     pub support: SupportRule,
@@ -362,12 +374,13 @@ impl FractureSettings {
                 max: MAX_CHUNK_COUNT,
             });
         }
-        if !positive_finite(self.density) || self.density > MAX_DENSITY {
+        if !(self.density >= MIN_DENSITY && self.density <= MAX_DENSITY) {
             return Err(FractureError::InvalidDensity {
                 value: self.density,
             });
         }
-        if !positive_finite(self.strength_per_area) {
+        if !(self.strength_per_area >= MIN_STRENGTH_PER_AREA && self.strength_per_area.is_finite())
+        {
             return Err(FractureError::InvalidStrength {
                 value: self.strength_per_area,
             });
@@ -468,6 +481,30 @@ mod tests {
             }),
             FractureError::InvalidStrength { .. }
         ));
+        // Positive but so small that f32 masses and strengths underflow.
+        assert!(matches!(
+            check(FractureSettings {
+                density: 1e-45,
+                ..ok
+            }),
+            FractureError::InvalidDensity { .. }
+        ));
+        assert!(matches!(
+            check(FractureSettings {
+                strength_per_area: 1e-50,
+                ..ok
+            }),
+            FractureError::InvalidStrength { .. }
+        ));
+        assert!(
+            FractureSettings {
+                density: MIN_DENSITY,
+                strength_per_area: MIN_STRENGTH_PER_AREA,
+                ..ok
+            }
+            .validate()
+            .is_ok()
+        );
         assert!(matches!(
             check(FractureSettings {
                 support: SupportRule::LowestPlane {
