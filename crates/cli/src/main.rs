@@ -420,10 +420,10 @@ enum Command {
         /// Site seed: the same seed gives a byte-identical asset.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Density, kg/m³.
+        /// Density, kg/m³ (1e-3 to 1e6).
         #[arg(long, default_value_t = 2400.0)]
         density: f64,
-        /// Bond strength per m² of interface, du/m².
+        /// Bond strength per m² of interface, du/m² (at least 1e-9).
         #[arg(long, default_value_t = smithereens_authoring::DEFAULT_STRENGTH_PER_AREA)]
         strength_per_area: f64,
         #[command(flatten)]
