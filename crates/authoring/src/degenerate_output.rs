@@ -199,6 +199,18 @@ mod tests {
         chunk(0, [o, o + y, o + z], 1)
     }
 
+    /// The bond between piece 0 (cell 0) and piece 1 (cell 1) across x = 0.5.
+    fn bond() -> RawBond {
+        RawBond {
+            a: 0,
+            b: 1,
+            tags: [1, 0],
+            area: 0.005,
+            centroid: DVec3::new(0.5, 0.25, 0.25),
+            normal: DVec3::X,
+        }
+    }
+
     #[test]
     fn a_sound_cap_passes_and_a_short_edge_or_tiny_triangle_fails() {
         let s = scale();
@@ -247,14 +259,7 @@ mod tests {
         let sound = cap(0.1, 0.0);
         let pair = [sound, sliver];
         assert!(failing_cells(&pair, &[false, true], &[], &sites(), &s).is_empty());
-        let bond = RawBond {
-            a: 0,
-            b: 1,
-            tags: [1, 0],
-            area: 0.005,
-            centroid: DVec3::new(0.5, 0.25, 0.25),
-            normal: DVec3::X,
-        };
+        let bond = bond();
         // (Cell 0 fails too: its cap has nothing of that size across.)
         let failing = failing_cells(&pair, &[false, true], &[bond], &sites(), &s);
         assert!(failing.contains(&1), "{failing:?}");
@@ -263,14 +268,7 @@ mod tests {
     #[test]
     fn the_two_sides_of_a_cut_must_have_the_same_cap_area() {
         let s = scale();
-        let bond = RawBond {
-            a: 0,
-            b: 1,
-            tags: [1, 0],
-            area: 0.005,
-            centroid: DVec3::new(0.5, 0.25, 0.25),
-            normal: DVec3::X,
-        };
+        let bond = bond();
         // Cell 1's side, facing site 0 (normal −x), scaled by `k` in z.
         let other = |k: f64| {
             let o = DVec3::new(0.5, 0.2, 0.2);

@@ -90,9 +90,7 @@ pub mod weapon_extras;
 pub use assembly::{SHORT_EDGE_ULPS, SLIVER_INERTIA_RATIO, SLIVER_VOLUME_FRACTION};
 pub use decompose::hull_volume;
 pub use error::{FractureError, MeshError};
-pub use hierarchy::{
-    HierarchyReport, Refinement, fracture_hierarchy, fracture_hierarchy_with_report,
-};
+pub use hierarchy::{Refinement, fracture_hierarchy, fracture_hierarchy_with_report};
 pub use hole::{ClosedHole, MAX_TRIANGULATED_LOOP};
 pub use import::{load_mesh, load_mesh_with, parse_obj};
 pub use input_file::{NOT_A_REGULAR_FILE, check_input, read_input, read_input_to_string};
@@ -109,7 +107,7 @@ pub use repair::{
     DEFAULT_MAX_HOLE_EDGES, OpenMeshFallback, RepairOptions, RepairReport, ZERO_AREA_FRACTION,
     repair_mesh,
 };
-pub use report::{FractureReport, SliverAction, SliverEvent, SliverReason};
+pub use report::{FractureReport, HierarchyReport, SliverAction, SliverEvent, SliverReason};
 pub use settings::{
     Axis, BondRule, CutNoise, DEFAULT_DECOMPOSITION_THRESHOLD, DEFAULT_STRENGTH_PER_AREA,
     DEFAULT_SUPPORT_TOLERANCE, FractureSettings, HullDecomposition, MAX_CHUNK_COUNT,

@@ -205,12 +205,7 @@ impl FractureReport {
             ));
         }
         if self.failing_left > 0 {
-            out.push(format!(
-                "{} cell(s) hold a near-degenerate piece after {} re-carve(s) (a short edge, a \
-                 thin triangle, a tilted cap, a cut whose sides differ or a dropped sliver with a \
-                 bond)",
-                self.failing_left, self.recarves
-            ));
+            out.push(failing_cells_warning(self.failing_left, self.recarves));
         }
         out
     }
@@ -223,4 +218,49 @@ impl FractureReport {
             0.0
         }
     }
+}
+
+/// What [`fracture_hierarchy_with_report`](crate::fracture_hierarchy_with_report)
+/// did beyond the asset.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HierarchyReport {
+    /// Level-0 pieces kept whole as their own single child because they
+    /// could not be refined (not a valid mesh on their own, no room for
+    /// their sites, a cut that could not be capped).
+    pub unrefined: u32,
+    /// Why the first of those failed (empty if none).
+    pub first_failure: String,
+    /// Re-carves of near-degenerate cells, level 0 and every refinement
+    /// summed ([`FractureReport::recarves`](crate::FractureReport::recarves)).
+    pub recarves: u32,
+    /// Cells still failing the check of carved pieces, both levels summed
+    /// ([`FractureReport::failing_left`](crate::FractureReport::failing_left)).
+    pub failing_left: u32,
+}
+
+impl HierarchyReport {
+    /// Human-readable warnings (empty when nothing needs attention).
+    pub fn warnings(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.unrefined > 0 {
+            out.push(format!(
+                "{} level-0 piece(s) could not be refined and stay whole (first: {})",
+                self.unrefined, self.first_failure
+            ));
+        }
+        if self.failing_left > 0 {
+            out.push(failing_cells_warning(self.failing_left, self.recarves));
+        }
+        out
+    }
+}
+
+/// The warning for `failing` cells still near-degenerate after `recarves`
+/// re-carves (`degenerate_output.rs`), for both reports.
+fn failing_cells_warning(failing: u32, recarves: u32) -> String {
+    format!(
+        "{failing} cell(s) hold a near-degenerate piece after {recarves} re-carve(s) (a short \
+         edge, a thin triangle, a tilted cap, a cut whose sides differ or a dropped sliver with \
+         a bond)"
+    )
 }

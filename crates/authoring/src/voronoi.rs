@@ -412,11 +412,18 @@ fn cells_to_recarve(
     let mut dirty: Vec<usize> = moved.iter().map(|&m| m as usize).collect();
     for (c, pieces) in cells.iter().enumerate() {
         let own = sites[c];
+        // The bisector with a site farther than 2R + 2·step misses the ball
+        // of radius R around `own` that holds the cell's pieces.
+        let radius = pieces
+            .iter()
+            .map(|(piece, _)| piece.radius_about(own))
+            .fold(0.0, f64::max);
         let touched = pieces.iter().any(|(piece, _)| {
             piece.tags.iter().any(|t| moved.binary_search(t).is_ok())
                 || moved.iter().any(|&m| {
                     let other = sites[m as usize];
                     m as usize != c
+                        && own.distance(other) <= 2.0 * (radius + step)
                         && piece
                             .positions
                             .iter()

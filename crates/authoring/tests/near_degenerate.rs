@@ -98,7 +98,7 @@ use common::{asset, check_fracture, unit_cube};
 use glam::DVec3;
 use smithereens_authoring::{
     CutPlane, FractureReport, FractureSettings, MIN_AREA_FRACTION, MIN_EDGE_FRACTION, Pattern,
-    fracture, fracture_voronoi, fracture_with_report, load_mesh,
+    fracture, fracture_with_report, load_mesh,
 };
 
 /// Default settings with the short-edge collapse on.
@@ -122,37 +122,14 @@ fn assert_clean(m: &WeldMetric, diagonal: f64, what: &str) {
 
 /// Fractures `name` into `chunk_count` chunks (seed 1), checks the
 /// fracture invariants and returns the weld metric and the diagonal.
-fn real_mesh(name: &str, chunk_count: u32, invariants: bool) -> (WeldMetric, f64) {
-    real_mesh_seeded(name, chunk_count, 1, invariants)
+fn real_mesh(name: &str, chunk_count: u32) -> (WeldMetric, f64) {
+    let (m, diagonal, _) = real_mesh_reported(name, chunk_count, 1);
+    (m, diagonal)
 }
 
-fn real_mesh_seeded(
-    name: &str,
-    chunk_count: u32,
-    seed: u64,
-    invariants: bool,
-) -> (WeldMetric, f64) {
-    let mesh = load_mesh(&asset(name)).unwrap();
-    let (lo, hi) = mesh.bounds();
-    let diagonal = (hi - lo).length();
-    let settings = FractureSettings {
-        chunk_count,
-        seed,
-        collapse_short_edges: true,
-        ..Default::default()
-    };
-    let file = fracture_voronoi(&mesh, &settings, &mut |_| {}).unwrap();
-    if invariants {
-        check_fracture(&file, mesh.volume(), diagonal);
-    }
-    (
-        file_weld_metric(&file, MIN_EDGE_FRACTION * diagonal),
-        diagonal,
-    )
-}
-
-/// [`real_mesh_seeded`] with the invariants checked, also returning the
-/// fracture report.
+/// Fractures `name` into `chunk_count` chunks with `seed` (default
+/// settings), checks the fracture invariants and returns the weld metric,
+/// the diagonal and the fracture report.
 fn real_mesh_reported(
     name: &str,
     chunk_count: u32,
@@ -181,7 +158,7 @@ fn real_mesh_reported(
 #[test]
 fn spot_and_bob_at_100_sites_weld_cleanly() {
     for name in ["spot.obj", "bob_tri.obj"] {
-        let (m, diagonal) = real_mesh(name, 100, true);
+        let (m, diagonal) = real_mesh(name, 100);
         assert_clean(&m, diagonal, &format!("{name} 100 sites"));
     }
 }
@@ -189,7 +166,7 @@ fn spot_and_bob_at_100_sites_weld_cleanly() {
 #[test]
 fn spot_and_bob_at_500_sites_weld_cleanly() {
     for name in ["spot.obj", "bob_tri.obj"] {
-        let (m, diagonal) = real_mesh(name, 500, true);
+        let (m, diagonal) = real_mesh(name, 500);
         assert_clean(&m, diagonal, &format!("{name} 500 sites"));
     }
 }
@@ -210,7 +187,7 @@ fn a_failing_cell_is_re_carved_and_the_fracture_holds_in_full() {
 #[ignore = "slow in debug: run in release by scripts/near_degenerate_release.sh"]
 fn spot_and_bob_at_2000_sites_weld_cleanly() {
     for name in ["spot.obj", "bob_tri.obj"] {
-        let (m, diagonal) = real_mesh(name, 2000, true);
+        let (m, diagonal) = real_mesh(name, 2000);
         assert_clean(&m, diagonal, &format!("{name} 2000 sites"));
     }
 }
