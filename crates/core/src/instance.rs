@@ -1480,10 +1480,26 @@ pub(crate) fn cluster_part(asset: &Asset, island: Island) -> Result<SplitPart, c
 /// instead of moving ~300-byte parts between the stack and the list
 /// (issue 12). On error `part` is left partly written.
 fn fill_part(asset: &Asset, island: Island, part: &mut SplitPart) -> Result<(), crate::MassError> {
-    part.sums = MassSums::of_chunks(asset, &island.nodes)?;
-    part.mass = part.sums.properties()?;
-    part.principal = principal_of(asset, &island.nodes, &part.mass)?;
-    part.volume = volume_of(asset, &island.nodes);
+    if let [only] = island.nodes[..] {
+        // One chunk (most pieces a blast frees): its own properties, which
+        // the sums reproduce bit for bit, without the f64 passes.
+        let chunk = asset.chunk(only).ok_or(crate::MassError::Empty)?;
+        part.sums = MassSums::of_chunk(chunk)?;
+        part.mass = MassProperties {
+            mass: chunk.mass,
+            center: chunk.centroid,
+            inertia: chunk.inertia,
+        };
+        part.principal = *asset
+            .chunk_principal(only)
+            .ok_or(crate::MassError::Empty)?;
+        part.volume = chunk.volume;
+    } else {
+        part.sums = MassSums::of_chunks(asset, &island.nodes)?;
+        part.mass = part.sums.properties()?;
+        part.principal = principal_of(asset, &island.nodes, &part.mass)?;
+        part.volume = volume_of(asset, &island.nodes);
+    }
     part.supported = island.supported;
     part.nodes = island.nodes;
     Ok(())

@@ -167,9 +167,12 @@ pub struct SplitScratch {
     live: Vec<u32>,
     /// Searches with a non-empty frontier, in round-robin order.
     active: Vec<u32>,
-    /// Groups (roots) in order of creation, and the piece each became.
+    /// Closed groups (roots) in order of discovery, and the piece each
+    /// became (its position in the output).
     roots: Vec<u32>,
     piece: Vec<u32>,
+    /// (lowest node, root) of each closed group, sorted: the output order.
+    order: Vec<(u32, u32)>,
     /// A member list freed by the last commit (a remainder's old one),
     /// reused for the next remainder's, so chipping a big cluster does not
     /// allocate (and page in) a fresh copy of its member list every time.
@@ -297,6 +300,8 @@ pub fn find_departed(
     scratch.begin(node_count);
     let first = out.len();
     let epoch = scratch.epoch;
+    let intact = |b: crate::BondIndex| health.get(b.0 as usize).is_some_and(|&h| h > 0.0);
+    let mut open_groups = 0;
     for &seed in seeds {
         let i = seed.0 as usize;
         if i >= node_count || scratch.stamp[i] == epoch {
@@ -306,11 +311,18 @@ pub fn find_departed(
         scratch.top.push(u32::MAX);
         scratch.reach(seed, s);
         scratch.parent.push(s);
-        scratch.live.push(1);
-        scratch.active.push(s);
+        // A seed with no intact bond left is a closed one-chunk piece at
+        // once (most of what a blast frees): it never joins the lock-step,
+        // whose bookkeeping would cost more than the piece.
+        if graph.neighbours(seed).any(|(_, b)| intact(b)) {
+            scratch.live.push(1);
+            scratch.active.push(s);
+            open_groups += 1;
+        } else {
+            scratch.top[s as usize] = u32::MAX;
+            scratch.live.push(0);
+        }
     }
-    let intact = |b: crate::BondIndex| health.get(b.0 as usize).is_some_and(|&h| h > 0.0);
-    let mut open_groups = scratch.parent.len();
     let mut k = 0usize;
     while open_groups > 1 && !scratch.active.is_empty() {
         if k >= scratch.active.len() {
@@ -348,37 +360,56 @@ pub fn find_departed(
             k += 1;
         }
     }
-    // Closed groups are the pieces: gather their nodes from the reach list.
+    // Closed groups are the pieces. Each one's lowest node first (a small
+    // sort of (lowest node, group) pairs fixes the output order), then the
+    // nodes from the reach list straight into their piece.
     let searches = scratch.parent.len();
+    scratch.piece.clear();
     scratch.piece.resize(searches, u32::MAX);
+    scratch.roots.clear();
     for r in 0..scratch.reached_nodes.len() {
         let n = scratch.reached_nodes[r];
-        let root = scratch.find(scratch.owner[n.0 as usize]);
-        if scratch.live[root as usize] != 0 {
+        let root = scratch.find(scratch.owner[n.0 as usize]) as usize;
+        if scratch.live[root] != 0 {
             continue;
         }
-        if scratch.piece[root as usize] == u32::MAX {
-            scratch.piece[root as usize] = scratch.roots.len() as u32;
-            scratch.roots.push(root);
-            out.push(Island {
-                nodes: crate::Members::new(),
-                supported: false,
-            });
+        // `piece` holds the lowest node of each closed group for now.
+        if scratch.piece[root] == u32::MAX {
+            scratch.roots.push(root as u32);
+            scratch.piece[root] = n.0;
+        } else {
+            scratch.piece[root] = scratch.piece[root].min(n.0);
         }
-        out[first + scratch.piece[root as usize] as usize]
-            .nodes
-            .push(n);
+    }
+    let mut order = std::mem::take(&mut scratch.order);
+    order.clear();
+    order.extend(
+        scratch
+            .roots
+            .iter()
+            .map(|&root| (scratch.piece[root as usize], root)),
+    );
+    order.sort_unstable();
+    out.reserve(order.len());
+    for (q, &(_, root)) in order.iter().enumerate() {
+        scratch.piece[root as usize] = q as u32;
+        out.push(Island {
+            nodes: crate::Members::new(),
+            supported: false,
+        });
+    }
+    scratch.order = order;
+    for r in 0..scratch.reached_nodes.len() {
+        let n = scratch.reached_nodes[r];
+        let root = scratch.find(scratch.owner[n.0 as usize]) as usize;
+        if scratch.live[root] == 0 {
+            out[first + scratch.piece[root] as usize].nodes.push(n);
+        }
     }
     for island in &mut out[first..] {
-        island.nodes.sort_unstable();
-    }
-    // Order pieces by lowest node (distinct across pieces, so the order is
-    // total), in place, and point each group's `piece` at its new position.
-    out[first..].sort_unstable_by_key(|island| island.nodes[0]);
-    for q in 0..out.len() - first {
-        let lowest = out[first + q].nodes[0];
-        let root = scratch.find(scratch.owner[lowest.0 as usize]);
-        scratch.piece[root as usize] = q as u32;
+        if island.nodes.len() > 1 {
+            island.nodes.sort_unstable();
+        }
     }
     if open_groups == 1 || out.len() == first {
         return Remainder::Open;

@@ -185,6 +185,31 @@ impl MassSums {
         })
     }
 
+    /// The sums of one chunk: exactly what [`Self::of_chunks`] gives for
+    /// it (p at its centroid, S = 0, J its inertia), without the passes.
+    ///
+    /// # Errors
+    /// [`MassError::Empty`] when the chunk's mass is not positive (as
+    /// [`Self::of_chunks`]), [`MassError::NonPositiveMass`] when it is not
+    /// finite.
+    pub fn of_chunk(chunk: &crate::Chunk) -> Result<Self, MassError> {
+        let mass = chunk.mass as f64;
+        if !(mass > 0.0) {
+            return Err(MassError::Empty);
+        }
+        if !mass.is_finite() {
+            return Err(MassError::NonPositiveMass(chunk.mass));
+        }
+        Ok(Self {
+            mass,
+            reference: chunk.centroid.as_dvec3(),
+            moment: DVec3::ZERO,
+            inertia: chunk.inertia.as_dmat3(),
+            resum_mass: mass,
+            subtractions: 0,
+        })
+    }
+
     /// Centre of mass c = p + S/M, m.
     pub fn center(&self) -> DVec3 {
         self.reference + self.moment / self.mass
