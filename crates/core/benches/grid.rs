@@ -8,7 +8,10 @@
 //!   volume), budget large enough to break every bond inside it;
 //! * `split_all`: a ball covering the whole grid that breaks every bond;
 //! * `chip_origin` / `chip_far`: a ball of radius 1.6 m at chunk 0 (on the
-//!   supported layer) and at the far corner chunk N³ − 1.
+//!   supported layer) and at the far corner chunk N³ − 1;
+//! * `after_shatter/admit`: the admission alone of a far-corner chip on an
+//!   instance that split-all already shattered into N³ loose chunks (it
+//!   visits only clusters that still hold bonds: none).
 //!
 //! Measured per scenario:
 //! * `<scenario>/plan/N`: admit + damage + islands + mass properties + budget
@@ -82,6 +85,30 @@ fn bench(c: &mut Criterion) {
                 )
             });
         }
+        // Admission after a shatter: the split-all blast left N³ loose
+        // chunks; a small blast at the far corner (nothing left to break)
+        // visits only the clusters that still hold bonds, not every piece.
+        let mut shattered = base.clone();
+        shattered.admit(scenarios(n)[1].1).unwrap();
+        shattered
+            .commit(&mut HeadlessBackend::default())
+            .unwrap();
+        let mut id = 100u64;
+        g.bench_with_input(BenchmarkId::new("after_shatter/admit", n), &n, |b, _| {
+            b.iter(|| {
+                id += 1;
+                let event = RadialDamage {
+                    id: EventId(id),
+                    point: Vec3::splat(n as f32 - 0.5),
+                    radius: 1.6,
+                    damage: 1.0e12,
+                    impulse: None,
+                };
+                let answer = black_box(shattered.admit(event).unwrap());
+                shattered.withdraw_pending();
+                answer
+            })
+        });
     }
     g.finish();
 }

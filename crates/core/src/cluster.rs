@@ -98,15 +98,26 @@ impl Cluster {
 #[derive(Clone, Debug)]
 struct Slot {
     generation: u32,
+    /// Position of this slot in [`ClusterSet::bonded`], `u32::MAX` when its
+    /// cluster has fewer than two members (or the slot is free).
+    bonded_at: u32,
     cluster: Option<Cluster>,
 }
 
 /// Arena of clusters with generations; a freed slot's generation is bumped,
 /// and allocation takes the lowest free slot, so handles are deterministic.
+///
+/// It also keeps the slots of the clusters with two or more members (the
+/// only ones with intact bonds), so damage admission visits those instead
+/// of every loose chunk a blast left behind (issue 12: a tiny event after a
+/// 32,768-piece shatter walked all 32,768 clusters).
 #[derive(Clone, Debug, Default)]
 pub struct ClusterSet {
     slots: Vec<Slot>,
     free: std::collections::BTreeSet<u32>,
+    /// Slot indices of the live clusters with at least two members, in no
+    /// particular order (kept by swap-remove; callers must not depend on it).
+    bonded: Vec<u32>,
 }
 
 impl ClusterSet {
@@ -123,6 +134,40 @@ impl ClusterSet {
             .get_mut(h.index as usize)
             .filter(|s| s.generation == h.generation)
             .and_then(|s| s.cluster.as_mut())
+    }
+
+    /// The live clusters with two or more members (those that can hold an
+    /// intact bond), in no particular order: O(their number), not O(all).
+    pub(crate) fn iter_bonded(&self) -> impl Iterator<Item = (ClusterHandle, &Cluster)> + '_ {
+        self.bonded.iter().filter_map(|&i| {
+            let s = &self.slots[i as usize];
+            s.cluster.as_ref().map(|c| {
+                (
+                    ClusterHandle {
+                        index: i,
+                        generation: s.generation,
+                    },
+                    c,
+                )
+            })
+        })
+    }
+
+    /// Adds or removes slot `i` from the bonded list after its cluster changed.
+    fn index_bonded(&mut self, i: u32) {
+        let slot = &self.slots[i as usize];
+        let want = slot.cluster.as_ref().is_some_and(|c| c.nodes.len() >= 2);
+        let at = slot.bonded_at;
+        if want && at == u32::MAX {
+            self.slots[i as usize].bonded_at = self.bonded.len() as u32;
+            self.bonded.push(i);
+        } else if !want && at != u32::MAX {
+            self.bonded.swap_remove(at as usize);
+            if let Some(&moved) = self.bonded.get(at as usize) {
+                self.slots[moved as usize].bonded_at = at;
+            }
+            self.slots[i as usize].bonded_at = u32::MAX;
+        }
     }
 
     /// Live clusters in slot order, mutable.
@@ -157,6 +202,7 @@ impl ClusterSet {
             .iter()
             .map(|&generation| Slot {
                 generation,
+                bonded_at: u32::MAX,
                 cluster: None,
             })
             .collect();
@@ -173,7 +219,15 @@ impl ClusterSet {
             .filter(|(_, s)| s.cluster.is_none())
             .map(|(i, _)| i as u32)
             .collect();
-        Some(Self { slots, free })
+        let mut set = Self {
+            slots,
+            free,
+            bonded: Vec::new(),
+        };
+        for i in 0..set.slots.len() as u32 {
+            set.index_bonded(i);
+        }
+        Some(set)
     }
 
     /// Live clusters in slot order.
@@ -251,7 +305,9 @@ impl ClusterSet {
         h: ClusterHandle,
         cluster: Cluster,
     ) -> Option<Cluster> {
-        self.get_mut(h).map(|c| std::mem::replace(c, cluster))
+        let old = self.get_mut(h).map(|c| std::mem::replace(c, cluster))?;
+        self.index_bonded(h.index);
+        Some(old)
     }
 
     /// Frees the live clusters `freed` (their generations are bumped and
@@ -264,6 +320,7 @@ impl ClusterSet {
             {
                 slot.generation = slot.generation.wrapping_add(1);
                 self.free.insert(h.index);
+                self.index_bonded(h.index);
             }
         }
     }
@@ -281,6 +338,7 @@ impl ClusterSet {
             None => {
                 self.slots.push(Slot {
                     generation: 0,
+                    bonded_at: u32::MAX,
                     cluster: None,
                 });
                 (self.slots.len() - 1) as u32
@@ -288,10 +346,9 @@ impl ClusterSet {
         };
         let slot = &mut self.slots[index as usize];
         slot.cluster = Some(c);
-        ClusterHandle {
-            index,
-            generation: slot.generation,
-        }
+        let generation = slot.generation;
+        self.index_bonded(index);
+        ClusterHandle { index, generation }
     }
 
     /// Frees `freed` then inserts `created` (in order, at the handles
@@ -357,6 +414,58 @@ mod tests {
             sleep: SleepState::default(),
             withdrawn_at: None,
         }
+    }
+
+    fn with_members(count: u32) -> Cluster {
+        let mut c = dummy();
+        c.nodes = (0..count).map(crate::ChunkIndex).collect();
+        c
+    }
+
+    fn bonded_sorted(set: &ClusterSet) -> Vec<ClusterHandle> {
+        let mut v: Vec<ClusterHandle> = set.iter_bonded().map(|(h, _)| h).collect();
+        v.sort_unstable();
+        v
+    }
+
+    fn bonded_by_scan(set: &ClusterSet) -> Vec<ClusterHandle> {
+        set.iter()
+            .filter(|(_, c)| c.nodes.len() >= 2)
+            .map(|(h, _)| h)
+            .collect()
+    }
+
+    #[test]
+    fn the_bonded_list_is_every_live_cluster_with_two_or_more_members() {
+        // A deterministic mix of inserts, frees and in-place shrinks.
+        let mut set = ClusterSet::default();
+        let mut live: Vec<ClusterHandle> = Vec::new();
+        let mut x = 12345u64;
+        let mut next = || {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) as u32
+        };
+        for step in 0..2000 {
+            match next() % 3 {
+                0 => live.push(set.insert(with_members(next() % 4))),
+                1 if !live.is_empty() => {
+                    let h = live.swap_remove(next() as usize % live.len());
+                    set.free(&[h]);
+                }
+                _ if !live.is_empty() => {
+                    let h = live[next() as usize % live.len()];
+                    assert!(set.replace_in_place(h, with_members(next() % 3)).is_some());
+                }
+                _ => {}
+            }
+            assert_eq!(bonded_sorted(&set), bonded_by_scan(&set), "step {step}");
+        }
+        assert!(!bonded_by_scan(&set).is_empty());
+        // Rebuilt from its parts (snapshots), the list is the same.
+        let parts: Vec<(ClusterHandle, Cluster)> =
+            set.iter().map(|(h, c)| (h, c.clone())).collect();
+        let rebuilt = ClusterSet::from_parts(&set.generations(), parts).unwrap();
+        assert_eq!(bonded_sorted(&rebuilt), bonded_by_scan(&set));
     }
 
     #[test]

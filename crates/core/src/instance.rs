@@ -701,11 +701,16 @@ impl Instance {
         let chunks = self.asset.chunks();
         candidates.clear();
         let mut nearest: Option<(f32, u32)> = None;
-        for (h, cluster) in self.clusters.iter() {
+        // Without an impulse only clusters with bonds matter: O(those), not
+        // O(every loose chunk). An impulse looks for the nearest chunk of
+        // any cluster (O(clusters)). The order of the visit does not matter:
+        // candidates are sorted by bond below, and the nearest chunk is
+        // chosen by (distance, index).
+        let mut visit = |h: ClusterHandle, cluster: &Cluster| {
             if !(cluster.representation.is_authoritative() && cluster.withdrawn_at.is_none())
                 || (cluster.nodes.len() < 2 && event.impulse.is_none())
             {
-                continue;
+                return;
             }
             let frame = cluster.asset_to_world();
             let local = frame.inverse().transform_point(event.point);
@@ -756,6 +761,11 @@ impl Instance {
                     nearest = Some((d, c));
                 }
             }
+        };
+        if event.impulse.is_some() {
+            self.clusters.iter().for_each(|(h, c)| visit(h, c));
+        } else {
+            self.clusters.iter_bonded().for_each(|(h, c)| visit(h, c));
         }
         sort_by_bond(&mut candidates, bonds.len());
         (candidates, nearest.map(|(_, c)| ChunkIndex(c)))
