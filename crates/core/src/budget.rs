@@ -426,13 +426,21 @@ impl SlotPool {
             return false;
         }
         let i = slot.index as usize;
-        while self.generations.len() <= i {
+        if i < self.generations.len() {
+            self.occupied[i] = true;
+            self.free.remove(&slot.index);
+            return true;
+        }
+        // A never-used index: the ones skipped below it become free, it is
+        // appended in use (no trip through the free set: a blast taking
+        // thousands of new slots did a set insert and remove for each).
+        while self.generations.len() < i {
             self.free.insert(self.generations.len() as u32);
             self.generations.push(0);
             self.occupied.push(false);
         }
-        self.occupied[i] = true;
-        self.free.remove(&slot.index);
+        self.generations.push(0);
+        self.occupied.push(true);
         true
     }
 }

@@ -153,6 +153,11 @@ impl ClusterSet {
         })
     }
 
+    /// Number of live clusters with two or more members.
+    pub(crate) fn bonded_len(&self) -> usize {
+        self.bonded.len()
+    }
+
     /// Adds or removes slot `i` from the bonded list after its cluster changed.
     fn index_bonded(&mut self, i: u32) {
         let slot = &self.slots[i as usize];

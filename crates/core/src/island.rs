@@ -182,6 +182,16 @@ pub struct SplitScratch {
 }
 
 impl SplitScratch {
+    /// Scratch already sized for a graph of `node_count` nodes (12 bytes a
+    /// node), so the first split of a new instance does not page in fresh
+    /// per-node arrays inside its commit (an instance's working memory is
+    /// taken when it is created, as Blast's family memory is).
+    pub fn for_nodes(node_count: usize) -> Self {
+        let mut s = Self::default();
+        s.begin(node_count);
+        s
+    }
+
     fn begin(&mut self, node_count: usize) {
         if self.stamp.len() < node_count {
             self.stamp.resize(node_count, 0);

@@ -236,12 +236,19 @@ impl MassSums {
     /// subtractions (at most [`RESUM_EVERY_MAX`]) happened since, or a value
     /// is not finite.
     pub fn needs_resum(&self, members: usize) -> bool {
+        self.resum_due(self.mass, self.subtractions, members)
+            || !(self.moment.is_finite() && self.inertia.is_finite() && self.reference.is_finite())
+    }
+
+    /// The mass and count parts of [`Self::needs_resum`] for sums that
+    /// would have mass `mass` after `subtractions` subtractions since the
+    /// last exact sum: lets a caller know before subtracting that the
+    /// result would be re-summed anyway.
+    pub(crate) fn resum_due(&self, mass: f64, subtractions: u32, members: usize) -> bool {
         let every = u32::try_from(members)
             .unwrap_or(u32::MAX)
             .clamp(RESUM_EVERY, RESUM_EVERY_MAX);
-        !(self.mass > RESUM_FRACTION * self.resum_mass)
-            || self.subtractions >= every
-            || !(self.moment.is_finite() && self.inertia.is_finite() && self.reference.is_finite())
+        !(mass > RESUM_FRACTION * self.resum_mass) || subtractions >= every
     }
 
     /// Mass properties (f32) about the centre of mass.

@@ -111,10 +111,11 @@ impl PointTree {
         self.points.is_empty()
     }
 
-    /// Calls `f(id)` for every point within `radius` of `centre` (distance
-    /// ≤ `radius`), in tree order. Nothing is called for a NaN centre or
-    /// radius.
-    pub fn for_each_within(&self, centre: Vec3, radius: f32, mut f: impl FnMut(u32)) {
+    /// Calls `f(id, point)` for every point within `radius` of `centre`
+    /// (distance ≤ `radius`), in tree order, with the point as built (so a
+    /// caller need not look it up again). Nothing is called for a NaN centre
+    /// or radius.
+    pub fn for_each_within(&self, centre: Vec3, radius: f32, mut f: impl FnMut(u32, Vec3)) {
         if self.nodes.is_empty() || !(radius >= 0.0) || !centre.is_finite() {
             return;
         }
@@ -132,7 +133,7 @@ impl PointTree {
                 let range = node.start as usize..(node.start + node.count) as usize;
                 for (p, &id) in self.points[range.clone()].iter().zip(&self.ids[range]) {
                     if p.distance_squared(centre) <= r2 {
-                        f(id);
+                        f(id, *p);
                     }
                 }
             } else if top + 2 <= STACK {
@@ -245,7 +246,10 @@ mod tests {
             (Vec3::new(5.0, 3.5, 1.5), 100.0),
         ] {
             let mut found = Vec::new();
-            tree.for_each_within(c, r, |id| found.push(id));
+            tree.for_each_within(c, r, |id, p| {
+                assert_eq!(p, items[id as usize].1, "the point passed is the item's");
+                found.push(id);
+            });
             found.sort_unstable();
             let scan: Vec<u32> = items
                 .iter()
@@ -308,12 +312,12 @@ mod tests {
     fn empty_trees_and_bad_queries_find_nothing() {
         let empty = PointTree::build(Vec::new());
         assert!(empty.is_empty());
-        empty.for_each_within(Vec3::ZERO, 1.0, |_| panic!("empty"));
+        empty.for_each_within(Vec3::ZERO, 1.0, |_, _| panic!("empty"));
         assert_eq!(empty.nearest(Vec3::ZERO, 0.0, |_| Some(0.0)), None);
         let tree = PointTree::build(cloud(50));
-        tree.for_each_within(Vec3::NAN, 1.0, |_| panic!("NaN centre"));
-        tree.for_each_within(Vec3::ZERO, f32::NAN, |_| panic!("NaN radius"));
-        tree.for_each_within(Vec3::ZERO, -1.0, |_| panic!("negative radius"));
+        tree.for_each_within(Vec3::NAN, 1.0, |_, _| panic!("NaN centre"));
+        tree.for_each_within(Vec3::ZERO, f32::NAN, |_, _| panic!("NaN radius"));
+        tree.for_each_within(Vec3::ZERO, -1.0, |_, _| panic!("negative radius"));
         let with_nan = PointTree::build([(0, Vec3::NAN), (1, Vec3::ONE)]);
         assert_eq!(with_nan.len(), 1);
     }

@@ -414,6 +414,7 @@ impl Instance {
         if pending_index.len() != s.pending.len() {
             return bad("two pending events share an id".into());
         }
+        let (node_count, bond_count) = (asset.graph().node_count(), asset.bonds().len());
         Ok(Instance {
             id: s.instance,
             asset,
@@ -433,10 +434,15 @@ impl Instance {
             deferral: None,
             query_epoch: s.query_epoch,
             task_path_dirty: s.task_path_dirty,
-            scratch: SplitScratch::default(),
+            // Conservative: any chunk without an owner may hold intact bonds.
+            recycled_bonds: s
+                .ownership
+                .iter()
+                .any(|&h| h == ClusterHandle::PLACEHOLDER),
+            scratch: SplitScratch::for_nodes(node_count),
             spread_scratch: crate::damage::SpreadScratch::default(),
             undo: Vec::new(),
-            commit_scratch: Default::default(),
+            commit_scratch: crate::instance::CommitScratch::for_bonds(bond_count),
             pool: Default::default(),
         })
     }

@@ -222,3 +222,61 @@ fn render_only_debris_can_be_recycled_without_sleeping_or_waiting_for_queries() 
     inst.finish_recycle(ticket).unwrap();
     assert!(inst.cluster(render_only).is_none());
 }
+
+/// Bond candidates a blast at the chain bonds' centroid (1000, 1000, 0), which
+/// every group's chain bonds share, finds on `inst`, by bond.
+fn chain_candidates(inst: &mut Instance, id: u64) -> Vec<BondIndex> {
+    inst.admit(RadialDamage {
+        id: EventId(id),
+        point: Vec3::new(1000.0, 1000.0, 0.0),
+        radius: 1.0,
+        damage: 0.001,
+        impulse: None,
+    })
+    .unwrap();
+    let found = inst.pending()[0]
+        .candidates
+        .iter()
+        .map(|c| c.bond)
+        .collect();
+    inst.withdraw_pending();
+    found
+}
+
+#[test]
+fn bonds_of_a_recycled_cluster_are_never_candidates_for_the_cluster_left() {
+    // Two groups of three chained chunks; group 0 falls as one body with
+    // its two chain bonds intact, then is recycled. The base with group 1
+    // is then the only cluster with bonds, but group 0's intact chain bonds
+    // belong to no cluster and must not be measured as the base's.
+    let asset = hanging_groups(&[3, 3], &[false, false], true);
+    let mut inst = Instance::new(asset.clone(), Pose::IDENTITY).unwrap();
+    let all = chain_candidates(&mut inst, 1);
+    assert_eq!(all.len(), 4, "both groups' chain bonds: {all:?}");
+    inst.admit(hanger_hit(2, HANGER_POINT + Vec3::new(0.0, 0.0, 100.0)))
+        .unwrap();
+    inst.commit(&mut HeadlessBackend::default()).unwrap();
+    let fallen = inst
+        .clusters()
+        .find(|(_, c)| !c.supported)
+        .map(|(h, _)| h)
+        .unwrap();
+    assert_eq!(inst.cluster(fallen).unwrap().nodes.len(), 3);
+    // The fallen group is at its place in the asset frame still, so both
+    // clusters see their own chain bonds.
+    assert_eq!(chain_candidates(&mut inst, 3), all);
+    inst.advance_sleep(1.0).unwrap();
+    let ticket = inst.begin_recycle(fallen).unwrap();
+    inst.mark_queries_refreshed();
+    inst.finish_recycle(ticket).unwrap();
+    let left = chain_candidates(&mut inst, 4);
+    let owners: Vec<Option<ClusterHandle>> = left
+        .iter()
+        .map(|&b| inst.cluster_of(asset.bonds()[b].chunk0))
+        .collect();
+    assert_eq!(left.len(), 2, "group 1's chain bonds only: {left:?}");
+    assert!(owners.iter().all(|o| o.is_some()), "{owners:?}");
+    // The same after a snapshot round trip.
+    let mut restored = Instance::restore(asset.clone(), &inst.snapshot()).unwrap();
+    assert_eq!(chain_candidates(&mut restored, 5), left);
+}
