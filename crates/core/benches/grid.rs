@@ -90,9 +90,7 @@ fn bench(c: &mut Criterion) {
         // visits only the clusters that still hold bonds, not every piece.
         let mut shattered = base.clone();
         shattered.admit(scenarios(n)[1].1).unwrap();
-        shattered
-            .commit(&mut HeadlessBackend::default())
-            .unwrap();
+        shattered.commit(&mut HeadlessBackend::default()).unwrap();
         let mut id = 100u64;
         g.bench_with_input(BenchmarkId::new("after_shatter/admit", n), &n, |b, _| {
             b.iter(|| {

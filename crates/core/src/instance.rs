@@ -11,7 +11,7 @@ use crate::budget::{
     BodySlot, Budget, BudgetDesc, BudgetError, BudgetShortfall, Representation, SlotPool,
     SlotRequest, SlotScratch, assign_slots_into,
 };
-use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet};
+use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet, ClusterSums};
 use crate::commit::{CommitError, CommitPlan, PlannedEvent, PlannedImpulse, SplitPart, SplitPlan};
 use crate::damage::{DamageCandidate, DamageEvent, EventId};
 use crate::error::DamageError;
@@ -208,6 +208,8 @@ pub(crate) struct CommitScratch {
     part_vecs: Vec<Vec<SplitPart>>,
     /// Handles the new clusters will get.
     peeked: Vec<ClusterHandle>,
+    /// Installing: boxes for stored mass sums, out of the pool.
+    spare_sums: Vec<Box<MassSums>>,
     /// Installing: a chunk of each removed cluster of two or more chunks
     /// (to tell whether its bonds went to a new cluster or to none).
     orphans: Vec<ChunkIndex>,
@@ -320,11 +322,11 @@ impl Instance {
                 .placement
                 .mul(&Pose::from_translation(part.mass.center));
             created.push(Cluster {
+                sums: ClusterSums::new(part.sums, &asset, &part.nodes, None),
                 nodes: part.nodes,
                 supported: part.supported,
                 mass: part.mass,
                 principal: part.principal,
-                sums: part.sums,
                 motion: ClusterMotion {
                     pose,
                     velocity: Velocity::default(),
@@ -1111,7 +1113,7 @@ impl Instance {
                     nodes: if p.kept {
                         NodeSet::RestOf(s.old)
                     } else {
-                        NodeSet::List(self.pool.nodes.copy(&p.nodes))
+                        NodeSet::List(p.nodes.clone())
                     },
                     supported: p.supported,
                     representation: p.representation,
@@ -1209,6 +1211,12 @@ impl Instance {
     /// split and part lists serve the next plan.
     pub(crate) fn install_parts(&mut self, record: &CommitRecord, mut splits: Vec<SplitPlan>) {
         let mut part_vecs = std::mem::take(&mut self.commit_scratch.part_vecs);
+        // Boxes for stored mass sums, moved out of the pool (both lists keep
+        // their capacity: the replaced remainder's box goes back into the
+        // pool during the install without growing a fresh list).
+        let mut spare_sums = std::mem::take(&mut self.commit_scratch.spare_sums);
+        spare_sums.extend(self.pool.sums.drain(..));
+        let asset = Arc::clone(&self.asset);
         // Parts are read in place (their member lists taken), not moved out
         // whole: one copy of each part's fields, straight into its slot.
         let clusters = splits
@@ -1216,11 +1224,15 @@ impl Instance {
             .flat_map(|s| s.parts.iter_mut())
             .zip(&record.created)
             .map(|(p, rc)| Cluster {
+                sums: if p.nodes.len() == 1 {
+                    ClusterSums::new(p.sums, &asset, &p.nodes, None)
+                } else {
+                    ClusterSums::new(p.sums, &asset, &p.nodes, spare_sums.pop())
+                },
                 nodes: std::mem::take(&mut p.nodes),
                 supported: p.supported,
                 mass: p.mass,
                 principal: p.principal,
-                sums: p.sums,
                 motion: rc.motion,
                 representation: p.representation,
                 slot: p.slot,
@@ -1228,6 +1240,10 @@ impl Instance {
                 withdrawn_at: None,
             });
         self.install_own(record, clusters);
+        for b in spare_sums.drain(..) {
+            self.pool.give_sums(Some(b));
+        }
+        self.commit_scratch.spare_sums = spare_sums;
         part_vecs.extend(splits.drain(..).map(|mut s| {
             s.parts.clear();
             s.parts
@@ -1278,11 +1294,12 @@ impl Instance {
                 }
                 let old = self.clusters.replace_in_place(rc.handle, c);
                 debug_assert!(old.is_some(), "a kept cluster must be live");
-                if let Some(old) = old
-                    && old.nodes.capacity() > self.scratch.spare_nodes.capacity()
-                {
-                    // A spilled list gives its heap block back, no copy.
-                    self.scratch.spare_nodes = old.nodes.into_vec();
+                if let Some(old) = old {
+                    self.pool.give_sums(old.sums.into_box());
+                    if old.nodes.capacity() > self.scratch.spare_nodes.capacity() {
+                        // A spilled list gives its heap block back, no copy.
+                        self.scratch.spare_nodes = old.nodes.into_vec();
+                    }
                 }
                 installed.push((rc.handle, false));
             } else {
@@ -1554,9 +1571,7 @@ fn fill_part(asset: &Asset, island: Island, part: &mut SplitPart) -> Result<(), 
             center: chunk.centroid,
             inertia: chunk.inertia,
         };
-        part.principal = *asset
-            .chunk_principal(only)
-            .ok_or(crate::MassError::Empty)?;
+        part.principal = *asset.chunk_principal(only).ok_or(crate::MassError::Empty)?;
         part.volume = chunk.volume;
     } else {
         part.sums = MassSums::of_chunks(asset, &island.nodes)?;
@@ -1601,10 +1616,10 @@ fn principal_of(
 ///
 /// `critical` is false and `volume` 0: callers evaluate them (O(remainder))
 /// only when the remainder is dynamic.
-pub(crate) fn remainder_part<'a>(
+pub(crate) fn remainder_part<D: std::borrow::Borrow<MassSums>>(
     asset: &Asset,
     old: &Cluster,
-    departing: impl Iterator<Item = &'a MassSums> + Clone,
+    departing: impl Iterator<Item = D> + Clone,
     nodes: crate::Members,
     supported: bool,
 ) -> Result<SplitPart, crate::MassError> {
@@ -1612,12 +1627,12 @@ pub(crate) fn remainder_part<'a>(
     // operations in the same order): when the drift guard would re-sum the
     // remainder anyway, the subtraction is skipped, with the same result
     // (split-all: 32,767 subtractions for a one-chunk remainder).
-    let (mut mass_after, mut count) = (old.sums.mass, 0u32);
+    let mut sums = old.sums(asset);
+    let (mut mass_after, mut count) = (sums.mass, 0u32);
     for piece in departing.clone() {
-        mass_after -= piece.mass;
+        mass_after -= piece.borrow().mass;
         count = count.saturating_add(1);
     }
-    let mut sums = old.sums;
     let resum_anyway = sums.resum_due(
         mass_after,
         sums.subtractions.saturating_add(count),
@@ -1625,7 +1640,7 @@ pub(crate) fn remainder_part<'a>(
     );
     if !resum_anyway {
         for piece in departing {
-            sums.subtract(piece);
+            sums.subtract(piece.borrow());
         }
     }
     let subtracted = (!resum_anyway && !sums.needs_resum(nodes.len()))
@@ -1691,7 +1706,10 @@ fn sort_by_bond(
     }
     for c in candidates.iter() {
         let b = c.bond.0 as usize;
-        debug_assert!(table.marked[b / 64] & (1 << (b % 64)) == 0, "bond {b} twice");
+        debug_assert!(
+            table.marked[b / 64] & (1 << (b % 64)) == 0,
+            "bond {b} twice"
+        );
         table.distance[b] = c.distance;
         table.marked[b / 64] |= 1 << (b % 64);
     }

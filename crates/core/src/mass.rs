@@ -150,6 +150,16 @@ pub struct MassSums {
 }
 
 impl MassSums {
+    /// No mass (a placeholder, never a cluster's).
+    pub const ZERO: Self = Self {
+        mass: 0.0,
+        reference: DVec3::ZERO,
+        moment: DVec3::ZERO,
+        inertia: DMat3::ZERO,
+        resum_mass: 0.0,
+        subtractions: 0,
+    };
+
     /// Exact sums over `nodes` (chunks of `asset`, any order; unknown
     /// indices are skipped), accumulated in the given order with p at the
     /// centre of mass. A single chunk gives exactly its own properties.

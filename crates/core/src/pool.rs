@@ -20,7 +20,7 @@ use crate::commit::CommitOutcome;
 use crate::damage::DamageCandidate;
 use crate::index::{BondIndex, ChunkIndex};
 use crate::instance::{PendingEvent, Receipt};
-use crate::recovery::{ClusterRecord, CommitRecord, NodeSet};
+use crate::recovery::{ClusterRecord, CommitRecord};
 
 /// Most lists one pool keeps.
 pub const MAX_POOLED_LISTS: usize = 32;
@@ -96,9 +96,21 @@ pub(crate) struct CommitPool {
     pub(crate) receipts: ListPool<Receipt>,
     pub(crate) pending: ListPool<PendingEvent>,
     pub(crate) candidates: ListPool<DamageCandidate>,
+    /// Boxes of stored cluster mass sums ([`crate::cluster::ClusterSums`]):
+    /// a remainder's box comes back when the commit replaces it.
+    pub(crate) sums: Vec<Box<crate::mass::MassSums>>,
 }
 
 impl CommitPool {
+    /// Takes back a box of mass sums (at most [`MAX_POOLED_LISTS`] kept).
+    pub(crate) fn give_sums(&mut self, b: Option<Box<crate::mass::MassSums>>) {
+        if let Some(b) = b
+            && self.sums.len() < MAX_POOLED_LISTS
+        {
+            self.sums.push(b);
+        }
+    }
+
     /// A copy of `r` whose broken-bond list comes from the pool.
     pub(crate) fn copy_receipt(&mut self, r: &Receipt) -> Receipt {
         Receipt {
@@ -151,11 +163,7 @@ impl CommitPool {
         } = record;
         self.health.give(health);
         self.handles.give(removed);
-        for c in created.drain(..) {
-            if let NodeSet::List(nodes) = c.nodes {
-                self.nodes.give(nodes);
-            }
-        }
+        created.clear();
         self.clusters.give(created);
         self.staged.give(motions);
         self.give_receipts(receipts);

@@ -18,7 +18,7 @@
 
 use crate::asset::Asset;
 use crate::budget::{BodySlot, Representation};
-use crate::cluster::{Cluster, ClusterHandle, ClusterMotion};
+use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSums};
 use crate::codec::{self, FrameError};
 use crate::index::{BondIndex, ChunkIndex};
 use crate::instance::{Instance, InstanceId, Receipt, cluster_part, remainder_part};
@@ -41,8 +41,10 @@ pub const RECORD_VERSION: u16 = 3;
 /// The members of a created cluster.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum NodeSet {
-    /// These chunks, ascending.
-    List(Vec<ChunkIndex>),
+    /// These chunks, ascending (inline up to four, see [`crate::Members`]:
+    /// most pieces a blast frees are one chunk, and their record entry
+    /// needs no heap list of its own; encoded as a sequence, as a `Vec`).
+    List(crate::Members),
     /// Every chunk of cluster `0` that no other created cluster of the same
     /// record lists, so that chipping a chunk off a big wall does not rewrite
     /// the wall's member list. When the created cluster's handle is `0`
@@ -283,11 +285,11 @@ impl Instance {
 
     fn cluster_from(&self, c: &ClusterRecord, part: crate::commit::SplitPart) -> Cluster {
         Cluster {
+            sums: ClusterSums::new(part.sums, &self.asset, &part.nodes, None),
             nodes: part.nodes,
             supported: c.supported,
             mass: part.mass,
             principal: part.principal,
-            sums: part.sums,
             motion: c.motion,
             representation: c.representation,
             slot: c.slot,
@@ -460,7 +462,7 @@ impl Instance {
                 continue;
             }
             let nodes: Vec<ChunkIndex> = match &c.nodes {
-                NodeSet::List(nodes) => nodes.clone(),
+                NodeSet::List(nodes) => nodes.to_vec(),
                 NodeSet::RestOf(h) => self.rest_of(*h, &claimed),
             };
             if nodes.is_empty() {
@@ -497,7 +499,7 @@ impl Instance {
                 .enumerate()
                 .filter(|&(j, _)| sources[j] == Some(c.handle))
                 .filter_map(|(j, _)| created.get(j).or(built[j].as_ref()))
-                .map(|p: &Cluster| &p.sums);
+                .map(|p: &Cluster| p.sums(&self.asset));
             let part = remainder_part(
                 &self.asset,
                 old,

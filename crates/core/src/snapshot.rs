@@ -15,7 +15,7 @@
 
 use crate::asset::Asset;
 use crate::budget::{BodySlot, Budget, BudgetDesc, Representation, SlotPool};
-use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet};
+use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet, ClusterSums};
 use crate::codec::{self, FrameError};
 use crate::damage::EventSource;
 use crate::index::ChunkIndex;
@@ -206,7 +206,11 @@ impl Instance {
             task_path_dirty: self.task_path_dirty,
             lifecycle: self.lifecycle,
             query_epoch: self.query_epoch,
-            cluster_mass: self.clusters.iter().map(|(_, c)| c.sums).collect(),
+            cluster_mass: self
+                .clusters
+                .iter()
+                .map(|(_, c)| c.sums(&self.asset))
+                .collect(),
             receipt_horizons: self.applied.horizons(),
             receipt_window: Some(self.applied.window()),
         }
@@ -314,11 +318,11 @@ impl Instance {
             live.push((
                 c.handle,
                 Cluster {
+                    sums: ClusterSums::new(part.sums, &asset, &part.nodes, None),
                     nodes: part.nodes,
                     supported: c.supported,
                     mass: part.mass,
                     principal: part.principal,
-                    sums: part.sums,
                     motion: c.motion,
                     representation: c.representation,
                     slot: c.slot,
@@ -435,10 +439,7 @@ impl Instance {
             query_epoch: s.query_epoch,
             task_path_dirty: s.task_path_dirty,
             // Conservative: any chunk without an owner may hold intact bonds.
-            recycled_bonds: s
-                .ownership
-                .iter()
-                .any(|&h| h == ClusterHandle::PLACEHOLDER),
+            recycled_bonds: s.ownership.iter().any(|&h| h == ClusterHandle::PLACEHOLDER),
             scratch: SplitScratch::for_nodes(node_count),
             spread_scratch: crate::damage::SpreadScratch::default(),
             undo: Vec::new(),
@@ -498,7 +499,7 @@ fn stored_mass(
         supported: exact.supported,
         mass: exact.mass,
         principal: exact.principal,
-        sums: *sums,
+        sums: crate::cluster::ClusterSums::Stored(Box::new(*sums)),
         motion: Default::default(),
         representation: exact.representation,
         slot: None,
@@ -508,7 +509,7 @@ fn stored_mass(
     let mut part = remainder_part(
         asset,
         &holder,
-        std::iter::empty(),
+        std::iter::empty::<MassSums>(),
         exact.nodes,
         exact.supported,
     )

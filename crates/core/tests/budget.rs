@@ -314,7 +314,10 @@ fn an_authored_proxy_is_used_only_for_an_exact_node_set_within_the_error_limit()
     reps.sort_by_key(|&(first, _)| first);
     assert_eq!(
         reps,
-        vec![(1, Representation::Proxy(ProxyId(0))), (4, Representation::Body)]
+        vec![
+            (1, Representation::Proxy(ProxyId(0))),
+            (4, Representation::Body)
+        ]
     );
     // A proxy whose error bound exceeds the gameplay limit is not accepted.
     let strict = BudgetDesc {
