@@ -1566,11 +1566,7 @@ fn fill_part(asset: &Asset, island: Island, part: &mut SplitPart) -> Result<(), 
         // the sums reproduce bit for bit, without the f64 passes.
         let chunk = asset.chunk(only).ok_or(crate::MassError::Empty)?;
         part.sums = MassSums::of_chunk(chunk)?;
-        part.mass = MassProperties {
-            mass: chunk.mass,
-            center: chunk.centroid,
-            inertia: chunk.inertia,
-        };
+        part.mass = part.sums.one_chunk_properties();
         part.principal = *asset.chunk_principal(only).ok_or(crate::MassError::Empty)?;
         part.volume = chunk.volume;
     } else {

@@ -310,8 +310,6 @@ pub fn find_departed(
     scratch.begin(node_count);
     let first = out.len();
     let epoch = scratch.epoch;
-    let intact = |b: crate::BondIndex| health.get(b.0 as usize).is_some_and(|&h| h > 0.0);
-    let mut open_groups = 0;
     for &seed in seeds {
         let i = seed.0 as usize;
         if i >= node_count || scratch.stamp[i] == epoch {
@@ -321,18 +319,11 @@ pub fn find_departed(
         scratch.top.push(u32::MAX);
         scratch.reach(seed, s);
         scratch.parent.push(s);
-        // A seed with no intact bond left is a closed one-chunk piece at
-        // once (most of what a blast frees): it never joins the lock-step,
-        // whose bookkeeping would cost more than the piece.
-        if graph.neighbours(seed).any(|(_, b)| intact(b)) {
-            scratch.live.push(1);
-            scratch.active.push(s);
-            open_groups += 1;
-        } else {
-            scratch.top[s as usize] = u32::MAX;
-            scratch.live.push(0);
-        }
+        scratch.live.push(1);
+        scratch.active.push(s);
     }
+    let intact = |b: crate::BondIndex| health.get(b.0 as usize).is_some_and(|&h| h > 0.0);
+    let mut open_groups = scratch.parent.len();
     let mut k = 0usize;
     while open_groups > 1 && !scratch.active.is_empty() {
         if k >= scratch.active.len() {
@@ -374,9 +365,7 @@ pub fn find_departed(
     // sort of (lowest node, group) pairs fixes the output order), then the
     // nodes from the reach list straight into their piece.
     let searches = scratch.parent.len();
-    scratch.piece.clear();
     scratch.piece.resize(searches, u32::MAX);
-    scratch.roots.clear();
     for r in 0..scratch.reached_nodes.len() {
         let n = scratch.reached_nodes[r];
         let root = scratch.find(scratch.owner[n.0 as usize]) as usize;
@@ -495,6 +484,37 @@ mod tests {
         let islands = find_islands(&asset, &[2.0, 0.0, 5.0]);
         assert_eq!(islands.len(), 1);
         assert!(islands[0].supported);
+    }
+
+    #[test]
+    fn the_side_still_open_when_the_others_closed_is_the_remainder_even_a_lone_chunk() {
+        // Which piece keeps the cluster's handle decides which body a
+        // physics backend keeps, so it must not drift between builds: the
+        // searches take turns in seed order and stop when one side is left
+        // open. Both chunks of a broken pair are lone chunks; the first
+        // seed's closes first, the second stays open.
+        let asset = chain(2, &[(0, 1)], &[]);
+        let (mut scratch, mut out) = (SplitScratch::default(), Vec::new());
+        let rest = find_departed(
+            &asset,
+            &[0.0],
+            &[ChunkIndex(0), ChunkIndex(1)],
+            &mut scratch,
+            &mut out,
+        );
+        assert_eq!(rest, Remainder::Open);
+        assert_eq!(out.len(), 1);
+        assert_eq!(out[0].nodes[..], [ChunkIndex(0)]);
+        out.clear();
+        let rest = find_departed(
+            &asset,
+            &[0.0],
+            &[ChunkIndex(1), ChunkIndex(0)],
+            &mut scratch,
+            &mut out,
+        );
+        assert_eq!(rest, Remainder::Open);
+        assert_eq!(out[0].nodes[..], [ChunkIndex(1)]);
     }
 
     #[test]

@@ -195,29 +195,43 @@ impl MassSums {
         })
     }
 
-    /// The sums of one chunk: exactly what [`Self::of_chunks`] gives for
-    /// it (p at its centroid, S = 0, J its inertia), without the passes.
+    /// The sums of one chunk: bit for bit what [`Self::of_chunks`] gives
+    /// for it (p at its centroid, S = 0, J its inertia; the same operations,
+    /// so even the signs of zeros agree), without the slice passes.
     ///
     /// # Errors
     /// [`MassError::Empty`] when the chunk's mass is not positive (as
-    /// [`Self::of_chunks`]), [`MassError::NonPositiveMass`] when it is not
-    /// finite.
+    /// [`Self::of_chunks`]).
     pub fn of_chunk(chunk: &crate::Chunk) -> Result<Self, MassError> {
-        let mass = chunk.mass as f64;
+        let mass = 0.0 + chunk.mass as f64;
         if !(mass > 0.0) {
             return Err(MassError::Empty);
         }
-        if !mass.is_finite() {
-            return Err(MassError::NonPositiveMass(chunk.mass));
-        }
+        let centroid = chunk.centroid.as_dvec3();
+        let reference = (DVec3::ZERO + chunk.mass as f64 * centroid) / mass;
+        let r = centroid - reference;
+        let inertia =
+            DMat3::ZERO + (chunk.inertia.as_dmat3() + parallel_axis(r) * chunk.mass as f64);
         Ok(Self {
             mass,
-            reference: chunk.centroid.as_dvec3(),
+            reference,
             moment: DVec3::ZERO,
-            inertia: chunk.inertia.as_dmat3(),
+            inertia,
             resum_mass: mass,
             subtractions: 0,
         })
+    }
+
+    /// [`Self::properties`] of sums from [`Self::of_chunk`], bit for bit,
+    /// without the arithmetic that is exact there (S = 0, p the centroid
+    /// with no negative zero, M positive): 2,848 one-chunk pieces of a blast
+    /// spent 70 µs in it.
+    pub(crate) fn one_chunk_properties(&self) -> MassProperties {
+        MassProperties {
+            mass: self.mass as f32,
+            center: self.reference.as_vec3(),
+            inertia: self.inertia.as_mat3(),
+        }
     }
 
     /// Centre of mass c = p + S/M, m.
@@ -447,6 +461,60 @@ mod tests {
             center: Vec3::new(x, 0.0, 0.0),
             inertia: Mat3::from_diagonal(Vec3::new(izz, izz, izz)),
             rotation: Quat::IDENTITY,
+        }
+    }
+
+    fn bits(s: &MassSums) -> Vec<u64> {
+        let mut v = vec![
+            s.mass.to_bits(),
+            s.resum_mass.to_bits(),
+            s.subtractions as u64,
+        ];
+        v.extend(s.reference.to_array().map(f64::to_bits));
+        v.extend(s.moment.to_array().map(f64::to_bits));
+        v.extend(s.inertia.to_cols_array().map(f64::to_bits));
+        v
+    }
+
+    #[test]
+    fn one_chunks_sums_equal_the_general_sums_bit_for_bit_even_for_negative_zeros() {
+        let mut desc = crate::fixtures::grid_desc(3, 2, 2, 0.7, 1300.0, 40.0);
+        // Negative zeros and awkward values in centroids and inertias.
+        desc.chunks[0].centroid = Vec3::new(-0.0, 0.1, -0.0);
+        desc.chunks[0].inertia =
+            Mat3::from_cols_array(&[2.0, -0.0, -0.0, -0.0, 2.0, -0.0, -0.0, -0.0, 2.0]);
+        desc.chunks[1].centroid = Vec3::new(1.0 / 3.0, -7.25e-3, 1e5);
+        desc.chunks[1].mass = 0.1;
+        let asset = crate::Asset::new(&desc).unwrap();
+        for (i, c) in asset.chunks().iter_enumerated() {
+            let one = MassSums::of_chunk(c).unwrap();
+            let general = MassSums::of_chunks(&asset, &[i]).unwrap();
+            assert_eq!(bits(&one), bits(&general), "chunk {i:?}");
+            let (a, b) = (one.properties().unwrap(), general.properties().unwrap());
+            assert_eq!(a, one.one_chunk_properties());
+            let c = one.one_chunk_properties();
+            assert_eq!(
+                (
+                    c.center.to_array().map(f32::to_bits),
+                    c.inertia.to_cols_array().map(f32::to_bits)
+                ),
+                (
+                    a.center.to_array().map(f32::to_bits),
+                    a.inertia.to_cols_array().map(f32::to_bits)
+                ),
+            );
+            assert_eq!(
+                (
+                    a.mass.to_bits(),
+                    a.center.to_array().map(f32::to_bits),
+                    a.inertia.to_cols_array().map(f32::to_bits)
+                ),
+                (
+                    b.mass.to_bits(),
+                    b.center.to_array().map(f32::to_bits),
+                    b.inertia.to_cols_array().map(f32::to_bits)
+                ),
+            );
         }
     }
 
