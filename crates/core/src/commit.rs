@@ -58,6 +58,9 @@ pub struct SplitPart {
     pub principal: PrincipalAxes,
     /// The f64 sums `mass` derives from ([`MassSums`]).
     pub(crate) sums: MassSums,
+    /// `sums` are exactly the one member chunk's own
+    /// ([`MassSums::of_chunk`]), so the cluster need not store them.
+    pub(crate) sums_of_chunk: bool,
     /// Gameplay-critical (asset tag or task path), DESIGN §3.9. Only
     /// evaluated for dynamic parts (it orders body slots); false when supported.
     pub critical: bool,
@@ -99,6 +102,7 @@ impl SplitPart {
                 frame: glam::Quat::IDENTITY,
             },
             sums: zero,
+            sums_of_chunk: false,
             critical: false,
             volume: 0.0,
             representation: Representation::Body,

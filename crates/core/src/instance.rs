@@ -1224,7 +1224,11 @@ impl Instance {
             .flat_map(|s| s.parts.iter_mut())
             .zip(&record.created)
             .map(|(p, rc)| Cluster {
-                sums: if p.nodes.len() == 1 {
+                // A one-chunk part from the planner knows its sums are the
+                // chunk's; others are compared (or stored).
+                sums: if p.sums_of_chunk {
+                    ClusterSums::OfChunk
+                } else if p.nodes.len() == 1 {
                     ClusterSums::new(p.sums, &asset, &p.nodes, None)
                 } else {
                     ClusterSums::new(p.sums, &asset, &p.nodes, spare_sums.pop())
@@ -1566,11 +1570,13 @@ fn fill_part(asset: &Asset, island: Island, part: &mut SplitPart) -> Result<(), 
         // the sums reproduce bit for bit, without the f64 passes.
         let chunk = asset.chunk(only).ok_or(crate::MassError::Empty)?;
         part.sums = MassSums::of_chunk(chunk)?;
+        part.sums_of_chunk = true;
         part.mass = part.sums.one_chunk_properties();
         part.principal = *asset.chunk_principal(only).ok_or(crate::MassError::Empty)?;
         part.volume = chunk.volume;
     } else {
         part.sums = MassSums::of_chunks(asset, &island.nodes)?;
+        part.sums_of_chunk = false;
         part.mass = part.sums.properties()?;
         part.principal = principal_of(asset, &island.nodes, &part.mass)?;
         part.volume = volume_of(asset, &island.nodes);
@@ -1662,6 +1668,7 @@ pub(crate) fn remainder_part<D: std::borrow::Borrow<MassSums>>(
         mass,
         principal,
         sums,
+        sums_of_chunk: false,
         critical: false,
         volume: 0.0,
         representation: Representation::Body,
