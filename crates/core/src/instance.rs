@@ -208,7 +208,9 @@ pub(crate) struct CommitScratch {
     part_vecs: Vec<Vec<SplitPart>>,
     /// Handles the new clusters will get.
     peeked: Vec<ClusterHandle>,
-    /// Installing: boxes for stored mass sums, out of the pool.
+    /// Installing: boxes for stored mass sums, out of the pool (boxes, not
+    /// values: each goes to a cluster as it is).
+    #[allow(clippy::vec_box)]
     spare_sums: Vec<Box<MassSums>>,
     /// Installing: a chunk of each removed cluster of two or more chunks
     /// (to tell whether its bonds went to a new cluster or to none).
@@ -1215,7 +1217,7 @@ impl Instance {
         // their capacity: the replaced remainder's box goes back into the
         // pool during the install without growing a fresh list).
         let mut spare_sums = std::mem::take(&mut self.commit_scratch.spare_sums);
-        spare_sums.extend(self.pool.sums.drain(..));
+        spare_sums.append(&mut self.pool.sums);
         let asset = Arc::clone(&self.asset);
         // Parts are read in place (their member lists taken), not moved out
         // whole: one copy of each part's fields, straight into its slot.
@@ -1688,11 +1690,11 @@ fn is_support(asset: &Asset, health: &[f32], n: ChunkIndex) -> bool {
 }
 
 /// Sorts `candidates` (distinct bonds, as the hierarchy reports each bond
-/// once, in its one owning cluster) by bond. When they are at least a
-/// 32nd of the asset's `bond_count` bonds (the grid's radial blast takes
-/// a tenth, split-all all 96,000 at N = 32), scattering them into a
-/// per-bond table and reading it back in order is O(B) and faster than a
-/// comparison sort; the result is the same (issue 12).
+/// once, in its one owning cluster) by bond. From 64 candidates and a
+/// 256th of the asset's `bond_count` bonds on (the grid's radial blast
+/// takes a tenth, split-all all 96,000 at N = 32), they are scattered into
+/// the kept per-bond `table` and read back through its bit set, O(k + B/64)
+/// and faster than a comparison sort; the result is the same (issue 12).
 fn sort_by_bond(
     candidates: &mut Vec<DamageCandidate>,
     bond_count: usize,

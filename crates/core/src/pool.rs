@@ -98,6 +98,7 @@ pub(crate) struct CommitPool {
     pub(crate) candidates: ListPool<DamageCandidate>,
     /// Boxes of stored cluster mass sums ([`crate::cluster::ClusterSums`]):
     /// a remainder's box comes back when the commit replaces it.
+    #[allow(clippy::vec_box)]
     pub(crate) sums: Vec<Box<crate::mass::MassSums>>,
 }
 

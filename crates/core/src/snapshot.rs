@@ -439,7 +439,7 @@ impl Instance {
             query_epoch: s.query_epoch,
             task_path_dirty: s.task_path_dirty,
             // Conservative: any chunk without an owner may hold intact bonds.
-            recycled_bonds: s.ownership.iter().any(|&h| h == ClusterHandle::PLACEHOLDER),
+            recycled_bonds: s.ownership.contains(&ClusterHandle::PLACEHOLDER),
             scratch: SplitScratch::for_nodes(node_count),
             spread_scratch: crate::damage::SpreadScratch::default(),
             undo: Vec::new(),
