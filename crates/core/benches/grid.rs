@@ -11,7 +11,9 @@
 //!   supported layer) and at the far corner chunk N³ − 1;
 //! * `after_shatter/admit`: the admission alone of a far-corner chip on an
 //!   instance that split-all already shattered into N³ loose chunks (it
-//!   visits only clusters that still hold bonds: none).
+//!   visits only clusters that still hold bonds: none), and
+//!   `after_shatter/admit_impulse` the same with an impulse (which visits
+//!   every cluster for the nearest chunk).
 //!
 //! Measured per scenario:
 //! * `<scenario>/plan/N`: admit + damage + islands + mass properties + budget
@@ -107,6 +109,28 @@ fn bench(c: &mut Criterion) {
                 answer
             })
         });
+        // The same with an impulse: the chunk nearest its point is looked
+        // for in every cluster, O(N³) here (one-chunk debris moves, and no
+        // index of where is kept).
+        g.bench_with_input(
+            BenchmarkId::new("after_shatter/admit_impulse", n),
+            &n,
+            |b, _| {
+                b.iter(|| {
+                    id += 1;
+                    let event = RadialDamage {
+                        id: EventId(id),
+                        point: Vec3::splat(n as f32 - 0.5),
+                        radius: 1.6,
+                        damage: 1.0e12,
+                        impulse: Some(Vec3::Y),
+                    };
+                    let answer = black_box(shattered.admit(event).unwrap());
+                    shattered.withdraw_pending();
+                    answer
+                })
+            },
+        );
     }
     g.finish();
 }

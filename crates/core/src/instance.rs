@@ -760,14 +760,20 @@ impl Instance {
                 return;
             }
             let frame = cluster.asset_to_world();
-            let local = frame.inverse().transform_point(event.point);
-            let slack = frame_slack(
-                event.point.abs().max_element(),
-                local.abs().max_element(),
-                reach,
-            );
+            // The event in the cluster's frame, for the hierarchies; a
+            // one-chunk cluster (most of them after a blast, all visited for
+            // an impulse) is measured directly and needs none of it.
+            let query = (cluster.nodes.len() > 1).then(|| {
+                let local = frame.inverse().transform_point(event.point);
+                let slack = frame_slack(
+                    event.point.abs().max_element(),
+                    local.abs().max_element(),
+                    reach,
+                );
+                (local, slack)
+            });
             let owned = |c: ChunkIndex| self.node_cluster.get(c.0 as usize) == Some(&h);
-            if cluster.nodes.len() > 1 {
+            if let Some((local, slack)) = query {
                 self.asset
                     .bond_tree()
                     .for_each_within(local, reach + slack, |b, centroid| {
@@ -794,14 +800,15 @@ impl Instance {
                             .distance(event.point)
                     })
                 };
-                let best = if cluster.nodes.len() <= 8 {
-                    cluster
+                let best = match query {
+                    Some((local, slack)) if cluster.nodes.len() > 8 => {
+                        self.asset.chunk_tree().nearest(local, slack, measure)
+                    }
+                    _ => cluster
                         .nodes
                         .iter()
                         .filter_map(|&c| measure(c.0).map(|d| (d, c.0)))
-                        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
-                } else {
-                    self.asset.chunk_tree().nearest(local, slack, measure)
+                        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))),
                 };
                 if let Some((d, c)) = best
                     && nearest.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc))
