@@ -10,10 +10,10 @@ use common::weld::file_weld_metric;
 use common::{check_fracture, unit_cube};
 use glam::DVec3;
 use smithereens_authoring::{
-    COINCIDENT_SITE_FRACTION, FractureError, FractureSettings, MIN_EDGE_FRACTION, Pattern,
-    SiteDistribution, TriMesh, fracture, fracture_with_report, mesh_from_triangles, sites,
+    COINCIDENT_SITE_FRACTION, FractureError, FractureReport, FractureSettings, MIN_EDGE_FRACTION,
+    Pattern, SiteDistribution, TriMesh, fracture, fracture_with_report, mesh_from_triangles, sites,
 };
-use smithereens_core::BondEnd;
+use smithereens_core::{AssetFile, BondEnd};
 
 /// A closed prism approximating a cylinder of `radius` (m) around the Z
 /// axis from z = 0 to `height`, with `segments` sides, wound outward.
@@ -45,6 +45,15 @@ fn explicit(points: Vec<DVec3>) -> Pattern {
     Pattern::Voronoi {
         sites: SiteDistribution::Explicit { points },
     }
+}
+
+/// Fractures `mesh` at the explicit sites `points` (no progress callback).
+fn fracture_sites(
+    mesh: &TriMesh,
+    settings: &FractureSettings,
+    points: Vec<DVec3>,
+) -> Result<(AssetFile, FractureReport), FractureError> {
+    fracture_with_report(mesh, settings, &explicit(points), &mut |_| {})
 }
 
 /// The bonded neighbours of every chunk, sorted.
@@ -80,8 +89,7 @@ fn a_ring_of_ten_sites_in_a_cylinder_gives_ten_equal_cells_bonded_to_both_ring_n
     let mesh = cylinder(1.0, 1.0, 40);
     let ring = ring_of_ten();
     let settings = FractureSettings::default();
-    let (file, report) =
-        fracture_with_report(&mesh, &settings, &explicit(ring), &mut |_| {}).unwrap();
+    let (file, report) = fracture_sites(&mesh, &settings, ring).unwrap();
     let (lo, hi) = mesh.bounds();
     check_fracture(&file, mesh.volume(), (hi - lo).length());
     assert_eq!(file.desc.chunks.len(), 10);
@@ -138,13 +146,8 @@ fn near_coincident_sites_are_merged_and_counted_never_silently() {
         b - DVec3::new(0.0, 0.5 * tolerance, 0.5 * tolerance),
         a + DVec3::new(0.0, 0.0, 0.9 * tolerance),
     ];
-    let (file, report) = fracture_with_report(
-        &mesh,
-        &FractureSettings::default(),
-        &explicit(points.clone()),
-        &mut |_| {},
-    )
-    .unwrap();
+    let (file, report) =
+        fracture_sites(&mesh, &FractureSettings::default(), points.clone()).unwrap();
     assert_eq!(report.merged_sites, 3);
     assert_eq!(file.desc.chunks.len(), 2);
     let warnings = report.warnings();
@@ -166,13 +169,7 @@ fn near_coincident_sites_are_merged_and_counted_never_silently() {
     // Just beyond the tolerance, a near-coincident pair is two sites and
     // two chunks (half the cube each).
     let pair = vec![a, a + DVec3::new(2.0 * tolerance, 0.0, 0.0)];
-    let (file, report) = fracture_with_report(
-        &mesh,
-        &FractureSettings::default(),
-        &explicit(pair),
-        &mut |_| {},
-    )
-    .unwrap();
+    let (file, report) = fracture_sites(&mesh, &FractureSettings::default(), pair).unwrap();
     assert_eq!(report.merged_sites, 0);
     assert_eq!(file.desc.chunks.len(), 2);
     check_fracture(&file, 1.0, 3f64.sqrt());
@@ -186,13 +183,7 @@ fn sites_outside_the_bounds_are_kept_with_a_warning() {
         DVec3::new(1.5, 0.5, 0.5),
         DVec3::new(50.0, 50.0, 50.0),
     ];
-    let (file, report) = fracture_with_report(
-        &mesh,
-        &FractureSettings::default(),
-        &explicit(points),
-        &mut |_| {},
-    )
-    .unwrap();
+    let (file, report) = fracture_sites(&mesh, &FractureSettings::default(), points).unwrap();
     assert_eq!(report.sites_outside_bounds, 2);
     assert_eq!(report.merged_sites, 0);
     assert_eq!(report.warnings().len(), 1);
@@ -203,13 +194,7 @@ fn sites_outside_the_bounds_are_kept_with_a_warning() {
 
     // A site outside whose cell still reaches into the mesh cuts it.
     let points = vec![DVec3::new(0.5, 0.5, 0.5), DVec3::new(1.1, 0.5, 0.5)];
-    let (file, report) = fracture_with_report(
-        &mesh,
-        &FractureSettings::default(),
-        &explicit(points),
-        &mut |_| {},
-    )
-    .unwrap();
+    let (file, report) = fracture_sites(&mesh, &FractureSettings::default(), points).unwrap();
     assert_eq!(report.sites_outside_bounds, 1);
     assert_eq!(file.desc.chunks.len(), 2);
 }
@@ -218,13 +203,7 @@ fn sites_outside_the_bounds_are_kept_with_a_warning() {
 fn bad_site_lists_are_typed_errors() {
     let mesh = unit_cube();
     let run = |points: Vec<DVec3>| {
-        fracture(
-            &mesh,
-            &FractureSettings::default(),
-            &explicit(points),
-            &mut |_| {},
-        )
-        .unwrap_err()
+        fracture_sites(&mesh, &FractureSettings::default(), points).unwrap_err()
     };
     assert!(matches!(run(Vec::new()), FractureError::NoSites));
     assert!(matches!(
@@ -260,13 +239,7 @@ fn bad_site_lists_are_typed_errors() {
         DVec3::new(1e3, 0.2, 0.2),
         DVec3::splat(0.1),
     ];
-    let (file, report) = fracture_with_report(
-        &mesh,
-        &FractureSettings::default(),
-        &explicit(far),
-        &mut |_| {},
-    )
-    .unwrap();
+    let (file, report) = fracture_sites(&mesh, &FractureSettings::default(), far).unwrap();
     let volume: f64 = file.desc.chunks.iter().map(|c| f64::from(c.volume)).sum();
     assert!((volume - 1.0).abs() < 1e-6, "{volume}");
     assert_eq!(report.sites_outside_bounds, 1);
@@ -286,8 +259,7 @@ fn exactly_degenerate_explicit_sites_are_kept_as_given() {
         collapse_short_edges: true,
         ..Default::default()
     };
-    let (file, report) =
-        fracture_with_report(&mesh, &settings, &explicit(ring), &mut |_| {}).unwrap();
+    let (file, report) = fracture_sites(&mesh, &settings, ring).unwrap();
     assert_eq!((report.site_steps, report.degenerate_left), (0, 0));
     assert_eq!(file.desc.chunks.len(), 10);
     let expected = mesh.volume() / 10.0;
@@ -326,13 +298,7 @@ fn nearly_degenerate_explicit_sites_are_moved_and_exact_ones_kept() {
     let mesh = unit_cube();
     let diagonal = 3f64.sqrt();
     let settings = FractureSettings::default();
-    let (file, exact) = fracture_with_report(
-        &mesh,
-        &settings,
-        &explicit(jittered_lattice(0.0)),
-        &mut |_| {},
-    )
-    .unwrap();
+    let (file, exact) = fracture_sites(&mesh, &settings, jittered_lattice(0.0)).unwrap();
     assert_eq!((exact.site_steps, exact.recarves), (0, 0), "{exact:?}");
     assert!(!exact.explicit_sites_moved);
     assert!(exact.warnings().is_empty(), "{:?}", exact.warnings());
@@ -344,13 +310,7 @@ fn nearly_degenerate_explicit_sites_are_moved_and_exact_ones_kept() {
     // triangles with a short edge: now the sites move, with a warning,
     // and the chunks weld cleanly with no short edge.
     for jitter in [1e-6, 1e-7] {
-        let (file, moved) = fracture_with_report(
-            &mesh,
-            &settings,
-            &explicit(jittered_lattice(jitter)),
-            &mut |_| {},
-        )
-        .unwrap();
+        let (file, moved) = fracture_sites(&mesh, &settings, jittered_lattice(jitter)).unwrap();
         assert_eq!(file.desc.chunks.len(), 64);
         assert!(
             moved.explicit_sites_moved && moved.site_steps > 0,

@@ -93,29 +93,15 @@ fn bench(c: &mut Criterion) {
         let mut shattered = base.clone();
         shattered.admit(scenarios(n)[1].1).unwrap();
         shattered.commit(&mut HeadlessBackend::default()).unwrap();
+        // With an impulse, the chunk nearest its point is looked for in
+        // every cluster, O(N³) here (one-chunk debris moves, and no index of
+        // where is kept).
         let mut id = 100u64;
-        g.bench_with_input(BenchmarkId::new("after_shatter/admit", n), &n, |b, _| {
-            b.iter(|| {
-                id += 1;
-                let event = RadialDamage {
-                    id: EventId(id),
-                    point: Vec3::splat(n as f32 - 0.5),
-                    radius: 1.6,
-                    damage: 1.0e12,
-                    impulse: None,
-                };
-                let answer = black_box(shattered.admit(event).unwrap());
-                shattered.withdraw_pending();
-                answer
-            })
-        });
-        // The same with an impulse: the chunk nearest its point is looked
-        // for in every cluster, O(N³) here (one-chunk debris moves, and no
-        // index of where is kept).
-        g.bench_with_input(
-            BenchmarkId::new("after_shatter/admit_impulse", n),
-            &n,
-            |b, _| {
+        for (name, impulse) in [
+            ("after_shatter/admit", None),
+            ("after_shatter/admit_impulse", Some(Vec3::Y)),
+        ] {
+            g.bench_with_input(BenchmarkId::new(name, n), &n, |b, _| {
                 b.iter(|| {
                     id += 1;
                     let event = RadialDamage {
@@ -123,14 +109,14 @@ fn bench(c: &mut Criterion) {
                         point: Vec3::splat(n as f32 - 0.5),
                         radius: 1.6,
                         damage: 1.0e12,
-                        impulse: Some(Vec3::Y),
+                        impulse,
                     };
                     let answer = black_box(shattered.admit(event).unwrap());
                     shattered.withdraw_pending();
                     answer
                 })
-            },
-        );
+            });
+        }
     }
     g.finish();
 }

@@ -495,26 +495,14 @@ mod tests {
         // seed's closes first, the second stays open.
         let asset = chain(2, &[(0, 1)], &[]);
         let (mut scratch, mut out) = (SplitScratch::default(), Vec::new());
-        let rest = find_departed(
-            &asset,
-            &[0.0],
-            &[ChunkIndex(0), ChunkIndex(1)],
-            &mut scratch,
-            &mut out,
-        );
-        assert_eq!(rest, Remainder::Open);
-        assert_eq!(out.len(), 1);
-        assert_eq!(out[0].nodes[..], [ChunkIndex(0)]);
-        out.clear();
-        let rest = find_departed(
-            &asset,
-            &[0.0],
-            &[ChunkIndex(1), ChunkIndex(0)],
-            &mut scratch,
-            &mut out,
-        );
-        assert_eq!(rest, Remainder::Open);
-        assert_eq!(out[0].nodes[..], [ChunkIndex(1)]);
+        for (first, second) in [(0, 1), (1, 0)] {
+            out.clear();
+            let seeds = [ChunkIndex(first), ChunkIndex(second)];
+            let rest = find_departed(&asset, &[0.0], &seeds, &mut scratch, &mut out);
+            assert_eq!(rest, Remainder::Open, "seeds {seeds:?}");
+            assert_eq!(out.len(), 1, "seeds {seeds:?}");
+            assert_eq!(out[0].nodes[..], [ChunkIndex(first)], "seeds {seeds:?}");
+        }
     }
 
     #[test]

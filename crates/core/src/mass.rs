@@ -167,9 +167,27 @@ impl MassSums {
     /// # Errors
     /// [`MassError::Empty`] when no node names a chunk.
     pub fn of_chunks(asset: &Asset, nodes: &[ChunkIndex]) -> Result<Self, MassError> {
+        Self::of_each(nodes.iter().filter_map(|&n| asset.chunk(n)))
+    }
+
+    /// The sums of one chunk: what [`Self::of_chunks`] gives for it (p at
+    /// its centroid, S = 0, J its inertia), by the same code, so bit for
+    /// bit, signs of zeros included, without looking the chunk up.
+    ///
+    /// # Errors
+    /// [`MassError::Empty`] when the chunk's mass is not positive (as
+    /// [`Self::of_chunks`]).
+    pub fn of_chunk(chunk: &crate::Chunk) -> Result<Self, MassError> {
+        Self::of_each(std::iter::once(chunk))
+    }
+
+    /// [`Self::of_chunks`] over the chunks themselves, in order.
+    fn of_each<'a>(
+        chunks: impl Iterator<Item = &'a crate::Chunk> + Clone,
+    ) -> Result<Self, MassError> {
         let mut mass = 0.0f64;
         let mut first = DVec3::ZERO;
-        for c in nodes.iter().filter_map(|&n| asset.chunk(n)) {
+        for c in chunks.clone() {
             mass += c.mass as f64;
             first += c.mass as f64 * c.centroid.as_dvec3();
         }
@@ -181,37 +199,10 @@ impl MassSums {
         // [`combine`]'s bit for bit.
         let reference = first / mass;
         let mut inertia = DMat3::ZERO;
-        for c in nodes.iter().filter_map(|&n| asset.chunk(n)) {
+        for c in chunks {
             let r = c.centroid.as_dvec3() - reference;
             inertia += c.inertia.as_dmat3() + parallel_axis(r) * c.mass as f64;
         }
-        Ok(Self {
-            mass,
-            reference,
-            moment: DVec3::ZERO,
-            inertia,
-            resum_mass: mass,
-            subtractions: 0,
-        })
-    }
-
-    /// The sums of one chunk: bit for bit what [`Self::of_chunks`] gives
-    /// for it (p at its centroid, S = 0, J its inertia; the same operations,
-    /// so even the signs of zeros agree), without the slice passes.
-    ///
-    /// # Errors
-    /// [`MassError::Empty`] when the chunk's mass is not positive (as
-    /// [`Self::of_chunks`]).
-    pub fn of_chunk(chunk: &crate::Chunk) -> Result<Self, MassError> {
-        let mass = 0.0 + chunk.mass as f64;
-        if !(mass > 0.0) {
-            return Err(MassError::Empty);
-        }
-        let centroid = chunk.centroid.as_dvec3();
-        let reference = (DVec3::ZERO + chunk.mass as f64 * centroid) / mass;
-        let r = centroid - reference;
-        let inertia =
-            DMat3::ZERO + (chunk.inertia.as_dmat3() + parallel_axis(r) * chunk.mass as f64);
         Ok(Self {
             mass,
             reference,

@@ -2,8 +2,9 @@
 //! commits allocates nothing after warm-up).
 //!
 //! A commit hands out lists: the outcome's receipts, broken bonds and
-//! cluster handles, the record's health changes, created clusters and their
-//! member lists, the applied events and their frozen candidates, and it
+//! cluster handles, the record's health changes and created clusters (whose
+//! member lists are inline up to four chunks, [`crate::Members`]), the
+//! applied events and their frozen candidates, and it
 //! keeps others (a pending event's candidates, a receipt in the receipt
 //! window). Every list it fills comes from a `ListPool`; the lists come back
 //! when the instance is done with them (a pending event applied, a receipt
@@ -18,7 +19,7 @@
 use crate::cluster::{ClusterHandle, ClusterMotion};
 use crate::commit::CommitOutcome;
 use crate::damage::DamageCandidate;
-use crate::index::{BondIndex, ChunkIndex};
+use crate::index::BondIndex;
 use crate::instance::{PendingEvent, Receipt};
 use crate::recovery::{ClusterRecord, CommitRecord};
 
@@ -88,7 +89,6 @@ impl<T> ListPool<T> {
 pub(crate) struct CommitPool {
     pub(crate) bonds: ListPool<BondIndex>,
     pub(crate) health: ListPool<(BondIndex, f32)>,
-    pub(crate) nodes: ListPool<ChunkIndex>,
     pub(crate) handles: ListPool<ClusterHandle>,
     pub(crate) clusters: ListPool<ClusterRecord>,
     pub(crate) motions: ListPool<ClusterMotion>,
@@ -159,7 +159,6 @@ impl CommitPool {
             mut created,
             motions,
             receipts,
-            task_path,
             ..
         } = record;
         self.health.give(health);
@@ -168,9 +167,6 @@ impl CommitPool {
         self.clusters.give(created);
         self.staged.give(motions);
         self.give_receipts(receipts);
-        if let Some(path) = task_path {
-            self.nodes.give(path);
-        }
     }
 
     /// Takes every list of `outcome` back.
