@@ -12,8 +12,9 @@
 //! * `after_shatter/admit`: the admission alone of a far-corner chip on an
 //!   instance that split-all already shattered into N³ loose chunks (it
 //!   visits only clusters that still hold bonds: none), and
-//!   `after_shatter/admit_impulse` the same with an impulse (which visits
-//!   every cluster for the nearest chunk).
+//!   `after_shatter/admit_impulse` the same with an impulse (which finds
+//!   the nearest chunk through the loose index, built by the first
+//!   admission, outside the timing).
 //!
 //! Measured per scenario:
 //! * `<scenario>/plan/N`: admit + damage + islands + mass properties + budget

@@ -7,6 +7,7 @@ use crate::index::ChunkIndex;
 use crate::lifecycle::SleepState;
 use crate::mass::{MassProperties, MassSums, PrincipalAxes};
 use crate::pose::Pose;
+use crate::spatial_hash::SpatialHash;
 use crate::velocity::Velocity;
 use serde::{Deserialize, Serialize};
 
@@ -160,12 +161,50 @@ impl Cluster {
     }
 }
 
+/// Cube edge, m, of the loose index of `asset`'s instances: twice the mean
+/// spacing of its chunk centroids (the edge of their bounding box's volume
+/// shared out per chunk), so a cube holds a few loose chunks at rest; 1 m
+/// for an asset whose centroids span no volume.
+pub(crate) fn loose_cell_size(asset: &Asset) -> f32 {
+    let chunks = asset.chunks();
+    let (lo, hi) = chunks.iter().fold(
+        (
+            glam::Vec3::splat(f32::INFINITY),
+            glam::Vec3::splat(f32::NEG_INFINITY),
+        ),
+        |(lo, hi), c| (lo.min(c.centroid), hi.max(c.centroid)),
+    );
+    let size = (hi - lo).max(glam::Vec3::splat(0.0));
+    let count = chunks.len().max(1) as f32;
+    // A flat asset (one layer) spreads its chunks over an area.
+    let spacing = match size.to_array().iter().filter(|&&e| e > 0.0).count() {
+        3 => (size.x * size.y * size.z / count).cbrt(),
+        2 => {
+            let [a, b] = {
+                let mut e = size.to_array();
+                e.sort_by(f32::total_cmp);
+                [e[1], e[2]]
+            };
+            (a * b / count).sqrt()
+        }
+        1 => size.max_element() / count,
+        _ => 0.5,
+    };
+    if spacing.is_finite() && spacing > 0.0 {
+        2.0 * spacing
+    } else {
+        1.0
+    }
+}
+
 #[derive(Clone, Debug)]
 struct Slot {
     generation: u32,
     /// Position of this slot in [`ClusterSet::bonded`], `u32::MAX` when its
     /// cluster has fewer than two members (or the slot is free).
     bonded_at: u32,
+    /// Listed in [`ClusterSet::moved`].
+    moved: bool,
     cluster: Option<Cluster>,
 }
 
@@ -175,7 +214,9 @@ struct Slot {
 /// It also keeps the slots of the clusters with two or more members (the
 /// only ones with intact bonds), so damage admission visits those instead
 /// of every loose chunk a blast left behind (issue 12: a tiny event after a
-/// 32,768-piece shatter walked all 32,768 clusters).
+/// 32,768-piece shatter walked all 32,768 clusters), and a spatial hash of
+/// the one-chunk clusters' world positions for events with an impulse
+/// ([`Self::catch_up_loose`], [`Self::nearest_loose`]).
 #[derive(Clone, Debug, Default)]
 pub struct ClusterSet {
     slots: Vec<Slot>,
@@ -183,6 +224,13 @@ pub struct ClusterSet {
     /// Slot indices of the live clusters with at least two members, in no
     /// particular order (kept by swap-remove; callers must not depend on it).
     bonded: Vec<u32>,
+    /// The one-chunk clusters' chunk centroids in world space, by slot, as
+    /// of the last [`Self::catch_up_loose`]; `None` until the first one
+    /// (an instance that never sees an impulse never builds it).
+    loose: Option<SpatialHash>,
+    /// Slots whose cluster may have moved, changed or gone since the last
+    /// catch-up, once each (only kept while `loose` exists).
+    moved: Vec<u32>,
 }
 
 impl ClusterSet {
@@ -194,11 +242,101 @@ impl ClusterSet {
             .and_then(|s| s.cluster.as_ref())
     }
 
+    /// The cluster, mutable; it counts as moved for the loose index.
     pub(crate) fn get_mut(&mut self, h: ClusterHandle) -> Option<&mut Cluster> {
-        self.slots
+        let slot = self
+            .slots
             .get_mut(h.index as usize)
-            .filter(|s| s.generation == h.generation)
-            .and_then(|s| s.cluster.as_mut())
+            .filter(|s| s.generation == h.generation && s.cluster.is_some())?;
+        if self.loose.is_some() && !slot.moved {
+            slot.moved = true;
+            self.moved.push(h.index);
+        }
+        slot.cluster.as_mut()
+    }
+
+    /// Lists slot `i` for the next catch-up of the loose index.
+    fn mark_moved(&mut self, i: u32) {
+        if self.loose.is_some()
+            && let Some(slot) = self.slots.get_mut(i as usize)
+            && !slot.moved
+        {
+            slot.moved = true;
+            self.moved.push(i);
+        }
+    }
+
+    /// Brings the loose index up to date: O(clusters) the first time, then
+    /// O(slots changed since the last call) (issue 12 item 3). The cube edge
+    /// is twice the asset's mean chunk spacing (see [`loose_cell_size`]).
+    pub(crate) fn catch_up_loose(&mut self, asset: &Asset) {
+        let chunks = asset.chunks();
+        let position = |slot: &Slot| {
+            let c = slot.cluster.as_ref()?;
+            match c.nodes[..] {
+                [only] => chunks
+                    .get(only)
+                    .map(|chunk| c.asset_to_world().transform_point(chunk.centroid)),
+                _ => None,
+            }
+        };
+        let Some(loose) = &mut self.loose else {
+            let mut loose = SpatialHash::new(loose_cell_size(asset));
+            loose.reserve(self.slots.capacity());
+            for (i, slot) in self.slots.iter().enumerate() {
+                loose.set(i as u32, position(slot));
+            }
+            self.loose = Some(loose);
+            self.moved.reserve(self.slots.len());
+            return;
+        };
+        // Sized with the cluster table, so it grows only when that does.
+        loose.reserve(self.slots.capacity());
+        for i in self.moved.drain(..) {
+            if let Some(slot) = self.slots.get_mut(i as usize) {
+                slot.moved = false;
+                loose.set(i, position(slot));
+            }
+        }
+    }
+
+    /// The nearest of `best` and the chunks of the live one-chunk clusters,
+    /// where `measure(h, cluster)` gives the distance, m, from `point` to the
+    /// cluster's chunk centroid in world space and the chunk index breaking
+    /// ties, or `None` to skip it. The loose index must have caught up
+    /// ([`Self::catch_up_loose`]) since the clusters last changed; without it
+    /// every one-chunk cluster is measured. See [`SpatialHash::nearest`].
+    pub(crate) fn nearest_loose(
+        &self,
+        point: glam::Vec3,
+        best: Option<(f32, u32)>,
+        mut measure: impl FnMut(ClusterHandle, &Cluster) -> Option<(f32, u32)>,
+    ) -> Option<(f32, u32)> {
+        let mut of_slot = |i: u32| {
+            let slot = self.slots.get(i as usize)?;
+            let c = slot.cluster.as_ref().filter(|c| c.nodes.len() == 1)?;
+            measure(
+                ClusterHandle {
+                    index: i,
+                    generation: slot.generation,
+                },
+                c,
+            )
+        };
+        match &self.loose {
+            Some(loose) if self.moved.is_empty() => loose.nearest(point, best, of_slot),
+            _ => {
+                let mut best = best;
+                for i in 0..self.slots.len() as u32 {
+                    if let Some((d, key)) = of_slot(i)
+                        && best.is_none_or(|(bd, bk)| d < bd || (d == bd && key < bk))
+                    {
+                        best = Some((d, key));
+                    }
+                }
+                best
+            }
+        }
     }
 
     /// The live clusters with two or more members (those that can hold an
@@ -240,8 +378,12 @@ impl ClusterSet {
         }
     }
 
-    /// Live clusters in slot order, mutable.
-    pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = (ClusterHandle, &mut Cluster)> + '_ {
+    /// Live clusters in slot order, mutable, for changes that move no
+    /// cluster and change no membership (sleep states): the loose index is
+    /// not told (use [`Self::get_mut`] for anything else).
+    pub(crate) fn iter_mut_in_place(
+        &mut self,
+    ) -> impl Iterator<Item = (ClusterHandle, &mut Cluster)> + '_ {
         self.slots.iter_mut().enumerate().filter_map(|(i, s)| {
             let generation = s.generation;
             s.cluster.as_mut().map(|c| {
@@ -273,6 +415,7 @@ impl ClusterSet {
             .map(|&generation| Slot {
                 generation,
                 bonded_at: u32::MAX,
+                moved: false,
                 cluster: None,
             })
             .collect();
@@ -293,6 +436,8 @@ impl ClusterSet {
             slots,
             free,
             bonded: Vec::new(),
+            loose: None,
+            moved: Vec::new(),
         };
         for i in 0..set.slots.len() as u32 {
             set.index_bonded(i);
@@ -391,13 +536,19 @@ impl ClusterSet {
                 slot.generation = slot.generation.wrapping_add(1);
                 self.free.insert(h.index);
                 self.index_bonded(h.index);
+                self.mark_moved(h.index);
             }
         }
     }
 
     /// Makes room for `count` more clusters without growing again.
     pub(crate) fn reserve(&mut self, count: usize) {
-        self.slots.reserve(count.saturating_sub(self.free.len()));
+        let grow = count.saturating_sub(self.free.len());
+        self.slots.reserve(grow);
+        if self.loose.is_some() {
+            self.moved
+                .reserve(self.slots.len() + grow - self.moved.len());
+        }
     }
 
     /// Inserts `c` at the lowest free slot (or a new one) and returns its
@@ -409,6 +560,7 @@ impl ClusterSet {
                 self.slots.push(Slot {
                     generation: 0,
                     bonded_at: u32::MAX,
+                    moved: false,
                     cluster: None,
                 });
                 (self.slots.len() - 1) as u32
@@ -418,6 +570,7 @@ impl ClusterSet {
         slot.cluster = Some(c);
         let generation = slot.generation;
         self.index_bonded(index);
+        self.mark_moved(index);
         ClusterHandle { index, generation }
     }
 

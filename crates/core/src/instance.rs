@@ -217,6 +217,13 @@ pub(crate) struct CommitScratch {
     orphans: Vec<ChunkIndex>,
     /// Admission's per-bond table for ordering many candidates.
     candidate_table: CandidateTable,
+    /// Planning with impulses: the owner of each chunk that broke off.
+    piece_owner: Vec<(ChunkIndex, ClusterHandle)>,
+    /// A plan's impulse list, emptied by the commit that consumed the plan.
+    impulses: Vec<PlannedImpulse>,
+    /// Recording with impulses: each part's handle, position in the
+    /// record's created list, split and place in its split.
+    impulse_parts: Vec<(ClusterHandle, usize, usize, usize)>,
 }
 
 impl CommitScratch {
@@ -583,6 +590,9 @@ impl Instance {
             }));
         }
         let list = self.pool.candidates.take();
+        if event.impulse.is_some() {
+            self.clusters.catch_up_loose(&self.asset);
+        }
         let mut table = std::mem::take(&mut self.commit_scratch.candidate_table);
         let (candidates, impulse_chunk) = self.measure(&event, list, &mut table);
         self.commit_scratch.candidate_table = table;
@@ -743,84 +753,95 @@ impl Instance {
         let chunks = self.asset.chunks();
         candidates.clear();
         let mut nearest: Option<(f32, u32)> = None;
-        // Without an impulse only clusters with bonds matter: O(those), not
-        // O(every loose chunk). An impulse looks for the nearest chunk of
-        // any cluster (O(clusters)). The order of the visit does not matter:
-        // candidates are sorted by bond below, and the nearest chunk is
-        // chosen by (distance, index).
+        // Only clusters with bonds hold candidates: O(those), not O(every
+        // loose chunk). An impulse also looks for the nearest chunk of any
+        // cluster: of those with bonds while visiting them, then of the
+        // one-chunk clusters through the loose index (O(the debris near the
+        // point), see `ClusterSet::nearest_loose`). The order of the visit
+        // does not matter: candidates are sorted by bond below, and the
+        // nearest chunk is chosen by (distance, index).
         // An intact bond belongs to the cluster holding its chunks, or to
         // none once its cluster was recycled. With one cluster holding bonds
         // and none recycled, every intact bond is that cluster's: no owner
         // lookup per bond.
         let sole = self.clusters.bonded_len() == 1 && !self.recycled_bonds;
+        let queryable = |cluster: &Cluster| {
+            cluster.representation.is_authoritative() && cluster.withdrawn_at.is_none()
+        };
+        let owned =
+            |h: ClusterHandle, c: ChunkIndex| self.node_cluster.get(c.0 as usize) == Some(&h);
+        let better = |(d, c): (f32, u32), best: Option<(f32, u32)>| {
+            best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc))
+        };
         let mut visit = |h: ClusterHandle, cluster: &Cluster| {
-            if !(cluster.representation.is_authoritative() && cluster.withdrawn_at.is_none())
-                || (cluster.nodes.len() < 2 && event.impulse.is_none())
-            {
+            if !queryable(cluster) {
                 return;
             }
             let frame = cluster.asset_to_world();
-            // The event in the cluster's frame, for the hierarchies; a
-            // one-chunk cluster (most of them after a blast, all visited for
-            // an impulse) is measured directly and needs none of it.
-            let query = (cluster.nodes.len() > 1).then(|| {
-                let local = frame.inverse().transform_point(event.point);
-                let slack = frame_slack(
-                    event.point.abs().max_element(),
-                    local.abs().max_element(),
-                    reach,
-                );
-                (local, slack)
-            });
-            let owned = |c: ChunkIndex| self.node_cluster.get(c.0 as usize) == Some(&h);
-            if let Some((local, slack)) = query {
-                self.asset
-                    .bond_tree()
-                    .for_each_within(local, reach + slack, |b, centroid| {
-                        if self.health[b as usize] <= 0.0
-                            || !(sole || owned(bonds[BondIndex(b)].chunk0))
-                        {
-                            return;
-                        }
-                        let d = frame.transform_point(centroid).distance(event.point);
-                        if d < reach {
-                            candidates.push(DamageCandidate {
-                                bond: BondIndex(b),
-                                distance: d,
-                            });
-                        }
-                    });
-            }
+            // The event in the cluster's frame, for the hierarchies.
+            let local = frame.inverse().transform_point(event.point);
+            let slack = frame_slack(
+                event.point.abs().max_element(),
+                local.abs().max_element(),
+                reach,
+            );
+            self.asset
+                .bond_tree()
+                .for_each_within(local, reach + slack, |b, centroid| {
+                    if self.health[b as usize] <= 0.0
+                        || !(sole || owned(h, bonds[BondIndex(b)].chunk0))
+                    {
+                        return;
+                    }
+                    let d = frame.transform_point(centroid).distance(event.point);
+                    if d < reach {
+                        candidates.push(DamageCandidate {
+                            bond: BondIndex(b),
+                            distance: d,
+                        });
+                    }
+                });
             if event.impulse.is_some() {
                 let measure = |c: u32| {
                     let chunk = ChunkIndex(c);
-                    owned(chunk).then(|| {
+                    owned(h, chunk).then(|| {
                         frame
                             .transform_point(chunks[chunk].centroid)
                             .distance(event.point)
                     })
                 };
-                let best = match query {
-                    Some((local, slack)) if cluster.nodes.len() > 8 => {
-                        self.asset.chunk_tree().nearest(local, slack, measure)
-                    }
-                    _ => cluster
+                let best = if cluster.nodes.len() > 8 {
+                    self.asset.chunk_tree().nearest(local, slack, measure)
+                } else {
+                    cluster
                         .nodes
                         .iter()
                         .filter_map(|&c| measure(c.0).map(|d| (d, c.0)))
-                        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1))),
+                        .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
                 };
-                if let Some((d, c)) = best
-                    && nearest.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc))
+                if let Some(found) = best
+                    && better(found, nearest)
                 {
-                    nearest = Some((d, c));
+                    nearest = Some(found);
                 }
             }
         };
+        self.clusters.iter_bonded().for_each(|(h, c)| visit(h, c));
         if event.impulse.is_some() {
-            self.clusters.iter().for_each(|(h, c)| visit(h, c));
-        } else {
-            self.clusters.iter_bonded().for_each(|(h, c)| visit(h, c));
+            // Measured directly: a one-chunk cluster needs none of the
+            // hierarchies' frame.
+            nearest = self
+                .clusters
+                .nearest_loose(event.point, nearest, |h, cluster| {
+                    let &only = cluster.nodes.first()?;
+                    (queryable(cluster) && owned(h, only)).then(|| {
+                        let d = cluster
+                            .asset_to_world()
+                            .transform_point(chunks[only].centroid)
+                            .distance(event.point);
+                        (d, only.0)
+                    })
+                });
         }
         sort_by_bond(&mut candidates, bonds.len(), table);
         (candidates, nearest.map(|(_, c)| ChunkIndex(c)))
@@ -1030,7 +1051,8 @@ impl Instance {
         // Owners of the chunks that broke off, sorted: a remainder keeps its
         // handle, so its chunks' owner is already `cluster_of`. O(k log k)
         // over the departed chunks, not a scan of every part per impulse.
-        let mut piece_owner: Vec<(ChunkIndex, ClusterHandle)> = Vec::new();
+        let mut piece_owner = std::mem::take(&mut cs.piece_owner);
+        piece_owner.clear();
         if self.pending.iter().any(|p| p.event.impulse.is_some()) {
             piece_owner.extend(
                 splits
@@ -1047,25 +1069,24 @@ impl Instance {
                 .ok()
                 .map(|i| piece_owner[i].1)
         };
-        let impulses = self
-            .pending
-            .iter()
-            .filter_map(|p| {
-                let (j, chunk) = (p.event.impulse?, p.impulse_chunk?);
-                let target = match new_owner(chunk) {
-                    Some(h) => h,
-                    // A chunk whose cluster was recycled receives nothing.
-                    None => self.cluster_of(chunk).filter(|h| !freed.contains(h))?,
-                };
-                Some(PlannedImpulse {
-                    event: p.event.id,
-                    point: p.event.point,
-                    impulse: j,
-                    chunk,
-                    target,
-                })
+        let mut impulses = std::mem::take(&mut cs.impulses);
+        impulses.clear();
+        impulses.extend(self.pending.iter().filter_map(|p| {
+            let (j, chunk) = (p.event.impulse?, p.impulse_chunk?);
+            let target = match new_owner(chunk) {
+                Some(h) => h,
+                // A chunk whose cluster was recycled receives nothing.
+                None => self.cluster_of(chunk).filter(|h| !freed.contains(h))?,
+            };
+            Some(PlannedImpulse {
+                event: p.event.id,
+                point: p.event.point,
+                impulse: j,
+                chunk,
+                target,
             })
-            .collect();
+        }));
+        cs.piece_owner = piece_owner;
         Ok(CommitPlan {
             base_version: self.topology_version,
             commit_seq: self.commit_seq + 1,
@@ -1103,16 +1124,18 @@ impl Instance {
                 .filter(|s| !s.parts.iter().any(|p| p.kept))
                 .map(|s| s.old),
         );
-        // Position of each created cluster by handle, for the impulses only.
-        let mut index: Vec<(ClusterHandle, usize)> = Vec::new();
+        // Each created cluster by handle (its position in `created`, its
+        // split and place there), for the impulses only.
+        let mut index = std::mem::take(&mut self.commit_scratch.impulse_parts);
+        index.clear();
         let with_impulses = !plan.impulses.is_empty();
         let mut created = self.pool.clusters.take();
         created.reserve(plan.new_cluster_count());
         let mut next_motion = 0;
-        for s in &plan.splits {
-            for p in &s.parts {
+        for (si, s) in plan.splits.iter().enumerate() {
+            for (pi, p) in s.parts.iter().enumerate() {
                 if with_impulses {
-                    index.push((p.handle, created.len()));
+                    index.push((p.handle, created.len(), si, pi));
                 }
                 // The remainder is written as "the rest of itself", so that
                 // chipping a chunk off a big wall does not rewrite the wall's
@@ -1139,12 +1162,11 @@ impl Instance {
         // collide with, see `assign_representations`) and takes no impulse.
         let mut staged: BTreeMap<ClusterHandle, ClusterMotion> = BTreeMap::new();
         if with_impulses {
-            let parts: Vec<&SplitPart> = plan.splits.iter().flat_map(|s| &s.parts).collect();
             index.sort_unstable();
             for imp in &plan.impulses {
-                if let Ok(i) = index.binary_search_by_key(&imp.target, |&(h, _)| h) {
-                    let k = index[i].1;
-                    let (p, rc) = (parts[k], &mut created[k]);
+                if let Ok(i) = index.binary_search_by_key(&imp.target, |&(h, ..)| h) {
+                    let (_, k, si, pi) = index[i];
+                    let (p, rc) = (&plan.splits[si].parts[pi], &mut created[k]);
                     if part_moves(&self.asset, p.supported, p.representation, &p.nodes) {
                         let dv = crate::commit::impulse_change(&p.mass, &rc.motion, imp);
                         rc.motion.velocity.linear += dv.linear;
@@ -1209,8 +1231,10 @@ impl Instance {
             task_path: self.take_task_path_change(),
             next_admission: self.next_admission,
         };
-        // The emptied event list serves the next plan.
+        // The emptied event and impulse lists serve the next plan.
         self.commit_scratch.events = events;
+        self.commit_scratch.impulse_parts = index;
+        self.commit_scratch.impulses = plan.impulses;
         (record, plan.splits, applied)
     }
 

@@ -49,6 +49,7 @@ pub mod recovery;
 pub mod replay;
 pub mod replication;
 pub mod snapshot;
+mod spatial_hash;
 pub mod stress;
 pub mod velocity;
 

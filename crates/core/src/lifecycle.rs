@@ -139,7 +139,7 @@ impl Instance {
         }
         let desc = self.lifecycle;
         let mut fell = Vec::new();
-        for (h, c) in self.clusters.iter_mut() {
+        for (h, c) in self.clusters.iter_mut_in_place() {
             if c.supported {
                 continue;
             }

@@ -38,21 +38,22 @@ const RECEIPT_WINDOW: u32 = 32;
 /// `k`-th chunk of the top layer (z = n − 1, far from the world bonds under
 /// z = 0) in row order, always a corner of what is left of that layer,
 /// breaking the face bonds of that one chunk (their centroids are 0.5 m
-/// from its centre, the next ones ≥ 1.1 m).
-fn chip(n: u32, k: u32) -> RadialDamage {
+/// from its centre, the next ones ≥ 1.1 m), with an upward impulse when
+/// `impulse` (its chunk found through the loose index).
+fn chip(n: u32, k: u32, impulse: bool) -> RadialDamage {
     let (x, y) = (k % n, k / n);
     RadialDamage {
         id: EventId(k as u64 + 1),
         point: Vec3::new(x as f32 + 0.5, y as f32 + 0.5, n as f32 - 0.5),
         radius: 0.6,
         damage: 1.0e9,
-        impulse: None,
+        impulse: impulse.then_some(Vec3::new(0.0, 0.0, 10.0)),
     }
 }
 
 /// Allocations and bytes of each of `chips` chips after `WARM_UP` chips,
 /// each outcome handed back when `recycle`, dropped otherwise.
-fn stream(n: u32, chips: u32, recycle: bool) -> Vec<(usize, usize)> {
+fn stream(n: u32, chips: u32, recycle: bool, impulse: bool) -> Vec<(usize, usize)> {
     let asset = Arc::new(Asset::new(&fixtures::blast_grid_desc(n)).unwrap());
     let mut inst = Instance::new(asset, Pose::IDENTITY).unwrap();
     // A window that is full after the warm-up: each new receipt then
@@ -61,7 +62,7 @@ fn stream(n: u32, chips: u32, recycle: bool) -> Vec<(usize, usize)> {
     inst.set_receipt_window(RECEIPT_WINDOW);
     let mut backend = HeadlessBackend::default();
     let mut apply = |inst: &mut Instance, k: u32| {
-        inst.admit(chip(n, k)).unwrap();
+        inst.admit(chip(n, k, impulse)).unwrap();
         let outcome = inst.commit(&mut backend).unwrap();
         // One chunk broke off; the block keeps its handle.
         assert_eq!(outcome.created.len(), 1, "chip {k}");
@@ -99,13 +100,29 @@ fn stream(n: u32, chips: u32, recycle: bool) -> Vec<(usize, usize)> {
 #[test]
 fn a_steady_stream_of_chips_allocates_nothing_when_recycled_and_only_its_outcome_when_not() {
     recycled_chips_allocate_nothing_whatever_the_block_size();
+    recycled_chips_with_impulses_allocate_nothing();
     without_recycling_a_chip_allocates_only_the_lists_it_hands_out();
 }
 
 fn recycled_chips_allocate_nothing_whatever_the_block_size() {
     for n in [10, 20] {
-        let per_chip = stream(n, 30, true);
+        let per_chip = stream(n, 30, true, false);
         println!("N = {n}: (allocations, bytes) per chip {per_chip:?}");
+        assert!(
+            per_chip.iter().all(|&c| c == (0, 0)),
+            "N = {n}: {per_chip:?}"
+        );
+    }
+}
+
+/// The same with an impulse on each chip: its admission brings the loose
+/// index up to date (the last chip's piece) and asks it for the chunk
+/// nearest the point; the index grows with the cluster table, so it
+/// allocates nothing either.
+fn recycled_chips_with_impulses_allocate_nothing() {
+    for n in [10, 20] {
+        let per_chip = stream(n, 30, true, true);
+        println!("N = {n}, impulses: (allocations, bytes) per chip {per_chip:?}");
         assert!(
             per_chip.iter().all(|&c| c == (0, 0)),
             "N = {n}: {per_chip:?}"
@@ -121,7 +138,7 @@ fn without_recycling_a_chip_allocates_only_the_lists_it_hands_out() {
     // receipts and their broken bonds): 12 blocks, 2.1 KB, measured at both
     // sizes (21–23 before the pools), whatever the block.
     for n in [10, 20] {
-        let per_chip = stream(n, 30, false);
+        let per_chip = stream(n, 30, false, false);
         let max = per_chip.iter().map(|c| c.0).max().unwrap();
         println!("N = {n}, not recycled: {per_chip:?}");
         assert!(max <= 14, "N = {n}: {per_chip:?}");

@@ -171,3 +171,93 @@ fn planning_leaves_every_bond_health_as_it_was() {
     }
     assert_eq!(out.broken, plan.broken);
 }
+
+/// Events with an impulse find the nearest chunk through the loose index
+/// (issue 12 item 3): after a shatter, while the debris moves, is damaged
+/// further, is recycled and goes through a snapshot, every impulse chunk is
+/// the one a scan of every chunk finds, for points among the debris, beside
+/// it and far away.
+#[test]
+fn impulse_chunks_are_the_scans_while_debris_moves_splits_and_is_recycled() {
+    let asset = Arc::new(Asset::new(&fixtures::grid_desc(6, 5, 3, 0.5, 1000.0, 10.0)).unwrap());
+    let mut inst = Instance::new(asset.clone(), Pose::IDENTITY).unwrap();
+    let mut backend = HeadlessBackend::default();
+    let mut rng = Lcg(11);
+    let mut next_id = 1u64;
+    let mut impulses = 0;
+    let mut loose_seen = 0;
+    for round in 0..40 {
+        // A blast somewhere in the block, sometimes with an impulse (which
+        // builds, then uses, the index), committed.
+        let local = Vec3::new(rng.next() * 3.0, rng.next() * 2.5, rng.next() * 1.5);
+        let blast = RadialDamage {
+            id: EventId(next_id),
+            point: local,
+            radius: 0.3 + rng.next() * 0.6,
+            damage: 1.0e6,
+            impulse: (round % 3 == 0).then_some(Vec3::Y),
+        };
+        next_id += 1;
+        let (_, nearest) = scan(&inst, blast.point, blast.event().reach());
+        inst.admit(blast).unwrap();
+        if blast.impulse.is_some() {
+            assert_eq!(inst.pending().last().unwrap().impulse_chunk, nearest);
+        }
+        inst.commit(&mut backend).unwrap();
+        // Move and turn a random half of the loose pieces.
+        let loose: Vec<ClusterHandle> = inst
+            .clusters()
+            .filter(|(_, c)| !c.supported)
+            .map(|(h, _)| h)
+            .collect();
+        loose_seen = loose_seen.max(loose.len());
+        for h in &loose {
+            if rng.next() < 0.5 {
+                continue;
+            }
+            let mut motion = inst.cluster(*h).unwrap().motion;
+            let step = (rng.next() - 0.5) * (1.0 + round as f32 * 0.2);
+            motion.pose.translation += Vec3::new(step, rng.next() - 0.7, step * 0.3);
+            motion.pose.rotation = Quat::from_rotation_z(rng.next()) * motion.pose.rotation;
+            inst.set_motion::<()>(*h, motion).unwrap();
+        }
+        // Recycle a sleeping piece now and then.
+        if round % 7 == 6 {
+            inst.advance_sleep(10.0).unwrap();
+            if let Some(&h) = loose.iter().find(|h| inst.cluster(**h).is_some()) {
+                let ticket = inst.begin_recycle(h).unwrap();
+                inst.mark_queries_refreshed();
+                inst.finish_recycle(ticket).unwrap();
+            }
+        }
+        if round % 10 == 9 {
+            inst = Instance::restore(asset.clone(), &inst.snapshot()).unwrap();
+        }
+        // Impulses among the debris, beside it and far from everything.
+        for k in 0..12 {
+            let point = match k % 3 {
+                0 => Vec3::new(rng.next() * 4.0, rng.next() * 3.0 - 3.0, rng.next() * 2.0),
+                1 => Vec3::new(rng.next() * 20.0 - 10.0, rng.next() * 20.0 - 15.0, 5.0),
+                _ => Vec3::new(300.0 * rng.next(), -900.0, 40.0),
+            };
+            let event = RadialDamage {
+                id: EventId(next_id),
+                point,
+                radius: 0.01 + rng.next() * 0.2,
+                damage: 0.0,
+                impulse: Some(Vec3::X),
+            };
+            next_id += 1;
+            let (_, nearest) = scan(&inst, point, event.event().reach());
+            inst.admit(event).unwrap();
+            let pending = inst.withdraw_pending().pop().unwrap();
+            assert_eq!(
+                pending.impulse_chunk, nearest,
+                "round {round}, point {point}"
+            );
+            impulses += 1;
+        }
+    }
+    assert!(loose_seen >= 30, "{loose_seen} loose pieces at most");
+    assert_eq!(impulses, 480);
+}
