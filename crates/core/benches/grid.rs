@@ -14,7 +14,8 @@
 //!   visits only clusters that still hold bonds: none), and
 //!   `after_shatter/admit_impulse` the same with an impulse (which finds
 //!   the nearest chunk through the loose index, built by the first
-//!   admission, outside the timing).
+//!   admission, outside the timing); `after_shatter/admit_impulse_all_moved`
+//!   the same after every piece moved (the index catches up over all N³).
 //!
 //! Measured per scenario:
 //! * `<scenario>/plan/N`: admit + damage + islands + mass properties + budget
@@ -94,9 +95,8 @@ fn bench(c: &mut Criterion) {
         let mut shattered = base.clone();
         shattered.admit(scenarios(n)[1].1).unwrap();
         shattered.commit(&mut HeadlessBackend::default()).unwrap();
-        // With an impulse, the chunk nearest its point is looked for in
-        // every cluster, O(N³) here (one-chunk debris moves, and no index of
-        // where is kept).
+        // With an impulse, the chunk nearest its point is looked for through
+        // the loose index (O(debris near the point) once it has caught up).
         let mut id = 100u64;
         for (name, impulse) in [
             ("after_shatter/admit", None),
@@ -118,6 +118,38 @@ fn bench(c: &mut Criterion) {
                 })
             });
         }
+        // Its worst case: every piece moved since the last impulse (moved
+        // outside the timing), so the index catches up over all N³.
+        let handles: Vec<ClusterHandle> = shattered.clusters().map(|(h, _)| h).collect();
+        g.bench_with_input(
+            BenchmarkId::new("after_shatter/admit_impulse_all_moved", n),
+            &n,
+            |b, _| {
+                b.iter_custom(|iters| {
+                    let mut total = std::time::Duration::ZERO;
+                    for _ in 0..iters {
+                        for &h in &handles {
+                            let mut motion = shattered.cluster(h).unwrap().motion;
+                            motion.pose.translation.y -= 0.37;
+                            shattered.set_motion::<()>(h, motion).unwrap();
+                        }
+                        id += 1;
+                        let event = RadialDamage {
+                            id: EventId(id),
+                            point: Vec3::splat(n as f32 - 0.5),
+                            radius: 1.6,
+                            damage: 1.0e12,
+                            impulse: Some(Vec3::Y),
+                        };
+                        let start = std::time::Instant::now();
+                        black_box(shattered.admit(event).unwrap());
+                        total += start.elapsed();
+                        shattered.withdraw_pending();
+                    }
+                    total
+                })
+            },
+        );
     }
     g.finish();
 }

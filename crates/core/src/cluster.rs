@@ -231,6 +231,8 @@ pub struct ClusterSet {
     /// Slots whose cluster may have moved, changed or gone since the last
     /// catch-up, once each (only kept while `loose` exists).
     moved: Vec<u32>,
+    /// Catching up: the new position of each moved slot's chunk.
+    moved_points: Vec<Option<glam::Vec3>>,
 }
 
 impl ClusterSet {
@@ -266,11 +268,18 @@ impl ClusterSet {
         }
     }
 
-    /// Brings the loose index up to date: O(clusters) the first time, then
-    /// O(slots changed since the last call) (issue 12 item 3). The cube edge
-    /// is twice the asset's mean chunk spacing (see [`loose_cell_size`]).
+    /// Brings the loose index up to date before an event with an impulse
+    /// (issue 12 item 3): O(clusters) the first time, then O(slots changed
+    /// since the last call). So that an impulse never costs much more than
+    /// measuring every cluster, catching up over more than a quarter of the
+    /// slots is spread out: a sixteenth of them per call, while
+    /// [`Self::nearest_loose`] measures every cluster until the index has
+    /// caught up (32,768 debris that all moved: about 0.6 ms a call against
+    /// 0.5 ms for the measuring alone). The cube edge is twice the asset's
+    /// mean chunk spacing ([`loose_cell_size`]).
     pub(crate) fn catch_up_loose(&mut self, asset: &Asset) {
         let chunks = asset.chunks();
+        // The chunk's centroid in world space, as admission measures it.
         let position = |slot: &Slot| {
             let c = slot.cluster.as_ref()?;
             match c.nodes[..] {
@@ -287,25 +296,43 @@ impl ClusterSet {
                 loose.set(i as u32, position(slot));
             }
             self.loose = Some(loose);
-            self.moved.reserve(self.slots.len());
+            self.moved.reserve(self.slots.capacity());
+            self.moved_points.reserve(self.slots.capacity());
             return;
         };
         // Sized with the cluster table, so it grows only when that does.
         loose.reserve(self.slots.capacity());
-        for i in self.moved.drain(..) {
+        // Two passes: reading the slots in one and filing the points in the
+        // other is 4-5x faster than both in one loop (32,768 moved debris:
+        // 1.1-1.4 against 6 ms), whose hash-table misses stall the reads.
+        let due = if self.moved.len() * 4 <= self.slots.len() {
+            self.moved.len()
+        } else {
+            (self.slots.len() / 16).max(1)
+        };
+        let from = self.moved.len() - due;
+        let points = &mut self.moved_points;
+        points.clear();
+        points.extend(
+            self.moved[from..]
+                .iter()
+                .map(|&i| self.slots.get(i as usize).and_then(&position)),
+        );
+        for (i, point) in self.moved.drain(from..).zip(points.drain(..)) {
             if let Some(slot) = self.slots.get_mut(i as usize) {
                 slot.moved = false;
-                loose.set(i, position(slot));
             }
+            loose.set(i, point);
         }
     }
 
     /// The nearest of `best` and the chunks of the live one-chunk clusters,
     /// where `measure(h, cluster)` gives the distance, m, from `point` to the
     /// cluster's chunk centroid in world space and the chunk index breaking
-    /// ties, or `None` to skip it. The loose index must have caught up
-    /// ([`Self::catch_up_loose`]) since the clusters last changed; without it
-    /// every one-chunk cluster is measured. See [`SpatialHash::nearest`].
+    /// ties, or `None` to skip it. Through the loose index when it has
+    /// caught up ([`Self::catch_up_loose`]) since the clusters last changed;
+    /// otherwise every one-chunk cluster is measured. See
+    /// [`SpatialHash::nearest`].
     pub(crate) fn nearest_loose(
         &self,
         point: glam::Vec3,
@@ -438,6 +465,7 @@ impl ClusterSet {
             bonded: Vec::new(),
             loose: None,
             moved: Vec::new(),
+            moved_points: Vec::new(),
         };
         for i in 0..set.slots.len() as u32 {
             set.index_bonded(i);
