@@ -257,6 +257,23 @@ impl ClusterSet {
         slot.cluster.as_mut()
     }
 
+    /// The cluster, mutable, for changes that move no chunk and change no
+    /// membership (velocity, sleep state): the loose index is not told, so
+    /// a resting piece synced every step costs no catch-up (use
+    /// [`Self::get_mut`] for anything else).
+    pub(crate) fn get_mut_in_place(&mut self, h: ClusterHandle) -> Option<&mut Cluster> {
+        self.slots
+            .get_mut(h.index as usize)
+            .filter(|s| s.generation == h.generation)
+            .and_then(|s| s.cluster.as_mut())
+    }
+
+    /// Slots waiting for the next catch-up of the loose index.
+    #[cfg(test)]
+    pub(crate) fn moved_len(&self) -> usize {
+        self.moved.len()
+    }
+
     /// Lists slot `i` for the next catch-up of the loose index.
     fn mark_moved(&mut self, i: u32) {
         if self.loose.is_some()

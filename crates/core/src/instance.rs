@@ -537,10 +537,21 @@ impl Instance {
             return Err(CommitError::BadPose);
         }
         let desc = self.lifecycle;
-        let c = self
+        // A pose equal bit for bit to the current one (a resting piece synced
+        // again) moves nothing the loose index files.
+        let same_place = self
             .clusters
-            .get_mut(h)
-            .ok_or(CommitError::StaleCluster(h))?;
+            .get(h)
+            .ok_or(CommitError::StaleCluster(h))?
+            .motion
+            .pose
+            .same_bits(&motion.pose);
+        let c = if same_place {
+            self.clusters.get_mut_in_place(h)
+        } else {
+            self.clusters.get_mut(h)
+        }
+        .ok_or(CommitError::StaleCluster(h))?;
         c.motion = motion;
         if motion.velocity.linear.length() >= desc.sleep_linear_speed
             || motion.velocity.angular.length() >= desc.sleep_angular_speed
@@ -2022,5 +2033,51 @@ mod tests {
         assert_eq!(inst.commit_seq(), 1);
         assert_ne!(inst.health(), &fresh[..]);
         assert_ne!(inst.replicated_hash(), replicated);
+    }
+
+    #[test]
+    fn only_moves_and_membership_changes_wait_for_the_loose_index() {
+        // Shatter a small block, then an impulse builds the index.
+        let mut inst = wall();
+        let blast = |id: u64, impulse| RadialDamage {
+            id: EventId(id),
+            point: Vec3::new(1.0, 0.75, 0.25),
+            radius: 5.0,
+            damage: 1.0e9,
+            impulse,
+        };
+        inst.admit(blast(1, None)).unwrap();
+        inst.commit(&mut HeadlessBackend::default()).unwrap();
+        let loose: Vec<ClusterHandle> = inst.clusters().map(|(h, _)| h).collect();
+        assert_eq!(loose.len(), 12);
+        inst.admit(blast(2, Some(Vec3::Y))).unwrap();
+        inst.withdraw_pending();
+        assert_eq!(inst.clusters.moved_len(), 0);
+        // A resting piece synced again (same pose, new velocity) and sleep
+        // states: nothing to file again.
+        for &h in &loose {
+            let mut motion = inst.cluster(h).unwrap().motion;
+            motion.velocity.linear = Vec3::new(0.0, 0.0, 1.0e-4);
+            inst.set_motion::<()>(h, motion).unwrap();
+            inst.set_sleep_state(h, SleepState::Asleep).unwrap();
+        }
+        inst.advance_sleep(1.0).unwrap();
+        assert_eq!(inst.clusters.moved_len(), 0);
+        // A move waits for the next catch-up, even one that only turns a
+        // zero's sign (poses are compared bit for bit).
+        let mut motion = inst.cluster(loose[3]).unwrap().motion;
+        motion.pose.translation = Vec3::ZERO;
+        inst.set_motion::<()>(loose[3], motion).unwrap();
+        assert_eq!(inst.clusters.moved_len(), 1);
+        inst.admit(blast(3, Some(Vec3::Y))).unwrap();
+        inst.withdraw_pending();
+        motion.pose.translation.x = -0.0;
+        inst.set_motion::<()>(loose[3], motion).unwrap();
+        let mut motion = inst.cluster(loose[5]).unwrap().motion;
+        motion.pose.translation.y += 0.5;
+        inst.set_motion::<()>(loose[5], motion).unwrap();
+        assert_eq!(inst.clusters.moved_len(), 2);
+        inst.admit(blast(4, Some(Vec3::Y))).unwrap();
+        assert_eq!(inst.clusters.moved_len(), 0);
     }
 }

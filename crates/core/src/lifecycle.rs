@@ -178,7 +178,7 @@ impl Instance {
     ) -> Result<(), LifecycleError> {
         let c = self
             .clusters
-            .get_mut(h)
+            .get_mut_in_place(h)
             .ok_or(LifecycleError::StaleCluster(h))?;
         if !c.supported {
             c.sleep = state;

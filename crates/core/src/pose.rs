@@ -33,6 +33,17 @@ impl Pose {
         }
     }
 
+    /// True when both poses have the same bits (not merely equal values:
+    /// `-0.0` and `0.0` differ).
+    pub fn same_bits(&self, other: &Pose) -> bool {
+        let bits = |p: &Pose| {
+            let r = p.rotation.to_array().map(f32::to_bits);
+            let t = p.translation.to_array().map(f32::to_bits);
+            (r, t)
+        };
+        bits(self) == bits(other)
+    }
+
     /// Applies the transform to a point.
     pub fn transform_point(&self, p: Vec3) -> Vec3 {
         self.rotation * p + self.translation
