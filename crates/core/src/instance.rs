@@ -1171,7 +1171,9 @@ impl Instance {
         // backend applied the same change to its bodies in `CommitBackend::commit`.
         // A cluster without hulls is held at rest by the backend (nothing to
         // collide with, see `assign_representations`) and takes no impulse.
-        let mut staged: BTreeMap<ClusterHandle, ClusterMotion> = BTreeMap::new();
+        // Motions of existing clusters the impulses change, by handle (a
+        // pooled list kept sorted: a few entries, no map to allocate).
+        let mut staged = self.pool.staged.take();
         if with_impulses {
             index.sort_unstable();
             for imp in &plan.impulses {
@@ -1188,7 +1190,14 @@ impl Instance {
                     .get(imp.target)
                     .filter(|c| moves(&self.asset, c))
                 {
-                    let m = staged.entry(imp.target).or_insert(c.motion);
+                    let at = match staged.binary_search_by_key(&imp.target, |&(h, _)| h) {
+                        Ok(at) => at,
+                        Err(at) => {
+                            staged.insert(at, (imp.target, c.motion));
+                            at
+                        }
+                    };
+                    let m = &mut staged[at].1;
                     let dv = crate::commit::impulse_change(&c.mass, m, imp);
                     m.velocity.linear += dv.linear;
                     m.velocity.angular += dv.angular;
@@ -1233,11 +1242,7 @@ impl Instance {
             health: plan.health_changes,
             removed,
             created,
-            motions: {
-                let mut list = self.pool.staged.take();
-                list.extend(staged);
-                list
-            },
+            motions: staged,
             receipts,
             task_path: self.take_task_path_change(),
             next_admission: self.next_admission,

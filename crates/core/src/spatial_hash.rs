@@ -343,10 +343,18 @@ fn for_each_ring_cell(centre: Cell, r: i32, mut f: impl FnMut(Cell)) {
 /// A lower bound, m, on the distance from `point` (in cube `centre`) to any
 /// point whose cube is at Chebyshev distance more than `r` from `centre`:
 /// the distance from `point` to the faces of the block of cubes within `r`,
-/// less a slack. The slack covers the rounding of `floor(p / cell)` near a
-/// cube face (a point may sit a few ulps outside the cube it is filed under)
-/// and of the caller's `f32` distances: 1e-6 of the magnitudes involved,
-/// far above both (`f32` carries about 6e-8 relative error per operation).
+/// less a slack for rounding, so that a point outside the block is farther
+/// than the bound also as the caller measures it:
+/// * the caller's `f32` distance is within a few ulps (relative, about
+///   2e-7) of the exact distance between the same two `f32` points: 1e-6 of
+///   the bound;
+/// * a point is filed under `floor(p / cell)` computed in `f64` from its
+///   exact `f32` coordinates, which can only err next to a cube face, by
+///   about 1e-16 of the coordinates; the faces here are computed in `f64`
+///   the same way: 1e-12 of the coordinates and block size.
+///
+/// The slack does not grow with the distance from the origin beyond the
+/// `f64` term (an instance 10⁷ m out searches as one at the origin does).
 fn ring_bound(point: Vec3, centre: Cell, r: i32, cell: f64) -> f64 {
     let mut bound = f64::INFINITY;
     let mut scale = cell * (f64::from(r) + 1.0);
@@ -358,7 +366,7 @@ fn ring_bound(point: Vec3, centre: Cell, r: i32, cell: f64) -> f64 {
         bound = bound.min(low).min(high);
         scale += p.abs();
     }
-    bound - 1e-6 * scale
+    bound * (1.0 - 1e-6) - 1e-12 * scale
 }
 
 #[cfg(test)]
@@ -503,6 +511,36 @@ mod tests {
             Vec3::new(1.0e3, -1.0e3, 2.0),
         ] {
             assert_eq!(grid_nearest(&grid, &points, q), brute(&points, q), "{q}");
+        }
+    }
+
+    #[test]
+    fn far_from_the_origin_a_query_measures_only_the_points_near_it() {
+        // A 20 m lattice of points 0.5 m apart, 10⁶ m out (f32 spacing
+        // there: 1/16 m), in 1 m cubes: a query next to a point stops after
+        // the rings around its own cube (at most 27 cubes of 8 points).
+        let offset = Vec3::new(1.0e6, -1.0e6, 1.0e6);
+        let mut grid = SpatialHash::new(1.0);
+        let mut points = Vec::new();
+        for i in 0..40 * 40 * 40u32 {
+            let p = offset
+                + Vec3::new((i % 40) as f32, ((i / 40) % 40) as f32, (i / 1600) as f32) * 0.5;
+            grid.set(i, Some(p));
+            points.push(Some(p));
+        }
+        for q in [
+            Vec3::new(10.1, 10.2, 10.3),
+            Vec3::new(3.0, 17.75, 0.5),
+            Vec3::splat(19.4),
+        ] {
+            let q = offset + q;
+            let mut measured = 0;
+            let got = grid.nearest(q, None, |id| {
+                measured += 1;
+                points[id as usize].map(|p| (p.distance(q), id))
+            });
+            assert_eq!(got, brute(&points, q), "{q}");
+            assert!(measured <= 27 * 8, "{measured} points measured for {q}");
         }
     }
 

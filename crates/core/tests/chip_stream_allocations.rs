@@ -43,12 +43,25 @@ const RECEIPT_WINDOW: u32 = 32;
 fn chip(n: u32, k: u32, impulse: bool) -> RadialDamage {
     let (x, y) = (k % n, k / n);
     RadialDamage {
-        id: EventId(k as u64 + 1),
+        // Odd ids; the pushes take the even ones between (the receipt
+        // window answers ids far below the newest as expired).
+        id: EventId(2 * k as u64 + 1),
         point: Vec3::new(x as f32 + 0.5, y as f32 + 0.5, n as f32 - 0.5),
         radius: 0.6,
         damage: 1.0e9,
         impulse: impulse.then_some(Vec3::new(0.0, 0.0, 10.0)),
     }
+}
+
+/// A push on the piece chip `k` broke off: no damage, an impulse at its
+/// chunk's centre (the piece is loose by then, so the commit changes the
+/// motion of a cluster it does not create).
+fn push(n: u32, k: u32) -> RadialDamage {
+    let mut event = chip(n, k, true);
+    event.id = EventId(2 * k as u64 + 2);
+    event.radius = 0.1;
+    event.damage = 0.0;
+    event
 }
 
 /// Allocations and bytes of each of `chips` chips after `WARM_UP` chips,
@@ -63,6 +76,9 @@ fn stream(n: u32, chips: u32, recycle: bool, impulse: bool) -> Vec<(usize, usize
     let mut backend = HeadlessBackend::default();
     let mut apply = |inst: &mut Instance, k: u32| {
         inst.admit(chip(n, k, impulse)).unwrap();
+        if impulse && k > 0 {
+            inst.admit(push(n, k - 1)).unwrap();
+        }
         let outcome = inst.commit(&mut backend).unwrap();
         // One chunk broke off; the block keeps its handle.
         assert_eq!(outcome.created.len(), 1, "chip {k}");
@@ -115,10 +131,12 @@ fn recycled_chips_allocate_nothing_whatever_the_block_size() {
     }
 }
 
-/// The same with an impulse on each chip: its admission brings the loose
-/// index up to date (the last chip's piece) and asks it for the chunk
-/// nearest the point; the index grows with the cluster table, so it
-/// allocates nothing either.
+/// The same with an impulse on each chip and a push on the piece the chip
+/// before broke off: their admission brings the loose index up to date
+/// (the last chip's piece) and asks it for the chunk nearest the point; the
+/// index grows with the cluster table, and the commit's impulse lists (also
+/// the motions of existing pieces an impulse changes) come from its scratch
+/// and pools, so it allocates nothing either.
 fn recycled_chips_with_impulses_allocate_nothing() {
     for n in [10, 20] {
         let per_chip = stream(n, 30, true, true);
