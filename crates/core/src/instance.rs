@@ -224,6 +224,9 @@ pub(crate) struct CommitScratch {
     /// Recording with impulses: each part's handle, position in the
     /// record's created list, split and place in its split.
     impulse_parts: Vec<(ClusterHandle, usize, usize, usize)>,
+    /// Recording with impulses: the velocity change of each impulse on an
+    /// existing cluster, with its place in the plan.
+    impulse_changes: Vec<(ClusterHandle, usize, crate::Velocity)>,
 }
 
 impl CommitScratch {
@@ -1171,8 +1174,11 @@ impl Instance {
         // backend applied the same change to its bodies in `CommitBackend::commit`.
         // A cluster without hulls is held at rest by the backend (nothing to
         // collide with, see `assign_representations`) and takes no impulse.
-        // Motions of existing clusters the impulses change, by handle (a
-        // pooled list kept sorted: a few entries, no map to allocate).
+        // Velocity changes of existing clusters, in plan order, then summed
+        // per cluster in that order onto its motion (by handle, into a
+        // pooled list): O(k log k) for k impulses, nothing to allocate.
+        let mut changes = std::mem::take(&mut self.commit_scratch.impulse_changes);
+        changes.clear();
         let mut staged = self.pool.staged.take();
         if with_impulses {
             index.sort_unstable();
@@ -1190,20 +1196,27 @@ impl Instance {
                     .get(imp.target)
                     .filter(|c| moves(&self.asset, c))
                 {
-                    let at = match staged.binary_search_by_key(&imp.target, |&(h, _)| h) {
-                        Ok(at) => at,
-                        Err(at) => {
-                            staged.insert(at, (imp.target, c.motion));
-                            at
-                        }
-                    };
-                    let m = &mut staged[at].1;
-                    let dv = crate::commit::impulse_change(&c.mass, m, imp);
-                    m.velocity.linear += dv.linear;
-                    m.velocity.angular += dv.angular;
+                    // The change depends on the pose alone, which impulses
+                    // do not move.
+                    let dv = crate::commit::impulse_change(&c.mass, &c.motion, imp);
+                    changes.push((imp.target, changes.len(), dv));
                 }
             }
         }
+        changes.sort_unstable_by_key(|&(h, k, _)| (h, k));
+        for &(h, _, dv) in changes.iter() {
+            if staged.last().is_none_or(|&(last, _)| last != h) {
+                let Some(c) = self.clusters.get(h) else {
+                    continue; // checked above: every target exists
+                };
+                staged.push((h, c.motion));
+            }
+            if let Some((_, m)) = staged.last_mut() {
+                m.velocity.linear += dv.linear;
+                m.velocity.angular += dv.angular;
+            }
+        }
+        self.commit_scratch.impulse_changes = changes;
         self.pool.motions.give(motions);
         let mut receipts = self.pool.receipts.take();
         receipts.reserve(plan.events.len());
@@ -2084,5 +2097,83 @@ mod tests {
         assert_eq!(inst.clusters.moved_len(), 2);
         inst.admit(blast(4, Some(Vec3::Y))).unwrap();
         assert_eq!(inst.clusters.moved_len(), 0);
+    }
+
+    #[test]
+    fn impulses_on_existing_pieces_add_up_in_plan_order() {
+        // Shatter a block of cubes with hulls (so its pieces move), then
+        // three pushes in one commit: two on one piece (in the order
+        // admitted), one on another, none breaking anything.
+        let asset = Asset::new(&crate::fixtures::blast_grid_desc(3)).unwrap();
+        let mut inst = Instance::new(Arc::new(asset), Pose::IDENTITY).unwrap();
+        inst.admit(RadialDamage {
+            id: EventId(1),
+            point: Vec3::splat(1.5),
+            radius: 10.0,
+            damage: 1.0e12,
+            impulse: None,
+        })
+        .unwrap();
+        inst.commit(&mut HeadlessBackend::default()).unwrap();
+        let asset = Arc::clone(&inst.asset);
+        let centre = |c: usize| asset.chunks()[ChunkIndex(c as u32)].centroid;
+        let pushes = [
+            (7, Vec3::new(3.0, 0.5, -1.0)),
+            (2, Vec3::Y),
+            (7, Vec3::new(-0.25, 4.0, 0.125)),
+        ];
+        let mut expected: Vec<(ClusterHandle, Velocity)> = Vec::new();
+        for (k, &(chunk, j)) in pushes.iter().enumerate() {
+            // Off the chunk's centre, so the push turns the piece too.
+            let point = centre(chunk) + Vec3::new(0.1, 0.05, 0.0);
+            inst.admit(RadialDamage {
+                id: EventId(2 + k as u64),
+                point,
+                radius: 0.01,
+                damage: 0.0,
+                impulse: Some(j),
+            })
+            .unwrap();
+            let h = inst.cluster_of(ChunkIndex(chunk as u32)).unwrap();
+            let c = inst.cluster(h).unwrap();
+            let dv = crate::commit::impulse_change(
+                &c.mass,
+                &c.motion,
+                &PlannedImpulse {
+                    event: EventId(2 + k as u64),
+                    point,
+                    impulse: j,
+                    chunk: ChunkIndex(chunk as u32),
+                    target: h,
+                },
+            );
+            match expected.iter_mut().find(|(e, _)| *e == h) {
+                Some((_, v)) => {
+                    v.linear += dv.linear;
+                    v.angular += dv.angular;
+                }
+                None => expected.push((
+                    h,
+                    Velocity {
+                        linear: c.motion.velocity.linear + dv.linear,
+                        angular: c.motion.velocity.angular + dv.angular,
+                    },
+                )),
+            }
+        }
+        inst.commit(&mut HeadlessBackend::default()).unwrap();
+        assert_eq!(expected.len(), 2);
+        for (h, v) in expected {
+            let got = inst.cluster(h).unwrap().motion.velocity;
+            assert_eq!(
+                got.linear.to_array().map(f32::to_bits),
+                v.linear.to_array().map(f32::to_bits)
+            );
+            assert_eq!(
+                got.angular.to_array().map(f32::to_bits),
+                v.angular.to_array().map(f32::to_bits)
+            );
+            assert!(v.angular.length() > 0.0);
+        }
     }
 }
