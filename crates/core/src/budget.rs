@@ -365,9 +365,7 @@ impl SlotPool {
             && self.occupied.get(slot.index as usize) == Some(&true)
     }
 
-    /// The slots [`Self::allocate`] would hand out for `count` requests after
-    /// releasing `released` (all current): lowest index first, at most what
-    /// is free.
+    /// [`Self::peek_into`] into a new list.
     #[cfg(test)]
     pub(crate) fn peek(&self, released: &[BodySlot], count: usize) -> Vec<BodySlot> {
         let mut cand = Vec::new();
@@ -375,7 +373,10 @@ impl SlotPool {
         cand
     }
 
-    /// [`Self::peek`] into `cand` (cleared first; a buffer the caller reuses).
+    /// The slots on offer for `count` requests after releasing `released`
+    /// (all current): lowest index first, at most what is free (a commit
+    /// then [`Self::occupy`]s those it hands out); written into `cand` (cleared first; a buffer the caller
+    /// reuses).
     pub(crate) fn peek_into(&self, released: &[BodySlot], count: usize, cand: &mut Vec<BodySlot>) {
         cand.clear();
         cand.extend(self.free.iter().map(|&i| BodySlot {
@@ -487,11 +488,13 @@ pub(crate) struct SlotScratch {
     pub(crate) assigned: Vec<Option<BodySlot>>,
 }
 
-/// [`assign_slots`] with the caller's buffers: `order` is scratch, `out`
-/// receives the slot of each request (both cleared first).
+/// Orders requests as §3.9 states and writes, per request (input order),
+/// the slot it gets (`None` = render-only debris) into `out`; `slots` are
+/// the slots on offer in hand-out order, `order` is scratch (both buffers
+/// the caller's, cleared first).
 ///
 /// # Errors
-/// As [`assign_slots`].
+/// A [`BudgetShortfall`] when the critical requests outnumber `slots`.
 pub(crate) fn assign_slots_into(
     requests: &[SlotRequest],
     slots: &[BodySlot],

@@ -216,7 +216,7 @@ struct Slot {
 /// of every loose chunk a blast left behind (issue 12: a tiny event after a
 /// 32,768-piece shatter walked all 32,768 clusters), and a spatial hash of
 /// the one-chunk clusters' world positions for events with an impulse
-/// ([`Self::catch_up_loose`], [`Self::nearest_loose`]).
+/// (the loose index, `catch_up_loose` and `nearest_loose`).
 #[derive(Clone, Debug, Default)]
 pub struct ClusterSet {
     slots: Vec<Slot>,
