@@ -374,10 +374,10 @@ impl ClusterSet {
             _ => {
                 let mut best = best;
                 for i in 0..self.slots.len() as u32 {
-                    if let Some((d, key)) = of_slot(i)
-                        && best.is_none_or(|(bd, bk)| d < bd || (d == bd && key < bk))
+                    if let Some(found) = of_slot(i)
+                        && crate::point_tree::closer(found, best)
                     {
-                        best = Some((d, key));
+                        best = Some(found);
                     }
                 }
                 best

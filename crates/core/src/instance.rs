@@ -784,9 +784,6 @@ impl Instance {
         };
         let owned =
             |h: ClusterHandle, c: ChunkIndex| self.node_cluster.get(c.0 as usize) == Some(&h);
-        let better = |(d, c): (f32, u32), best: Option<(f32, u32)>| {
-            best.is_none_or(|(bd, bc)| d < bd || (d == bd && c < bc))
-        };
         let mut visit = |h: ClusterHandle, cluster: &Cluster| {
             if !queryable(cluster) {
                 return;
@@ -834,7 +831,7 @@ impl Instance {
                         .min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)))
                 };
                 if let Some(found) = best
-                    && better(found, nearest)
+                    && crate::point_tree::closer(found, nearest)
                 {
                     nearest = Some(found);
                 }

@@ -176,7 +176,7 @@ impl PointTree {
                 let range = node.start as usize..(node.start + node.count) as usize;
                 for &id in &self.ids[range] {
                     if let Some(d) = measure(id)
-                        && best.is_none_or(|(bd, bi)| d < bd || (d == bd && id < bi))
+                        && closer((d, id), best)
                     {
                         best = Some((d, id));
                     }
@@ -201,6 +201,14 @@ impl PointTree {
 fn box_distance_squared(node: &Node, p: Vec3) -> f32 {
     let d = (node.min - p).max(p - node.max).max(Vec3::ZERO);
     d.length_squared()
+}
+
+/// True when `found` (distance, id) is nearer than `best`: a smaller
+/// distance, or the same distance and a lower id (the one tie rule of every
+/// nearest-item search, so that each answers as a full scan would).
+pub(crate) fn closer(found: (f32, u32), best: Option<(f32, u32)>) -> bool {
+    let (d, id) = found;
+    best.is_none_or(|(bd, bi)| d < bd || (d == bd && id < bi))
 }
 
 /// Slack, m, between distances measured in asset space and the same

@@ -15,6 +15,7 @@
 //! measures it, and the best is kept by (distance, key), so the answer is
 //! the scan's, bit for bit.
 
+use crate::point_tree::closer;
 use glam::Vec3;
 
 /// Cube index, per axis.
@@ -274,10 +275,10 @@ impl SpatialHash {
         mut measure: impl FnMut(u32) -> Option<(f32, u32)>,
     ) -> Option<(f32, u32)> {
         let mut visit = |id: u32, best: &mut Option<(f32, u32)>| {
-            if let Some((d, key)) = measure(id)
-                && best.is_none_or(|(bd, bk)| d < bd || (d == bd && key < bk))
+            if let Some(found) = measure(id)
+                && closer(found, *best)
             {
-                *best = Some((d, key));
+                *best = Some(found);
             }
         };
         if self.cubes == 0 {

@@ -115,36 +115,26 @@ fn stream(n: u32, chips: u32, recycle: bool, impulse: bool) -> Vec<(usize, usize
 // binary run on parallel threads.
 #[test]
 fn a_steady_stream_of_chips_allocates_nothing_when_recycled_and_only_its_outcome_when_not() {
-    recycled_chips_allocate_nothing_whatever_the_block_size();
-    recycled_chips_with_impulses_allocate_nothing();
+    recycled_chips_allocate_nothing_whatever_the_block_size_with_impulses_or_not();
     without_recycling_a_chip_allocates_only_the_lists_it_hands_out();
 }
 
-fn recycled_chips_allocate_nothing_whatever_the_block_size() {
-    for n in [10, 20] {
-        let per_chip = stream(n, 30, true, false);
-        println!("N = {n}: (allocations, bytes) per chip {per_chip:?}");
-        assert!(
-            per_chip.iter().all(|&c| c == (0, 0)),
-            "N = {n}: {per_chip:?}"
-        );
-    }
-}
-
-/// The same with an impulse on each chip and a push on the piece the chip
+/// Also with an impulse on each chip and a push on the piece the chip
 /// before broke off: their admission brings the loose index up to date
 /// (the last chip's piece) and asks it for the chunk nearest the point; the
 /// index grows with the cluster table, and the commit's impulse lists (also
 /// the motions of existing pieces an impulse changes) come from its scratch
 /// and pools, so it allocates nothing either.
-fn recycled_chips_with_impulses_allocate_nothing() {
-    for n in [10, 20] {
-        let per_chip = stream(n, 30, true, true);
-        println!("N = {n}, impulses: (allocations, bytes) per chip {per_chip:?}");
-        assert!(
-            per_chip.iter().all(|&c| c == (0, 0)),
-            "N = {n}: {per_chip:?}"
-        );
+fn recycled_chips_allocate_nothing_whatever_the_block_size_with_impulses_or_not() {
+    for impulse in [false, true] {
+        for n in [10, 20] {
+            let per_chip = stream(n, 30, true, impulse);
+            println!("N = {n}, impulses {impulse}: (allocations, bytes) per chip {per_chip:?}");
+            assert!(
+                per_chip.iter().all(|&c| c == (0, 0)),
+                "N = {n}, impulses {impulse}: {per_chip:?}"
+            );
+        }
     }
 }
 
