@@ -7,7 +7,7 @@
 
 use crate::error::AssetError;
 use crate::index::{BondIndex, ChunkIndex, IndexVec};
-use crate::mass::{PrincipalAxes, principal_axes};
+use crate::mass::{MassSums, PrincipalAxes, principal_axes};
 use crate::point_tree::PointTree;
 use glam::{Mat3, Vec3};
 use serde::{Deserialize, Serialize};
@@ -276,6 +276,10 @@ pub struct Asset {
     /// validation), indexed by chunk: single-chunk pieces use them as they
     /// are, without an eigen solve per split.
     principal: Vec<PrincipalAxes>,
+    /// The f64 mass sums of each chunk alone ([`MassSums::of_chunk`],
+    /// computed once), indexed by chunk: a one-chunk piece stores none of
+    /// its own, and subtracting it from its cluster reads them here.
+    chunk_sums: Vec<MassSums>,
     /// Bond centroids in a bounding-volume hierarchy (admission, issue 12).
     bond_tree: PointTree,
     /// Support-level chunk centroids in a bounding-volume hierarchy.
@@ -532,6 +536,11 @@ impl Asset {
                 .filter(|(_, c)| c.support_level)
                 .map(|(i, c)| (i.0, c.centroid)),
         );
+        // Masses were checked positive above, so every chunk has its sums.
+        let chunk_sums = chunks
+            .iter()
+            .map(|c| MassSums::of_chunk(c).unwrap_or(MassSums::ZERO))
+            .collect();
         Ok(Self {
             chunks,
             bonds,
@@ -539,6 +548,7 @@ impl Asset {
             support_depth: desc.support_depth,
             fingerprint,
             principal,
+            chunk_sums,
             bond_tree,
             chunk_tree,
         })
@@ -549,6 +559,12 @@ impl Asset {
     /// `None` out of range.
     pub fn chunk_principal(&self, i: ChunkIndex) -> Option<&PrincipalAxes> {
         self.principal.get(i.0 as usize)
+    }
+
+    /// The f64 mass sums of a chunk alone, bit for bit
+    /// [`MassSums::of_chunk`]'s; `None` out of range.
+    pub fn chunk_sums(&self, i: ChunkIndex) -> Option<&MassSums> {
+        self.chunk_sums.get(i.0 as usize)
     }
 
     /// All chunks, indexed by [`ChunkIndex`].

@@ -112,19 +112,40 @@ impl ClusterSums {
         spare: Option<Box<MassSums>>,
     ) -> Self {
         if let [only] = nodes
-            && asset
-                .chunk(*only)
-                .and_then(|c| MassSums::of_chunk(c).ok())
-                .is_some_and(|own| own == sums)
+            && asset.chunk_sums(*only).is_some_and(|own| *own == sums)
         {
             return Self::OfChunk;
         }
+        Self::stored(sums, spare)
+    }
+
+    /// Stored sums, in `spare` when given.
+    pub(crate) fn stored(sums: MassSums, spare: Option<Box<MassSums>>) -> Self {
         match spare {
             Some(mut b) => {
                 *b = sums;
                 Self::Stored(b)
             }
             None => Self::Stored(Box::new(sums)),
+        }
+    }
+
+    /// The sums of a cluster (or part) of `nodes`: the stored ones, or the
+    /// one chunk's ([`Asset::chunk_sums`]; [`MassSums::ZERO`] if that chunk
+    /// is missing, which [`Self::new`] never lets happen).
+    pub(crate) fn value(&self, asset: &Asset, nodes: &[ChunkIndex]) -> MassSums {
+        *self.get(asset, nodes).unwrap_or(&MassSums::ZERO)
+    }
+
+    /// [`Self::value`] by reference.
+    pub(crate) fn get<'a>(
+        &'a self,
+        asset: &'a Asset,
+        nodes: &[ChunkIndex],
+    ) -> Option<&'a MassSums> {
+        match self {
+            Self::Stored(b) => Some(b),
+            Self::OfChunk => nodes.first().and_then(|&n| asset.chunk_sums(n)),
         }
     }
 
@@ -140,16 +161,7 @@ impl ClusterSums {
 impl Cluster {
     /// The f64 mass sums of this cluster of `asset`'s chunks.
     pub(crate) fn sums(&self, asset: &Asset) -> MassSums {
-        match &self.sums {
-            ClusterSums::Stored(b) => **b,
-            // Built only where the chunk's sums exist ([`ClusterSums::new`]).
-            ClusterSums::OfChunk => self
-                .nodes
-                .first()
-                .and_then(|&n| asset.chunk(n))
-                .and_then(|c| MassSums::of_chunk(c).ok())
-                .unwrap_or(MassSums::ZERO),
-        }
+        self.sums.value(asset, &self.nodes)
     }
 
     /// The transform from asset space to world space for this cluster's chunks:

@@ -19,7 +19,7 @@ use crate::cluster::{ClusterHandle, ClusterMotion};
 use crate::damage::EventId;
 use crate::index::{BondIndex, ChunkIndex};
 use crate::instance::{Instance, PendingEvent, Receipt};
-use crate::mass::{MassProperties, MassSums, PrincipalAxes};
+use crate::mass::{MassProperties, PrincipalAxes};
 use crate::recovery::{ClusterRecord, CommitRecord};
 use glam::Vec3;
 
@@ -56,11 +56,12 @@ pub struct SplitPart {
     pub mass: MassProperties,
     /// Principal moments and frame of `mass.inertia` (asset axes).
     pub principal: PrincipalAxes,
-    /// The f64 sums `mass` derives from ([`MassSums`]).
-    pub(crate) sums: MassSums,
-    /// `sums` are exactly the one member chunk's own
-    /// ([`MassSums::of_chunk`]), so the cluster need not store them.
-    pub(crate) sums_of_chunk: bool,
+    /// The f64 sums `mass` derives from ([`crate::mass::MassSums`]), as
+    /// its cluster will keep them: the one member chunk's own (stored by
+    /// the asset), or boxed. A blast's thousands of one-chunk parts then
+    /// carry no 144-byte copy of their chunk's sums through plan, record
+    /// and install (issue 12).
+    pub(crate) sums: crate::cluster::ClusterSums,
     /// Gameplay-critical (asset tag or task path), DESIGN §3.9. Only
     /// evaluated for dynamic parts (it orders body slots); false when supported.
     pub critical: bool,
@@ -79,14 +80,6 @@ impl SplitPart {
     /// A part with no members and zero mass, standing in for one not yet
     /// computed (it never leaves the planner).
     pub(crate) fn placeholder() -> Self {
-        let zero = MassSums {
-            mass: 0.0,
-            reference: glam::DVec3::ZERO,
-            moment: glam::DVec3::ZERO,
-            inertia: glam::DMat3::ZERO,
-            resum_mass: 0.0,
-            subtractions: 0,
-        };
         Self {
             handle: ClusterHandle::PLACEHOLDER,
             kept: false,
@@ -101,8 +94,7 @@ impl SplitPart {
                 moments: Vec3::ZERO,
                 frame: glam::Quat::IDENTITY,
             },
-            sums: zero,
-            sums_of_chunk: false,
+            sums: crate::cluster::ClusterSums::OfChunk,
             critical: false,
             volume: 0.0,
             representation: Representation::Body,

@@ -208,10 +208,6 @@ pub(crate) struct CommitScratch {
     part_vecs: Vec<Vec<SplitPart>>,
     /// Handles the new clusters will get.
     peeked: Vec<ClusterHandle>,
-    /// Installing: boxes for stored mass sums, out of the pool (boxes, not
-    /// values: each goes to a cluster as it is).
-    #[allow(clippy::vec_box)]
-    spare_sums: Vec<Box<MassSums>>,
     /// Installing: a chunk of each removed cluster of two or more chunks
     /// (to tell whether its bonds went to a new cluster or to none).
     orphans: Vec<ChunkIndex>,
@@ -334,7 +330,7 @@ impl Instance {
                 .placement
                 .mul(&Pose::from_translation(part.mass.center));
             created.push(Cluster {
-                sums: ClusterSums::new(part.sums, &asset, &part.nodes, None),
+                sums: part.sums,
                 nodes: part.nodes,
                 supported: part.supported,
                 mass: part.mass,
@@ -1026,6 +1022,7 @@ impl Instance {
                 &mut self.scratch,
                 pieces,
                 &mut cs.part_vecs,
+                &mut self.pool.sums,
             )
             .map_err(CommitError::Mass)?;
             splits.extend(split);
@@ -1270,28 +1267,15 @@ impl Instance {
     /// split and part lists serve the next plan.
     pub(crate) fn install_parts(&mut self, record: &CommitRecord, mut splits: Vec<SplitPlan>) {
         let mut part_vecs = std::mem::take(&mut self.commit_scratch.part_vecs);
-        // Boxes for stored mass sums, moved out of the pool (both lists keep
-        // their capacity: the replaced remainder's box goes back into the
-        // pool during the install without growing a fresh list).
-        let mut spare_sums = std::mem::take(&mut self.commit_scratch.spare_sums);
-        spare_sums.append(&mut self.pool.sums);
-        let asset = Arc::clone(&self.asset);
-        // Parts are read in place (their member lists taken), not moved out
-        // whole: one copy of each part's fields, straight into its slot.
+        // Parts are read in place (their member lists and sums taken), not
+        // moved out whole: one copy of each part's fields, straight into
+        // its slot.
         let clusters = splits
             .iter_mut()
             .flat_map(|s| s.parts.iter_mut())
             .zip(&record.created)
             .map(|(p, rc)| Cluster {
-                // A one-chunk part from the planner knows its sums are the
-                // chunk's; others are compared (or stored).
-                sums: if p.sums_of_chunk {
-                    ClusterSums::OfChunk
-                } else if p.nodes.len() == 1 {
-                    ClusterSums::new(p.sums, &asset, &p.nodes, None)
-                } else {
-                    ClusterSums::new(p.sums, &asset, &p.nodes, spare_sums.pop())
-                },
+                sums: std::mem::replace(&mut p.sums, ClusterSums::OfChunk),
                 nodes: std::mem::take(&mut p.nodes),
                 supported: p.supported,
                 mass: p.mass,
@@ -1303,10 +1287,6 @@ impl Instance {
                 withdrawn_at: None,
             });
         self.install_own(record, clusters);
-        for b in spare_sums.drain(..) {
-            self.pool.give_sums(Some(b));
-        }
-        self.commit_scratch.spare_sums = spare_sums;
         part_vecs.extend(splits.drain(..).map(|mut s| {
             s.parts.clear();
             s.parts
@@ -1615,30 +1595,39 @@ fn part_moves(
 /// the asset's precomputed principal axes instead of an eigen solve.
 pub(crate) fn cluster_part(asset: &Asset, island: Island) -> Result<SplitPart, crate::MassError> {
     let mut part = SplitPart::placeholder();
-    fill_part(asset, island, &mut part)?;
+    fill_part(asset, island, &mut part, &mut Vec::new())?;
     Ok(part)
 }
 
 /// [`cluster_part`] written into `part` (a placeholder already in its
 /// list): a split into thousands of pieces then writes each piece once
 /// instead of moving ~300-byte parts between the stack and the list
-/// (issue 12). On error `part` is left partly written.
-fn fill_part(asset: &Asset, island: Island, part: &mut SplitPart) -> Result<(), crate::MassError> {
+/// (issue 12). A part of several chunks stores its sums in a box from
+/// `spare_sums` (boxes earlier commits gave back) or a new one; a one-chunk
+/// part stores none (they are its chunk's, [`Asset::chunk_sums`]). On error
+/// `part` is left partly written.
+#[allow(clippy::vec_box)]
+fn fill_part(
+    asset: &Asset,
+    island: Island,
+    part: &mut SplitPart,
+    spare_sums: &mut Vec<Box<MassSums>>,
+) -> Result<(), crate::MassError> {
     if let [only] = island.nodes[..] {
         // One chunk (most pieces a blast frees): its own properties, which
-        // the sums reproduce bit for bit, without the f64 passes.
+        // its sums reproduce bit for bit, without the f64 passes.
         let chunk = asset.chunk(only).ok_or(crate::MassError::Empty)?;
-        part.sums = MassSums::of_chunk(chunk)?;
-        part.sums_of_chunk = true;
-        part.mass = part.sums.one_chunk_properties();
+        let sums = asset.chunk_sums(only).ok_or(crate::MassError::Empty)?;
+        part.mass = sums.one_chunk_properties();
+        part.sums = ClusterSums::OfChunk;
         part.principal = *asset.chunk_principal(only).ok_or(crate::MassError::Empty)?;
         part.volume = chunk.volume;
     } else {
-        part.sums = MassSums::of_chunks(asset, &island.nodes)?;
-        part.sums_of_chunk = false;
-        part.mass = part.sums.properties()?;
+        let sums = MassSums::of_chunks(asset, &island.nodes)?;
+        part.mass = sums.properties()?;
         part.principal = principal_of(asset, &island.nodes, &part.mass)?;
         part.volume = volume_of(asset, &island.nodes);
+        part.sums = ClusterSums::stored(sums, spare_sums.pop());
     }
     part.supported = island.supported;
     part.nodes = island.nodes;
@@ -1676,13 +1665,15 @@ fn principal_of(
 /// numbers in the same order and stay bit-identical.
 ///
 /// `critical` is false and `volume` 0: callers evaluate them (O(remainder))
-/// only when the remainder is dynamic.
+/// only when the remainder is dynamic. Sums it stores go into `spare_sums`
+/// when given (a box an earlier commit gave back).
 pub(crate) fn remainder_part<D: std::borrow::Borrow<MassSums>>(
     asset: &Asset,
     old: &Cluster,
     departing: impl Iterator<Item = D> + Clone,
     nodes: crate::Members,
     supported: bool,
+    spare_sums: Option<Box<MassSums>>,
 ) -> Result<SplitPart, crate::MassError> {
     // The mass and count the subtraction would end with (the same
     // operations in the same order): when the drift guard would re-sum the
@@ -1719,6 +1710,7 @@ pub(crate) fn remainder_part<D: std::borrow::Borrow<MassSums>>(
             (mass, principal_of(asset, &nodes, &mass)?)
         }
     };
+    let sums = ClusterSums::new(sums, asset, &nodes, spare_sums);
     Ok(SplitPart {
         handle: ClusterHandle::PLACEHOLDER,
         kept: true,
@@ -1727,7 +1719,6 @@ pub(crate) fn remainder_part<D: std::borrow::Borrow<MassSums>>(
         mass,
         principal,
         sums,
-        sums_of_chunk: false,
         critical: false,
         volume: 0.0,
         representation: Representation::Body,
@@ -1869,7 +1860,7 @@ impl HealthBatch<'_> {
 /// A supported remainder stays supported unless a departing piece took a
 /// support node or one of its world bonds broke; only then are its nodes
 /// scanned for a remaining support (stopping at the first).
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::vec_box, clippy::too_many_arguments)]
 fn plan_split(
     asset: &Asset,
     budget: &Budget,
@@ -1880,6 +1871,7 @@ fn plan_split(
     scratch: &mut SplitScratch,
     pieces: &mut Vec<Island>,
     part_vecs: &mut Vec<Vec<SplitPart>>,
+    spare_sums: &mut Vec<Box<MassSums>>,
 ) -> Result<Option<SplitPlan>, crate::MassError> {
     pieces.clear();
     let candidate = health.after;
@@ -1924,6 +1916,7 @@ fn plan_split(
                 supported,
             },
             part,
+            spare_sums,
         )?;
         part.critical = budget.is_critical(asset, &part.nodes);
     }
@@ -1945,12 +1938,22 @@ fn plan_split(
     if parts.len() == 1 && supported == cluster.supported {
         return Ok(None);
     }
+    // A pooled box only for a remainder that surely stores its sums (one
+    // chunk may turn out to be that chunk's own, with no box).
+    let spare = if nodes.len() > 1 {
+        spare_sums.pop()
+    } else {
+        None
+    };
     let mut kept = remainder_part(
         asset,
         cluster,
-        parts[1..].iter().map(|p| &p.sums),
+        parts[1..]
+            .iter()
+            .map(|p| p.sums.get(asset, &p.nodes).unwrap_or(&MassSums::ZERO)),
         nodes,
         supported,
+        spare,
     )?;
     kept.handle = h;
     if !supported {
@@ -1972,6 +1975,50 @@ mod tests {
     fn wall() -> Instance {
         let desc = crate::fixtures::grid_desc(4, 3, 1, 0.5, 2000.0, 40.0);
         Instance::new(Arc::new(Asset::new(&desc).unwrap()), Pose::IDENTITY).unwrap()
+    }
+
+    #[test]
+    fn one_chunk_parts_store_no_sums_and_the_others_their_exact_ones() {
+        // A chain 0–1–2–3–4–5 cut between 1|2 and 4|5: pieces {0, 1},
+        // {2, 3, 4} and {5}; the lone chunk's part carries no sums (its
+        // chunk's are the asset's), the others box their exact sums.
+        let bonds = [(0, 1), (1, 2), (2, 3), (3, 4), (4, 5)];
+        let asset = Arc::new(crate::fixtures::chain(6, &bonds, &[]).unwrap());
+        let mut inst = Instance::new(Arc::clone(&asset), Pose::IDENTITY).unwrap();
+        for (id, x) in [(1, 1.5), (2, 4.5)] {
+            inst.admit(RadialDamage {
+                id: EventId(id),
+                point: Vec3::new(x, 0.0, 0.0),
+                radius: 0.2,
+                damage: 1.0e3,
+                impulse: None,
+            })
+            .unwrap();
+        }
+        let plan = inst.plan::<()>().unwrap();
+        let parts = &plan.splits[0].parts;
+        assert_eq!(parts.len(), 3);
+        let mut lone = 0;
+        for p in parts {
+            let exact = MassSums::of_chunks(&asset, &p.nodes).unwrap();
+            match (&p.sums, p.nodes.len()) {
+                (ClusterSums::OfChunk, 1) => lone += 1,
+                (ClusterSums::Stored(b), n) if n > 1 && !p.kept => assert_eq!(**b, exact),
+                // The remainder's come from a subtraction.
+                (ClusterSums::Stored(b), n) if n > 1 => {
+                    assert!((b.mass - exact.mass).abs() < 1e-9);
+                    assert!((b.center() - exact.center()).length() < 1e-9);
+                }
+                (s, n) => panic!("{n} chunks with {s:?}"),
+            }
+            assert_eq!(p.sums.value(&asset, &p.nodes).mass, exact.mass);
+        }
+        assert_eq!(lone, 1);
+        // Committed, each cluster keeps what its part carried.
+        inst.commit(&mut HeadlessBackend::default()).unwrap();
+        for (_, c) in inst.clusters() {
+            assert_eq!(matches!(c.sums, ClusterSums::OfChunk), c.nodes.len() == 1);
+        }
     }
 
     #[test]

@@ -481,6 +481,8 @@ mod tests {
             let one = MassSums::of_chunk(c).unwrap();
             let general = MassSums::of_chunks(&asset, &[i]).unwrap();
             assert_eq!(bits(&one), bits(&general), "chunk {i:?}");
+            // What one-chunk pieces read instead of storing their own.
+            assert_eq!(bits(asset.chunk_sums(i).unwrap()), bits(&one), "chunk {i:?}");
             let (a, b) = (one.properties().unwrap(), general.properties().unwrap());
             assert_eq!(a, one.one_chunk_properties());
             let c = one.one_chunk_properties();

@@ -18,7 +18,7 @@
 
 use crate::asset::Asset;
 use crate::budget::{BodySlot, Representation};
-use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSums};
+use crate::cluster::{Cluster, ClusterHandle, ClusterMotion};
 use crate::codec::{self, FrameError};
 use crate::index::{BondIndex, ChunkIndex};
 use crate::instance::{Instance, InstanceId, Receipt, cluster_part, remainder_part};
@@ -285,7 +285,7 @@ impl Instance {
 
     fn cluster_from(&self, c: &ClusterRecord, part: crate::commit::SplitPart) -> Cluster {
         Cluster {
-            sums: ClusterSums::new(part.sums, &self.asset, &part.nodes, None),
+            sums: part.sums,
             nodes: part.nodes,
             supported: c.supported,
             mass: part.mass,
@@ -506,6 +506,7 @@ impl Instance {
                 departing,
                 crate::Members::from_vec(nodes),
                 c.supported,
+                None,
             )
             .map_err(RecordError::Mass)?;
             created.push(self.cluster_from(c, part));

@@ -15,7 +15,7 @@
 
 use crate::asset::Asset;
 use crate::budget::{BodySlot, Budget, BudgetDesc, Representation, SlotPool};
-use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet, ClusterSums};
+use crate::cluster::{Cluster, ClusterHandle, ClusterMotion, ClusterSet};
 use crate::codec::{self, FrameError};
 use crate::damage::EventSource;
 use crate::index::ChunkIndex;
@@ -318,7 +318,7 @@ impl Instance {
             live.push((
                 c.handle,
                 Cluster {
-                    sums: ClusterSums::new(part.sums, &asset, &part.nodes, None),
+                    sums: part.sums,
                     nodes: part.nodes,
                     supported: c.supported,
                     mass: part.mass,
@@ -476,7 +476,7 @@ fn stored_mass(
     exact: crate::commit::SplitPart,
     sums: &MassSums,
 ) -> Option<crate::commit::SplitPart> {
-    let reference = exact.sums;
+    let reference = exact.sums.value(asset, &exact.nodes);
     let close = |a: f64, b: f64, scale: f64| (a - b).abs() <= STORED_MASS_TOLERANCE * scale;
     let size = reference
         .inertia
@@ -512,6 +512,7 @@ fn stored_mass(
         std::iter::empty::<MassSums>(),
         exact.nodes,
         exact.supported,
+        None,
     )
     .ok()?;
     part.kept = false;
