@@ -167,12 +167,10 @@ pub struct SplitScratch {
     live: Vec<u32>,
     /// Searches with a non-empty frontier, in round-robin order.
     active: Vec<u32>,
-    /// Closed groups (roots) in order of discovery, and the piece each
-    /// became (its position in the output).
-    roots: Vec<u32>,
+    /// Per group root: the piece it became (its position in the output).
     piece: Vec<u32>,
-    /// (lowest node, root) of each closed group, sorted: the output order.
-    order: Vec<(u32, u32)>,
+    /// The nodes of the closed groups, sorted ascending.
+    closed: Vec<u32>,
     /// A member list freed by the last commit (a remainder's old one),
     /// reused for the next remainder's, so chipping a big cluster does not
     /// allocate (and page in) a fresh copy of its member list every time.
@@ -206,7 +204,6 @@ impl SplitScratch {
         self.parent.clear();
         self.live.clear();
         self.active.clear();
-        self.roots.clear();
         self.piece.clear();
         self.top.clear();
         self.reached_nodes.clear();
@@ -361,55 +358,36 @@ pub fn find_departed(
             k += 1;
         }
     }
-    // Closed groups are the pieces. Each one's lowest node first (a small
-    // sort of (lowest node, group) pairs fixes the output order), then the
-    // nodes from the reach list straight into their piece.
+    // Closed groups are the pieces. Their nodes, sorted once, are dealt
+    // out in ascending order: a group's first node met is its lowest, so
+    // the pieces come out ordered by lowest node, each with its nodes
+    // ascending, with no sort per piece or of the pieces.
     let searches = scratch.parent.len();
     scratch.piece.resize(searches, u32::MAX);
-    for r in 0..scratch.reached_nodes.len() {
-        let n = scratch.reached_nodes[r];
-        let root = scratch.find(scratch.owner[n.0 as usize]) as usize;
-        if scratch.live[root] != 0 {
-            continue;
-        }
-        // `piece` holds the lowest node of each closed group for now.
-        if scratch.piece[root] == u32::MAX {
-            scratch.roots.push(root as u32);
-            scratch.piece[root] = n.0;
-        } else {
-            scratch.piece[root] = scratch.piece[root].min(n.0);
-        }
-    }
-    let mut order = std::mem::take(&mut scratch.order);
-    order.clear();
-    order.extend(
-        scratch
-            .roots
-            .iter()
-            .map(|&root| (scratch.piece[root as usize], root)),
-    );
-    order.sort_unstable();
-    out.reserve(order.len());
-    for (q, &(_, root)) in order.iter().enumerate() {
-        scratch.piece[root as usize] = q as u32;
-        out.push(Island {
-            nodes: crate::Members::new(),
-            supported: false,
-        });
-    }
-    scratch.order = order;
+    let mut closed = std::mem::take(&mut scratch.closed);
+    closed.clear();
     for r in 0..scratch.reached_nodes.len() {
         let n = scratch.reached_nodes[r];
         let root = scratch.find(scratch.owner[n.0 as usize]) as usize;
         if scratch.live[root] == 0 {
-            out[first + scratch.piece[root] as usize].nodes.push(n);
+            closed.push(n.0);
         }
     }
-    for island in &mut out[first..] {
-        if island.nodes.len() > 1 {
-            island.nodes.sort_unstable();
+    closed.sort_unstable();
+    for &n in &closed {
+        let root = scratch.find(scratch.owner[n as usize]) as usize;
+        if scratch.piece[root] == u32::MAX {
+            scratch.piece[root] = (out.len() - first) as u32;
+            out.push(Island {
+                nodes: crate::Members::new(),
+                supported: false,
+            });
         }
+        out[first + scratch.piece[root] as usize]
+            .nodes
+            .push(ChunkIndex(n));
     }
+    scratch.closed = closed;
     if open_groups == 1 || out.len() == first {
         return Remainder::Open;
     }
