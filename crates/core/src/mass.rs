@@ -482,7 +482,11 @@ mod tests {
             let general = MassSums::of_chunks(&asset, &[i]).unwrap();
             assert_eq!(bits(&one), bits(&general), "chunk {i:?}");
             // What one-chunk pieces read instead of storing their own.
-            assert_eq!(bits(asset.chunk_sums(i).unwrap()), bits(&one), "chunk {i:?}");
+            assert_eq!(
+                bits(asset.chunk_sums(i).unwrap()),
+                bits(&one),
+                "chunk {i:?}"
+            );
             let (a, b) = (one.properties().unwrap(), general.properties().unwrap());
             assert_eq!(a, one.one_chunk_properties());
             let c = one.one_chunk_properties();
