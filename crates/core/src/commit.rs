@@ -20,7 +20,7 @@ use crate::damage::EventId;
 use crate::index::{BondIndex, ChunkIndex};
 use crate::instance::{Instance, PendingEvent, Receipt};
 use crate::mass::{MassProperties, PrincipalAxes};
-use crate::recovery::{ClusterRecord, CommitRecord};
+use crate::recovery::CommitRecord;
 use glam::Vec3;
 
 /// One event's outcome inside a plan.
@@ -478,21 +478,32 @@ impl Instance {
         let (record, splits, applied) = self.record_from_plan(plan, motions);
         self.install_parts(&record, splits);
         let pool = &mut self.pool;
-        let handles = |pool: &mut crate::pool::CommitPool,
-                       keep: &dyn Fn(&ClusterRecord) -> bool| {
-            let mut list = pool.handles.take();
-            list.extend(record.created.iter().filter(|c| keep(c)).map(|c| c.handle));
-            list
-        };
+        // Lists from the pool in the order the outcome always took them.
+        let receipts = pool.copy_receipts(&record.receipts);
+        let removed = pool.handles.copy(&record.removed);
+        // One pass over the created records for the three handle lists.
+        let (mut created, mut shrunk, mut render_only) = (
+            pool.handles.take(),
+            pool.handles.take(),
+            pool.handles.take(),
+        );
+        for c in &record.created {
+            if c.is_kept() {
+                shrunk.push(c.handle);
+            } else {
+                created.push(c.handle);
+            }
+            if c.representation == Representation::RenderOnlyDebris {
+                render_only.push(c.handle);
+            }
+        }
         Ok(CommitOutcome {
-            receipts: pool.copy_receipts(&record.receipts),
+            receipts,
             broken,
-            removed: pool.handles.copy(&record.removed),
-            created: handles(pool, &|c| !c.is_kept()),
-            shrunk: handles(pool, &|c| c.is_kept()),
-            render_only: handles(pool, &|c| {
-                c.representation == Representation::RenderOnlyDebris
-            }),
+            removed,
+            created,
+            shrunk,
+            render_only,
             status: CommitStatus::Committed,
             record: Some(record),
             applied,

@@ -195,8 +195,8 @@ pub(crate) struct CommitScratch {
     seeds: Vec<ChunkIndex>,
     /// Pieces found by the island search.
     pieces: Vec<Island>,
-    /// Installing: each installed cluster's handle, and whether it is new.
-    installed: Vec<(ClusterHandle, bool)>,
+    /// Installing: the body slots the installed clusters take, in order.
+    installed: Vec<BodySlot>,
     /// Ids of the events a commit applied, sorted.
     done: Vec<EventId>,
     /// The slot decision's buffers.
@@ -1328,9 +1328,12 @@ impl Instance {
         self.clusters.reserve(record.created.len());
         // Remainders keep their handle: their old slot is released before
         // any slot of this commit is taken, their chunks keep their owner.
+        // A new cluster's chunks take its handle as it goes in (its slot
+        // is still in cache), not in a second pass over the slots.
         let installed = &mut cs.installed;
         installed.clear();
         for (rc, c) in record.created.iter().zip(created) {
+            installed.extend(c.slot);
             if rc.is_kept() {
                 if let Some(s) = self.clusters.get(rc.handle).and_then(|old| old.slot) {
                     self.slots.release(s);
@@ -1344,25 +1347,19 @@ impl Instance {
                         self.scratch.spare_nodes = old.nodes.into_vec();
                     }
                 }
-                installed.push((rc.handle, false));
             } else {
                 let h = self.clusters.insert(c);
                 debug_assert_eq!(h, rc.handle, "planned handles must match allocation");
-                installed.push((h, true));
-            }
-        }
-        for &(h, fresh) in installed.iter() {
-            if let Some(c) = self.clusters.get(h) {
-                if let Some(s) = c.slot {
-                    let ok = self.slots.occupy(s);
-                    debug_assert!(ok, "planned slot {s} must be free");
-                }
-                if fresh {
+                if let Some(c) = self.clusters.get(h) {
                     for n in &c.nodes {
                         self.node_cluster[n.0 as usize] = h;
                     }
                 }
             }
+        }
+        for &s in installed.iter() {
+            let ok = self.slots.occupy(s);
+            debug_assert!(ok, "planned slot {s} must be free");
         }
         // A removed cluster whose chunks no new cluster took (recycling)
         // leaves intact bonds that belong to no cluster.
