@@ -384,6 +384,7 @@ impl Instance {
         };
         let bodies = plan.new_body_count();
         if bodies > allowance.remaining && allowance.remaining < allowance.per_frame {
+            self.recycle_plan(plan);
             return Ok(CommitOutcome::empty(CommitStatus::Throttled {
                 bodies,
                 remaining: allowance.remaining,
@@ -425,6 +426,29 @@ impl Instance {
     /// (e.g. after writing it to a journal).
     pub fn recycle_record(&mut self, record: CommitRecord) {
         self.pool.give_record(record);
+    }
+
+    /// Hands back a plan that will not be committed (one planned and then
+    /// dropped, or one the body throttle sent back, which
+    /// [`Self::commit_within`] recycles itself): its lists, its parts'
+    /// member lists and its boxes of mass sums go to the instance's pools
+    /// and scratch, so planning again allocates nothing. Optional: dropping
+    /// a plan is always correct. The state is untouched.
+    pub fn recycle_plan(&mut self, plan: CommitPlan) {
+        let CommitPlan {
+            mut events,
+            health_changes,
+            broken,
+            splits,
+            impulses,
+            ..
+        } = plan;
+        for e in events.drain(..) {
+            self.pool.bonds.give(e.broken);
+        }
+        self.pool.bonds.give(broken);
+        self.pool.health.give(health_changes);
+        self.keep_plan_lists(events, splits, impulses);
     }
 
     /// The safe-point half of a commit whose plan and preparation were made

@@ -1261,6 +1261,32 @@ impl Instance {
         (record, plan.splits, applied)
     }
 
+    /// The lists of a plan that will not be committed, for the next plan:
+    /// `events` (emptied), the splits with their parts (each part's mass
+    /// sums box goes back to the pool, a remainder's member list to the
+    /// island scratch, which lent it) and the impulse list.
+    pub(crate) fn keep_plan_lists(
+        &mut self,
+        events: Vec<PlannedEvent>,
+        mut splits: Vec<SplitPlan>,
+        mut impulses: Vec<PlannedImpulse>,
+    ) {
+        for s in splits.drain(..) {
+            let mut parts = s.parts;
+            for p in parts.drain(..) {
+                self.pool.give_sums(p.sums.into_box());
+                if p.kept && p.nodes.capacity() > self.scratch.spare_nodes.capacity() {
+                    self.scratch.spare_nodes = p.nodes.into_vec();
+                }
+            }
+            self.commit_scratch.part_vecs.push(parts);
+        }
+        impulses.clear();
+        self.commit_scratch.events = events;
+        self.commit_scratch.splits = splits;
+        self.commit_scratch.impulses = impulses;
+    }
+
     /// Installs this instance's own planned commit: `record` from
     /// [`Self::record_from_plan`] and the plan's `splits` it returned, whose
     /// parts become the clusters of `record.created` in order. The emptied

@@ -19,7 +19,10 @@
 //! This file is its own test binary, so the counting allocator sees only it.
 
 use smithereens_core::glam::Vec3;
-use smithereens_core::{Asset, EventId, HeadlessBackend, Instance, Pose, RadialDamage, fixtures};
+use smithereens_core::{
+    Asset, BodyAllowance, CommitStatus, EventId, HeadlessBackend, Instance, Pose, RadialDamage,
+    fixtures,
+};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use std::alloc::System;
 use std::sync::Arc;
@@ -65,8 +68,16 @@ fn push(n: u32, k: u32) -> RadialDamage {
 }
 
 /// Allocations and bytes of each of `chips` chips after `WARM_UP` chips,
-/// each outcome handed back when `recycle`, dropped otherwise.
-fn stream(n: u32, chips: u32, recycle: bool, impulse: bool) -> Vec<(usize, usize)> {
+/// each outcome handed back when `recycle`, dropped otherwise; when
+/// `throttled`, each chip is first planned and sent back by a frame with no
+/// body left to create (the commit recycles that plan itself).
+fn stream(
+    n: u32,
+    chips: u32,
+    recycle: bool,
+    impulse: bool,
+    throttled: bool,
+) -> Vec<(usize, usize)> {
     let asset = Arc::new(Asset::new(&fixtures::blast_grid_desc(n)).unwrap());
     let mut inst = Instance::new(asset, Pose::IDENTITY).unwrap();
     // A window that is full after the warm-up: each new receipt then
@@ -78,6 +89,18 @@ fn stream(n: u32, chips: u32, recycle: bool, impulse: bool) -> Vec<(usize, usize
         inst.admit(chip(n, k, impulse)).unwrap();
         if impulse && k > 0 {
             inst.admit(push(n, k - 1)).unwrap();
+        }
+        if throttled {
+            let spent = BodyAllowance {
+                remaining: 0,
+                per_frame: 1,
+            };
+            let sent_back = inst.commit_within(&mut backend, spent).unwrap();
+            assert!(
+                matches!(sent_back.status, CommitStatus::Throttled { .. }),
+                "chip {k}: {:?}",
+                sent_back.status
+            );
         }
         let outcome = inst.commit(&mut backend).unwrap();
         // One chunk broke off; the block keeps its handle.
@@ -125,14 +148,22 @@ fn a_steady_stream_of_chips_allocates_nothing_when_recycled_and_only_its_outcome
 /// index grows with the cluster table, and the commit's impulse lists (also
 /// the motions of existing pieces an impulse changes) come from its scratch
 /// and pools, so it allocates nothing either.
+///
+/// Also when each chip is first throttled (planned, then sent back by a
+/// frame whose body allowance is spent): the throttled plan's lists, parts
+/// and boxes of mass sums go back to the instance (`Instance::recycle_plan`),
+/// so planning it again allocates nothing (a dropped plan cost 7–8
+/// allocations per chip).
 fn recycled_chips_allocate_nothing_whatever_the_block_size_with_impulses_or_not() {
-    for impulse in [false, true] {
+    for (impulse, throttled) in [(false, false), (true, false), (false, true), (true, true)] {
         for n in [10, 20] {
-            let per_chip = stream(n, 30, true, impulse);
-            println!("N = {n}, impulses {impulse}: (allocations, bytes) per chip {per_chip:?}");
+            let per_chip = stream(n, 30, true, impulse, throttled);
+            println!(
+                "N = {n}, impulses {impulse}, throttled {throttled}: (allocations, bytes) per chip {per_chip:?}"
+            );
             assert!(
                 per_chip.iter().all(|&c| c == (0, 0)),
-                "N = {n}, impulses {impulse}: {per_chip:?}"
+                "N = {n}, impulses {impulse}, throttled {throttled}: {per_chip:?}"
             );
         }
     }
@@ -146,7 +177,7 @@ fn without_recycling_a_chip_allocates_only_the_lists_it_hands_out() {
     // receipts and their broken bonds): 12 blocks, 2.1 KB, measured at both
     // sizes (21–23 before the pools), whatever the block.
     for n in [10, 20] {
-        let per_chip = stream(n, 30, false, false);
+        let per_chip = stream(n, 30, false, false, false);
         let max = per_chip.iter().map(|c| c.0).max().unwrap();
         println!("N = {n}, not recycled: {per_chip:?}");
         assert!(max <= 14, "N = {n}: {per_chip:?}");
