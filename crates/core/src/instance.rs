@@ -1275,8 +1275,8 @@ impl Instance {
             let mut parts = s.parts;
             for p in parts.drain(..) {
                 self.pool.give_sums(p.sums.into_box());
-                if p.kept && p.nodes.capacity() > self.scratch.spare_nodes.capacity() {
-                    self.scratch.spare_nodes = p.nodes.into_vec();
+                if p.kept {
+                    self.scratch.keep_spare_nodes(p.nodes);
                 }
             }
             self.commit_scratch.part_vecs.push(parts);
@@ -1368,10 +1368,7 @@ impl Instance {
                 debug_assert!(old.is_some(), "a kept cluster must be live");
                 if let Some(old) = old {
                     self.pool.give_sums(old.sums.into_box());
-                    if old.nodes.capacity() > self.scratch.spare_nodes.capacity() {
-                        // A spilled list gives its heap block back, no copy.
-                        self.scratch.spare_nodes = old.nodes.into_vec();
-                    }
+                    self.scratch.keep_spare_nodes(old.nodes);
                 }
             } else {
                 let h = self.clusters.insert(c);

@@ -209,6 +209,15 @@ impl SplitScratch {
         self.reached_nodes.clear();
     }
 
+    /// Keeps `nodes` (a member list a commit freed or a plan gave back) as
+    /// the next remainder's list when its heap block is the larger: a
+    /// spilled list gives its block back, no copy.
+    pub(crate) fn keep_spare_nodes(&mut self, nodes: crate::Members) {
+        if nodes.capacity() > self.spare_nodes.capacity() {
+            self.spare_nodes = nodes.into_vec();
+        }
+    }
+
     fn reach(&mut self, n: ChunkIndex, s: u32) {
         let i = n.0 as usize;
         self.stamp[i] = self.epoch;
@@ -367,15 +376,18 @@ pub fn find_departed(
     let mut closed = std::mem::take(&mut scratch.closed);
     closed.clear();
     for r in 0..scratch.reached_nodes.len() {
-        let n = scratch.reached_nodes[r];
-        let root = scratch.find(scratch.owner[n.0 as usize]) as usize;
-        if scratch.live[root] == 0 {
-            closed.push(n.0);
+        let n = scratch.reached_nodes[r].0 as usize;
+        let root = scratch.find(scratch.owner[n]);
+        // The root itself from here on (a root is its own parent, so
+        // `find` and `piece_of` still answer the same).
+        scratch.owner[n] = root;
+        if scratch.live[root as usize] == 0 {
+            closed.push(n as u32);
         }
     }
     closed.sort_unstable();
     for &n in &closed {
-        let root = scratch.find(scratch.owner[n as usize]) as usize;
+        let root = scratch.owner[n as usize] as usize;
         if scratch.piece[root] == u32::MAX {
             scratch.piece[root] = (out.len() - first) as u32;
             out.push(Island {
