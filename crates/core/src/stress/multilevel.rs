@@ -15,14 +15,22 @@
 //! an aggregate drop out, parallel bonds between two aggregates merge), so
 //! a coarse level costs a few block products per node, not one per bond.
 //!
-//! One application is a symmetric V-cycle. On the finest level: one sweep
+//! One application is a K-cycle (Y. Notay and P. S. Vassilevski,
+//! "Recursive Krylov-based multigrid cycles", Numer. Linear Algebra Appl.
+//! 15, 2008; Y. Notay, "An aggregation-based algebraic multigrid method",
+//! Electron. Trans. Numer. Anal. 37, 2010). On the finest level: one sweep
 //! of `ω D⁻¹` (block Jacobi, ω = 2/3, `D` the 6×6 node blocks) before and
 //! one after the coarse correction, so a cycle costs two bond-spring
 //! products there (the first sweep starts from zero and needs none). On
 //! the assembled levels: one forward block Gauss–Seidel sweep before and
-//! one backward sweep after (symmetric Gauss–Seidel, so the cycle stays
-//! symmetric positive definite and can precondition conjugate gradients).
-//! The coarse correction is scaled by `COARSE_SCALE` (over-correction).
+//! one backward sweep after. The correction a level receives from the next
+//! is two steps of flexible conjugate gradient on that next level's system,
+//! each preconditioned by one cycle there: the pair of steps is weighted
+//! by the energy inner product, which replaces the plain W-cycle and the
+//! over-correction factor unsmoothed aggregation needed before (whose
+//! iteration counts doubled with each doubling of a wall's side). The
+//! cycle is therefore not a fixed linear operator, and the solver's outer
+//! conjugate gradient is the flexible one (Polak–Ribière `β`).
 
 use crate::stress::solver::{LocalBond, NONE, stiffness_product};
 use glam::{DMat3, DVec3};
@@ -34,17 +42,7 @@ use glam::{DMat3, DVec3};
 /// 30×10×2 8.6 → 6.7 ms, 39 → 44; 48×24×2 wall after a break 16.3 →
 /// 13.2 ms, 29 → 32; `examples/stress_work.rs`).
 const SWEEPS: usize = 1;
-/// Over-correction α of the coarse step: rigid aggregates without a
-/// smoothed prolongator under-estimate the coarse correction, and scaling
-/// it by α ∈ (1, 2) keeps the cycle symmetric (over-correction: R.
-/// Blaheta, "A multilevel method with overcorrection by aggregation for
-/// solving discrete elliptic problems", J. Comput. Appl. Math., 1988).
-const COARSE_SCALE: f64 = 1.6;
 /// Block-Jacobi damping ω of the finest level.
-/// Coarse cycles per visit of an assembled level (2: a W-cycle there; the
-/// assembled levels are cheap next to the finest, and a second cycle cut
-/// the 48×24×2 wall's iterations after a break from about 36 to 27).
-const GAMMA: usize = 2;
 const OMEGA: f64 = 2.0 / 3.0;
 /// A level with at most this many free nodes is solved densely.
 const COARSEST: usize = 16;
@@ -187,11 +185,23 @@ struct Coarse {
     z_t: Vec<DVec3>,
     t_u: Vec<DVec3>,
     t_t: Vec<DVec3>,
-    /// W-cycle scratch: the first correction and the original `r`.
+    /// K-cycle scratch: the first step's direction `c₁`, its product
+    /// `A c₁` and the level's own right-hand side.
     w_u: Vec<DVec3>,
     w_t: Vec<DVec3>,
+    v_u: Vec<DVec3>,
+    v_t: Vec<DVec3>,
     s_u: Vec<DVec3>,
     s_t: Vec<DVec3>,
+}
+
+/// `a · b` over (translation, rotation) pairs.
+fn dot6(au: &[DVec3], at: &[DVec3], bu: &[DVec3], bt: &[DVec3]) -> f64 {
+    let mut s = 0.0;
+    for i in 0..au.len() {
+        s += au[i].dot(bu[i]) + at[i].dot(bt[i]);
+    }
+    s
 }
 
 fn resize(len: usize, vs: [&mut Vec<DVec3>; 6]) {
@@ -404,29 +414,6 @@ impl Coarse {
                 &mut self.t_t,
             ],
         );
-    }
-
-    /// Before a second cycle: keeps `z` and `r`, sets `r ← r − A z`.
-    fn stash(&mut self) {
-        self.w_u.clone_from(&self.z_u);
-        self.w_t.clone_from(&self.z_t);
-        self.s_u.clone_from(&self.r_u);
-        self.s_t.clone_from(&self.r_t);
-        self.product();
-        for i in 0..self.len() {
-            self.r_u[i] -= self.t_u[i];
-            self.r_t[i] -= self.t_t[i];
-        }
-    }
-
-    /// After it: `z ← z + z₁`, `r` back.
-    fn unstash(&mut self) {
-        for i in 0..self.len() {
-            self.z_u[i] += self.w_u[i];
-            self.z_t[i] += self.w_t[i];
-        }
-        self.r_u.clone_from(&self.s_u);
-        self.r_t.clone_from(&self.s_t);
     }
 
     /// One Gauss–Seidel step at node `i` for `A z = r`.
@@ -751,7 +738,7 @@ impl Multilevel {
         if self.direct {
             self.restrict_fine(false);
             self.solve_coarsest();
-            self.prolong_fine(1.0);
+            self.prolong_fine();
         } else if self.used == 0 {
             // No hierarchy (coarsening stalled): smoothing only.
             for _ in 0..2 * SWEEPS {
@@ -770,8 +757,8 @@ impl Multilevel {
             }
             fine.product();
             self.restrict_fine(true);
-            self.cycle(0);
-            self.prolong_fine(COARSE_SCALE);
+            self.k_cycle(0);
+            self.prolong_fine();
             let fine = &mut self.fine;
             for _ in 0..SWEEPS {
                 fine.product();
@@ -804,7 +791,7 @@ impl Multilevel {
         }
     }
 
-    fn prolong_fine(&mut self, scale: f64) {
+    fn prolong_fine(&mut self) {
         let (fine, next) = (&mut self.fine, &self.coarse[0]);
         for i in 0..fine.len() {
             let c = fine.coarse_of[i];
@@ -812,7 +799,7 @@ impl Multilevel {
                 continue;
             }
             let c = c as usize;
-            let (zu, zt) = (scale * next.z_u[c], scale * next.z_t[c]);
+            let (zu, zt) = (next.z_u[c], next.z_t[c]);
             fine.z_u[i] += zu + zt.cross(fine.centroid[i] - next.centroid[c]);
             fine.z_t[i] += zt;
         }
@@ -846,24 +833,70 @@ impl Multilevel {
                 next.r_t[c] += rt + (lv.centroid[i] - next.centroid[c]).cross(ru);
             }
         }
-        self.cycle(l + 1);
-        for _ in 1..GAMMA {
-            // W-cycle: another cycle on the coarse residual r − A z.
-            self.coarse[l + 1].stash();
-            self.cycle(l + 1);
-            self.coarse[l + 1].unstash();
-        }
+        self.k_cycle(l + 1);
         let (head, tail) = self.coarse.split_at_mut(l + 1);
         let (lv, next) = (&mut head[l], &tail[0]);
         for i in 0..lv.len() {
             let c = lv.coarse_of[i] as usize;
-            let (zu, zt) = (COARSE_SCALE * next.z_u[c], COARSE_SCALE * next.z_t[c]);
+            let (zu, zt) = (next.z_u[c], next.z_t[c]);
             lv.z_u[i] += zu + zt.cross(lv.centroid[i] - next.centroid[c]);
             lv.z_t[i] += zt;
         }
         for i in (0..lv.len()).rev() {
             lv.relax(i);
         }
+    }
+
+    /// Level `m`'s `z` for its `r`: two flexible conjugate-gradient steps
+    /// on `A_m z = r`, each preconditioned by one cycle there (Notay and
+    /// Vassilevski's K-cycle, Algorithm 2.1 of the ETNA paper with the
+    /// second step always taken). With `c₁ = B r`, `v₁ = A c₁`,
+    /// `ρ₁ = c₁·v₁`, `α₁ = c₁·r`, `r̃ = r − (α₁/ρ₁) v₁`, `c₂ = B r̃`,
+    /// `v₂ = A c₂`, `γ = c₂·v₁`, `β = c₂·v₂`, `α₂ = c₂·r̃` and
+    /// `ρ₂ = β − γ²/ρ₁`: `z = (α₁/ρ₁ − γ α₂/(ρ₁ ρ₂)) c₁ + (α₂/ρ₂) c₂`, the
+    /// combination of `c₁` and `c₂` closest to `A_m⁻¹ r` in `A_m`'s energy.
+    /// The coarsest level, when solved exactly, needs no second step.
+    fn k_cycle(&mut self, m: usize) {
+        self.cycle(m);
+        if m + 1 == self.used && self.dense_ok {
+            return;
+        }
+        let lv = &mut self.coarse[m];
+        lv.product();
+        let rho1 = dot6(&lv.z_u, &lv.z_t, &lv.t_u, &lv.t_t);
+        let alpha1 = dot6(&lv.z_u, &lv.z_t, &lv.r_u, &lv.r_t);
+        if !(rho1 > 0.0) {
+            return;
+        }
+        let a = alpha1 / rho1;
+        lv.w_u.clone_from(&lv.z_u);
+        lv.w_t.clone_from(&lv.z_t);
+        lv.v_u.clone_from(&lv.t_u);
+        lv.v_t.clone_from(&lv.t_t);
+        lv.s_u.clone_from(&lv.r_u);
+        lv.s_t.clone_from(&lv.r_t);
+        for i in 0..lv.len() {
+            lv.r_u[i] -= a * lv.t_u[i];
+            lv.r_t[i] -= a * lv.t_t[i];
+        }
+        self.cycle(m);
+        let lv = &mut self.coarse[m];
+        lv.product();
+        let gamma = dot6(&lv.z_u, &lv.z_t, &lv.v_u, &lv.v_t);
+        let beta = dot6(&lv.z_u, &lv.z_t, &lv.t_u, &lv.t_t);
+        let alpha2 = dot6(&lv.z_u, &lv.z_t, &lv.r_u, &lv.r_t);
+        let rho2 = beta - gamma * gamma / rho1;
+        let (c1, c2) = if rho2 > 0.0 {
+            (a - gamma * alpha2 / (rho1 * rho2), alpha2 / rho2)
+        } else {
+            (a, 0.0)
+        };
+        for i in 0..lv.len() {
+            lv.z_u[i] = c1 * lv.w_u[i] + c2 * lv.z_u[i];
+            lv.z_t[i] = c1 * lv.w_t[i] + c2 * lv.z_t[i];
+        }
+        std::mem::swap(&mut lv.r_u, &mut lv.s_u);
+        std::mem::swap(&mut lv.r_t, &mut lv.s_t);
     }
 
     fn solve_coarsest(&mut self) {

@@ -118,7 +118,7 @@ pub enum Preconditioner {
     /// The spanning forest only: exact on trees, one iteration for walls
     /// and columns under gravity, slow on plates and braced frames.
     Forest,
-    /// Rigid-aggregate multilevel V-cycles ([`super::multilevel`]): a
+    /// Rigid-aggregate multilevel K-cycles ([`super::multilevel`]): a
     /// setup of about three stiffness products per solve, then few
     /// iterations on any structure.
     Multilevel,
@@ -139,7 +139,7 @@ pub const HIERARCHY_BUILD_PASSES: u64 = 16;
 /// Passes per bond charged for one iteration with the forest.
 pub const FOREST_ITERATION_PASSES: u64 = 3;
 /// Passes per bond charged for one iteration with the hierarchy.
-pub const MULTILEVEL_ITERATION_PASSES: u64 = 7;
+pub const MULTILEVEL_ITERATION_PASSES: u64 = 9;
 /// Passes per bond charged for an evaluation of the bond results.
 pub const EVALUATION_PASSES: u64 = 2;
 
@@ -1367,7 +1367,15 @@ impl StressSolver {
             }
             self.precondition(multilevel);
             let rz_new = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
-            let beta = rz_new / rz;
+            // The multilevel cycle is not a fixed linear operator (its
+            // K-cycle weights depend on r), so its β is the flexible
+            // (Polak–Ribière) one, z_new·(r_new − r_old) / rz, written with
+            // r_old = r_new + α q; with the forest, the plain one.
+            let beta = if multilevel {
+                -alpha * Self::dot(&self.z_u, &self.z_t, &self.q_u, &self.q_t) / rz
+            } else {
+                rz_new / rz
+            };
             rz = rz_new;
             for k in 0..self.p_u.len() {
                 self.p_u[k] = self.z_u[k] + beta * self.p_u[k];
