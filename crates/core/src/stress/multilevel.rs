@@ -722,7 +722,7 @@ impl Multilevel {
 }
 
 impl Multilevel {
-    /// `z = M⁻¹ r` (one V-cycle); `r` and `z` have the fine system's layout.
+    /// `z = M⁻¹ r` (one cycle); `r` and `z` have the fine system's layout.
     pub(crate) fn apply(
         &mut self,
         r_u: &[DVec3],
@@ -805,7 +805,9 @@ impl Multilevel {
         }
     }
 
-    /// One V-cycle on assembled level `l` for its `r`, into its `z`.
+    /// One cycle on assembled level `l` for its `r`, into its `z`: a forward
+    /// Gauss–Seidel sweep, the next level's K-cycle correction, a backward
+    /// sweep.
     fn cycle(&mut self, l: usize) {
         if l + 1 == self.used {
             self.solve_coarsest();

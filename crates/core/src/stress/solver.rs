@@ -38,9 +38,11 @@
 //!   tree-shaped structure converges in one iteration, and so does a wall
 //!   whose load follows the forest. Plates and braced frames, where the
 //!   forest is far softer than the structure, take hundreds or thousands;
-//! * rigid-aggregate multilevel V-cycles ([`super::multilevel`]): a setup
-//!   and a few stiffness products per iteration, tens of iterations on any
-//!   of the benchmark structures.
+//! * rigid-aggregate multilevel K-cycles ([`super::multilevel`]): a setup
+//!   and a few stiffness products per iteration, 5–25 iterations on any
+//!   of the benchmark structures (8–24 from rest, 6–19 after a break).
+//!   The cycle is not a fixed linear operator, so with it the conjugate
+//!   gradient takes the flexible (Polak–Ribière) `β`.
 //!
 //! The default, [`Preconditioner::Auto`], tries the forest for
 //! [`FOREST_TRIAL`] iterations and then switches to the multilevel one.
