@@ -619,3 +619,38 @@ fn a_pushed_wall_needs_the_multilevel_preconditioner_and_both_agree() {
         .sum();
     assert!(reaction >= 2_000.0 * 0.999, "{reaction}");
 }
+
+#[test]
+fn multilevel_iterations_stay_nearly_flat_as_a_wall_grows() {
+    // Cold solves of the benchmark walls under gravity with the multilevel
+    // preconditioner alone. With the K-cycle: 9, 12 and 18 iterations;
+    // with the W-cycle and over-correction it replaced, 9, 18 and 34
+    // (each doubling of the side nearly doubled them).
+    let iterations = |nx, ny, nz| {
+        let asset = Asset::new(&smithereens_core::fixtures::stress_wall_desc(nx, ny, nz)).unwrap();
+        let settings = StressSettings {
+            preconditioner: Preconditioner::Multilevel,
+            max_iterations: 1_000,
+            ..Default::default()
+        };
+        let mut s = StressSolver::new(
+            &asset,
+            settings,
+            StressMaterials::uniform(Material::CONCRETE),
+        )
+        .unwrap();
+        let health = vec![10.0; asset.bond_count()];
+        let report = s
+            .solve(&asset, &all_nodes(&asset), &health, &gravity())
+            .unwrap();
+        assert!(report.converged, "{nx}×{ny}×{nz}: {report:?}");
+        report.iterations
+    };
+    let small = iterations(12, 6, 1);
+    let middle = iterations(24, 12, 2);
+    let large = iterations(48, 24, 2);
+    assert!(small <= 12, "12×6: {small}");
+    assert!(middle <= 15, "24×12×2: {middle}");
+    assert!(large <= 22, "48×24×2: {large}");
+    assert!(large <= 2 * small + 2, "{small} {middle} {large}");
+}

@@ -1378,6 +1378,8 @@ impl StressSolver {
             } else {
                 rz_new / rz
             };
+            // A degenerate step (rz = 0) restarts from steepest descent.
+            let beta = if beta.is_finite() { beta } else { 0.0 };
             rz = rz_new;
             for k in 0..self.p_u.len() {
                 self.p_u[k] = self.z_u[k] + beta * self.p_u[k];
