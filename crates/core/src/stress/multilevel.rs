@@ -151,6 +151,9 @@ struct Fine {
     centroid: Vec<DVec3>,
     fixed: Vec<bool>,
     bonds: Vec<LocalBond>,
+    /// The bonds whose ends lie in different level-1 aggregates (or one
+    /// end fixed): the only ones a rigid motion of the aggregates deforms.
+    inter: Vec<LocalBond>,
     /// Inverse 6×6 diagonal block per node (zero for fixed nodes).
     inv: Vec<Block>,
     /// Node → aggregate of level 1 (`NONE` for fixed nodes).
@@ -163,6 +166,11 @@ struct Fine {
     z_t: Vec<DVec3>,
     t_u: Vec<DVec3>,
     t_t: Vec<DVec3>,
+    /// The prolonged coarse correction `P e` and its product `K P e`.
+    e_u: Vec<DVec3>,
+    e_t: Vec<DVec3>,
+    ke_u: Vec<DVec3>,
+    ke_t: Vec<DVec3>,
 }
 
 /// An assembled level: free nodes only, block CSR (both triangles).
@@ -204,7 +212,7 @@ fn dot6(au: &[DVec3], at: &[DVec3], bu: &[DVec3], bt: &[DVec3]) -> f64 {
     s
 }
 
-fn resize(len: usize, vs: [&mut Vec<DVec3>; 6]) {
+fn resize<const N: usize>(len: usize, vs: [&mut Vec<DVec3>; N]) {
     for v in vs {
         v.clear();
         v.resize(len, DVec3::ZERO);
@@ -317,6 +325,38 @@ impl Fine {
             &self.adj,
             &mut self.coarse_of,
         )
+    }
+
+    /// Keeps the bonds between different aggregates (after aggregation).
+    fn keep_inter(&mut self) {
+        self.inter.clear();
+        let of = &self.coarse_of;
+        self.inter.extend(self.bonds.iter().filter(|lb| {
+            let (a, b) = (of[lb.a as usize], of[lb.b as usize]);
+            a == NONE || a != b
+        }));
+    }
+
+    /// `t ← t + K P e` and `z ← z + P e`, with `P e` in `e`: only the
+    /// bonds between aggregates are deformed by a rigid motion of each
+    /// aggregate (a bond inside one sees its two ends move alike), so this
+    /// costs the `inter` share of a product (about 55 % of the bonds on
+    /// the benchmark structures).
+    fn add_correction(&mut self) {
+        stiffness_product(
+            &self.inter,
+            &self.fixed,
+            &self.e_u,
+            &self.e_t,
+            &mut self.ke_u,
+            &mut self.ke_t,
+        );
+        for i in 0..self.len() {
+            self.t_u[i] += self.ke_u[i];
+            self.t_t[i] += self.ke_t[i];
+            self.z_u[i] += self.e_u[i];
+            self.z_t[i] += self.e_t[i];
+        }
     }
 
     /// `t = K z`.
@@ -494,6 +534,10 @@ impl Multilevel {
                 &mut fine.z_t,
                 &mut fine.t_u,
                 &mut fine.t_t,
+                &mut fine.e_u,
+                &mut fine.e_t,
+                &mut fine.ke_u,
+                &mut fine.ke_t,
             ],
         );
         fine.prepare();
@@ -527,6 +571,7 @@ impl Multilevel {
         let fine = &mut self.fine;
         if free > COARSEST {
             let count = fine.aggregate();
+            fine.keep_inter();
             if count * 10 <= free * 9 {
                 if self.coarse.is_empty() {
                     self.coarse.push(Coarse::default());
@@ -758,10 +803,14 @@ impl Multilevel {
             fine.product();
             self.restrict_fine(true);
             self.k_cycle(0);
-            self.prolong_fine();
+            self.prolong_correction();
             let fine = &mut self.fine;
-            for _ in 0..SWEEPS {
-                fine.product();
+            // t = K z before the correction; K (z + P e) = t + K P e.
+            fine.add_correction();
+            for sweep in 0..SWEEPS {
+                if sweep > 0 {
+                    fine.product();
+                }
                 fine.smooth();
             }
         }
@@ -788,6 +837,24 @@ impl Multilevel {
             }
             next.r_u[c] += ru;
             next.r_t[c] += rt + (fine.centroid[i] - next.centroid[c]).cross(ru);
+        }
+    }
+
+    /// `e = P z₁` (level 1's correction on the fine nodes; zero on fixed
+    /// ones).
+    fn prolong_correction(&mut self) {
+        let (fine, next) = (&mut self.fine, &self.coarse[0]);
+        for i in 0..fine.len() {
+            let c = fine.coarse_of[i];
+            if c == NONE {
+                fine.e_u[i] = DVec3::ZERO;
+                fine.e_t[i] = DVec3::ZERO;
+                continue;
+            }
+            let c = c as usize;
+            let (zu, zt) = (next.z_u[c], next.z_t[c]);
+            fine.e_u[i] = zu + zt.cross(fine.centroid[i] - next.centroid[c]);
+            fine.e_t[i] = zt;
         }
     }
 
