@@ -956,7 +956,7 @@ impl Multilevel {
         let alpha2 = dot6(&lv.z_u, &lv.z_t, &lv.r_u, &lv.r_t);
         let rho2 = beta - gamma * gamma / rho1;
         let (c1, c2) = if rho2 > 0.0 {
-            (a - gamma * alpha2 / (rho1 * rho2), alpha2 / rho2)
+            (a - (gamma / rho1) * (alpha2 / rho2), alpha2 / rho2)
         } else {
             (a, 0.0)
         };

@@ -7,10 +7,10 @@
 //! Breadth-first from each free chunk not yet grouped (ascending chunk
 //! order), a super-node takes every free, ungrouped, unrefined chunk
 //! within [`REDUCE_RADIUS`] bond hops (on the 100 × 50 × 2 wall: 360
-//! super-nodes, most of 24–33 chunks). Anchors and refined chunks stay single nodes. A super-node
-//! moves rigidly: its centre is the mass centre of its members, its load
-//! their weight (which has no moment about that centre) plus the point
-//! loads on them with their moments, and its bonds are those of its
+//! super-nodes, most of 24–33 chunks). Anchors and refined chunks stay
+//! single nodes. A super-node moves rigidly: its centre is the mass centre
+//! of its members, its load their weight (which has no moment about that
+//! centre) plus the point loads on them with their moments, and its bonds are those of its
 //! members to other nodes, with arms measured from its centre. Bonds inside
 //! a super-node drop out. This is the Galerkin projection of the chunk
 //! system on rigid motions of the groups (the coarse space of
