@@ -141,8 +141,25 @@ fn element(k: DMat3, kr: DMat3, re: DVec3, rf: DVec3, s: f64) -> Block {
     }
 }
 
+/// `a · b` with four running sums (one sum is a chain of dependent
+/// additions, which is what bounds the dense factor and its solves), added
+/// in a fixed order at the end.
 fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
+    let n = a.len().min(b.len());
+    let (a, b) = (&a[..n], &b[..n]);
+    let mut s = [0.0f64; 4];
+    let (ac, bc) = (a.chunks_exact(4), b.chunks_exact(4));
+    let (ar, br) = (ac.remainder(), bc.remainder());
+    for (x, y) in ac.zip(bc) {
+        for k in 0..4 {
+            s[k] += x[k] * y[k];
+        }
+    }
+    let mut tail = 0.0;
+    for (x, y) in ar.iter().zip(br) {
+        tail += x * y;
+    }
+    ((s[0] + s[1]) + (s[2] + s[3])) + tail
 }
 
 /// The finest level: the solve's own bond list.
@@ -498,8 +515,10 @@ pub(crate) struct Multilevel {
     used: usize,
     /// Column-slot marker for assembly (per coarse node, `NONE` or slot).
     marker: Vec<u32>,
-    /// Lower Cholesky factor of the coarsest level, `m × m` row-major.
+    /// Lower Cholesky factor of the coarsest level, `m × m` row-major, and
+    /// its transpose (the backward solve reads rows of `Lᵀ`).
     dense: Vec<f64>,
+    dense_t: Vec<f64>,
     dense_ok: bool,
     /// The fine level is small enough to be solved densely: level 1 is
     /// the fine level itself and the cycle is that direct solve.
@@ -763,6 +782,13 @@ impl Multilevel {
                 row_i[j] = (row_i[j] - dot(&row_i[..j], &row_j[..j])) / d;
             }
         }
+        self.dense_t.clear();
+        self.dense_t.resize(m * m, 0.0);
+        for i in 0..m {
+            for j in 0..=i {
+                self.dense_t[j * m + i] = self.dense[i * m + j];
+            }
+        }
     }
 }
 
@@ -995,12 +1021,11 @@ impl Multilevel {
             let s = self.rhs[i] - dot(&l[i * m..i * m + i], &self.rhs[..i]);
             self.rhs[i] = s / l[i * m + i];
         }
+        // Backward with Lᵀ's rows: contiguous, and a dot product.
+        let lt = &self.dense_t;
         for i in (0..m).rev() {
-            let mut s = self.rhs[i];
-            for k in i + 1..m {
-                s -= l[k * m + i] * self.rhs[k];
-            }
-            self.rhs[i] = s / l[i * m + i];
+            let s = self.rhs[i] - dot(&lt[i * m + i + 1..i * m + m], &self.rhs[i + 1..m]);
+            self.rhs[i] = s / lt[i * m + i];
         }
         for i in 0..lv.len() {
             let v = &self.rhs[6 * i..6 * i + 6];
