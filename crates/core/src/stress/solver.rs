@@ -39,7 +39,7 @@
 //!   whose load follows the forest. Plates and braced frames, where the
 //!   forest is far softer than the structure, take hundreds or thousands;
 //! * rigid-aggregate multilevel K-cycles ([`super::multilevel`]): a setup
-//!   and a few stiffness products per iteration, 5–25 iterations on any
+//!   and a few stiffness products per iteration, 6–24 iterations on any
 //!   of the benchmark structures (8–24 from rest, 6–19 after a break).
 //!   The cycle is not a fixed linear operator, so with it the conjugate
 //!   gradient takes the flexible (Polak–Ribière) `β`.

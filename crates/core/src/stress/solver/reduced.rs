@@ -10,10 +10,11 @@
 //! super-nodes, most of 24–33 chunks). Anchors and refined chunks stay
 //! single nodes. A super-node moves rigidly: its centre is the mass centre
 //! of its members, its load their weight (which has no moment about that
-//! centre) plus the point loads on them with their moments, and its bonds are those of its
-//! members to other nodes, with arms measured from its centre. Bonds inside
-//! a super-node drop out. This is the Galerkin projection of the chunk
-//! system on rigid motions of the groups (the coarse space of
+//! centre) plus the point loads on them with their moments, and its bonds
+//! are those of its members to other nodes, with arms measured from its
+//! centre. Bonds inside a super-node drop out. This is the Galerkin
+//! projection of the chunk system on rigid motions of the groups (the
+//! coarse space of
 //! [`super::super::multilevel`]), so the reduced solve's bond forces are
 //! exact for a structure whose groups do not deform, and in general they
 //! balance every super-node: the weight of what a bond carries is right.
