@@ -3,8 +3,10 @@
 //! solver has seen the structure before and reuses its forest and
 //! multilevel hierarchy; `first/…`: a solver that never has), the
 //! same solve warm-started from the previous frame's answer (`warm/…`),
-//! and a re-solve after one bond broke, warm-started from the answer
-//! before (`break/…`). Default settings (`Preconditioner::Auto`).
+//! a re-solve after one bond broke, warm-started from the answer
+//! before (`break/…`), and a re-solve after a 10 kN load appears on (or
+//! leaves) the top chunk nearest the middle, warm-started from the answer
+//! before (`load/…`). Default settings (`Preconditioner::Auto`).
 //!
 //! Structures (0.5 m cubes, 2,400 kg/m³, bottom layer supported):
 //! * `wall/12x6` (72 nodes / 126 bonds), `wall/24x12x2` (576 / 1,368),
@@ -29,7 +31,7 @@ use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use smithereens_core::fixtures::{stress_bridge_desc, stress_tower_desc, stress_wall_desc};
 use smithereens_core::glam::Vec3;
 use smithereens_core::stress::{
-    Material, REDUCE_ABOVE, StressLoads, StressMaterials, StressSettings,
+    Material, PointLoad, REDUCE_ABOVE, StressLoads, StressMaterials, StressSettings,
 };
 use smithereens_core::*;
 use std::hint::black_box;
@@ -138,8 +140,54 @@ fn bench(c: &mut Criterion) {
                 })
             },
         );
+        // A load comes and goes on the intact structure: 10 kN pressing
+        // down on the top chunk nearest the middle, solved warm-started
+        // from the answer without it, and back.
+        let top = nodes
+            .iter()
+            .copied()
+            .max_by(|a, b| {
+                let key = |c: ChunkIndex| {
+                    let p = asset.chunks()[c].centroid;
+                    (p.y, -(p.x - mid_x(asset, &nodes)).abs())
+                };
+                let (ka, kb) = (key(*a), key(*b));
+                ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))
+            })
+            .unwrap();
+        let push = [PointLoad {
+            chunk: top,
+            force: Vec3::new(0.0, -10_000.0, 0.0),
+            point: asset.chunks()[top].centroid,
+        }];
+        let pushed = StressLoads {
+            point_loads: &push,
+            ..loads
+        };
+        solver.solve(asset, &nodes, &health, &loads).unwrap();
+        let mut on = false;
+        g.bench_with_input(
+            BenchmarkId::new(format!("load/{name}"), size),
+            size,
+            |b, _| {
+                b.iter(|| {
+                    on = !on;
+                    let l = if on { &pushed } else { &loads };
+                    black_box(solver.solve(asset, &nodes, &health, l).unwrap())
+                })
+            },
+        );
     }
     g.finish();
+}
+
+/// The middle of the structure's x extent (m).
+fn mid_x(asset: &Asset, nodes: &[ChunkIndex]) -> f32 {
+    let (lo, hi) = nodes.iter().fold((f32::MAX, f32::MIN), |(lo, hi), &c| {
+        let x = asset.chunks()[c].centroid.x;
+        (lo.min(x), hi.max(x))
+    });
+    0.5 * (lo + hi)
 }
 
 criterion_group!(benches, bench);
