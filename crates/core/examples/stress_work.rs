@@ -52,6 +52,7 @@ fn main() {
         ("wall 48×24×2", wall(48, 24, 2)),
         ("tower 4×4×8", tower()),
         ("bridge 30×10×2", bridge()),
+        ("wall 100×50×2", wall(100, 50, 2)),
     ] {
         let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
         let health = vec![10.0; asset.bond_count()];
