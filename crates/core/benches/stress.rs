@@ -143,13 +143,14 @@ fn bench(c: &mut Criterion) {
         // A load comes and goes on the intact structure: 10 kN pressing
         // down on the top chunk nearest the middle, solved warm-started
         // from the answer without it, and back.
+        let mid = mid_x(asset, &nodes);
         let top = nodes
             .iter()
             .copied()
             .max_by(|a, b| {
                 let key = |c: ChunkIndex| {
                     let p = asset.chunks()[c].centroid;
-                    (p.y, -(p.x - mid_x(asset, &nodes)).abs())
+                    (p.y, -(p.x - mid).abs())
                 };
                 let (ka, kb) = (key(*a), key(*b));
                 ka.0.total_cmp(&kb.0).then(ka.1.total_cmp(&kb.1))

@@ -54,9 +54,14 @@ fn all_nodes(asset: &Asset) -> Vec<ChunkIndex> {
 }
 
 fn solver(asset: &Asset) -> StressSolver {
+    solver_with(asset, StressSettings::default())
+}
+
+/// A concrete solver of `asset` with `settings`.
+fn solver_with(asset: &Asset, settings: StressSettings) -> StressSolver {
     StressSolver::new(
         asset,
-        StressSettings::default(),
+        settings,
         StressMaterials::uniform(Material::CONCRETE),
     )
     .unwrap()
@@ -541,16 +546,13 @@ fn every_preconditioner_gives_the_statics_of_the_cantilever() {
         Preconditioner::Multilevel,
         Preconditioner::Auto,
     ] {
-        let settings = StressSettings {
-            preconditioner: pc,
-            ..Default::default()
-        };
-        let mut s = StressSolver::new(
+        let mut s = solver_with(
             &asset,
-            settings,
-            StressMaterials::uniform(Material::CONCRETE),
-        )
-        .unwrap();
+            StressSettings {
+                preconditioner: pc,
+                ..Default::default()
+            },
+        );
         let report = s
             .solve(&asset, &all_nodes(&asset), &health, &gravity())
             .unwrap();
@@ -628,17 +630,14 @@ fn multilevel_iterations_stay_nearly_flat_as_a_wall_grows() {
     // (each doubling of the side nearly doubled them).
     let iterations = |nx, ny, nz| {
         let asset = Asset::new(&smithereens_core::fixtures::stress_wall_desc(nx, ny, nz)).unwrap();
-        let settings = StressSettings {
-            preconditioner: Preconditioner::Multilevel,
-            max_iterations: 1_000,
-            ..Default::default()
-        };
-        let mut s = StressSolver::new(
+        let mut s = solver_with(
             &asset,
-            settings,
-            StressMaterials::uniform(Material::CONCRETE),
-        )
-        .unwrap();
+            StressSettings {
+                preconditioner: Preconditioner::Multilevel,
+                max_iterations: 1_000,
+                ..Default::default()
+            },
+        );
         let health = vec![10.0; asset.bond_count()];
         let report = s
             .solve(&asset, &all_nodes(&asset), &health, &gravity())

@@ -32,7 +32,7 @@
 //! cycle is therefore not a fixed linear operator, and the solver's outer
 //! conjugate gradient is the flexible one (Polak–Ribière `β`).
 
-use crate::stress::solver::{LocalBond, NONE, stiffness_product};
+use crate::stress::solver::{LocalBond, NONE, dot6, stiffness_product};
 use glam::{DMat3, DVec3};
 
 /// Jacobi sweeps on the finest level before and after the coarse correction.
@@ -218,15 +218,6 @@ struct Coarse {
     v_t: Vec<DVec3>,
     s_u: Vec<DVec3>,
     s_t: Vec<DVec3>,
-}
-
-/// `a · b` over (translation, rotation) pairs.
-fn dot6(au: &[DVec3], at: &[DVec3], bu: &[DVec3], bt: &[DVec3]) -> f64 {
-    let mut s = 0.0;
-    for i in 0..au.len() {
-        s += au[i].dot(bu[i]) + at[i].dot(bt[i]);
-    }
-    s
 }
 
 fn resize<const N: usize>(len: usize, vs: [&mut Vec<DVec3>; N]) {
@@ -809,7 +800,11 @@ impl Multilevel {
         if self.direct {
             self.restrict_fine(false);
             self.solve_coarsest();
-            self.prolong_fine();
+            // z was zero: z = P z₁.
+            self.prolong_correction();
+            let fine = &mut self.fine;
+            std::mem::swap(&mut fine.z_u, &mut fine.e_u);
+            std::mem::swap(&mut fine.z_t, &mut fine.e_t);
         } else if self.used == 0 {
             // No hierarchy (coarsening stalled): smoothing only.
             for _ in 0..2 * SWEEPS {
@@ -881,20 +876,6 @@ impl Multilevel {
             let (zu, zt) = (next.z_u[c], next.z_t[c]);
             fine.e_u[i] = zu + zt.cross(fine.centroid[i] - next.centroid[c]);
             fine.e_t[i] = zt;
-        }
-    }
-
-    fn prolong_fine(&mut self) {
-        let (fine, next) = (&mut self.fine, &self.coarse[0]);
-        for i in 0..fine.len() {
-            let c = fine.coarse_of[i];
-            if c == NONE {
-                continue;
-            }
-            let c = c as usize;
-            let (zu, zt) = (next.z_u[c], next.z_t[c]);
-            fine.z_u[i] += zu + zt.cross(fine.centroid[i] - next.centroid[c]);
-            fine.z_t[i] += zt;
         }
     }
 

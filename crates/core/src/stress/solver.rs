@@ -342,6 +342,15 @@ impl LocalBond {
 
 pub(crate) const NONE: u32 = u32::MAX;
 
+/// `a · b` over (translation, rotation) pairs, summed in node order.
+pub(crate) fn dot6(a_u: &[DVec3], a_t: &[DVec3], b_u: &[DVec3], b_t: &[DVec3]) -> f64 {
+    let mut s = 0.0;
+    for k in 0..a_u.len() {
+        s += a_u[k].dot(b_u[k]) + a_t[k].dot(b_t[k]);
+    }
+    s
+}
+
 /// `y = K x` over `bonds`, zero on `fixed` nodes (whose `x` must be zero).
 pub(crate) fn stiffness_product(
     bonds: &[LocalBond],
@@ -1244,14 +1253,6 @@ impl StressSolver {
         worst.sqrt()
     }
 
-    fn dot(a_u: &[DVec3], a_t: &[DVec3], b_u: &[DVec3], b_t: &[DVec3]) -> f64 {
-        let mut s = 0.0;
-        for k in 0..a_u.len() {
-            s += a_u[k].dot(b_u[k]) + a_t[k].dot(b_t[k]);
-        }
-        s
-    }
-
     /// Runs PCG from the warm start in `x`, or from the progress in `slot`
     /// when `resume` (it is the progress of this very solve); returns how
     /// it ended. A cut saves the state into `slot`.
@@ -1307,7 +1308,7 @@ impl StressSolver {
                 self.precondition(multilevel);
                 self.p_u.copy_from_slice(&self.z_u);
                 self.p_t.copy_from_slice(&self.z_t);
-                rz = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
+                rz = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
                 total = 0;
             }
         }
@@ -1343,7 +1344,7 @@ impl StressSolver {
                 self.precondition(true);
                 self.p_u.copy_from_slice(&self.z_u);
                 self.p_t.copy_from_slice(&self.z_t);
-                rz = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
+                rz = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
             }
             self.apply_stiffness();
             self.passes += if multilevel {
@@ -1351,7 +1352,7 @@ impl StressSolver {
             } else {
                 FOREST_ITERATION_PASSES
             } * bonds;
-            let pq = Self::dot(&self.p_u, &self.p_t, &self.q_u, &self.q_t);
+            let pq = dot6(&self.p_u, &self.p_t, &self.q_u, &self.q_t);
             if !(pq > 0.0) {
                 break;
             }
@@ -1368,13 +1369,13 @@ impl StressSolver {
                 break;
             }
             self.precondition(multilevel);
-            let rz_new = Self::dot(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
+            let rz_new = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
             // The multilevel cycle is not a fixed linear operator (its
             // K-cycle weights depend on r), so its β is the flexible
             // (Polak–Ribière) one, z_new·(r_new − r_old) / rz, written with
             // r_old = r_new + α q; with the forest, the plain one.
             let beta = if multilevel {
-                -alpha * Self::dot(&self.z_u, &self.z_t, &self.q_u, &self.q_t) / rz
+                -alpha * dot6(&self.z_u, &self.z_t, &self.q_u, &self.q_t) / rz
             } else {
                 rz_new / rz
             };
