@@ -589,7 +589,7 @@ fn every_single_byte_corruption_of_a_save_is_a_typed_error() {
 }
 
 #[test]
-fn set_snapshots_of_formats_4_to_10_without_the_stress_budget_render_only_debris_the_flight_log_stress_the_body_allowance_parting_list_or_rest_probes_still_restore()
+fn set_snapshots_of_formats_4_to_11_without_reduced_solve_places_the_stress_budget_render_only_debris_the_flight_log_stress_the_body_allowance_parting_list_or_rest_probes_still_restore()
  {
     let asset = wall();
     let mut physics = game_world();
@@ -608,10 +608,14 @@ fn set_snapshots_of_formats_4_to_10_without_the_stress_budget_render_only_debris
     // load runs (empty here: one zero byte each) to format 7; format 9 the
     // fast bodies' flight log (empty here: one zero byte); format 10 the
     // render-only debris settings and the particle lists (empty here: one
-    // zero byte); format 11 the stress budget at the end of the settings.
-    let v11 = set.snapshot().unwrap();
-    let today = v11[..v11.len() - 8].to_vec();
-    assert_eq!(today[0], 11, "format byte");
+    // zero byte); format 11 the stress budget at the end of the settings;
+    // format 12 a reduced solve's place in each stress solve in progress
+    // (none here: format 11's bytes are today's).
+    let v12 = set.snapshot().unwrap();
+    let today = v12[..v12.len() - 8].to_vec();
+    assert_eq!(today[0], 12, "format byte");
+    let mut v11 = today.clone();
+    v11[0] = 11;
     let settings = postcard::to_stdvec(set.settings()).unwrap();
     assert_eq!(&today[1..1 + settings.len()], &settings[..]);
     let budget = postcard::to_stdvec(&set.settings().stress_work_per_frame).unwrap();
@@ -647,7 +651,7 @@ fn set_snapshots_of_formats_4_to_10_without_the_stress_budget_render_only_debris
         bytes.extend_from_slice(&h.finish().to_le_bytes());
         bytes
     };
-    for old in [v10, v9, v8, v7.clone()] {
+    for old in [v11, v10, v9, v8, v7.clone()] {
         let restored =
             DestructionSet::restore(&seal(old), std::slice::from_ref(&asset), &physics).unwrap();
         assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
@@ -660,11 +664,11 @@ fn set_snapshots_of_formats_4_to_10_without_the_stress_budget_render_only_debris
         assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
     }
     // A format the build does not know is a typed error.
-    let mut v12 = v11[..v11.len() - 8].to_vec();
-    v12[0] = 12;
+    let mut v13 = v12[..v12.len() - 8].to_vec();
+    v13[0] = 13;
     assert!(matches!(
-        DestructionSet::restore(&seal(v12), std::slice::from_ref(&asset), &physics),
-        Err(smithereens_rapier::SetSnapshotError::Format(12))
+        DestructionSet::restore(&seal(v13), std::slice::from_ref(&asset), &physics),
+        Err(smithereens_rapier::SetSnapshotError::Format(13))
     ));
     let mut old = body[..body.len() - 3].to_vec();
     old[0] = 4;

@@ -39,7 +39,7 @@ pub use material::{FailureMode, Material, MaterialError, StressLimit, StressMate
 pub use section::Section;
 pub use solver::{
     BondStress, DEFAULT_EPSILON, FOREST_TRIAL, PointLoad, Preconditioner, REDUCE_ABOVE, SolveMode,
-    SolveProgress, StressLoads, StressReport, StressSettings, StressSolver,
+    SolveProgress, SolveProgressV1, StressLoads, StressReport, StressSettings, StressSolver,
 };
 
 use crate::index::{BondIndex, ChunkIndex};

@@ -511,6 +511,8 @@ pub(crate) struct Multilevel {
     dense: Vec<f64>,
     dense_t: Vec<f64>,
     dense_ok: bool,
+    /// `build` has run (the fine copies hold what it was built from).
+    built: bool,
     /// The fine level is small enough to be solved densely: level 1 is
     /// the fine level itself and the cycle is that direct solve.
     direct: bool,
@@ -526,7 +528,29 @@ fn find_slot(lv: &Coarse, i: usize, j: u32) -> usize {
 impl Multilevel {
     /// Builds the hierarchy over the fine system (`n + 1` nodes, the last
     /// the world).
+    /// True when the hierarchy was built (and still stands) from exactly
+    /// these nodes and bonds, bit for bit.
+    pub(crate) fn built_from(
+        &self,
+        centroid: &[DVec3],
+        fixed: &[bool],
+        bonds: &[LocalBond],
+    ) -> bool {
+        let fine = &self.fine;
+        self.built
+            && fine.fixed == fixed
+            && fine.centroid.len() == centroid.len()
+            && fine
+                .centroid
+                .iter()
+                .zip(centroid)
+                .all(|(a, b)| a.to_array().map(f64::to_bits) == b.to_array().map(f64::to_bits))
+            && fine.bonds.len() == bonds.len()
+            && fine.bonds.iter().zip(bonds).all(|(a, b)| a.same_bits(b))
+    }
+
     pub(crate) fn build(&mut self, centroid: &[DVec3], fixed: &[bool], bonds: &[LocalBond]) {
+        self.built = true;
         let fine = &mut self.fine;
         fine.centroid.clear();
         fine.centroid.extend_from_slice(centroid);

@@ -93,7 +93,7 @@ use glam::{DMat3, DVec3, Vec3};
 
 mod progress;
 pub mod reduced;
-pub use progress::SolveProgress;
+pub use progress::{SolveProgress, SolveProgressV1};
 pub use reduced::REDUCE_ABOVE;
 
 /// How a conjugate-gradient run ended: iterations of this call, and the
@@ -311,6 +311,20 @@ pub(crate) struct LocalBond {
 }
 
 impl LocalBond {
+    /// Bit for bit the same bond (ends, arms, springs, normal).
+    pub(crate) fn same_bits(&self, o: &Self) -> bool {
+        let v =
+            |a: DVec3, b: DVec3| a.to_array().map(f64::to_bits) == b.to_array().map(f64::to_bits);
+        self.bond == o.bond
+            && self.a == o.a
+            && self.b == o.b
+            && v(self.normal, o.normal)
+            && v(self.ra, o.ra)
+            && v(self.rb, o.rb)
+            && [self.kn, self.ks, self.kb, self.kt].map(f64::to_bits)
+                == [o.kn, o.ks, o.kb, o.kt].map(f64::to_bits)
+    }
+
     /// `K v` (translation spring).
     #[inline]
     pub(crate) fn force(&self, delta: DVec3) -> DVec3 {
@@ -741,9 +755,10 @@ impl StressSolver {
     /// A call overshoots `work` by at most the hierarchy's build when the
     /// forest trial ends ([`HIERARCHY_BUILD_PASSES`] per bond), or does its
     /// gathering, building, first iteration and evaluation whatever `work`
-    /// is. The reduced solve
-    /// ([`StressSettings::reduce_above`]) ignores the limit and reports its
-    /// passes.
+    /// is. The reduced solve ([`StressSettings::reduce_above`]) is sliced
+    /// the same way, and also ends a call between two of its refinement
+    /// rounds when the next round's gathering, building, first iteration
+    /// and evaluation would pass `work` (see [`reduced`]).
     ///
     /// # Errors
     /// As [`Self::solve`].
@@ -826,8 +841,7 @@ impl StressSolver {
             .count();
         let reduce_above = self.settings.reduce_above as usize;
         if mode == SolveMode::Anchored && reduce_above > 0 && free > reduce_above {
-            self.pass_limit = u64::MAX;
-            return self.solve_reduced(asset, nodes, health, loads);
+            return self.solve_reduced(asset, nodes, health, loads, progress);
         }
         if self.forest_mode != Some(mode) {
             self.forest_topology();
@@ -1398,7 +1412,16 @@ impl StressSolver {
         } else {
             SolveMode::Anchored
         };
-        if self.reduced || self.hierarchy_mode != Some(mode) {
+        let stands = if self.reduced {
+            // A reduced system is not keyed like the fine structure: the
+            // hierarchy stands when it was built from this very system (a
+            // sliced reduced solve resuming, bit for bit a rebuild's).
+            self.multilevel
+                .built_from(&self.centroid, &self.fixed, &self.bonds)
+        } else {
+            self.hierarchy_mode == Some(mode)
+        };
+        if !stands {
             self.multilevel
                 .build(&self.centroid, &self.fixed, &self.bonds);
             self.hierarchy_mode = (!self.reduced).then_some(mode);

@@ -29,9 +29,24 @@
 //! inside a super-node are not reported (no stress computed: they are far
 //! from a limit by the bonds around them). Its residual is over the nodes
 //! of that solve: a super-node's net force over its weight.
+//!
+//! # Slices
+//! Under a work limit ([`StressSolver::solve_within`]) a round's conjugate
+//! gradient is cut like a full solve's, and a call also ends between two
+//! rounds when the next round's gathering, building, first iteration and
+//! evaluation would pass the limit. The [`SolveProgress`] keeps the round,
+//! the refined chunks and the iteration state, keyed by the full-resolution
+//! nodes, intact bonds and loads (bit for bit); the next call with the same
+//! ones rebuilds the same reduced system and continues, so the sliced solve
+//! ends with the results of one call, bit for bit
+//! (`tests/stress_reduced_slices.rs`). The multilevel hierarchy of a
+//! reduced system is kept while the next call's system is the same bit for
+//! bit, so a resumed slice does not rebuild it.
 
 use super::{
-    DVec3, NONE, STANDARD_GRAVITY, SolveMode, StressError, StressLoads, StressReport, StressSolver,
+    DVec3, EVALUATION_PASSES, FOREST_BUILD_PASSES, FOREST_ITERATION_PASSES, NONE, STANDARD_GRAVITY,
+    STRUCTURE_PASSES, SolveMode, SolveProgress, StressError, StressLoads, StressReport,
+    StressSolver,
 };
 use crate::asset::Asset;
 use crate::index::ChunkIndex;
@@ -64,13 +79,20 @@ impl StressSolver {
     }
 
     /// The reduced solve of an anchored cluster whose fine system is
-    /// gathered (see the [module docs](self)).
+    /// gathered (see the [module docs](self)), within the solver's pass
+    /// limit: a round's conjugate gradient is cut like a full solve's, and
+    /// a round that ends without the passes for the next round's building,
+    /// first iteration and evaluation ends the call; `progress` then holds
+    /// the place (round, refined chunks, iteration state) and the next call
+    /// of the same nodes, intact bonds and loads continues from it, bit for
+    /// bit as one call would have.
     pub(super) fn solve_reduced(
         &mut self,
         asset: &Asset,
         nodes: &[ChunkIndex],
         health: &[f32],
         loads: &StressLoads<'_>,
+        progress: &mut Option<SolveProgress>,
     ) -> Result<StressReport, StressError> {
         let n = self.chunk.len();
         self.refined.clear();
@@ -78,19 +100,55 @@ impl StressSolver {
         let eps = f64::from(self.settings.epsilon);
         let mut iterations = 0;
         let mut round = 0;
+        // A progress of this very solve puts it back at its place; any
+        // other only lends its buffers.
+        let mut slot = progress.take();
+        let mut resume = false;
+        if let Some((at, started, refined)) = slot
+            .as_ref()
+            .and_then(|p| p.reduced_place(&self.chunk, &self.bond_list, loads))
+        {
+            for &c in refined {
+                if let Some(i) = self.local(c) {
+                    self.refined[i as usize] = true;
+                }
+            }
+            round = at - 1;
+            resume = started;
+        }
+        let fine_bonds = self.bond_list.len() as u64;
+        let mut gathered = true;
         loop {
-            if round > 0 {
+            if !gathered {
                 self.gather_nodes(asset, nodes)?;
                 self.gather_bonds(asset, health);
+                self.passes += (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds;
             }
+            gathered = false;
             round += 1;
             self.reduce(asset);
             self.build_forest();
             self.anchored_loads(loads);
-            let (it, evaluated) = match self.conjugate_gradient(false, &mut None, false) {
+            let resume_cg = resume
+                && slot.as_ref().is_some_and(|p| {
+                    p.continues(
+                        SolveMode::Anchored,
+                        &self.chunk,
+                        &self.bond_list,
+                        &self.b_u,
+                        &self.b_t,
+                    )
+                });
+            resume = false;
+            let (it, evaluated) = match self.conjugate_gradient(false, &mut slot, resume_cg) {
                 super::CgEnd::Done(it, evaluated) => (it, evaluated),
-                // The reduced solve runs without a work limit.
-                super::CgEnd::CutShort(it) => (it, None),
+                super::CgEnd::CutShort(it) => {
+                    self.store_warm_start();
+                    let residual = self.residual_norm();
+                    self.save_place(&mut slot, round, true, loads);
+                    *progress = slot;
+                    return Ok(self.cut_report(iterations + it, residual));
+                }
             };
             iterations += it;
             let residual = match evaluated {
@@ -111,7 +169,57 @@ impl StressSolver {
                 self.report = Some(report);
                 return Ok(report);
             }
+            // The next round gathers, reduces and builds its forest, and
+            // runs one iteration and an evaluation at least.
+            let next = (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds
+                + (FOREST_ITERATION_PASSES + EVALUATION_PASSES) * self.bonds.len() as u64;
+            if self.passes.saturating_add(next) > self.pass_limit {
+                self.stresses.clear();
+                self.save_place(&mut slot, round + 1, false, loads);
+                *progress = slot;
+                return Ok(self.cut_report(iterations, residual));
+            }
         }
+    }
+
+    /// Records the reduced solve's place in `slot` (see
+    /// [`SolveProgress::mark_reduced`]); the solver holds the reduced
+    /// system, its fine nodes aside.
+    fn save_place(
+        &self,
+        slot: &mut Option<SolveProgress>,
+        round: u32,
+        started: bool,
+        loads: &StressLoads<'_>,
+    ) {
+        let refined = self
+            .refined
+            .iter()
+            .zip(&self.fine_chunk)
+            .filter(|(r, _)| **r)
+            .map(|(_, &c)| c);
+        SolveProgress::mark_reduced(
+            slot,
+            round,
+            started,
+            refined,
+            &self.fine_chunk,
+            &self.bond_list,
+            loads,
+        );
+    }
+
+    /// The report of a call that ends before the solve is done.
+    fn cut_report(&mut self, iterations: u32, residual: f64) -> StressReport {
+        let report = StressReport {
+            iterations,
+            residual: residual as f32,
+            converged: false,
+            mode: SolveMode::Anchored,
+            work: self.passes,
+        };
+        self.report = Some(report);
+        report
     }
 
     /// Groups the gathered fine system into super-nodes and rewrites the

@@ -1,4 +1,7 @@
 //! Set snapshots written by earlier versions, still read:
+//! - format 11: today's layout with stress solves in progress as
+//!   [`smithereens_core::stress::SolveProgressV1`] (no reduced solve's
+//!   place: none was ever cut short);
 //! - format 10: today's layout with settings that have no
 //!   `stress_work_per_frame` (it starts at its default), and instance
 //!   stress without solves in progress (none was ever cut short);
@@ -36,9 +39,10 @@ use crate::set::{DestructionSettings, InstanceHandle, Quarantined};
 use rapier3d::prelude::RigidBodyHandle;
 use smithereens_core::ClusterHandle;
 use smithereens_core::codec::with_legacy_event_layout;
+use smithereens_core::stress::SolveProgressV1;
 use std::collections::BTreeMap;
 
-/// Decodes a set snapshot of format 2 to 10 or today's (checksum already
+/// Decodes a set snapshot of format 2 to 11 or today's (checksum already
 /// removed); `format` is the first field, a one-byte postcard varint.
 ///
 /// # Errors
@@ -146,10 +150,13 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
             }
         }
         Some(10) => decode_exact::<SetSnapshot<SettingsV10, StressStateV10>>(body)?.upgrade(),
+        Some(11) => {
+            decode_exact::<SetSnapshot<DestructionSettings, StressStateV11>>(body)?.upgrade()
+        }
         _ => decode_exact(body)?,
     };
     match snap.head.format {
-        2..=10 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
+        2..=11 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
         f if f == super::SET_SNAPSHOT_FORMAT => {}
         f => return Err(SetSnapshotError::Format(f)),
     }
@@ -373,6 +380,66 @@ impl SetSnapshot<SettingsV10, StressStateV10> {
             flights: self.flights,
             debris_settings: self.debris_settings,
             debris: self.debris,
+        }
+    }
+}
+
+impl SetSnapshot<DestructionSettings, StressStateV11> {
+    /// Format 11: today's layout with the stress of [`StressStateV11`].
+    fn upgrade(self) -> SetSnapshot {
+        SetSnapshot {
+            head: self.head,
+            parting: self.parting,
+            parted_from: self.parted_from,
+            rest: self.rest,
+            stress: self
+                .stress
+                .into_iter()
+                .map(|(slot, s)| (slot, s.upgrade()))
+                .collect(),
+            loads: self.loads,
+            load_streaks: self.load_streaks,
+            flights: self.flights,
+            debris_settings: self.debris_settings,
+            debris: self.debris,
+        }
+    }
+}
+
+/// [`smithereens_core::stress::InstanceStressState`] of format 11: solves
+/// in progress as [`SolveProgressV1`].
+#[derive(serde::Deserialize)]
+struct StressStateV11 {
+    desc: smithereens_core::stress::StressDesc,
+    dirty: Vec<ClusterHandle>,
+    overloads: Vec<(ClusterHandle, Vec<smithereens_core::stress::Overload>)>,
+    loads: Vec<(
+        smithereens_core::stress::LoadKey,
+        smithereens_core::stress::ChunkLoad,
+    )>,
+    changed: Vec<smithereens_core::ChunkIndex>,
+    sequence: u64,
+    warm: Vec<(smithereens_core::glam::DVec3, smithereens_core::glam::DVec3)>,
+    progress: Vec<(ClusterHandle, SolveProgressV1)>,
+    turn: Option<ClusterHandle>,
+}
+
+impl StressStateV11 {
+    fn upgrade(self) -> smithereens_core::stress::InstanceStressState {
+        smithereens_core::stress::InstanceStressState {
+            desc: self.desc,
+            dirty: self.dirty,
+            overloads: self.overloads,
+            loads: self.loads,
+            changed: self.changed,
+            sequence: self.sequence,
+            warm: self.warm,
+            progress: self
+                .progress
+                .into_iter()
+                .map(|(c, p)| (c, p.into()))
+                .collect(),
+            turn: self.turn,
         }
     }
 }

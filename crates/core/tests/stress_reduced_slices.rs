@@ -1,0 +1,218 @@
+//! The reduced (multi-resolution) solve honours a work limit like the full
+//! one: a call stops iterating before the limit, and between refinement
+//! rounds when the next round's building, first iteration and evaluation
+//! would not fit; passing the progress back continues the solve, and the
+//! sliced solve ends with the bond results of one unlimited call, bit for
+//! bit.
+//!
+//! The wall is 24 × 12 × 2 cubes of 0.5 m and 300 kg (576 chunks, 1,368
+//! bonds) with a 4-column gap in its two bottom rows, reduced above 100
+//! free chunks. Its bottom bonds carry about 11 cubes, 11 × 2,943 N over
+//! 0.25 m² = 129 kPa, so with a compression elastic limit of 150 kPa the
+//! bonds beside the gap pass half their limit and refine the super-nodes
+//! around them: the solve takes more than one round.
+#![allow(clippy::unwrap_used)]
+
+use smithereens_core::fixtures::stress_wall_desc;
+use smithereens_core::glam::Vec3;
+use smithereens_core::stress::solver::{
+    EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES, MULTILEVEL_ITERATION_PASSES,
+    STRUCTURE_PASSES,
+};
+use smithereens_core::stress::{
+    BondStress, Material, PointLoad, SolveProgress, StressLimit, StressLoads, StressMaterials,
+    StressReport, StressSettings, StressSolver,
+};
+use smithereens_core::*;
+
+fn weak() -> Material {
+    let limit = |elastic: f32| StressLimit {
+        elastic,
+        fatal: 2.0 * elastic,
+    };
+    Material {
+        compression: limit(150e3),
+        tension: limit(60e3),
+        shear: limit(60e3),
+        damage_rate: 1e-5,
+    }
+}
+
+struct Wall {
+    asset: Asset,
+    nodes: Vec<ChunkIndex>,
+    health: Vec<f32>,
+}
+
+fn wall() -> Wall {
+    let asset = Asset::new(&stress_wall_desc(24, 12, 2)).unwrap();
+    let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+    let mut health = vec![10.0; asset.bond_count()];
+    for (bi, b) in asset.bonds().iter_enumerated() {
+        let touches_gap = |c: ChunkIndex| {
+            let p = asset.chunks()[c].centroid;
+            p.y < 1.0 && (5.0..7.0).contains(&p.x)
+        };
+        if touches_gap(b.chunk0) || b.chunk1.is_some_and(touches_gap) {
+            health[bi.0 as usize] = 0.0;
+        }
+    }
+    Wall {
+        asset,
+        nodes,
+        health,
+    }
+}
+
+fn solver(asset: &Asset) -> StressSolver {
+    let settings = StressSettings {
+        max_iterations: 10_000,
+        reduce_above: 100,
+        ..Default::default()
+    };
+    StressSolver::new(asset, settings, StressMaterials::uniform(weak())).unwrap()
+}
+
+const GRAVITY: StressLoads<'static> = StressLoads {
+    gravity: Vec3::new(0.0, -9.81, 0.0),
+    point_loads: &[],
+    angular_velocity: Vec3::ZERO,
+};
+
+/// Slices the solve into calls of `work` passes; the last report, its bond
+/// results, and the number of calls.
+fn sliced(w: &Wall, work: u64) -> (StressReport, Vec<BondStress>, usize) {
+    let mut s = solver(&w.asset);
+    let mut progress: Option<SolveProgress> = None;
+    let fine_bonds = w.health.iter().filter(|&&h| h > 0.0).count() as u64;
+    // A call may overshoot by one round's building, the hierarchy, one
+    // iteration and the evaluation (all charged on at most the fine bonds).
+    let overshoot = (1
+        + STRUCTURE_PASSES
+        + FOREST_BUILD_PASSES
+        + HIERARCHY_BUILD_PASSES
+        + MULTILEVEL_ITERATION_PASSES
+        + EVALUATION_PASSES)
+        * fine_bonds;
+    for calls in 1..100_000 {
+        let r = s
+            .solve_within(&w.asset, &w.nodes, &w.health, &GRAVITY, work, &mut progress)
+            .unwrap();
+        assert!(
+            r.work <= work.saturating_add(overshoot),
+            "call {calls}: {} passes against a limit of {work}",
+            r.work
+        );
+        if progress.is_none() {
+            return (r, s.bond_stresses().to_vec(), calls);
+        }
+        assert!(!r.converged, "{r:?}");
+        assert!(s.bond_stresses().is_empty());
+    }
+    panic!("the sliced solve did not finish");
+}
+
+#[test]
+fn a_reduced_solve_sliced_by_a_work_limit_gives_the_results_of_one_call() {
+    let w = wall();
+    let mut one = solver(&w.asset);
+    let whole = one.solve(&w.asset, &w.nodes, &w.health, &GRAVITY).unwrap();
+    let expected = one.bond_stresses().to_vec();
+    assert!(whole.converged, "{whole:?}");
+    // Refined: more bonds reported than without refinement (concrete is
+    // far from its limits here), whose super-nodes hide the bonds inside.
+    let mut strong = StressSolver::new(
+        &w.asset,
+        StressSettings {
+            max_iterations: 10_000,
+            reduce_above: 100,
+            ..Default::default()
+        },
+        StressMaterials::uniform(Material::CONCRETE),
+    )
+    .unwrap();
+    strong
+        .solve(&w.asset, &w.nodes, &w.health, &GRAVITY)
+        .unwrap();
+    assert!(
+        expected.len() > strong.bond_stresses().len(),
+        "{} bonds reported, {} without refinement",
+        expected.len(),
+        strong.bond_stresses().len()
+    );
+    // From one pass (an iteration per call, every round boundary a cut)
+    // to more than the whole solve.
+    for work in [1, 5_000, 40_000, 200_000, u64::MAX] {
+        let (report, stresses, calls) = sliced(&w, work);
+        assert!(report.converged, "work {work}: {report:?}");
+        assert_eq!(
+            report.residual.to_bits(),
+            whole.residual.to_bits(),
+            "work {work}"
+        );
+        assert_eq!(stresses, expected, "work {work}");
+        if work <= 40_000 {
+            assert!(calls > 3, "work {work}: {calls} calls");
+        }
+        if work == u64::MAX {
+            assert_eq!(calls, 1);
+        }
+    }
+}
+
+#[test]
+fn a_reduced_progress_of_other_loads_or_bonds_is_not_continued() {
+    let w = wall();
+    let mut s = solver(&w.asset);
+    let mut progress = None;
+    let r = s
+        .solve_within(&w.asset, &w.nodes, &w.health, &GRAVITY, 1, &mut progress)
+        .unwrap();
+    assert!(!r.converged && progress.is_some());
+    // Another load: the progress is dropped and the solve starts from the
+    // warm start the cut left; it still reaches ε.
+    let push = [PointLoad {
+        chunk: w.nodes[w.nodes.len() - 1],
+        force: Vec3::new(5e3, 0.0, 0.0),
+        point: w.asset.chunks()[w.nodes[w.nodes.len() - 1]].centroid,
+    }];
+    let pushed = StressLoads {
+        point_loads: &push,
+        ..GRAVITY
+    };
+    let r = s
+        .solve_within(
+            &w.asset,
+            &w.nodes,
+            &w.health,
+            &pushed,
+            u64::MAX,
+            &mut progress,
+        )
+        .unwrap();
+    assert!(r.converged && progress.is_none(), "{r:?}");
+    // The same with a bond broken after the cut.
+    let mut s = solver(&w.asset);
+    s.solve_within(&w.asset, &w.nodes, &w.health, &GRAVITY, 1, &mut progress)
+        .unwrap();
+    assert!(progress.is_some());
+    let mut broken = w.health.clone();
+    let first_intact = broken.iter().position(|&h| h > 0.0).unwrap();
+    broken[first_intact] = 0.0;
+    let r = s
+        .solve_within(
+            &w.asset,
+            &w.nodes,
+            &broken,
+            &GRAVITY,
+            u64::MAX,
+            &mut progress,
+        )
+        .unwrap();
+    assert!(r.converged && progress.is_none(), "{r:?}");
+    assert!(
+        s.bond_stresses()
+            .iter()
+            .all(|b| b.bond.0 as usize != first_intact)
+    );
+}
