@@ -31,6 +31,15 @@
 //! iteration counts doubled with each doubling of a wall's side). The
 //! cycle is therefore not a fixed linear operator, and the solver's outer
 //! conjugate gradient is the flexible one (Polak–Ribière `β`).
+//!
+//! A system whose bonds join few pairs of nodes (at least
+//! `PARALLEL_BONDS` (3) bonds per coupled pair: a reduced solve's
+//! super-nodes, each joined to its neighbours by about a dozen chunk bonds)
+//! is assembled as it is (one aggregate per node, so level 1 is the system
+//! itself in 6×6 blocks, one per coupled pair): the cycle starts on that
+//! level (Gauss–Seidel sweeps, then the K-cycle below), and the solver's
+//! own product is the block product (`Multilevel::product`), a few block
+//! products per node instead of a dozen bond products.
 
 use crate::stress::solver::{LocalBond, NONE, dot6, stiffness_product};
 use glam::{DMat3, DVec3};
@@ -48,6 +57,12 @@ const OMEGA: f64 = 2.0 / 3.0;
 const COARSEST: usize = 16;
 /// Most levels (including the finest).
 const MAX_LEVELS: usize = 12;
+/// Bonds per coupled pair of nodes from which the finest level is
+/// assembled into 6×6 blocks (one per pair) and cycled on as an assembled
+/// level, its product a block product: a reduced system's super-nodes are
+/// joined by about a dozen parallel bonds each (100×50×2 wall: 8,572 bonds
+/// between 360 super-nodes), where a chunk system has one bond per pair.
+const PARALLEL_BONDS: usize = 3;
 
 /// A symmetric 6×6 block `[[uu, ut], [tu, tt]]` acting on (translation,
 /// rotation).
@@ -320,6 +335,41 @@ impl Fine {
         }
     }
 
+    /// Distinct pairs of nodes joined by bonds (`marker`: scratch).
+    fn coupled_pairs(&self, marker: &mut Vec<u32>) -> usize {
+        marker.clear();
+        marker.resize(self.len(), NONE);
+        let mut pairs = 0;
+        for i in 0..self.len() {
+            let (lo, hi) = (
+                self.adj_offsets[i] as usize,
+                self.adj_offsets[i + 1] as usize,
+            );
+            for &j in &self.adj[lo..hi] {
+                if (j as usize) > i && marker[j as usize] != i as u32 {
+                    marker[j as usize] = i as u32;
+                    pairs += 1;
+                }
+            }
+        }
+        pairs
+    }
+
+    /// One aggregate per free node (level 1 is this level assembled).
+    fn identity_aggregates(&mut self) -> usize {
+        self.coarse_of.clear();
+        let mut count = 0u32;
+        for &f in &self.fixed {
+            self.coarse_of.push(if f {
+                NONE
+            } else {
+                count += 1;
+                count - 1
+            });
+        }
+        count as usize
+    }
+
     fn free_count(&self) -> usize {
         self.fixed.iter().filter(|&&f| !f).count()
     }
@@ -513,6 +563,10 @@ pub(crate) struct Multilevel {
     dense_ok: bool,
     /// `build` has run (the fine copies hold what it was built from).
     built: bool,
+    /// Level 1 is the fine system itself, assembled (its bonds join few
+    /// pairs of nodes, see [`PARALLEL_BONDS`]): the cycle and the product
+    /// run on its blocks instead of the bonds.
+    assembled: bool,
     /// The fine level is small enough to be solved densely: level 1 is
     /// the fine level itself and the cycle is that direct solve.
     direct: bool,
@@ -577,23 +631,15 @@ impl Multilevel {
         fine.prepare();
         self.used = 0;
         self.direct = false;
+        self.assembled = false;
         let free = fine.free_count();
         if free <= COARSEST {
             // One aggregate per free node: level 1 is the fine system, solved densely.
-            fine.coarse_of.clear();
-            let mut count = 0u32;
-            for &f in &fine.fixed {
-                fine.coarse_of.push(if f {
-                    NONE
-                } else {
-                    count += 1;
-                    count - 1
-                });
-            }
+            let count = fine.identity_aggregates();
             if self.coarse.is_empty() {
                 self.coarse.push(Coarse::default());
             }
-            self.assemble_from_bonds(count as usize);
+            self.assemble_from_bonds(count);
             self.used = 1;
             self.factor_coarsest();
             self.direct = self.dense_ok;
@@ -603,10 +649,16 @@ impl Multilevel {
             self.used = 0;
         }
         let fine = &mut self.fine;
+        self.assembled = free > COARSEST
+            && fine.bonds.len() >= PARALLEL_BONDS * fine.coupled_pairs(&mut self.marker);
         if free > COARSEST {
-            let count = fine.aggregate();
+            let count = if self.assembled {
+                fine.identity_aggregates()
+            } else {
+                fine.aggregate()
+            };
             fine.keep_inter();
-            if count * 10 <= free * 9 {
+            if self.assembled || count * 10 <= free * 9 {
                 if self.coarse.is_empty() {
                     self.coarse.push(Coarse::default());
                 }
@@ -821,7 +873,15 @@ impl Multilevel {
         fine.r_t.copy_from_slice(r_t);
         fine.z_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
         fine.z_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
-        if self.direct {
+        if self.assembled {
+            // z = P (one cycle on level 1) with P the identity on free nodes.
+            self.restrict_fine(false);
+            self.cycle(0);
+            self.prolong_correction();
+            let fine = &mut self.fine;
+            std::mem::swap(&mut fine.z_u, &mut fine.e_u);
+            std::mem::swap(&mut fine.z_t, &mut fine.e_t);
+        } else if self.direct {
             self.restrict_fine(false);
             self.solve_coarsest();
             // z was zero: z = P z₁.
@@ -862,6 +922,38 @@ impl Multilevel {
         let fine = &self.fine;
         z_u.copy_from_slice(&fine.z_u);
         z_t.copy_from_slice(&fine.z_t);
+    }
+
+    /// True when the finest level is assembled ([`PARALLEL_BONDS`]): then
+    /// [`Self::product`] is the stiffness product.
+    pub(crate) fn assembled(&self) -> bool {
+        self.assembled && self.used > 0
+    }
+
+    /// `y = K x` by the assembled blocks (zero on fixed nodes); only when
+    /// [`Self::assembled`].
+    pub(crate) fn product(
+        &mut self,
+        x_u: &[DVec3],
+        x_t: &[DVec3],
+        y_u: &mut [DVec3],
+        y_t: &mut [DVec3],
+    ) {
+        let (fine, lv) = (&self.fine, &mut self.coarse[0]);
+        for (i, &c) in fine.coarse_of.iter().enumerate() {
+            if c != NONE {
+                lv.z_u[c as usize] = x_u[i];
+                lv.z_t[c as usize] = x_t[i];
+            }
+        }
+        lv.product();
+        for (i, &c) in fine.coarse_of.iter().enumerate() {
+            (y_u[i], y_t[i]) = if c == NONE {
+                (DVec3::ZERO, DVec3::ZERO)
+            } else {
+                (lv.t_u[c as usize], lv.t_t[c as usize])
+            };
+        }
     }
 
     /// Level 1's right-hand side from the fine `r` (minus `t` when `smoothed`).
@@ -1037,5 +1129,82 @@ impl Multilevel {
             lv.z_u[i] = DVec3::new(v[0], v[1], v[2]);
             lv.z_t[i] = DVec3::new(v[3], v[4], v[5]);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::index::BondIndex;
+
+    /// A row of 20 free nodes, the last joined to a fixed node, each pair
+    /// by four parallel bonds with their own faces, arms and springs (a
+    /// reduced system's super-nodes): the level is assembled, and its block
+    /// product is the bonds' product.
+    #[test]
+    fn an_assembled_level_multiplies_as_its_bonds() {
+        let n = 20;
+        let centroid: Vec<DVec3> = (0..=n).map(|i| DVec3::new(i as f64, 0.0, 0.0)).collect();
+        let mut fixed = vec![false; n + 1];
+        fixed[n] = true;
+        let mut bonds = Vec::new();
+        for i in 0..n {
+            for k in 0..4 {
+                let kf = k as f64;
+                let p = DVec3::new(i as f64 + 0.5, 0.3 * kf - 0.45, 0.2 * kf);
+                let normal = DVec3::new(1.0, 0.1 * kf, -0.05 * kf).normalize();
+                bonds.push(LocalBond {
+                    bond: BondIndex((4 * i + k) as u32),
+                    a: i as u32,
+                    b: (i + 1) as u32,
+                    normal,
+                    ra: p - centroid[i],
+                    rb: p - centroid[i + 1],
+                    kn: 1.0 + kf,
+                    ks: 0.4 + 0.1 * kf,
+                    kb: 0.05 * (1.0 + kf),
+                    kt: 0.08,
+                });
+            }
+        }
+        let mut ml = Multilevel::default();
+        ml.build(&centroid, &fixed, &bonds);
+        assert!(ml.assembled());
+        let x_u: Vec<DVec3> = (0..=n)
+            .map(|i| {
+                if fixed[i] {
+                    DVec3::ZERO
+                } else {
+                    DVec3::new((i as f64).sin(), 0.3, -(i as f64) * 0.01)
+                }
+            })
+            .collect();
+        let x_t: Vec<DVec3> = (0..=n)
+            .map(|i| {
+                if fixed[i] {
+                    DVec3::ZERO
+                } else {
+                    DVec3::new(0.02, (i as f64).cos() * 0.1, 0.05)
+                }
+            })
+            .collect();
+        let (mut a_u, mut a_t) = (vec![DVec3::ZERO; n + 1], vec![DVec3::ZERO; n + 1]);
+        let (mut b_u, mut b_t) = (vec![DVec3::ZERO; n + 1], vec![DVec3::ZERO; n + 1]);
+        stiffness_product(&bonds, &fixed, &x_u, &x_t, &mut a_u, &mut a_t);
+        ml.product(&x_u, &x_t, &mut b_u, &mut b_t);
+        let scale = a_u
+            .iter()
+            .chain(&a_t)
+            .map(|v| v.length())
+            .fold(0.0, f64::max);
+        assert!(scale > 0.1);
+        for i in 0..=n {
+            assert!((a_u[i] - b_u[i]).length() <= 1e-12 * scale, "node {i}");
+            assert!((a_t[i] - b_t[i]).length() <= 1e-12 * scale, "node {i}");
+        }
+        // A chunk system (one bond per pair) is not assembled.
+        let single: Vec<LocalBond> = bonds.iter().step_by(4).copied().collect();
+        ml.build(&centroid, &fixed, &single);
+        assert!(!ml.assembled());
     }
 }

@@ -12,7 +12,10 @@
 //! of its members, its load their weight (which has no moment about that
 //! centre) plus the point loads on them with their moments, and its bonds
 //! are those of its members to other nodes, with arms measured from its
-//! centre. Bonds inside a super-node drop out. This is the Galerkin
+//! centre. Bonds inside a super-node drop out; the many bonds between two
+//! super-nodes stay (their stresses are reported) but the iteration runs
+//! on their sum, one 6×6 block per pair of super-nodes (the multilevel
+//! preconditioner's assembled level, see [`super::super::multilevel`]). This is the Galerkin
 //! projection of the chunk system on rigid motions of the groups (the
 //! coarse space of
 //! [`super::super::multilevel`]), so the reduced solve's bond forces are
