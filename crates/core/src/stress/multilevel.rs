@@ -293,8 +293,9 @@ impl Fine {
         self.fixed.len()
     }
 
-    /// Diagonal blocks and node adjacency.
-    fn prepare(&mut self) {
+    /// Inverse diagonal blocks (for the Jacobi smoothing; an assembled
+    /// fine level smooths on its blocks instead).
+    fn prepare_inverses(&mut self) {
         let len = self.len();
         self.inv.clear();
         self.inv.resize(len, Block::ZERO);
@@ -312,6 +313,11 @@ impl Fine {
                 self.inv[i] = self.inv[i].inverse();
             }
         }
+    }
+
+    /// Node adjacency.
+    fn prepare_adjacency(&mut self) {
+        let len = self.len();
         self.adj_offsets.clear();
         self.adj_offsets.resize(len + 1, 0);
         for lb in &self.bonds {
@@ -628,7 +634,7 @@ impl Multilevel {
                 &mut fine.ke_t,
             ],
         );
-        fine.prepare();
+        fine.prepare_adjacency();
         self.used = 0;
         self.direct = false;
         self.assembled = false;
@@ -651,6 +657,9 @@ impl Multilevel {
         let fine = &mut self.fine;
         self.assembled = free > COARSEST
             && fine.bonds.len() >= PARALLEL_BONDS * fine.coupled_pairs(&mut self.marker);
+        if !self.assembled {
+            fine.prepare_inverses();
+        }
         if free > COARSEST {
             let count = if self.assembled {
                 fine.identity_aggregates()
