@@ -586,8 +586,6 @@ fn find_slot(lv: &Coarse, i: usize, j: u32) -> usize {
 }
 
 impl Multilevel {
-    /// Builds the hierarchy over the fine system (`n + 1` nodes, the last
-    /// the world).
     /// True when the hierarchy was built (and still stands) from exactly
     /// these nodes and bonds, bit for bit.
     pub(crate) fn built_from(
@@ -609,6 +607,8 @@ impl Multilevel {
             && fine.bonds.iter().zip(bonds).all(|(a, b)| a.same_bits(b))
     }
 
+    /// Builds the hierarchy over the fine system (`n + 1` nodes, the last
+    /// the world).
     pub(crate) fn build(&mut self, centroid: &[DVec3], fixed: &[bool], bonds: &[LocalBond]) {
         self.built = true;
         let fine = &mut self.fine;

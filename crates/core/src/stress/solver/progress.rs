@@ -120,7 +120,8 @@ fn mode_code(mode: SolveMode) -> u8 {
 }
 
 impl SolveProgress {
-    /// Iterations of all slices so far.
+    /// Iterations of all slices so far (of the round under way, for a
+    /// reduced solve; 0 between two rounds).
     pub fn iterations(&self) -> u32 {
         self.iterations
     }

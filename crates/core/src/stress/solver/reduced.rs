@@ -13,11 +13,12 @@
 //! centre) plus the point loads on them with their moments, and its bonds
 //! are those of its members to other nodes, with arms measured from its
 //! centre. Bonds inside a super-node drop out; the many bonds between two
-//! super-nodes stay (their stresses are reported) but the iteration runs
+//! super-nodes stay (their stresses are reported), but the iteration runs
 //! on their sum, one 6×6 block per pair of super-nodes (the multilevel
-//! preconditioner's assembled level, see [`super::super::multilevel`]). This is the Galerkin
-//! projection of the chunk system on rigid motions of the groups (the
-//! coarse space of
+//! preconditioner's assembled level), and goes straight to the hierarchy
+//! (a forest of single bonds between super-nodes is far softer than the
+//! dozen it stands for). This is the Galerkin projection of the chunk
+//! system on rigid motions of the groups (the coarse space of
 //! [`super::super::multilevel`]), so the reduced solve's bond forces are
 //! exact for a structure whose groups do not deform, and in general they
 //! balance every super-node: the weight of what a bond carries is right.
@@ -47,9 +48,9 @@
 //! bit, so a resumed slice does not rebuild it.
 
 use super::{
-    DVec3, EVALUATION_PASSES, FOREST_BUILD_PASSES, FOREST_ITERATION_PASSES, NONE, STANDARD_GRAVITY,
-    STRUCTURE_PASSES, SolveMode, SolveProgress, StressError, StressLoads, StressReport,
-    StressSolver,
+    DVec3, EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES,
+    MULTILEVEL_ITERATION_PASSES, NONE, STANDARD_GRAVITY, STRUCTURE_PASSES, SolveMode,
+    SolveProgress, StressError, StressLoads, StressReport, StressSolver,
 };
 use crate::asset::Asset;
 use crate::index::ChunkIndex;
@@ -172,10 +173,12 @@ impl StressSolver {
                 self.report = Some(report);
                 return Ok(report);
             }
-            // The next round gathers, reduces and builds its forest, and
-            // runs one iteration and an evaluation at least.
+            // The next round gathers, reduces and builds its forest and
+            // hierarchy, and runs one iteration and an evaluation at least
+            // (on at least this round's bonds: refining adds some).
             let next = (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds
-                + (FOREST_ITERATION_PASSES + EVALUATION_PASSES) * self.bonds.len() as u64;
+                + (HIERARCHY_BUILD_PASSES + MULTILEVEL_ITERATION_PASSES + EVALUATION_PASSES)
+                    * self.bonds.len() as u64;
             if self.passes.saturating_add(next) > self.pass_limit {
                 self.stresses.clear();
                 self.save_place(&mut slot, round + 1, false, loads);
