@@ -24,6 +24,76 @@ static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 fn steady_state_stress_allocates_nothing() {
     a_warm_stress_solve_and_its_damage_allocate_nothing();
     a_solve_sliced_over_budgeted_updates_allocates_only_at_its_first_cut();
+    a_sliced_reduced_solve_allocates_only_at_its_first_cut();
+}
+
+/// The reduced solve (refinement rounds, each with more nodes than the one
+/// before) sliced by a work limit: once the solver's scratch has grown to
+/// the solve, a second sliced solve allocates at its first cut (the
+/// progress, sized then for every round) and never after, cuts between
+/// rounds included.
+fn a_sliced_reduced_solve_allocates_only_at_its_first_cut() {
+    use smithereens_core::stress::StressLimit;
+    let asset = Asset::new(&fixtures::stress_wall_desc(24, 12, 2)).unwrap();
+    let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+    // A 4-column gap under the wall: the bonds beside it refine.
+    let mut health = vec![10.0; asset.bond_count()];
+    for (bi, b) in asset.bonds().iter_enumerated() {
+        let in_gap = |c: ChunkIndex| {
+            let p = asset.chunks()[c].centroid;
+            p.y < 1.0 && (5.0..7.0).contains(&p.x)
+        };
+        if in_gap(b.chunk0) || b.chunk1.is_some_and(in_gap) {
+            health[bi.0 as usize] = 0.0;
+        }
+    }
+    let limit = |elastic: f32| StressLimit {
+        elastic,
+        fatal: 2.0 * elastic,
+    };
+    let weak = Material {
+        compression: limit(150e3),
+        tension: limit(60e3),
+        shear: limit(60e3),
+        damage_rate: 1e-5,
+    };
+    let settings = StressSettings {
+        max_iterations: 10_000,
+        reduce_above: 100,
+        ..Default::default()
+    };
+    let mut solver = StressSolver::new(&asset, settings, StressMaterials::uniform(weak)).unwrap();
+    let loads = StressLoads {
+        gravity: Vec3::new(0.0, -9.81, 0.0),
+        ..Default::default()
+    };
+    let mut calls_after_first_cut = 0;
+    for pass in 0..2 {
+        solver.reset_warm_start();
+        let mut progress = None;
+        let mut calls = 0;
+        loop {
+            let region = Region::new(GLOBAL);
+            solver
+                .solve_within(&asset, &nodes, &health, &loads, 5_000, &mut progress)
+                .unwrap();
+            let stats = region.change();
+            calls += 1;
+            if pass == 1 && calls > 1 {
+                calls_after_first_cut += 1;
+                assert_eq!(
+                    stats.allocations + stats.reallocations,
+                    0,
+                    "call {calls}: {stats:?}"
+                );
+            }
+            if progress.is_none() {
+                break;
+            }
+            assert!(calls < 10_000);
+        }
+    }
+    assert!(calls_after_first_cut > 10, "{calls_after_first_cut} calls");
 }
 
 fn a_warm_stress_solve_and_its_damage_allocate_nothing() {

@@ -216,3 +216,99 @@ fn a_reduced_progress_of_other_loads_or_bonds_is_not_continued() {
             .all(|b| b.bond.0 as usize != first_intact)
     );
 }
+
+/// Between two slices the solver's warm start is reset (or another solve
+/// of the same chunks moves it): a cut inside a round carries its iterate
+/// in the progress, and a cut between two rounds carries the warm start
+/// the next round starts from, so the sliced solve still ends bit for bit
+/// as one call. The same with a fresh solver per slice given only the
+/// progress, sent through postcard.
+#[test]
+fn a_sliced_reduced_solve_does_not_depend_on_the_warm_start_between_slices() {
+    let w = wall();
+    let mut one = solver(&w.asset);
+    let whole = one.solve(&w.asset, &w.nodes, &w.health, &GRAVITY).unwrap();
+    let expected = one.bond_stresses().to_vec();
+    let push = [PointLoad {
+        chunk: w.nodes[w.nodes.len() - 1],
+        force: Vec3::new(-4e4, 0.0, 0.0),
+        point: w.asset.chunks()[w.nodes[w.nodes.len() - 1]].centroid,
+    }];
+    let pushed = StressLoads {
+        point_loads: &push,
+        ..GRAVITY
+    };
+    for work in [1, 5_000, 40_000] {
+        for meddle in 0..3 {
+            let mut s = solver(&w.asset);
+            let mut progress: Option<SolveProgress> = None;
+            let mut calls = 0;
+            let r = loop {
+                let r = s
+                    .solve_within(&w.asset, &w.nodes, &w.health, &GRAVITY, work, &mut progress)
+                    .unwrap();
+                calls += 1;
+                if progress.is_none() {
+                    break r;
+                }
+                match meddle {
+                    0 => s.reset_warm_start(),
+                    1 => {
+                        // Another solve of the same chunks (other loads)
+                        // moves their warm start.
+                        let mut other = None;
+                        s.solve_within(&w.asset, &w.nodes, &w.health, &pushed, 1, &mut other)
+                            .unwrap();
+                    }
+                    _ => {
+                        let bytes = postcard::to_stdvec(&progress).unwrap();
+                        progress = postcard::from_bytes(&bytes).unwrap();
+                        s = solver(&w.asset);
+                    }
+                }
+            };
+            assert!(calls > 1, "work {work}");
+            assert_eq!(
+                r.residual.to_bits(),
+                whole.residual.to_bits(),
+                "work {work}, meddling {meddle}"
+            );
+            assert_eq!(
+                s.bond_stresses(),
+                &expected[..],
+                "work {work}, meddling {meddle}"
+            );
+        }
+    }
+}
+
+/// A progress decoded from damaged bytes (here: a round past the limit,
+/// a between-rounds place without its warm start) is not continued and
+/// does not panic; the solve starts over and converges.
+#[test]
+fn a_damaged_reduced_progress_is_dropped() {
+    let w = wall();
+    let mut s = solver(&w.asset);
+    let mut progress = None;
+    // Cut at the first round boundary or inside the first round.
+    s.solve_within(&w.asset, &w.nodes, &w.health, &GRAVITY, 1, &mut progress)
+        .unwrap();
+    let good = serde_json::to_value(progress.as_ref().unwrap()).unwrap();
+    for (field, value) in [
+        ("round", serde_json::json!(u32::MAX)),
+        ("round", serde_json::json!(5)),
+        ("round_started", serde_json::json!(false)),
+    ] {
+        let mut bad = good.clone();
+        bad[field] = value.clone();
+        if field == "round_started" {
+            bad["x_u"] = serde_json::json!([]);
+        }
+        let mut p: Option<SolveProgress> = Some(serde_json::from_value(bad).unwrap());
+        let mut fresh = solver(&w.asset);
+        let r = fresh
+            .solve_within(&w.asset, &w.nodes, &w.health, &GRAVITY, u64::MAX, &mut p)
+            .unwrap();
+        assert!(r.converged && p.is_none(), "{field} = {value}: {r:?}");
+    }
+}

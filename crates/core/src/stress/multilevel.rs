@@ -10,7 +10,8 @@
 //! unsmoothed). A rigid motion of a group moves a bond face exactly as a
 //! rigid motion of one node does, so the coarse operator `Pᵀ K P` is
 //! assembled exactly: the finest level keeps the bond springs (its product
-//! is `stiffness_product`); every coarser level is an assembled block
+//! is `stiffness_product`; but see the assembled finest level below);
+//! every coarser level is an assembled block
 //! matrix with one 6×6 block per pair of coupled aggregates (bonds inside
 //! an aggregate drop out, parallel bonds between two aggregates merge), so
 //! a coarse level costs a few block products per node, not one per bond.
@@ -33,8 +34,10 @@
 //! conjugate gradient is the flexible one (Polak–Ribière `β`).
 //!
 //! A system whose bonds join few pairs of nodes (at least
-//! `PARALLEL_BONDS` (3) bonds per coupled pair: a reduced solve's
-//! super-nodes, each joined to its neighbours by about a dozen chunk bonds)
+//! `PARALLEL_BONDS` (3) bonds per coupled pair over the whole system: a
+//! reduced solve's super-nodes, each joined to its neighbours by about a
+//! dozen chunk bonds; also a chunk asset whose faces are split into
+//! several bonds each, with the same results up to rounding)
 //! is assembled as it is (one aggregate per node, so level 1 is the system
 //! itself in 6×6 blocks, one per coupled pair): the cycle starts on that
 //! level (Gauss–Seidel sweeps, then the K-cycle below), and the solver's
@@ -61,7 +64,8 @@ const MAX_LEVELS: usize = 12;
 /// assembled into 6×6 blocks (one per pair) and cycled on as an assembled
 /// level, its product a block product: a reduced system's super-nodes are
 /// joined by about a dozen parallel bonds each (100×50×2 wall: 8,572 bonds
-/// between 360 super-nodes), where a chunk system has one bond per pair.
+/// between 360 super-nodes), where the benchmark chunk systems have one
+/// bond per pair.
 const PARALLEL_BONDS: usize = 3;
 
 /// A symmetric 6×6 block `[[uu, ut], [tu, tt]]` acting on (translation,

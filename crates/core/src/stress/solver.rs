@@ -45,7 +45,8 @@
 //!   gradient takes the flexible (Polak–Ribière) `β`.
 //!
 //! The default, [`Preconditioner::Auto`], tries the forest for
-//! [`FOREST_TRIAL`] iterations and then switches to the multilevel one.
+//! [`FOREST_TRIAL`] iterations and then switches to the multilevel one;
+//! a reduced solve ([`reduced`]) starts with the multilevel one.
 //!
 //! # Residual
 //! After the last iteration the solver recomputes `r = b − K x` from the
@@ -125,7 +126,10 @@ pub enum Preconditioner {
     /// iterations on any structure.
     Multilevel,
     /// The forest for the first [`FOREST_TRIAL`] iterations; if that does
-    /// not converge, the multilevel preconditioner from there on.
+    /// not converge, the multilevel preconditioner from there on. A
+    /// reduced solve ([`StressSettings::reduce_above`]) skips the trial:
+    /// the forest of single bonds between super-nodes is far softer than
+    /// the dozen bonds it stands for.
     #[default]
     Auto,
 }
@@ -1417,7 +1421,8 @@ impl StressSolver {
     }
 
     /// Builds the multilevel hierarchy unless it stands for this structure
-    /// and mode (never kept for a reduced solve's super-nodes).
+    /// and mode (a reduced solve's: unless it was built from this very
+    /// reduced system, bit for bit).
     fn ensure_hierarchy(&mut self, inertial: bool) {
         let mode = if inertial {
             SolveMode::Inertial

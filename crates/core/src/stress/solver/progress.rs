@@ -12,8 +12,10 @@ use serde::{Deserialize, Serialize};
 /// Opaque; serialisable so that a snapshot taken between slices resumes
 /// bit for bit. Size: six vectors per node of the cluster, plus its node
 /// and intact bond lists (a reduced solve's: six vectors per node of its
-/// reduced system, plus the full-resolution node, refined chunk and bond
-/// lists, and its loads).
+/// reduced system, sized for the full-resolution cluster, plus its node,
+/// refined chunk and bond lists, and its loads; between two rounds, two
+/// vectors per full-resolution node hold the warm start the next round
+/// starts from).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SolveProgress {
     /// What was solved: the mode, the nodes (ascending chunks), the intact
@@ -190,6 +192,15 @@ impl SolveProgress {
     /// solve (or, with `started` false, a cut between two rounds: `slot`
     /// is filled) with the reduced solve's place: `round`, the refined
     /// chunks, and the full-resolution nodes and loads it is a solve of.
+    ///
+    /// Between two rounds (`started` false) the next round starts from the
+    /// solver's warm start, which another solve could change before the
+    /// next call: the cluster's is kept in `x_u`, `x_t` (one entry per
+    /// full-resolution node, `warm`) and put back by [`Self::resume_warm`].
+    /// The vectors are sized for the full-resolution cluster at once, so
+    /// the rounds after the first cut (more nodes as refinement adds
+    /// them) do not grow them.
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn mark_reduced(
         slot: &mut Option<Self>,
         round: u32,
@@ -198,8 +209,18 @@ impl SolveProgress {
         fine_nodes: &[ChunkIndex],
         fine_bonds: &[u32],
         loads: &StressLoads<'_>,
+        warm: impl Iterator<Item = (DVec3, DVec3)>,
     ) {
         let p = slot.get_or_insert_with(Self::default);
+        let len = fine_nodes.len() + 1;
+        for v in [
+            &mut p.b_u, &mut p.b_t, &mut p.x_u, &mut p.x_t, &mut p.r_u, &mut p.r_t, &mut p.p_u,
+            &mut p.p_t,
+        ] {
+            v.reserve(len.saturating_sub(v.len()));
+        }
+        p.nodes.reserve(len.saturating_sub(p.nodes.len()));
+        p.refined.reserve(len.saturating_sub(p.refined.len()));
         // `save` took the mode from the forest, which a reduced system's
         // is not recorded as.
         p.mode = mode_code(SolveMode::Anchored);
@@ -209,6 +230,12 @@ impl SolveProgress {
             p.nodes.clear();
             p.bonds.clear();
             p.iterations = 0;
+            p.x_u.clear();
+            p.x_t.clear();
+            for (u, t) in warm {
+                p.x_u.push(u);
+                p.x_t.push(t);
+            }
         }
         p.bonds.clear();
         p.bonds.extend_from_slice(fine_bonds);
@@ -231,11 +258,29 @@ impl SolveProgress {
         fine_bonds: &[u32],
         loads: &StressLoads<'_>,
     ) -> Option<(u32, bool, &[ChunkIndex])> {
-        (self.round > 0
+        // A place decoded from damaged bytes must not pass the round limit
+        // or miss its warm start.
+        let warm_ok = self.round_started
+            || (self.x_u.len() == fine_nodes.len() && self.x_t.len() == fine_nodes.len());
+        ((1..=super::reduced::MAX_ROUNDS).contains(&self.round)
+            && warm_ok
             && self.fine_nodes == fine_nodes
             && self.bonds == fine_bonds
             && self.loads_key.iter().copied().eq(loads_bits(loads)))
         .then_some((self.round, self.round_started, &self.refined))
+    }
+
+    /// The warm start of each full-resolution node kept at a cut between
+    /// two rounds (see [`Self::mark_reduced`]), in node order.
+    pub(super) fn resume_warm(&self) -> impl Iterator<Item = (DVec3, DVec3)> + '_ {
+        self.x_u.iter().copied().zip(self.x_t.iter().copied())
+    }
+
+    /// Where a reduced solve stands, for a state hash: the round (0 for a
+    /// full solve), whether its iteration has started, and how many chunks
+    /// are refined.
+    pub fn reduced_round(&self) -> (u32, bool, usize) {
+        (self.round, self.round_started, self.refined.len())
     }
 
     /// Puts the state back into `solver` (whose structure and loads

@@ -119,6 +119,16 @@ impl StressSolver {
             }
             round = at - 1;
             resume = started;
+            if !started {
+                // The round starts from the warm start the cut left.
+                if let Some(p) = slot.as_ref() {
+                    for (k, (u, t)) in p.resume_warm().enumerate() {
+                        let c = self.chunk[k].0 as usize;
+                        self.warm_u[c] = u;
+                        self.warm_t[c] = t;
+                    }
+                }
+            }
         }
         let fine_bonds = self.bond_list.len() as u64;
         let mut gathered = true;
@@ -162,7 +172,7 @@ impl StressSolver {
                     self.evaluate(false)
                 }
             };
-            if residual > eps || round == MAX_ROUNDS || !self.refine() {
+            if residual > eps || round >= MAX_ROUNDS || !self.refine() {
                 let report = StressReport {
                     iterations,
                     residual: residual as f32,
@@ -204,6 +214,10 @@ impl StressSolver {
             .zip(&self.fine_chunk)
             .filter(|(r, _)| **r)
             .map(|(_, &c)| c);
+        let warm = self
+            .fine_chunk
+            .iter()
+            .map(|c| (self.warm_u[c.0 as usize], self.warm_t[c.0 as usize]));
         SolveProgress::mark_reduced(
             slot,
             round,
@@ -212,6 +226,7 @@ impl StressSolver {
             &self.fine_chunk,
             &self.bond_list,
             loads,
+            warm,
         );
     }
 
