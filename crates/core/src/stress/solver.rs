@@ -171,8 +171,8 @@ pub struct StressSettings {
     /// reduced graph of rigid super-nodes, refined where a bond nears its
     /// limit ([`reduced`]); 0 (the default) never reduces. [`REDUCE_ABOVE`]
     /// is the threshold the tests use. Off by default: on the 100×50×2
-    /// wall the reduced solve is 9× faster than the full one after a break
-    /// (4.0 against 35 ms) but 3× slower from rest (3.3 against 1.0 ms,
+    /// wall the reduced solve is 10× faster than the full one after a
+    /// break (3.5 against 35 ms) but 3× slower from rest (3.4 against 1.0 ms,
     /// where the full solve's forest is exact), and its outcomes match the
     /// full solve's where `tests/issue_13_multiresolution.rs` checks them.
     #[serde(default)]
