@@ -137,3 +137,93 @@ fn a_weak_wall_over_a_gap_collapses_with_the_same_bonds_full_and_reduced() {
     };
     same_outcome(Some((40, 60)), m, true);
 }
+
+/// A weak bond hidden inside a super-node: the reduced graph drops the
+/// bonds inside its super-nodes, so a bond of weaker material there would
+/// never be looked at if refinement judged the bonds between super-nodes
+/// by their own limits only. It judges them by the weakest limit inside
+/// their super-nodes as well, so the weak bond is solved at full
+/// resolution and reported, past its fatal limit as in the full solve.
+///
+/// The 24 × 12 × 2 wall of 0.5 m cubes, concrete, reduced above 100 free
+/// chunks; the bonds tried are vertical bonds of the lower rows that the
+/// reduced solve does not report with concrete everywhere (inside a
+/// super-node), each in turn made of a material whose compression elastic
+/// limit, 50 kPa, is below the ~100 kPa its row carries.
+#[test]
+fn a_weak_bond_inside_a_super_node_is_refined_and_reported() {
+    use smithereens_core::fixtures::stress_wall_desc;
+    use smithereens_core::stress::{StressLoads, StressSettings, StressSolver};
+    let asset = Asset::new(&stress_wall_desc(24, 12, 2)).unwrap();
+    let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+    let health = vec![10.0; asset.bond_count()];
+    let loads = StressLoads {
+        gravity: Vec3::new(0.0, -9.81, 0.0),
+        ..Default::default()
+    };
+    let settings = |reduce_above| StressSettings {
+        max_iterations: 10_000,
+        reduce_above,
+        ..Default::default()
+    };
+    let mut concrete = StressSolver::new(
+        &asset,
+        settings(100),
+        StressMaterials::uniform(Material::CONCRETE),
+    )
+    .unwrap();
+    concrete.solve(&asset, &nodes, &health, &loads).unwrap();
+    let reported: Vec<BondIndex> = concrete.bond_stresses().iter().map(|b| b.bond).collect();
+    let inner: Vec<BondIndex> = asset
+        .bonds()
+        .iter_enumerated()
+        .filter(|(bi, b)| {
+            b.normal.y.abs() > 0.9
+                && b.centroid.y < 2.0
+                && b.chunk1.is_some()
+                && !reported.contains(bi)
+        })
+        .map(|(bi, _)| bi)
+        .take(3)
+        .collect();
+    assert_eq!(inner.len(), 3, "bonds inside super-nodes in the lower rows");
+    let weak = Material {
+        compression: StressLimit {
+            elastic: 50e3,
+            fatal: 60e3,
+        },
+        ..Material::CONCRETE
+    };
+    for &bi in &inner {
+        let mut ids = vec![0u16; asset.bond_count()];
+        ids[bi.0 as usize] = 1;
+        let materials = StressMaterials {
+            materials: vec![Material::CONCRETE, weak],
+            bond_material: ids,
+        };
+        let mut full = StressSolver::new(&asset, settings(0), materials.clone()).unwrap();
+        full.solve(&asset, &nodes, &health, &loads).unwrap();
+        let exact = full
+            .bond_stresses()
+            .iter()
+            .find(|b| b.bond == bi)
+            .unwrap()
+            .compression;
+        assert!(exact > weak.compression.fatal, "{bi:?}: {exact} Pa");
+        let mut reduced = StressSolver::new(&asset, settings(100), materials).unwrap();
+        let r = reduced.solve(&asset, &nodes, &health, &loads).unwrap();
+        assert!(r.converged, "{r:?}");
+        let got = reduced
+            .bond_stresses()
+            .iter()
+            .find(|b| b.bond == bi)
+            .unwrap_or_else(|| panic!("{bi:?} is not reported by the reduced solve"))
+            .compression;
+        // The same outcome: past its fatal limit in both. (Its rigid
+        // neighbours make the reduced figure lower, 30 % on the first bond.)
+        assert!(
+            got > weak.compression.fatal,
+            "{bi:?}: reduced {got} Pa, full {exact} Pa"
+        );
+    }
+}

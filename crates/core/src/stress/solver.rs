@@ -494,6 +494,9 @@ pub struct StressSolver {
     node_of: Vec<u32>,
     /// Per fine local node: solved at full resolution.
     refined: Vec<bool>,
+    /// Per super-node of a reduced solve: the lowest elastic limits
+    /// (compression, tension, shear, Pa) of the bonds inside it.
+    inner_limit: Vec<[f32; 3]>,
     /// Node → its fine local nodes (CSR).
     member_offsets: Vec<u32>,
     members: Vec<u32>,
@@ -611,6 +614,7 @@ impl StressSolver {
             fine_mass: Vec::new(),
             node_of: Vec::new(),
             refined: Vec::new(),
+            inner_limit: Vec::new(),
             member_offsets: Vec::new(),
             members: Vec::new(),
             multilevel: Multilevel::default(),

@@ -25,8 +25,10 @@
 //!
 //! # Refinement
 //! After a converged reduced solve, every super-node at an end of a bond
-//! whose stress reaches [`REFINE_AT`] × its elastic limit in any mode is
-//! split into its chunks, and the cluster is solved again (warm-started
+//! whose stress reaches [`REFINE_AT`] × its elastic limit in any mode (the
+//! bond's own limit, or the lowest of the bonds inside that super-node if
+//! lower: a weak bond hidden inside is looked at before the bonds around it
+//! near their own limits) is split into its chunks, and the cluster is solved again (warm-started
 //! from the reduced answer), for at most [`MAX_ROUNDS`] solves. The last
 //! solve's bonds are the reported ones: the bonds between nodes (the
 //! refined regions at full resolution, the rest between super-nodes); bonds
@@ -352,12 +354,20 @@ impl StressSolver {
         self.fixed.push(true);
         self.inv_w2.push(0.0);
         self.inv_wl2.push(0.0);
-        // Bonds between nodes, arms from the node centres.
+        // Bonds between nodes, arms from the node centres; a bond inside a
+        // super-node leaves only its limits.
+        self.inner_limit.clear();
+        self.inner_limit.resize(nn, [f32::INFINITY; 3]);
         let mut kept = 0;
         for e in 0..self.bonds.len() {
             let mut lb = self.bonds[e];
             let (a, b) = (self.node_of[lb.a as usize], self.node_of[lb.b as usize]);
             if a == b {
+                let m = self.materials.of(lb.bond);
+                let inner = &mut self.inner_limit[a as usize];
+                inner[0] = inner[0].min(m.compression.elastic);
+                inner[1] = inner[1].min(m.tension.elastic);
+                inner[2] = inner[2].min(m.shear.elastic);
                 continue;
             }
             let p = self.fine_centroid[lb.a as usize] + lb.ra;
@@ -377,18 +387,16 @@ impl StressSolver {
     }
 
     /// Marks for refinement the super-nodes at the ends of bonds at
-    /// [`REFINE_AT`] of an elastic limit; true when there are any.
+    /// [`REFINE_AT`] of an elastic limit: the bond's own, or the lowest of
+    /// the bonds inside that super-node (a weaker bond hidden inside a
+    /// super-node carries about what the bonds around it carry, so it is
+    /// looked at before the bonds around it near their own limit); true
+    /// when there are any.
     fn refine(&mut self) -> bool {
         let mut any = false;
         for (e, st) in self.stresses.iter().enumerate() {
             let m = self.materials.of(st.bond);
-            let ratio = |sigma: f32, limit: f32| if limit > 0.0 { sigma / limit } else { 0.0 };
-            let u = ratio(st.compression, m.compression.elastic)
-                .max(ratio(st.tension, m.tension.elastic))
-                .max(ratio(st.shear, m.shear.elastic));
-            if u < REFINE_AT {
-                continue;
-            }
+            let own = [m.compression.elastic, m.tension.elastic, m.shear.elastic];
             let lb = &self.bonds[e];
             for end in [lb.a as usize, lb.b as usize] {
                 if end >= self.chunk.len() {
@@ -398,7 +406,18 @@ impl StressSolver {
                     self.member_offsets[end] as usize,
                     self.member_offsets[end + 1] as usize,
                 );
-                if hi - lo > 1 {
+                if hi - lo <= 1 {
+                    continue;
+                }
+                let inner = self.inner_limit[end];
+                let ratio = |sigma: f32, k: usize| {
+                    let limit = own[k].min(inner[k]);
+                    if limit > 0.0 { sigma / limit } else { 0.0 }
+                };
+                let u = ratio(st.compression, 0)
+                    .max(ratio(st.tension, 1))
+                    .max(ratio(st.shear, 2));
+                if u >= REFINE_AT {
                     for &i in &self.members[lo..hi] {
                         self.refined[i as usize] = true;
                     }
