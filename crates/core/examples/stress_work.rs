@@ -7,13 +7,15 @@
 //! (`DestructionSettings::stress_work_per_frame`) is about
 //! `budget × ns/pass` of stress time.
 //!
-//! `cargo run --release -p smithereens-core --example stress_work [REPS]`
+//! `cargo run --release -p smithereens-core --example stress_work [REPS] [reduced]`
+//! (`reduced`: with `reduce_above = REDUCE_ABOVE`, which only the
+//! 100×50×2 wall exceeds: its multi-resolution solve)
 #![allow(clippy::unwrap_used)]
 
 use smithereens_core::fixtures::{stress_bridge_desc, stress_tower_desc, stress_wall_desc};
 use smithereens_core::glam::Vec3;
 use smithereens_core::stress::{
-    Material, StressLoads, StressMaterials, StressSettings, StressSolver,
+    Material, REDUCE_ABOVE, StressLoads, StressMaterials, StressSettings, StressSolver,
 };
 use smithereens_core::*;
 use std::time::Instant;
@@ -40,6 +42,10 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(20);
+    let reduce_above = match std::env::args().nth(2).as_deref() {
+        Some("reduced") => REDUCE_ABOVE,
+        _ => 0,
+    };
     let loads = StressLoads {
         gravity: Vec3::new(0.0, -9.81, 0.0),
         ..Default::default()
@@ -60,6 +66,7 @@ fn main() {
         broken[asset.bond_count() / 3] = 0.0;
         let settings = StressSettings {
             max_iterations: 10_000,
+            reduce_above,
             ..Default::default()
         };
         let fresh = StressSolver::new(
