@@ -1,7 +1,9 @@
 //! Small generated assets for tests, examples and benchmarks.
 
 mod stress_structures;
-pub use stress_structures::{stress_bridge_desc, stress_tower_desc, stress_wall_desc};
+pub use stress_structures::{
+    health_with_cut, stress_bridge_desc, stress_tower_desc, stress_wall_desc,
+};
 
 use crate::asset::{Asset, AssetDesc, BondDesc, BondEnd, ChunkDesc, HullDesc};
 use crate::error::AssetError;

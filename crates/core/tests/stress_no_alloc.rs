@@ -37,16 +37,8 @@ fn a_sliced_reduced_solve_allocates_only_at_its_first_cut() {
     let asset = Asset::new(&fixtures::stress_wall_desc(24, 12, 2)).unwrap();
     let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
     // A 4-column gap under the wall: the bonds beside it refine.
-    let mut health = vec![10.0; asset.bond_count()];
-    for (bi, b) in asset.bonds().iter_enumerated() {
-        let in_gap = |c: ChunkIndex| {
-            let p = asset.chunks()[c].centroid;
-            p.y < 1.0 && (5.0..7.0).contains(&p.x)
-        };
-        if in_gap(b.chunk0) || b.chunk1.is_some_and(in_gap) {
-            health[bi.0 as usize] = 0.0;
-        }
-    }
+    let health =
+        fixtures::health_with_cut(&asset, 10.0, |p| p.y < 1.0 && (5.0..7.0).contains(&p.x));
     let limit = |elastic: f32| StressLimit {
         elastic,
         fatal: 2.0 * elastic,

@@ -13,7 +13,7 @@
 //! around them: the solve takes more than one round.
 #![allow(clippy::unwrap_used)]
 
-use smithereens_core::fixtures::stress_wall_desc;
+use smithereens_core::fixtures::{health_with_cut, stress_wall_desc};
 use smithereens_core::glam::Vec3;
 use smithereens_core::stress::solver::{
     EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES, MULTILEVEL_ITERATION_PASSES,
@@ -47,16 +47,7 @@ struct Wall {
 fn wall() -> Wall {
     let asset = Asset::new(&stress_wall_desc(24, 12, 2)).unwrap();
     let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
-    let mut health = vec![10.0; asset.bond_count()];
-    for (bi, b) in asset.bonds().iter_enumerated() {
-        let touches_gap = |c: ChunkIndex| {
-            let p = asset.chunks()[c].centroid;
-            p.y < 1.0 && (5.0..7.0).contains(&p.x)
-        };
-        if touches_gap(b.chunk0) || b.chunk1.is_some_and(touches_gap) {
-            health[bi.0 as usize] = 0.0;
-        }
-    }
+    let health = health_with_cut(&asset, 10.0, |p| p.y < 1.0 && (5.0..7.0).contains(&p.x));
     Wall {
         asset,
         nodes,
@@ -64,13 +55,25 @@ fn wall() -> Wall {
     }
 }
 
-fn solver(asset: &Asset) -> StressSolver {
+/// A solver reducing above 100 free chunks, every bond of `material`.
+fn solver_of(asset: &Asset, material: Material) -> StressSolver {
     let settings = StressSettings {
         max_iterations: 10_000,
         reduce_above: 100,
         ..Default::default()
     };
-    StressSolver::new(asset, settings, StressMaterials::uniform(weak())).unwrap()
+    StressSolver::new(asset, settings, StressMaterials::uniform(material)).unwrap()
+}
+
+fn solver(asset: &Asset) -> StressSolver {
+    solver_of(asset, weak())
+}
+
+/// The wall under gravity in one unlimited call: its report and bond results.
+fn one_call(w: &Wall) -> (StressReport, Vec<BondStress>) {
+    let mut one = solver(&w.asset);
+    let whole = one.solve(&w.asset, &w.nodes, &w.health, &GRAVITY).unwrap();
+    (whole, one.bond_stresses().to_vec())
 }
 
 const GRAVITY: StressLoads<'static> = StressLoads {
@@ -115,22 +118,11 @@ fn sliced(w: &Wall, work: u64) -> (StressReport, Vec<BondStress>, usize) {
 #[test]
 fn a_reduced_solve_sliced_by_a_work_limit_gives_the_results_of_one_call() {
     let w = wall();
-    let mut one = solver(&w.asset);
-    let whole = one.solve(&w.asset, &w.nodes, &w.health, &GRAVITY).unwrap();
-    let expected = one.bond_stresses().to_vec();
+    let (whole, expected) = one_call(&w);
     assert!(whole.converged, "{whole:?}");
     // Refined: more bonds reported than without refinement (concrete is
     // far from its limits here), whose super-nodes hide the bonds inside.
-    let mut strong = StressSolver::new(
-        &w.asset,
-        StressSettings {
-            max_iterations: 10_000,
-            reduce_above: 100,
-            ..Default::default()
-        },
-        StressMaterials::uniform(Material::CONCRETE),
-    )
-    .unwrap();
+    let mut strong = solver_of(&w.asset, Material::CONCRETE);
     strong
         .solve(&w.asset, &w.nodes, &w.health, &GRAVITY)
         .unwrap();
@@ -226,9 +218,7 @@ fn a_reduced_progress_of_other_loads_or_bonds_is_not_continued() {
 #[test]
 fn a_sliced_reduced_solve_does_not_depend_on_the_warm_start_between_slices() {
     let w = wall();
-    let mut one = solver(&w.asset);
-    let whole = one.solve(&w.asset, &w.nodes, &w.health, &GRAVITY).unwrap();
-    let expected = one.bond_stresses().to_vec();
+    let (whole, expected) = one_call(&w);
     let push = [PointLoad {
         chunk: w.nodes[w.nodes.len() - 1],
         force: Vec3::new(-4e4, 0.0, 0.0),
@@ -300,9 +290,11 @@ fn a_damaged_reduced_progress_is_dropped() {
         ("round_started", serde_json::json!(false)),
     ] {
         let mut bad = good.clone();
-        bad[field] = value.clone();
+        // The field must exist, or the edit would only add an ignored key.
+        assert!(bad["place"].get(field).is_some(), "{field}");
+        bad["place"][field] = value.clone();
         if field == "round_started" {
-            bad["x_u"] = serde_json::json!([]);
+            bad["place"]["warm_u"] = serde_json::json!([]);
         }
         let mut p: Option<SolveProgress> = Some(serde_json::from_value(bad).unwrap());
         let mut fresh = solver(&w.asset);

@@ -886,18 +886,12 @@ impl Multilevel {
         fine.r_t.copy_from_slice(r_t);
         fine.z_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
         fine.z_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
-        if self.assembled {
-            // z = P (one cycle on level 1) with P the identity on free nodes.
+        if self.assembled || self.direct {
+            // Level 1 is the fine system itself (one aggregate per free
+            // node): z = P z₁ with one cycle there, which is the dense
+            // solve when level 1 is the coarsest (`direct`).
             self.restrict_fine(false);
             self.cycle(0);
-            self.prolong_correction();
-            let fine = &mut self.fine;
-            std::mem::swap(&mut fine.z_u, &mut fine.e_u);
-            std::mem::swap(&mut fine.z_t, &mut fine.e_t);
-        } else if self.direct {
-            self.restrict_fine(false);
-            self.solve_coarsest();
-            // z was zero: z = P z₁.
             self.prolong_correction();
             let fine = &mut self.fine;
             std::mem::swap(&mut fine.z_u, &mut fine.e_u);
@@ -940,7 +934,7 @@ impl Multilevel {
     /// True when the finest level is assembled ([`PARALLEL_BONDS`]): then
     /// [`Self::product`] is the stiffness product.
     pub(crate) fn assembled(&self) -> bool {
-        self.assembled && self.used > 0
+        self.assembled
     }
 
     /// `y = K x` by the assembled blocks (zero on fixed nodes); only when

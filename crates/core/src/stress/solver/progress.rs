@@ -13,11 +13,18 @@ use serde::{Deserialize, Serialize};
 /// bit for bit. Size: six vectors per node of the cluster, plus its node
 /// and intact bond lists (a reduced solve's: six vectors per node of its
 /// reduced system, sized for the full-resolution cluster, plus its node,
-/// refined chunk and bond lists, and its loads; between two rounds, two
-/// vectors per full-resolution node hold the warm start the next round
-/// starts from).
+/// refined chunk and bond lists, its loads, and two vectors per
+/// full-resolution node for the warm start of a cut between two rounds).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SolveProgress {
+    cg: CgState,
+    place: ReducedPlace,
+}
+
+/// The conjugate gradient's state at the top of its loop, and what it is
+/// a solve of.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct CgState {
     /// What was solved: the mode, the nodes (ascending chunks), the intact
     /// bonds (ascending) and the loads per node (force N, moment N·m).
     mode: u8,
@@ -37,22 +44,23 @@ pub struct SolveProgress {
     r_t: Vec<DVec3>,
     p_u: Vec<DVec3>,
     p_t: Vec<DVec3>,
-    /// A reduced solve's place ([`super::reduced`]): the round under way
-    /// (1-based; 0 for a solve that is not reduced), whether its conjugate
-    /// gradient has started (false: cut between two rounds, the next one
-    /// to be built), the chunks refined so far, and what the solve is of at
-    /// full resolution (the nodes, and the loads bit for bit; the intact
-    /// bonds are `bonds`).
-    #[serde(default)]
+}
+
+/// A reduced solve's place ([`super::reduced`]): the round under way
+/// (1-based; 0 for a solve that is not reduced), whether its conjugate
+/// gradient has started (false: cut between two rounds, the next one to be
+/// built from `warm_u`, `warm_t`, one entry per full-resolution node), the
+/// chunks refined so far, and what the solve is of at full resolution (the
+/// nodes, and the loads bit for bit; the intact bonds are the state's).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct ReducedPlace {
     round: u32,
-    #[serde(default)]
     round_started: bool,
-    #[serde(default)]
     refined: Vec<ChunkIndex>,
-    #[serde(default)]
     fine_nodes: Vec<ChunkIndex>,
-    #[serde(default)]
     loads_key: Vec<u32>,
+    warm_u: Vec<DVec3>,
+    warm_t: Vec<DVec3>,
 }
 
 /// The loads of a solve as bits, in a fixed order (gravity, angular
@@ -70,45 +78,18 @@ fn loads_bits<'a>(loads: &StressLoads<'a>) -> impl Iterator<Item = u32> + 'a {
 }
 
 /// [`SolveProgress`] as set snapshots of format 11 (smithereens-rapier)
-/// wrote it: without a reduced solve's place. The reduced solve was not
-/// sliced then, so no such progress was of one and the conversion loses
-/// nothing.
+/// wrote it: the conjugate-gradient state without a reduced solve's place
+/// (postcard writes a [`SolveProgress`] as that state followed by the
+/// place). The reduced solve was not sliced then, so no such progress was
+/// of one and the conversion loses nothing.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-pub struct SolveProgressV1 {
-    mode: u8,
-    nodes: Vec<ChunkIndex>,
-    bonds: Vec<u32>,
-    b_u: Vec<DVec3>,
-    b_t: Vec<DVec3>,
-    iterations: u32,
-    multilevel: bool,
-    rz: f64,
-    x_u: Vec<DVec3>,
-    x_t: Vec<DVec3>,
-    r_u: Vec<DVec3>,
-    r_t: Vec<DVec3>,
-    p_u: Vec<DVec3>,
-    p_t: Vec<DVec3>,
-}
+pub struct SolveProgressV1(CgState);
 
 impl From<SolveProgressV1> for SolveProgress {
     fn from(v: SolveProgressV1) -> Self {
         Self {
-            mode: v.mode,
-            nodes: v.nodes,
-            bonds: v.bonds,
-            b_u: v.b_u,
-            b_t: v.b_t,
-            iterations: v.iterations,
-            multilevel: v.multilevel,
-            rz: v.rz,
-            x_u: v.x_u,
-            x_t: v.x_t,
-            r_u: v.r_u,
-            r_t: v.r_t,
-            p_u: v.p_u,
-            p_t: v.p_t,
-            ..Self::default()
+            cg: v.0,
+            place: ReducedPlace::default(),
         }
     }
 }
@@ -125,7 +106,7 @@ impl SolveProgress {
     /// Iterations of all slices so far (of the round under way, for a
     /// reduced solve; 0 between two rounds).
     pub fn iterations(&self) -> u32 {
-        self.iterations
+        self.cg.iterations
     }
 
     /// Stores the state of `solver`'s conjugate gradient at the top of its
@@ -138,7 +119,7 @@ impl SolveProgress {
         multilevel: bool,
         rz: f64,
     ) {
-        let p = slot.get_or_insert_with(Self::default);
+        let p = &mut slot.get_or_insert_with(Self::default).cg;
         p.mode = solver.forest_mode.map_or(u8::MAX, mode_code);
         p.nodes.clone_from(&solver.chunk);
         p.bonds.clone_from(&solver.bond_list);
@@ -176,77 +157,89 @@ impl SolveProgress {
         // Every vector the same length as the solver's (a progress decoded
         // from a damaged snapshot must not reach `restore`).
         let n = b_u.len();
-        self.mode == mode_code(mode)
-            && self.nodes == nodes
-            && self.bonds == bonds
-            && same(&self.b_u, b_u)
-            && same(&self.b_t, b_t)
-            && [
-                &self.x_u, &self.x_t, &self.r_u, &self.r_t, &self.p_u, &self.p_t,
-            ]
-            .iter()
-            .all(|v| v.len() == n)
+        let p = &self.cg;
+        p.mode == mode_code(mode)
+            && p.nodes == nodes
+            && p.bonds == bonds
+            && same(&p.b_u, b_u)
+            && same(&p.b_t, b_t)
+            && [&p.x_u, &p.x_t, &p.r_u, &p.r_t, &p.p_u, &p.p_t]
+                .iter()
+                .all(|v| v.len() == n)
     }
 
     /// Marks a progress just saved by the conjugate gradient of a reduced
     /// solve (or, with `started` false, a cut between two rounds: `slot`
-    /// is filled) with the reduced solve's place: `round`, the refined
-    /// chunks, and the full-resolution nodes and loads it is a solve of.
+    /// is filled) with the reduced solve's place: `round`, the chunks
+    /// `solver` has refined, and the full-resolution nodes (the solver's
+    /// fine nodes, set aside while it holds the reduced system), intact
+    /// bonds and `loads` it is a solve of.
     ///
     /// Between two rounds (`started` false) the next round starts from the
     /// solver's warm start, which another solve could change before the
-    /// next call: the cluster's is kept in `x_u`, `x_t` (one entry per
-    /// full-resolution node, `warm`) and put back by [`Self::resume_warm`].
-    /// The vectors are sized for the full-resolution cluster at once, so
-    /// the rounds after the first cut (more nodes as refinement adds
-    /// them) do not grow them.
-    #[allow(clippy::too_many_arguments)]
+    /// next call: the cluster's (one entry per full-resolution node) is
+    /// kept and put back by [`Self::resume_warm`]. Every vector is sized
+    /// for the full-resolution cluster at the first cut, so later rounds
+    /// (more nodes as refinement adds them) do not grow them.
     pub(super) fn mark_reduced(
         slot: &mut Option<Self>,
+        solver: &StressSolver,
         round: u32,
         started: bool,
-        refined: impl Iterator<Item = ChunkIndex>,
-        fine_nodes: &[ChunkIndex],
-        fine_bonds: &[u32],
         loads: &StressLoads<'_>,
-        warm: impl Iterator<Item = (DVec3, DVec3)>,
     ) {
-        let p = slot.get_or_insert_with(Self::default);
+        let fine_nodes = &solver.fine_chunk;
+        let Self { cg, place } = slot.get_or_insert_with(Self::default);
         let len = fine_nodes.len() + 1;
         for v in [
-            &mut p.b_u, &mut p.b_t, &mut p.x_u, &mut p.x_t, &mut p.r_u, &mut p.r_t, &mut p.p_u,
-            &mut p.p_t,
+            &mut cg.b_u,
+            &mut cg.b_t,
+            &mut cg.x_u,
+            &mut cg.x_t,
+            &mut cg.r_u,
+            &mut cg.r_t,
+            &mut cg.p_u,
+            &mut cg.p_t,
+            &mut place.warm_u,
+            &mut place.warm_t,
         ] {
             v.reserve(len.saturating_sub(v.len()));
         }
-        p.nodes.reserve(len.saturating_sub(p.nodes.len()));
-        p.refined.reserve(len.saturating_sub(p.refined.len()));
+        cg.nodes.reserve(len.saturating_sub(cg.nodes.len()));
+        place
+            .refined
+            .reserve(len.saturating_sub(place.refined.len()));
         // `save` took the mode from the forest, which a reduced system's
-        // is not recorded as.
-        p.mode = mode_code(SolveMode::Anchored);
-        if !started {
-            // No conjugate-gradient state: nothing for `continues` to match.
-            p.mode = u8::MAX;
-            p.nodes.clear();
-            p.bonds.clear();
-            p.iterations = 0;
-            p.x_u.clear();
-            p.x_t.clear();
-            for (u, t) in warm {
-                p.x_u.push(u);
-                p.x_t.push(t);
+        // is not recorded as; between rounds there is no conjugate-gradient
+        // state for `continues` to match.
+        place.warm_u.clear();
+        place.warm_t.clear();
+        if started {
+            cg.mode = mode_code(SolveMode::Anchored);
+        } else {
+            cg.mode = u8::MAX;
+            cg.nodes.clear();
+            cg.iterations = 0;
+            for c in fine_nodes {
+                place.warm_u.push(solver.warm_u[c.0 as usize]);
+                place.warm_t.push(solver.warm_t[c.0 as usize]);
             }
         }
-        p.bonds.clear();
-        p.bonds.extend_from_slice(fine_bonds);
-        p.round = round;
-        p.round_started = started;
-        p.refined.clear();
-        p.refined.extend(refined);
-        p.fine_nodes.clear();
-        p.fine_nodes.extend_from_slice(fine_nodes);
-        p.loads_key.clear();
-        p.loads_key.extend(loads_bits(loads));
+        cg.bonds.clone_from(&solver.bond_list);
+        place.round = round;
+        place.round_started = started;
+        place.refined.clear();
+        place.refined.extend(
+            solver
+                .refined
+                .iter()
+                .zip(fine_nodes)
+                .filter(|(r, _)| **r)
+                .map(|(_, &c)| c),
+        );
+        place.fine_nodes.clone_from(fine_nodes);
+        place.loads_key.clear();
+        place.loads_key.extend(loads_bits(loads));
     }
 
     /// The reduced solve's place when this is the progress of a reduced
@@ -258,42 +251,50 @@ impl SolveProgress {
         fine_bonds: &[u32],
         loads: &StressLoads<'_>,
     ) -> Option<(u32, bool, &[ChunkIndex])> {
+        let place = &self.place;
         // A place decoded from damaged bytes must not pass the round limit
         // or miss its warm start.
-        let warm_ok = self.round_started
-            || (self.x_u.len() == fine_nodes.len() && self.x_t.len() == fine_nodes.len());
-        ((1..=super::reduced::MAX_ROUNDS).contains(&self.round)
+        let warm_ok = place.round_started
+            || (place.warm_u.len() == fine_nodes.len() && place.warm_t.len() == fine_nodes.len());
+        ((1..=super::reduced::MAX_ROUNDS).contains(&place.round)
             && warm_ok
-            && self.fine_nodes == fine_nodes
-            && self.bonds == fine_bonds
-            && self.loads_key.iter().copied().eq(loads_bits(loads)))
-        .then_some((self.round, self.round_started, &self.refined))
+            && place.fine_nodes == fine_nodes
+            && self.cg.bonds == fine_bonds
+            && place.loads_key.iter().copied().eq(loads_bits(loads)))
+        .then_some((place.round, place.round_started, &place.refined))
     }
 
     /// The warm start of each full-resolution node kept at a cut between
     /// two rounds (see [`Self::mark_reduced`]), in node order.
     pub(super) fn resume_warm(&self) -> impl Iterator<Item = (DVec3, DVec3)> + '_ {
-        self.x_u.iter().copied().zip(self.x_t.iter().copied())
+        let place = &self.place;
+        place
+            .warm_u
+            .iter()
+            .copied()
+            .zip(place.warm_t.iter().copied())
     }
 
     /// Where a reduced solve stands, for a state hash: the round (0 for a
     /// full solve), whether its iteration has started, and how many chunks
     /// are refined.
     pub fn reduced_round(&self) -> (u32, bool, usize) {
-        (self.round, self.round_started, self.refined.len())
+        let place = &self.place;
+        (place.round, place.round_started, place.refined.len())
     }
 
     /// Puts the state back into `solver` (whose structure and loads
     /// [`Self::continues`]); returns the iterations so far, the
     /// preconditioner flag and `rᵀz`.
     pub(super) fn restore(&self, solver: &mut StressSolver) -> (u32, bool, f64) {
-        solver.x_u.copy_from_slice(&self.x_u);
-        solver.x_t.copy_from_slice(&self.x_t);
-        solver.r_u.copy_from_slice(&self.r_u);
-        solver.r_t.copy_from_slice(&self.r_t);
-        solver.p_u.copy_from_slice(&self.p_u);
-        solver.p_t.copy_from_slice(&self.p_t);
-        (self.iterations, self.multilevel, self.rz)
+        let p = &self.cg;
+        solver.x_u.copy_from_slice(&p.x_u);
+        solver.x_t.copy_from_slice(&p.x_t);
+        solver.r_u.copy_from_slice(&p.r_u);
+        solver.r_t.copy_from_slice(&p.r_t);
+        solver.p_u.copy_from_slice(&p.p_u);
+        solver.p_t.copy_from_slice(&p.p_t);
+        (p.iterations, p.multilevel, p.rz)
     }
 }
 
@@ -308,26 +309,29 @@ mod tests {
     fn a_progress_without_the_reduced_place_reads_as_version_1() {
         let v = DVec3::new(1.5, -2.25, 3.0e-7);
         let p = SolveProgress {
-            mode: 0,
-            nodes: vec![ChunkIndex(3), ChunkIndex(9)],
-            bonds: vec![4, 7, 11],
-            b_u: vec![v; 3],
-            b_t: vec![-v; 3],
-            iterations: 17,
-            multilevel: true,
-            rz: 0.125,
-            x_u: vec![v; 3],
-            x_t: vec![2.0 * v; 3],
-            r_u: vec![3.0 * v; 3],
-            r_t: vec![4.0 * v; 3],
-            p_u: vec![5.0 * v; 3],
-            p_t: vec![6.0 * v; 3],
-            ..SolveProgress::default()
+            cg: CgState {
+                mode: 0,
+                nodes: vec![ChunkIndex(3), ChunkIndex(9)],
+                bonds: vec![4, 7, 11],
+                b_u: vec![v; 3],
+                b_t: vec![-v; 3],
+                iterations: 17,
+                multilevel: true,
+                rz: 0.125,
+                x_u: vec![v; 3],
+                x_t: vec![2.0 * v; 3],
+                r_u: vec![3.0 * v; 3],
+                r_t: vec![4.0 * v; 3],
+                p_u: vec![5.0 * v; 3],
+                p_t: vec![6.0 * v; 3],
+            },
+            place: ReducedPlace::default(),
         };
         let bytes = postcard::to_stdvec(&p).unwrap_or_default();
-        // round 0, not started, and three empty lists: one byte each.
-        let (v1, place) = bytes.split_at(bytes.len() - 5);
-        assert_eq!(place, &[0, 0, 0, 0, 0]);
+        // The place: round 0, not started, and five empty lists (refined,
+        // nodes, loads, the two warm vectors): one byte each.
+        let (v1, place) = bytes.split_at(bytes.len() - 7);
+        assert_eq!(place, &[0; 7]);
         let old: SolveProgressV1 = postcard::from_bytes(v1).unwrap_or_default();
         assert_eq!(SolveProgress::from(old), p);
     }

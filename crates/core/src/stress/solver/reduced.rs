@@ -161,7 +161,7 @@ impl StressSolver {
                 super::CgEnd::CutShort(it) => {
                     self.store_warm_start();
                     let residual = self.residual_norm();
-                    self.save_place(&mut slot, round, true, loads);
+                    SolveProgress::mark_reduced(&mut slot, self, round, true, loads);
                     *progress = slot;
                     return Ok(self.cut_report(iterations + it, residual));
                 }
@@ -193,43 +193,11 @@ impl StressSolver {
                     * self.bonds.len() as u64;
             if self.passes.saturating_add(next) > self.pass_limit {
                 self.stresses.clear();
-                self.save_place(&mut slot, round + 1, false, loads);
+                SolveProgress::mark_reduced(&mut slot, self, round + 1, false, loads);
                 *progress = slot;
                 return Ok(self.cut_report(iterations, residual));
             }
         }
-    }
-
-    /// Records the reduced solve's place in `slot` (see
-    /// [`SolveProgress::mark_reduced`]); the solver holds the reduced
-    /// system, its fine nodes aside.
-    fn save_place(
-        &self,
-        slot: &mut Option<SolveProgress>,
-        round: u32,
-        started: bool,
-        loads: &StressLoads<'_>,
-    ) {
-        let refined = self
-            .refined
-            .iter()
-            .zip(&self.fine_chunk)
-            .filter(|(r, _)| **r)
-            .map(|(_, &c)| c);
-        let warm = self
-            .fine_chunk
-            .iter()
-            .map(|c| (self.warm_u[c.0 as usize], self.warm_t[c.0 as usize]));
-        SolveProgress::mark_reduced(
-            slot,
-            round,
-            started,
-            refined,
-            &self.fine_chunk,
-            &self.bond_list,
-            loads,
-            warm,
-        );
     }
 
     /// The report of a call that ends before the solve is done.

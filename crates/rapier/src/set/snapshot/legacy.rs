@@ -114,7 +114,7 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
                 parting,
                 parted_from,
                 rest,
-                stress: upgrade_stress(stress),
+                stress: upgrade_each(stress, StressStateV10::upgrade),
                 loads,
                 load_streaks,
                 ..SetSnapshot::from_head(head.with_settings(SettingsV10::upgrade))
@@ -142,17 +142,17 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
                 parting,
                 parted_from,
                 rest,
-                stress: upgrade_stress(stress),
+                stress: upgrade_each(stress, StressStateV10::upgrade),
                 loads,
                 load_streaks,
                 flights,
                 ..SetSnapshot::from_head(head.with_settings(SettingsV10::upgrade))
             }
         }
-        Some(10) => decode_exact::<SetSnapshot<SettingsV10, StressStateV10>>(body)?.upgrade(),
-        Some(11) => {
-            decode_exact::<SetSnapshot<DestructionSettings, StressStateV11>>(body)?.upgrade()
-        }
+        Some(10) => decode_exact::<SetSnapshot<SettingsV10, StressStateV10>>(body)?
+            .upgrade_with(SettingsV10::upgrade, StressStateV10::upgrade),
+        Some(11) => decode_exact::<SetSnapshot<DestructionSettings, StressStateV11>>(body)?
+            .upgrade_with(|s| s, StressStateV11::upgrade),
         _ => decode_exact(body)?,
     };
     match snap.head.format {
@@ -365,16 +365,20 @@ impl SetSnapshotV2 {
     }
 }
 
-impl SetSnapshot<SettingsV10, StressStateV10> {
-    /// Format 10: today's layout with the settings and stress of
-    /// [`SettingsV10`] and [`StressStateV10`].
-    fn upgrade(self) -> SetSnapshot {
+impl<S, T> SetSnapshot<S, T> {
+    /// Today's snapshot from one of today's layout with older settings
+    /// (`settings`) and stress (`stress`, per instance).
+    fn upgrade_with(
+        self,
+        settings: impl FnOnce(S) -> DestructionSettings,
+        stress: impl FnMut(T) -> smithereens_core::stress::InstanceStressState,
+    ) -> SetSnapshot {
         SetSnapshot {
-            head: self.head.with_settings(SettingsV10::upgrade),
+            head: self.head.with_settings(settings),
             parting: self.parting,
             parted_from: self.parted_from,
             rest: self.rest,
-            stress: upgrade_stress(self.stress),
+            stress: upgrade_each(self.stress, stress),
             loads: self.loads,
             load_streaks: self.load_streaks,
             flights: self.flights,
@@ -384,42 +388,21 @@ impl SetSnapshot<SettingsV10, StressStateV10> {
     }
 }
 
-impl SetSnapshot<DestructionSettings, StressStateV11> {
-    /// Format 11: today's layout with the stress of [`StressStateV11`].
-    fn upgrade(self) -> SetSnapshot {
-        SetSnapshot {
-            head: self.head,
-            parting: self.parting,
-            parted_from: self.parted_from,
-            rest: self.rest,
-            stress: self
-                .stress
-                .into_iter()
-                .map(|(slot, s)| (slot, s.upgrade()))
-                .collect(),
-            loads: self.loads,
-            load_streaks: self.load_streaks,
-            flights: self.flights,
-            debris_settings: self.debris_settings,
-            debris: self.debris,
-        }
-    }
+/// Each instance's stress (by slot) converted by `f`.
+fn upgrade_each<T>(
+    v: Vec<(u32, T)>,
+    mut f: impl FnMut(T) -> smithereens_core::stress::InstanceStressState,
+) -> Vec<(u32, smithereens_core::stress::InstanceStressState)> {
+    v.into_iter().map(|(slot, s)| (slot, f(s))).collect()
 }
 
-/// [`smithereens_core::stress::InstanceStressState`] of format 11: solves
-/// in progress as [`SolveProgressV1`].
+/// [`smithereens_core::stress::InstanceStressState`] of format 11: that of
+/// formats 8 to 10 followed by the solves in progress (as
+/// [`SolveProgressV1`]) and the turn; postcard writes the nested `base` as
+/// its fields, so these are format 11's bytes.
 #[derive(serde::Deserialize)]
 struct StressStateV11 {
-    desc: smithereens_core::stress::StressDesc,
-    dirty: Vec<ClusterHandle>,
-    overloads: Vec<(ClusterHandle, Vec<smithereens_core::stress::Overload>)>,
-    loads: Vec<(
-        smithereens_core::stress::LoadKey,
-        smithereens_core::stress::ChunkLoad,
-    )>,
-    changed: Vec<smithereens_core::ChunkIndex>,
-    sequence: u64,
-    warm: Vec<(smithereens_core::glam::DVec3, smithereens_core::glam::DVec3)>,
+    base: StressStateV10,
     progress: Vec<(ClusterHandle, SolveProgressV1)>,
     turn: Option<ClusterHandle>,
 }
@@ -427,19 +410,13 @@ struct StressStateV11 {
 impl StressStateV11 {
     fn upgrade(self) -> smithereens_core::stress::InstanceStressState {
         smithereens_core::stress::InstanceStressState {
-            desc: self.desc,
-            dirty: self.dirty,
-            overloads: self.overloads,
-            loads: self.loads,
-            changed: self.changed,
-            sequence: self.sequence,
-            warm: self.warm,
             progress: self
                 .progress
                 .into_iter()
                 .map(|(c, p)| (c, p.into()))
                 .collect(),
             turn: self.turn,
+            ..self.base.upgrade()
         }
     }
 }
@@ -460,25 +437,67 @@ struct StressStateV10 {
     warm: Vec<(smithereens_core::glam::DVec3, smithereens_core::glam::DVec3)>,
 }
 
-fn upgrade_stress(
-    v: Vec<(u32, StressStateV10)>,
-) -> Vec<(u32, smithereens_core::stress::InstanceStressState)> {
-    v.into_iter()
-        .map(|(slot, s)| {
-            (
-                slot,
-                smithereens_core::stress::InstanceStressState {
-                    desc: s.desc,
-                    dirty: s.dirty,
-                    overloads: s.overloads,
-                    loads: s.loads,
-                    changed: s.changed,
-                    sequence: s.sequence,
-                    warm: s.warm,
-                    progress: Vec::new(),
-                    turn: None,
-                },
+impl StressStateV10 {
+    fn upgrade(self) -> smithereens_core::stress::InstanceStressState {
+        smithereens_core::stress::InstanceStressState {
+            desc: self.desc,
+            dirty: self.dirty,
+            overloads: self.overloads,
+            loads: self.loads,
+            changed: self.changed,
+            sequence: self.sequence,
+            warm: self.warm,
+            progress: Vec::new(),
+            turn: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use smithereens_core::stress::{
+        InstanceStress, LoadKey, Material, StressDesc, StressMaterials,
+    };
+    use smithereens_core::{Asset, ChunkIndex, Instance, Pose, fixtures};
+    use std::sync::Arc;
+
+    /// Format 11 wrote an instance's stress state field by field, as
+    /// today's layout without a reduced solve's place: with no solve in
+    /// progress its bytes are today's, and the nested `StressStateV11`
+    /// reads them back to the same state.
+    #[test]
+    fn a_format_11_stress_state_reads_back_the_same() {
+        let asset = Arc::new(
+            Asset::new(&fixtures::grid_desc(3, 4, 2, 0.5, 2400.0, 40.0)).expect("a valid grid"),
+        );
+        let inst = Instance::new(asset, Pose::IDENTITY).expect("an instance");
+        let mut stress = InstanceStress::new(
+            &inst,
+            StressDesc::new(StressMaterials::uniform(Material::BRICK)),
+        )
+        .expect("stress");
+        stress
+            .set_load(
+                &inst,
+                LoadKey(7, 9),
+                ChunkIndex(5),
+                smithereens_core::glam::Vec3::new(1e3, -2e3, 0.0),
+                smithereens_core::glam::Vec3::new(0.5, 1.0, 0.25),
             )
-        })
-        .collect()
+            .expect("a load");
+        stress
+            .update(
+                &inst,
+                smithereens_core::glam::Vec3::new(0.0, -9.81, 0.0),
+                1.0 / 60.0,
+            )
+            .expect("an update");
+        let state = stress.state();
+        assert!(state.progress.is_empty());
+        assert!(!state.loads.is_empty() && state.warm.iter().any(|(u, _)| u.y != 0.0));
+        let bytes = postcard::to_stdvec(&state).expect("encodes");
+        let old: StressStateV11 = postcard::from_bytes(&bytes).expect("decodes as format 11");
+        assert_eq!(old.upgrade(), state);
+    }
 }
