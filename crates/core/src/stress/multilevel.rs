@@ -69,67 +69,112 @@ const MAX_LEVELS: usize = 12;
 const PARALLEL_BONDS: usize = 3;
 
 /// A symmetric 6×6 block `[[uu, ut], [tu, tt]]` acting on (translation,
-/// rotation).
+/// rotation), stored column by column: column `j < 3` is `uu`'s column `j`
+/// over `tu`'s, column `j ≥ 3` is `ut`'s column `j − 3` over `tt`'s. A
+/// product then runs on whole columns, six lanes at a time, with each
+/// lane's sum in the order of the 3×3 products it stands for
+/// (`(uu u + ut t, tu u + tt t)`, each `M v` as `(m₀ v₀ + m₁ v₁) + m₂ v₂`),
+/// so it is bit for bit the product of the four 3×3 blocks.
 #[derive(Copy, Clone, Debug, Default)]
 pub(crate) struct Block {
-    uu: DMat3,
-    ut: DMat3,
-    tu: DMat3,
-    tt: DMat3,
+    c: [[f64; 6]; 6],
 }
 
 impl Block {
-    const ZERO: Self = Self {
-        uu: DMat3::ZERO,
-        ut: DMat3::ZERO,
-        tu: DMat3::ZERO,
-        tt: DMat3::ZERO,
-    };
+    const ZERO: Self = Self { c: [[0.0; 6]; 6] };
+
+    fn from_parts(uu: DMat3, ut: DMat3, tu: DMat3, tt: DMat3) -> Self {
+        let mut c = [[0.0; 6]; 6];
+        for j in 0..3 {
+            let (a, b, d, e) = (uu.col(j), tu.col(j), ut.col(j), tt.col(j));
+            c[j] = [a.x, a.y, a.z, b.x, b.y, b.z];
+            c[j + 3] = [d.x, d.y, d.z, e.x, e.y, e.z];
+        }
+        Self { c }
+    }
+
+    /// `(uu, ut, tu, tt)`.
+    fn parts(&self) -> (DMat3, DMat3, DMat3, DMat3) {
+        let col = |j: usize, lo: usize| {
+            let v = &self.c[j];
+            DVec3::new(v[lo], v[lo + 1], v[lo + 2])
+        };
+        let mat =
+            |j0: usize, lo: usize| DMat3::from_cols(col(j0, lo), col(j0 + 1, lo), col(j0 + 2, lo));
+        (mat(0, 0), mat(3, 0), mat(0, 3), mat(3, 3))
+    }
+
+    /// `y = B x` over the six lanes `(u, t)`.
+    #[inline]
+    fn mul6(&self, x: [f64; 6]) -> [f64; 6] {
+        let c = &self.c;
+        let mut y = [0.0; 6];
+        for i in 0..6 {
+            y[i] = ((c[0][i] * x[0] + c[1][i] * x[1]) + c[2][i] * x[2])
+                + ((c[3][i] * x[3] + c[4][i] * x[4]) + c[5][i] * x[5]);
+        }
+        y
+    }
 
     #[inline]
     fn mul(&self, u: DVec3, t: DVec3) -> (DVec3, DVec3) {
-        (self.uu * u + self.ut * t, self.tu * u + self.tt * t)
+        let y = self.mul6(lanes(u, t));
+        (DVec3::new(y[0], y[1], y[2]), DVec3::new(y[3], y[4], y[5]))
     }
 
     #[inline]
     fn add(&mut self, o: &Self) {
-        self.uu += o.uu;
-        self.ut += o.ut;
-        self.tu += o.tu;
-        self.tt += o.tt;
+        for (a, b) in self.c.iter_mut().zip(&o.c) {
+            for i in 0..6 {
+                a[i] += b[i];
+            }
+        }
+    }
+
+    /// `self += oᵀ`.
+    #[inline]
+    fn add_transposed(&mut self, o: &Self) {
+        for (j, a) in self.c.iter_mut().enumerate() {
+            for (i, x) in a.iter_mut().enumerate() {
+                *x += o.c[i][j];
+            }
+        }
     }
 
     /// `Tᵢᵀ A Tⱼ` with `T = [[E, −Xᵢ], [0, E]]`, `X = [d]×` (a node at
     /// offset `d` from its aggregate's centre moves by `U + Θ × d`).
     #[inline]
     fn galerkin(&self, xi: DMat3, xj: DMat3) -> Self {
-        let tu = xi * self.uu + self.tu;
-        Self {
-            uu: self.uu,
-            ut: self.ut - self.uu * xj,
-            tu,
-            tt: xi * self.ut + self.tt - tu * xj,
-        }
+        let (uu, ut, tu0, tt) = self.parts();
+        let tu = xi * uu + tu0;
+        Self::from_parts(uu, ut - uu * xj, tu, xi * ut + tt - tu * xj)
     }
 
     /// The inverse of a symmetric positive definite block (by its Schur
     /// complement); zero when the block is singular (a node without bonds).
     fn inverse(&self) -> Self {
-        let ia = self.uu.inverse();
-        let s = self.tt - self.tu * ia * self.ut;
+        let (uu, ut, tu, tt) = self.parts();
+        let ia = uu.inverse();
+        let s = tt - tu * ia * ut;
         let is = s.inverse();
-        if !(ia.is_finite() && is.is_finite()) || self.uu.determinant() <= 0.0 {
+        if !(ia.is_finite() && is.is_finite()) || uu.determinant() <= 0.0 {
             return Self::ZERO;
         }
-        let ia_b = ia * self.ut;
+        let ia_b = ia * ut;
         let off = -(ia_b * is);
-        Self {
-            uu: ia + ia_b * is * ia_b.transpose(),
-            ut: off,
-            tu: off.transpose(),
-            tt: is,
-        }
+        Self::from_parts(ia + ia_b * is * ia_b.transpose(), off, off.transpose(), is)
     }
+
+    /// Entry `(r, c)` of the 6×6 matrix.
+    fn at(&self, r: usize, c: usize) -> f64 {
+        self.c[c][r]
+    }
+}
+
+/// `(u, t)` as six lanes.
+#[inline]
+fn lanes(u: DVec3, t: DVec3) -> [f64; 6] {
+    [u.x, u.y, u.z, t.x, t.y, t.z]
 }
 
 fn skew(r: DVec3) -> DMat3 {
@@ -145,19 +190,41 @@ fn spring(k_perp: f64, k_axis: f64, n: DVec3) -> DMat3 {
         + (k_axis - k_perp) * DMat3::from_cols(n * n.x, n * n.y, n * n.z)
 }
 
+/// `X k` with `X = [r]×`: column `j` is `r × k_j`.
+#[inline]
+fn arm_times(r: DVec3, k: DMat3) -> DMat3 {
+    DMat3::from_cols(r.cross(k.x_axis), r.cross(k.y_axis), r.cross(k.z_axis))
+}
+
 /// The element blocks of one bond between ends `e` and `f` (arms `r_e`,
 /// `r_f`, signs `s_a = −1`, `s_b = +1`): with `G = s [E, −X]` and
-/// `H = s [0, E]` the bond adds `G_eᵀ K G_f + H_eᵀ K_r H_f`.
+/// `H = s [0, E]` the bond adds `G_eᵀ K G_f + H_eᵀ K_r H_f`, that is, with
+/// `P = X k` (so `k X = −Pᵀ`, `k` and `k_r` symmetric, `X` skew),
+/// `s_e s_f [[k, P_fᵀ], [P_e, k_r + X_e P_fᵀ]]`. `pe`, `pf` are `P_e`, `P_f`.
 #[inline]
-fn element(k: DMat3, kr: DMat3, re: DVec3, rf: DVec3, s: f64) -> Block {
-    let (xe, xf) = (skew(re), skew(rf));
-    let kxf = k * xf;
-    Block {
-        uu: s * k,
-        ut: -s * kxf,
-        tu: s * (xe * k),
-        tt: s * (kr - xe * kxf),
-    }
+fn element(k: DMat3, kr: DMat3, re: DVec3, pe: DMat3, pf: DMat3, s: f64) -> Block {
+    let pft = pf.transpose();
+    let tt = kr + arm_times(re, pft);
+    Block::from_parts(s * k, s * pft, s * pe, s * tt)
+}
+
+/// The blocks one bond adds at its ends `a`, `b` (arms `r_a`, `r_b`): the
+/// diagonal ones `(aa, bb)` and the coupling `ab` (`ba` is its transpose).
+#[inline]
+fn bond_blocks(k: DMat3, kr: DMat3, ra: DVec3, rb: DVec3) -> (Block, Block, Block) {
+    let (pa, pb) = (arm_times(ra, k), arm_times(rb, k));
+    (
+        element(k, kr, ra, pa, pa, 1.0),
+        element(k, kr, rb, pb, pb, 1.0),
+        element(k, kr, ra, pa, pb, -1.0),
+    )
+}
+
+/// The diagonal block a bond adds at an end with arm `r`.
+#[inline]
+fn end_block(k: DMat3, kr: DMat3, r: DVec3) -> Block {
+    let p = arm_times(r, k);
+    element(k, kr, r, p, p, 1.0)
 }
 
 /// `a · b` with four running sums (one sum is a chain of dependent
@@ -308,7 +375,7 @@ impl Fine {
             let kr = spring(lb.kb, lb.kt, lb.normal);
             for (node, r) in [(lb.a as usize, lb.ra), (lb.b as usize, lb.rb)] {
                 if !self.fixed[node] {
-                    self.inv[node].add(&element(k, kr, r, r, 1.0));
+                    self.inv[node].add(&end_block(k, kr, r));
                 }
             }
         }
@@ -527,30 +594,40 @@ impl Coarse {
     /// One Gauss–Seidel step at node `i` for `A z = r`.
     #[inline]
     fn relax(&mut self, i: usize) {
-        let (mut su, mut st) = self.diag[i].mul(self.z_u[i], self.z_t[i]);
+        let mut s = self.diag[i].mul6(lanes(self.z_u[i], self.z_t[i]));
         for k in self.neighbours(i) {
             let j = self.col[k] as usize;
-            let (u, t) = self.off[k].mul(self.z_u[j], self.z_t[j]);
-            su += u;
-            st += t;
+            let y = self.off[k].mul6(lanes(self.z_u[j], self.z_t[j]));
+            for l in 0..6 {
+                s[l] += y[l];
+            }
         }
-        let (du, dt) = self.inv[i].mul(self.r_u[i] - su, self.r_t[i] - st);
-        self.z_u[i] += du;
-        self.z_t[i] += dt;
+        let (r_u, r_t) = (self.r_u[i], self.r_t[i]);
+        let d = self.inv[i].mul6([
+            r_u.x - s[0],
+            r_u.y - s[1],
+            r_u.z - s[2],
+            r_t.x - s[3],
+            r_t.y - s[4],
+            r_t.z - s[5],
+        ]);
+        self.z_u[i] += DVec3::new(d[0], d[1], d[2]);
+        self.z_t[i] += DVec3::new(d[3], d[4], d[5]);
     }
 
     /// `t = A z`.
     fn product(&mut self) {
         for i in 0..self.len() {
-            let (mut su, mut st) = self.diag[i].mul(self.z_u[i], self.z_t[i]);
+            let mut s = self.diag[i].mul6(lanes(self.z_u[i], self.z_t[i]));
             for k in self.neighbours(i) {
                 let j = self.col[k] as usize;
-                let (u, t) = self.off[k].mul(self.z_u[j], self.z_t[j]);
-                su += u;
-                st += t;
+                let y = self.off[k].mul6(lanes(self.z_u[j], self.z_t[j]));
+                for l in 0..6 {
+                    s[l] += y[l];
+                }
             }
-            self.t_u[i] = su;
-            self.t_t[i] = st;
+            self.t_u[i] = DVec3::new(s[0], s[1], s[2]);
+            self.t_t[i] = DVec3::new(s[3], s[4], s[5]);
         }
     }
 }
@@ -752,17 +829,18 @@ impl Multilevel {
             let (ra, rb) = (arm(ca), arm(cb));
             let k = spring(lb.ks, lb.kn, lb.normal);
             let kr = spring(lb.kb, lb.kt, lb.normal);
-            if ca != NONE {
-                next.diag[ca as usize].add(&element(k, kr, ra, ra, 1.0));
-            }
-            if cb != NONE {
-                next.diag[cb as usize].add(&element(k, kr, rb, rb, 1.0));
-            }
             if ca != NONE && cb != NONE {
+                let (aa, bb, ab) = bond_blocks(k, kr, ra, rb);
+                next.diag[ca as usize].add(&aa);
+                next.diag[cb as usize].add(&bb);
                 let s = find_slot(next, ca as usize, cb);
-                next.off[s].add(&element(k, kr, ra, rb, -1.0));
+                next.off[s].add(&ab);
                 let s = find_slot(next, cb as usize, ca);
-                next.off[s].add(&element(k, kr, rb, ra, -1.0));
+                next.off[s].add_transposed(&ab);
+            } else if ca != NONE {
+                next.diag[ca as usize].add(&end_block(k, kr, ra));
+            } else if cb != NONE {
+                next.diag[cb as usize].add(&end_block(k, kr, rb));
             }
         }
         next.finish();
@@ -828,16 +906,9 @@ impl Multilevel {
         self.dense.clear();
         self.dense.resize(m * m, 0.0);
         let mut put = |bi: usize, bj: usize, blk: &Block| {
-            for (ro, co, mat) in [
-                (0, 0, blk.uu),
-                (0, 3, blk.ut),
-                (3, 0, blk.tu),
-                (3, 3, blk.tt),
-            ] {
-                for r in 0..3 {
-                    for c in 0..3 {
-                        self.dense[(6 * bi + ro + r) * m + 6 * bj + co + c] += mat.col(c)[r];
-                    }
+            for r in 0..6 {
+                for c in 0..6 {
+                    self.dense[(6 * bi + r) * m + 6 * bj + c] += blk.at(r, c);
                 }
             }
         };
@@ -1143,6 +1214,59 @@ impl Multilevel {
 mod tests {
     use super::*;
     use crate::index::BondIndex;
+
+    /// The column layout multiplies as the four 3×3 blocks do, bit for
+    /// bit, and a bond's blocks are `s_e s_f [[k, −k X_f], [X_e k,
+    /// k_r − X_e k X_f]]` written out with skew matrices (the coupling of
+    /// `b` to `a` the transpose of `a`'s to `b`).
+    #[test]
+    fn a_block_multiplies_as_its_parts_and_a_bond_adds_its_element() {
+        let m = |s: f64| {
+            DMat3::from_cols(
+                DVec3::new(1.0 * s, 0.2, -0.3),
+                DVec3::new(0.7, 2.0 * s, 0.11),
+                DVec3::new(-0.13, 0.4, 3.0 * s),
+            )
+        };
+        let (uu, ut, tu, tt) = (m(1.0), m(-0.7), m(0.3), m(1.9));
+        let blk = Block::from_parts(uu, ut, tu, tt);
+        let (u, t) = (DVec3::new(0.3, -1.7, 2.9), DVec3::new(-0.05, 0.61, 1.3));
+        let (y_u, y_t) = blk.mul(u, t);
+        let bits = |v: DVec3| v.to_array().map(f64::to_bits);
+        assert_eq!(bits(y_u), bits(uu * u + ut * t));
+        assert_eq!(bits(y_t), bits(tu * u + tt * t));
+        let parts = blk.parts();
+        assert_eq!((parts.0, parts.1, parts.2, parts.3), (uu, ut, tu, tt));
+
+        let n = DVec3::new(0.2, 1.0, -0.4).normalize();
+        let (k, kr) = (spring(0.4, 1.3, n), spring(0.05, 0.08, n));
+        let (ra, rb) = (DVec3::new(0.5, 0.1, -0.2), DVec3::new(-0.5, 0.3, 0.25));
+        let written = |re: DVec3, rf: DVec3, s: f64| {
+            let (xe, xf) = (skew(re), skew(rf));
+            Block::from_parts(s * k, -s * (k * xf), s * (xe * k), s * (kr - xe * k * xf))
+        };
+        let (aa, bb, ab) = bond_blocks(k, kr, ra, rb);
+        let mut ba = Block::ZERO;
+        ba.add_transposed(&ab);
+        for (got, want) in [
+            (aa, written(ra, ra, 1.0)),
+            (bb, written(rb, rb, 1.0)),
+            (ab, written(ra, rb, -1.0)),
+            (ba, written(rb, ra, -1.0)),
+            (end_block(k, kr, rb), written(rb, rb, 1.0)),
+        ] {
+            for r in 0..6 {
+                for c in 0..6 {
+                    assert!(
+                        (got.at(r, c) - want.at(r, c)).abs() < 1e-14,
+                        "({r}, {c}): {} against {}",
+                        got.at(r, c),
+                        want.at(r, c)
+                    );
+                }
+            }
+        }
+    }
 
     /// A row of 20 free nodes, the last joined to a fixed node, each pair
     /// by four parallel bonds with their own faces, arms and springs (a
