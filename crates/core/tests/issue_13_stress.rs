@@ -653,3 +653,63 @@ fn multilevel_iterations_stay_nearly_flat_as_a_wall_grows() {
     assert!(large <= 22, "48×24×2: {large}");
     assert!(large <= 2 * small + 2, "{small} {middle} {large}");
 }
+
+/// A solve stops at the first iterate whose residual, recomputed from the
+/// bond forces, is within ε: capping the iterations one short of what it
+/// took leaves it unconverged. The tower with a bond broken, from rest and
+/// after the intact tower's answer, and the 24 × 12 × 2 wall pushed at a
+/// top corner (with the old rule, which iterated on to half of ε, each
+/// converged one iteration or more before it stopped).
+#[test]
+fn a_solve_stops_at_its_first_iterate_within_epsilon() {
+    use smithereens_core::fixtures::{stress_tower_desc, stress_wall_desc};
+    let tower = Asset::new(&stress_tower_desc()).unwrap();
+    let wall = Asset::new(&stress_wall_desc(24, 12, 2)).unwrap();
+    let push = [PointLoad {
+        chunk: ChunkIndex(wall.chunk_count() as u32 - 1),
+        force: Vec3::new(-20_000.0, 0.0, 0.0),
+        point: wall.chunks()[ChunkIndex(wall.chunk_count() as u32 - 1)].centroid,
+    }];
+    let pushed = StressLoads {
+        point_loads: &push,
+        ..gravity()
+    };
+    let mut broken = vec![10.0; tower.bond_count()];
+    broken[tower.bond_count() / 3] = 0.0;
+    let cases: [(&Asset, Vec<f32>, StressLoads<'_>, bool); 3] = [
+        (&tower, broken.clone(), gravity(), false),
+        (&tower, broken, gravity(), true),
+        (&wall, vec![10.0; wall.bond_count()], pushed, false),
+    ];
+    for (asset, health, loads, warm) in cases {
+        let nodes = all_nodes(asset);
+        let run = |cap: u32| {
+            let settings = StressSettings {
+                max_iterations: cap,
+                ..Default::default()
+            };
+            let mut s = StressSolver::new(
+                asset,
+                StressSettings::default(),
+                StressMaterials::uniform(Material::CONCRETE),
+            )
+            .unwrap();
+            if warm {
+                // The intact answer as the warm start, at every cap.
+                let intact = vec![10.0; asset.bond_count()];
+                s.solve(asset, &nodes, &intact, &gravity()).unwrap();
+            }
+            s.set_settings(settings).unwrap();
+            s.solve(asset, &nodes, &health, &loads).unwrap()
+        };
+        let free = run(10_000);
+        assert!(free.converged, "{free:?}");
+        assert!(free.iterations >= 2, "{free:?}");
+        let short = run(free.iterations - 1);
+        assert!(
+            !short.converged,
+            "one iteration short: {short:?}, all: {free:?}"
+        );
+        assert_eq!(short.iterations, free.iterations - 1);
+    }
+}
