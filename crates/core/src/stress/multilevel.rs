@@ -20,11 +20,12 @@
 //! "Recursive Krylov-based multigrid cycles", Numer. Linear Algebra Appl.
 //! 15, 2008; Y. Notay, "An aggregation-based algebraic multigrid method",
 //! Electron. Trans. Numer. Anal. 37, 2010). On the finest level: one sweep
-//! of `ω D⁻¹` (block Jacobi, ω = 2/3, `D` the 6×6 node blocks) before and
+//! of `ω D⁻¹` (block Jacobi, ω = 0.78, `D` the 6×6 node blocks) before and
 //! one after the coarse correction, so a cycle costs two bond-spring
 //! products there (the first sweep starts from zero and needs none). On
-//! the assembled levels: one forward block Gauss–Seidel sweep before and
-//! one backward sweep after. The correction a level receives from the next
+//! the assembled levels: one forward block Gauss–Seidel sweep before (from
+//! zero, so it reads only each node's earlier neighbours, and the product
+//! after it reads only the later ones) and one backward sweep after. The correction a level receives from the next
 //! is two steps of flexible conjugate gradient on that next level's system,
 //! each preconditioned by one cycle there: the pair of steps is weighted
 //! by the energy inner product, which replaces the plain W-cycle and the
