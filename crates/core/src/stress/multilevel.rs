@@ -45,8 +45,10 @@
 //! own product is the block product (`Multilevel::product`), a few block
 //! products per node instead of a dozen bond products.
 
-use crate::stress::solver::{LocalBond, NONE, dot6, stiffness_product};
+use crate::stress::solver::{LocalBond, NONE, dot6};
 use glam::{DMat3, DVec3};
+
+mod jacobi;
 
 /// Jacobi sweeps on the finest level before and after the coarse correction.
 /// One, not two: a second sweep costs two more bond-spring products per
@@ -123,7 +125,7 @@ impl Block {
         y
     }
 
-    #[inline]
+    #[cfg(test)]
     fn mul(&self, u: DVec3, t: DVec3) -> (DVec3, DVec3) {
         let y = self.mul6(lanes(u, t));
         (DVec3::new(y[0], y[1], y[2]), DVec3::new(y[3], y[4], y[5]))
@@ -261,11 +263,13 @@ struct Fine {
     centroid: Vec<DVec3>,
     fixed: Vec<bool>,
     bonds: Vec<LocalBond>,
-    /// The bonds whose ends lie in different level-1 aggregates (or one
-    /// end fixed): the only ones a rigid motion of the aggregates deforms.
-    inter: Vec<LocalBond>,
     /// Inverse 6×6 diagonal block per node (zero for fixed nodes).
     inv: Vec<Block>,
+    /// The smoothing, in single precision: the bonds, the bonds whose ends
+    /// lie in different level-1 aggregates (or one end fixed; the only
+    /// ones a rigid motion of the aggregates deforms), the inverse blocks
+    /// and the vectors `r`, `z`, `t = K z`, `P e`, `K P e`.
+    jacobi: jacobi::Jacobi,
     /// Node → aggregate of level 1 (`NONE` for fixed nodes).
     coarse_of: Vec<u32>,
     adj_offsets: Vec<u32>,
@@ -274,13 +278,9 @@ struct Fine {
     r_t: Vec<DVec3>,
     z_u: Vec<DVec3>,
     z_t: Vec<DVec3>,
-    t_u: Vec<DVec3>,
-    t_t: Vec<DVec3>,
-    /// The prolonged coarse correction `P e` and its product `K P e`.
+    /// The prolonged coarse correction `P e`.
     e_u: Vec<DVec3>,
     e_t: Vec<DVec3>,
-    ke_u: Vec<DVec3>,
-    ke_t: Vec<DVec3>,
 }
 
 /// An assembled level: free nodes only, block CSR (both triangles).
@@ -401,6 +401,7 @@ impl Fine {
                 self.inv[i] = self.inv[i].inverse();
             }
         }
+        self.jacobi.build(&self.bonds, &self.fixed, &self.inv);
     }
 
     /// Node adjacency.
@@ -479,60 +480,14 @@ impl Fine {
         )
     }
 
-    /// Keeps the bonds between different aggregates (after aggregation).
+    /// Keeps the bonds between different aggregates (after aggregation)
+    /// for the smoothing's correction product.
     fn keep_inter(&mut self) {
-        self.inter.clear();
         let of = &self.coarse_of;
-        self.inter.extend(self.bonds.iter().filter(|lb| {
+        self.jacobi.set_inter(self.bonds.iter().filter(|lb| {
             let (a, b) = (of[lb.a as usize], of[lb.b as usize]);
             a == NONE || a != b
         }));
-    }
-
-    /// `t ← t + K P e` and `z ← z + P e`, with `P e` in `e`: only the
-    /// bonds between aggregates are deformed by a rigid motion of each
-    /// aggregate (a bond inside one sees its two ends move alike), so this
-    /// costs the `inter` share of a product (about 55 % of the bonds on
-    /// the benchmark structures).
-    fn add_correction(&mut self) {
-        stiffness_product(
-            &self.inter,
-            &self.fixed,
-            &self.e_u,
-            &self.e_t,
-            &mut self.ke_u,
-            &mut self.ke_t,
-        );
-        for i in 0..self.len() {
-            self.t_u[i] += self.ke_u[i];
-            self.t_t[i] += self.ke_t[i];
-            self.z_u[i] += self.e_u[i];
-            self.z_t[i] += self.e_t[i];
-        }
-    }
-
-    /// `t = K z`.
-    fn product(&mut self) {
-        stiffness_product(
-            &self.bonds,
-            &self.fixed,
-            &self.z_u,
-            &self.z_t,
-            &mut self.t_u,
-            &mut self.t_t,
-        );
-    }
-
-    /// `z ← z + ω D⁻¹ (r − t)` on free nodes.
-    fn smooth(&mut self) {
-        for i in 0..self.len() {
-            if self.fixed[i] {
-                continue;
-            }
-            let (y1, y2) = self.inv[i].mul(self.r_u[i] - self.t_u[i], self.r_t[i] - self.t_t[i]);
-            self.z_u[i] += OMEGA * y1;
-            self.z_t[i] += OMEGA * y2;
-        }
     }
 }
 
@@ -790,12 +745,8 @@ impl Multilevel {
                 &mut fine.r_t,
                 &mut fine.z_u,
                 &mut fine.z_t,
-                &mut fine.t_u,
-                &mut fine.t_t,
                 &mut fine.e_u,
                 &mut fine.e_t,
-                &mut fine.ke_u,
-                &mut fine.ke_t,
             ],
         );
         fine.prepare_adjacency();
@@ -830,7 +781,9 @@ impl Multilevel {
             } else {
                 fine.aggregate()
             };
-            fine.keep_inter();
+            if !self.assembled {
+                fine.keep_inter();
+            }
             if self.assembled || count * 10 <= free * 9 {
                 if self.coarse.is_empty() {
                     self.coarse.push(Coarse::default());
@@ -1066,39 +1019,44 @@ impl Multilevel {
             let fine = &mut self.fine;
             std::mem::swap(&mut fine.z_u, &mut fine.e_u);
             std::mem::swap(&mut fine.z_t, &mut fine.e_t);
-        } else if self.used == 0 {
+            let fine = &self.fine;
+            z_u.copy_from_slice(&fine.z_u);
+            z_t.copy_from_slice(&fine.z_t);
+            return;
+        }
+        // Block-Jacobi smoothing (in single precision) around the coarse
+        // correction; the first sweep starts from z = 0, where K z = 0.
+        fine.jacobi.start(r_u, r_t);
+        if self.used == 0 {
             // No hierarchy (coarsening stalled): smoothing only.
-            for _ in 0..2 * SWEEPS {
-                fine.product();
-                fine.smooth();
+            for sweep in 0..2 * SWEEPS {
+                if sweep > 0 {
+                    fine.jacobi.product();
+                }
+                fine.jacobi.smooth();
             }
         } else {
-            fine.t_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
-            fine.t_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
             for sweep in 0..SWEEPS {
-                // The first sweep starts from z = 0, where K z = 0.
                 if sweep > 0 {
-                    fine.product();
+                    fine.jacobi.product();
                 }
-                fine.smooth();
+                fine.jacobi.smooth();
             }
-            fine.product();
+            fine.jacobi.product();
             self.restrict_fine(true);
             self.k_cycle(0);
             self.prolong_correction();
             let fine = &mut self.fine;
             // t = K z before the correction; K (z + P e) = t + K P e.
-            fine.add_correction();
+            fine.jacobi.add_correction(&fine.e_u, &fine.e_t);
             for sweep in 0..SWEEPS {
                 if sweep > 0 {
-                    fine.product();
+                    fine.jacobi.product();
                 }
-                fine.smooth();
+                fine.jacobi.smooth();
             }
         }
-        let fine = &self.fine;
-        z_u.copy_from_slice(&fine.z_u);
-        z_t.copy_from_slice(&fine.z_t);
+        self.fine.jacobi.finish(z_u, z_t);
     }
 
     /// True when the finest level is assembled ([`PARALLEL_BONDS`]): then
@@ -1146,8 +1104,9 @@ impl Multilevel {
             let c = c as usize;
             let (mut ru, mut rt) = (fine.r_u[i], fine.r_t[i]);
             if smoothed {
-                ru -= fine.t_u[i];
-                rt -= fine.t_t[i];
+                let (tu, tt) = fine.jacobi.product_at(i);
+                ru -= tu;
+                rt -= tt;
             }
             next.r_u[c] += ru;
             next.r_t[c] += rt + (fine.centroid[i] - next.centroid[c]).cross(ru);
@@ -1305,6 +1264,7 @@ impl Multilevel {
 mod tests {
     use super::*;
     use crate::index::BondIndex;
+    use crate::stress::solver::stiffness_product;
 
     /// The column layout multiplies as the four 3×3 blocks do, bit for
     /// bit, and a bond's blocks are `s_e s_f [[k, −k X_f], [X_e k,
