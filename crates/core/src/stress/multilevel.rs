@@ -20,7 +20,7 @@
 //! "Recursive Krylov-based multigrid cycles", Numer. Linear Algebra Appl.
 //! 15, 2008; Y. Notay, "An aggregation-based algebraic multigrid method",
 //! Electron. Trans. Numer. Anal. 37, 2010). On the finest level: one sweep
-//! of `ω D⁻¹` (block Jacobi, ω = 0.78, `D` the 6×6 node blocks) before and
+//! of `ω D⁻¹` (block Jacobi, ω = 0.95 before and 0.78 after, `D` the 6×6 node blocks) before and
 //! one after the coarse correction, so a cycle costs two bond-spring
 //! products there (the first sweep starts from zero and needs none). On
 //! the assembled levels: one forward block Gauss–Seidel sweep before (from
@@ -57,14 +57,18 @@ mod jacobi;
 /// 30×10×2 8.6 → 6.7 ms, 39 → 44; 48×24×2 wall after a break 16.3 →
 /// 13.2 ms, 29 → 32; `examples/stress_work.rs`).
 const SWEEPS: usize = 1;
-/// Block-Jacobi damping ω of the finest level. 0.78 rather than the
-/// classical 2/3: with the solve stopping at its first iterate within ε,
-/// the tower 4×4×8 from rest takes 7 iterations instead of 8 (residual
-/// 6.4e-4; 0.72–0.95 all take 7), the bridge 30×10×2 21 instead of 23,
-/// and every other benchmark case as many or fewer
-/// (`examples/stress_work.rs`: 0.70, 0.80 and 0.90 were each worse
-/// somewhere; at 1.0 the bridge takes 46).
-const OMEGA: f64 = 0.78;
+/// Block-Jacobi damping ω of the finest level's sweep before the coarse
+/// correction, which starts from `z = 0` (so it only scales `D⁻¹ r`), and
+/// of the sweep after it. 0.95 and 0.78 rather than the classical 2/3 for
+/// both: with the solve stopping at its first iterate within ε, the tower
+/// 4×4×8 from rest takes 7 iterations instead of 8 (residual 4.5e-4), the
+/// bridge 30×10×2 21 instead of 23, the 48×24×2 wall after a break 12
+/// instead of 14, and every other benchmark case as many or fewer
+/// (`examples/stress_work.rs`). Of the pairs tried, (0.78, 0.78) left the
+/// tower at 6.4e-4 after 7; (0.9, 0.9) and (1.0, 0.8) cost the bridge one
+/// or two iterations; one ω of 1.0 for both takes the bridge to 46.
+const OMEGA_PRE: f64 = 0.95;
+const OMEGA_POST: f64 = 0.78;
 /// A level with at most this many free nodes is solved densely.
 const COARSEST: usize = 16;
 /// Most levels (including the finest).
@@ -237,8 +241,8 @@ fn end_block(k: DMat3, kr: DMat3, r: DVec3) -> Block {
 }
 
 /// `a · b` with four running sums (one sum is a chain of dependent
-/// additions, which is what bounds the dense factor and its solves), added
-/// in a fixed order at the end.
+/// additions, which is what bounds the dense factor), added in a fixed
+/// order at the end.
 fn dot(a: &[f64], b: &[f64]) -> f64 {
     let n = a.len().min(b.len());
     let (a, b) = (&a[..n], &b[..n]);
@@ -682,7 +686,8 @@ pub(crate) struct Multilevel {
     /// Column-slot marker for assembly (per coarse node, `NONE` or slot).
     marker: Vec<u32>,
     /// Lower Cholesky factor of the coarsest level, `m × m` row-major, and
-    /// its transpose (the backward solve reads rows of `Lᵀ`).
+    /// its transpose (the forward solve reads rows of `Lᵀ`, the columns of
+    /// `L`; the backward one rows of `L`).
     dense: Vec<f64>,
     dense_t: Vec<f64>,
     dense_ok: bool,
@@ -1026,6 +1031,8 @@ impl Multilevel {
         }
         // Block-Jacobi smoothing (in single precision) around the coarse
         // correction; the first sweep starts from z = 0, where K z = 0.
+        // A sweep that iterates on a non-zero z takes the stable damping.
+        let omega = |sweep: usize| if sweep == 0 { OMEGA_PRE } else { OMEGA_POST };
         fine.jacobi.start(r_u, r_t);
         if self.used == 0 {
             // No hierarchy (coarsening stalled): smoothing only.
@@ -1033,14 +1040,14 @@ impl Multilevel {
                 if sweep > 0 {
                     fine.jacobi.product();
                 }
-                fine.jacobi.smooth();
+                fine.jacobi.smooth(omega(sweep));
             }
         } else {
             for sweep in 0..SWEEPS {
                 if sweep > 0 {
                     fine.jacobi.product();
                 }
-                fine.jacobi.smooth();
+                fine.jacobi.smooth(omega(sweep));
             }
             fine.jacobi.product();
             self.restrict_fine(true);
@@ -1053,7 +1060,7 @@ impl Multilevel {
                 if sweep > 0 {
                     fine.jacobi.product();
                 }
-                fine.jacobi.smooth();
+                fine.jacobi.smooth(OMEGA_POST);
             }
         }
         self.fine.jacobi.finish(z_u, z_t);
@@ -1241,16 +1248,24 @@ impl Multilevel {
             let (u, t) = (lv.r_u[i], lv.r_t[i]);
             self.rhs.extend_from_slice(&[u.x, u.y, u.z, t.x, t.y, t.z]);
         }
-        let l = &self.dense;
-        for i in 0..m {
-            let s = self.rhs[i] - dot(&l[i * m..i * m + i], &self.rhs[..i]);
-            self.rhs[i] = s / l[i * m + i];
+        // Column-oriented substitutions: each step subtracts a multiple
+        // of one column from the rest (contiguous, lane by lane, no
+        // dependent sum): forward by L's columns (rows of Lᵀ), backward
+        // by Lᵀ's columns (rows of L).
+        let (l, lt, y) = (&self.dense, &self.dense_t, &mut self.rhs);
+        for j in 0..m {
+            let yj = y[j] / lt[j * m + j];
+            y[j] = yj;
+            for (yi, &lij) in y[j + 1..m].iter_mut().zip(&lt[j * m + j + 1..j * m + m]) {
+                *yi -= lij * yj;
+            }
         }
-        // Backward with Lᵀ's rows: contiguous, and a dot product.
-        let lt = &self.dense_t;
-        for i in (0..m).rev() {
-            let s = self.rhs[i] - dot(&lt[i * m + i + 1..i * m + m], &self.rhs[i + 1..m]);
-            self.rhs[i] = s / lt[i * m + i];
+        for j in (0..m).rev() {
+            let xj = y[j] / l[j * m + j];
+            y[j] = xj;
+            for (xi, &lji) in y[..j].iter_mut().zip(&l[j * m..j * m + j]) {
+                *xi -= lji * xj;
+            }
         }
         for i in 0..lv.len() {
             let v = &self.rhs[6 * i..6 * i + 6];

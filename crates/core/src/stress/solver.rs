@@ -1422,6 +1422,14 @@ impl StressSolver {
                     }
                 }
             }
+            if !multilevel
+                && total == FOREST_TRIAL
+                && self.settings.preconditioner == Preconditioner::Auto
+            {
+                // The next iteration restarts with the hierarchy (top of
+                // the loop): no forest step to prepare.
+                continue;
+            }
             self.precondition(multilevel);
             let rz_new = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
             // The multilevel cycle is not a fixed linear operator (its

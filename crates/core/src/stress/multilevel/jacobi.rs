@@ -14,7 +14,7 @@
 //! the vector operations are lane by lane, so the results are the same
 //! with or without SIMD.
 
-use super::{Block, OMEGA};
+use super::Block;
 use crate::stress::solver::LocalBond;
 use glam::{DVec3, Mat3A, Vec3A};
 
@@ -185,14 +185,15 @@ impl Jacobi {
     }
 
     /// `z ← z + ω D⁻¹ (r − t)` on free nodes.
-    pub(super) fn smooth(&mut self) {
+    pub(super) fn smooth(&mut self, omega: f64) {
+        let w = omega as f32;
         for i in 0..self.fixed.len() {
             if self.fixed[i] {
                 continue;
             }
             let (y1, y2) = self.inv[i].mul(self.r_u[i] - self.t_u[i], self.r_t[i] - self.t_t[i]);
-            self.z_u[i] += OMEGA as f32 * y1;
-            self.z_t[i] += OMEGA as f32 * y2;
+            self.z_u[i] += w * y1;
+            self.z_t[i] += w * y2;
         }
     }
 
