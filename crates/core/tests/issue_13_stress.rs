@@ -713,3 +713,107 @@ fn a_solve_stops_at_its_first_iterate_within_epsilon() {
         assert_eq!(short.iterations, free.iterations - 1);
     }
 }
+
+/// At ε = 1e-14, the limit of double precision on the tower, the
+/// conjugate gradient's recursive residual reaches ε a dozen times before
+/// the residual recomputed from the bond forces does: each time the solve
+/// goes on from the recomputed residual (residual replacement) instead of
+/// stopping. It ends within ε by the bond forces, and sliced into calls of
+/// a few iterations (cut between checks that failed and the iterations
+/// after them) it ends bit for bit as one call.
+#[test]
+fn a_solve_goes_on_from_a_residual_the_bond_forces_do_not_confirm() {
+    use smithereens_core::fixtures::stress_tower_desc;
+    use smithereens_core::stress::SolveProgress;
+    let tower = Asset::new(&stress_tower_desc()).unwrap();
+    let nodes = all_nodes(&tower);
+    let health = vec![10.0; tower.bond_count()];
+    let settings = StressSettings {
+        epsilon: 1e-14,
+        max_iterations: 2_000,
+        ..Default::default()
+    };
+    let fresh = || {
+        StressSolver::new(
+            &tower,
+            settings,
+            StressMaterials::uniform(Material::CONCRETE),
+        )
+        .unwrap()
+    };
+    let mut one = fresh();
+    let whole = one.solve(&tower, &nodes, &health, &gravity()).unwrap();
+    assert!(whole.converged, "{whole:?}");
+    assert!(whole.residual <= 1e-14, "{whole:?}");
+    // With ε = 1e-13 it takes 26 iterations; here about twice that.
+    assert!(whole.iterations > 30, "{whole:?}");
+    let bits = |s: &[BondStress]| {
+        s.iter()
+            .map(|b| (b.bond, b.normal_force.to_bits(), b.shear.to_bits()))
+            .collect::<Vec<_>>()
+    };
+    let mut sliced = fresh();
+    let mut progress: Option<SolveProgress> = None;
+    let mut calls = 0;
+    let last = loop {
+        calls += 1;
+        assert!(calls < 1_000);
+        let r = sliced
+            .solve_within(&tower, &nodes, &health, &gravity(), 20_000, &mut progress)
+            .unwrap();
+        if progress.is_none() {
+            break r;
+        }
+        assert!(!r.converged && sliced.bond_stresses().is_empty(), "{r:?}");
+    };
+    assert!(calls > 10, "{calls} calls");
+    assert_eq!(last.residual.to_bits(), whole.residual.to_bits());
+    assert_eq!(bits(sliced.bond_stresses()), bits(one.bond_stresses()));
+}
+
+/// The multilevel preconditioner's iteration counts on the stress
+/// benchmark's structures (default settings, ε = 1e-3), from rest and
+/// after one bond breaks (a third of the way through the bond list), as
+/// `examples/stress_work.rs` reports them: a change to the smoothing, its
+/// precision or the stopping rule that costs iterations shows here.
+#[test]
+fn benchmark_structures_take_the_documented_iterations() {
+    use smithereens_core::fixtures::{stress_bridge_desc, stress_tower_desc, stress_wall_desc};
+    let cases = [
+        ("tower", Asset::new(&stress_tower_desc()).unwrap(), 7, 5),
+        ("bridge", Asset::new(&stress_bridge_desc()).unwrap(), 21, 12),
+        (
+            "wall 48×24×2",
+            Asset::new(&stress_wall_desc(48, 24, 2)).unwrap(),
+            1,
+            12,
+        ),
+    ];
+    for (name, asset, from_rest, after_break) in cases {
+        let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+        let health = vec![10.0; asset.bond_count()];
+        let mut broken = health.clone();
+        broken[asset.bond_count() / 3] = 0.0;
+        let settings = StressSettings {
+            max_iterations: 10_000,
+            ..Default::default()
+        };
+        let mut s = StressSolver::new(
+            &asset,
+            settings,
+            StressMaterials::uniform(Material::CONCRETE),
+        )
+        .unwrap();
+        let rest = s.solve(&asset, &nodes, &health, &gravity()).unwrap();
+        let again = s.solve(&asset, &nodes, &broken, &gravity()).unwrap();
+        assert!(
+            rest.converged && again.converged,
+            "{name}: {rest:?} {again:?}"
+        );
+        assert_eq!(
+            (rest.iterations, again.iterations),
+            (from_rest, after_break),
+            "{name}"
+        );
+    }
+}

@@ -10,7 +10,8 @@
 //! unsmoothed). A rigid motion of a group moves a bond face exactly as a
 //! rigid motion of one node does, so the coarse operator `Pᵀ K P` is
 //! assembled exactly: the finest level keeps the bond springs (its product
-//! is `stiffness_product`; but see the assembled finest level below);
+//! is `stiffness_product`, in single precision for the smoothing; but see
+//! the assembled finest level below);
 //! every coarser level is an assembled block
 //! matrix with one 6×6 block per pair of coupled aggregates (bonds inside
 //! an aggregate drop out, parallel bonds between two aggregates merge), so
@@ -20,19 +21,23 @@
 //! "Recursive Krylov-based multigrid cycles", Numer. Linear Algebra Appl.
 //! 15, 2008; Y. Notay, "An aggregation-based algebraic multigrid method",
 //! Electron. Trans. Numer. Anal. 37, 2010). On the finest level: one sweep
-//! of `ω D⁻¹` (block Jacobi, ω = 0.95 before and 0.78 after, `D` the 6×6 node blocks) before and
-//! one after the coarse correction, so a cycle costs two bond-spring
-//! products there (the first sweep starts from zero and needs none). On
-//! the assembled levels: one forward block Gauss–Seidel sweep before (from
-//! zero, so it reads only each node's earlier neighbours, and the product
-//! after it reads only the later ones) and one backward sweep after. The correction a level receives from the next
-//! is two steps of flexible conjugate gradient on that next level's system,
-//! each preconditioned by one cycle there: the pair of steps is weighted
-//! by the energy inner product, which replaces the plain W-cycle and the
-//! over-correction factor unsmoothed aggregation needed before (whose
-//! iteration counts doubled with each doubling of a wall's side). The
-//! cycle is therefore not a fixed linear operator, and the solver's outer
-//! conjugate gradient is the flexible one (Polak–Ribière `β`).
+//! of `ω D⁻¹` (block Jacobi, `D` the 6×6 node blocks; ω = 0.95 for the
+//! sweep before the coarse correction, which starts from zero, and 0.78
+//! for the one after), so a cycle costs two bond-spring products there
+//! (the first sweep needs none). These run in single precision
+//! ([`jacobi`]); the solver's own product and the residual it checks stay
+//! in double precision. On the assembled levels: one forward block
+//! Gauss–Seidel sweep before (from zero, so it reads only each node's
+//! earlier neighbours, and the product after it reads only the later
+//! ones) and one backward sweep after. The correction a level receives
+//! from the next is two steps of flexible conjugate gradient on that next
+//! level's system, each preconditioned by one cycle there: the pair of
+//! steps is weighted by the energy inner product, which replaces the plain
+//! W-cycle and the over-correction factor unsmoothed aggregation needed
+//! before (whose iteration counts doubled with each doubling of a wall's
+//! side). The cycle is therefore not a fixed linear operator, and the
+//! solver's outer conjugate gradient is the flexible one (Polak–Ribière
+//! `β`).
 //!
 //! A system whose bonds join few pairs of nodes (at least
 //! `PARALLEL_BONDS` (3) bonds per coupled pair over the whole system: a
@@ -267,7 +272,9 @@ struct Fine {
     centroid: Vec<DVec3>,
     fixed: Vec<bool>,
     bonds: Vec<LocalBond>,
-    /// Inverse 6×6 diagonal block per node (zero for fixed nodes).
+    /// Inverse 6×6 diagonal block per node (zero for fixed nodes), in
+    /// double precision: build scratch for the smoothing's single-precision
+    /// copy.
     inv: Vec<Block>,
     /// The smoothing, in single precision: the bonds, the bonds whose ends
     /// lie in different level-1 aggregates (or one end fixed; the only
@@ -278,10 +285,6 @@ struct Fine {
     coarse_of: Vec<u32>,
     adj_offsets: Vec<u32>,
     adj: Vec<u32>,
-    r_u: Vec<DVec3>,
-    r_t: Vec<DVec3>,
-    z_u: Vec<DVec3>,
-    z_t: Vec<DVec3>,
     /// The prolonged coarse correction `P e`.
     e_u: Vec<DVec3>,
     e_t: Vec<DVec3>,
@@ -300,8 +303,9 @@ struct Coarse {
     off: Vec<Block>,
     /// The same rows in the order the assembly met the neighbours, which
     /// is the order the aggregation reads (a straggler joins the first
-    /// neighbouring aggregate it meets; the bridge takes 24 iterations
-    /// from rest with this order and 27 with ascending rows).
+    /// neighbouring aggregate it meets; when rows were first split, the
+    /// bridge took 24 iterations from rest with this order and 27 with
+    /// ascending rows).
     met: Vec<u32>,
     /// Per node, the first of its neighbours past it (`row[i]..upper[i]`
     /// are the ones before it).
@@ -405,7 +409,7 @@ impl Fine {
                 self.inv[i] = self.inv[i].inverse();
             }
         }
-        self.jacobi.build(&self.bonds, &self.fixed, &self.inv);
+        self.jacobi.build(&self.bonds, &self.inv);
     }
 
     /// Node adjacency.
@@ -553,6 +557,7 @@ impl Coarse {
     /// in that order in `met`, and in `col` those before `i` first, then
     /// those past it (each part in the order met).
     fn split_row(&mut self, start: usize, i: usize) {
+        debug_assert!(self.col[start..].iter().all(|&j| j as usize != i));
         self.met.extend_from_slice(&self.col[start..]);
         let met = &self.met[start..];
         let lower = met.iter().filter(|&&j| (j as usize) < i);
@@ -706,7 +711,10 @@ pub(crate) struct Multilevel {
 fn find_slot(lv: &Coarse, i: usize, j: u32) -> usize {
     let range = lv.neighbours(i);
     let lo = range.start;
-    lo + lv.col[range].iter().position(|&c| c == j).unwrap_or(0)
+    let at = lv.col[range].iter().position(|&c| c == j);
+    // The pattern was built from the same bonds.
+    debug_assert!(at.is_some(), "aggregate {j} is not a neighbour of {i}");
+    lo + at.unwrap_or(0)
 }
 
 impl Multilevel {
@@ -743,17 +751,7 @@ impl Multilevel {
         fine.bonds.clear();
         fine.bonds.extend_from_slice(bonds);
         let len = fine.len();
-        resize(
-            len,
-            [
-                &mut fine.r_u,
-                &mut fine.r_t,
-                &mut fine.z_u,
-                &mut fine.z_t,
-                &mut fine.e_u,
-                &mut fine.e_t,
-            ],
-        );
+        resize(len, [&mut fine.e_u, &mut fine.e_t]);
         fine.prepare_adjacency();
         self.used = 0;
         self.direct = false;
@@ -1009,26 +1007,18 @@ impl Multilevel {
         z_u: &mut [DVec3],
         z_t: &mut [DVec3],
     ) {
-        let fine = &mut self.fine;
-        fine.r_u.copy_from_slice(r_u);
-        fine.r_t.copy_from_slice(r_t);
-        fine.z_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
-        fine.z_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
         if self.assembled || self.direct {
             // Level 1 is the fine system itself (one aggregate per free
             // node): z = P z₁ with one cycle there, which is the dense
             // solve when level 1 is the coarsest (`direct`).
-            self.restrict_fine(false);
+            self.restrict_fine(r_u, r_t, false);
             self.cycle(0);
             self.prolong_correction();
-            let fine = &mut self.fine;
-            std::mem::swap(&mut fine.z_u, &mut fine.e_u);
-            std::mem::swap(&mut fine.z_t, &mut fine.e_t);
-            let fine = &self.fine;
-            z_u.copy_from_slice(&fine.z_u);
-            z_t.copy_from_slice(&fine.z_t);
+            z_u.copy_from_slice(&self.fine.e_u);
+            z_t.copy_from_slice(&self.fine.e_t);
             return;
         }
+        let fine = &mut self.fine;
         // Block-Jacobi smoothing (in single precision) around the coarse
         // correction; the first sweep starts from z = 0, where K z = 0.
         // A sweep that iterates on a non-zero z takes the stable damping.
@@ -1038,29 +1028,30 @@ impl Multilevel {
             // No hierarchy (coarsening stalled): smoothing only.
             for sweep in 0..2 * SWEEPS {
                 if sweep > 0 {
-                    fine.jacobi.product();
+                    fine.jacobi.product(&fine.fixed);
                 }
-                fine.jacobi.smooth(omega(sweep));
+                fine.jacobi.smooth(omega(sweep), &fine.fixed);
             }
         } else {
             for sweep in 0..SWEEPS {
                 if sweep > 0 {
-                    fine.jacobi.product();
+                    fine.jacobi.product(&fine.fixed);
                 }
-                fine.jacobi.smooth(omega(sweep));
+                fine.jacobi.smooth(omega(sweep), &fine.fixed);
             }
-            fine.jacobi.product();
-            self.restrict_fine(true);
+            fine.jacobi.product(&fine.fixed);
+            self.restrict_fine(r_u, r_t, true);
             self.k_cycle(0);
             self.prolong_correction();
             let fine = &mut self.fine;
             // t = K z before the correction; K (z + P e) = t + K P e.
-            fine.jacobi.add_correction(&fine.e_u, &fine.e_t);
+            fine.jacobi
+                .add_correction(&fine.e_u, &fine.e_t, &fine.fixed);
             for sweep in 0..SWEEPS {
                 if sweep > 0 {
-                    fine.jacobi.product();
+                    fine.jacobi.product(&fine.fixed);
                 }
-                fine.jacobi.smooth(OMEGA_POST);
+                fine.jacobi.smooth(OMEGA_POST, &fine.fixed);
             }
         }
         self.fine.jacobi.finish(z_u, z_t);
@@ -1099,7 +1090,7 @@ impl Multilevel {
     }
 
     /// Level 1's right-hand side from the fine `r` (minus `t` when `smoothed`).
-    fn restrict_fine(&mut self, smoothed: bool) {
+    fn restrict_fine(&mut self, r_u: &[DVec3], r_t: &[DVec3], smoothed: bool) {
         let (fine, next) = (&self.fine, &mut self.coarse[0]);
         next.r_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
         next.r_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
@@ -1109,7 +1100,7 @@ impl Multilevel {
                 continue;
             }
             let c = c as usize;
-            let (mut ru, mut rt) = (fine.r_u[i], fine.r_t[i]);
+            let (mut ru, mut rt) = (r_u[i], r_t[i]);
             if smoothed {
                 let (tu, tt) = fine.jacobi.product_at(i);
                 ru -= tu;

@@ -11,12 +11,14 @@
 //!
 //! Every sum is written out in a fixed order (a dot product is
 //! `(x₀y₀ + x₁y₁) + x₂y₂`, a 3×3 product `(m₀ v₀ + m₁ v₁) + m₂ v₂`), and
-//! the vector operations are lane by lane, so the results are the same
-//! with or without SIMD.
+//! every vector operation is a lane-by-lane multiply, add or subtract
+//! (the cross product too: glam's may fuse a multiply and a subtract on
+//! some targets), so the results are the same with or without SIMD and
+//! on every target.
 
 use super::Block;
 use crate::stress::solver::LocalBond;
-use glam::{DVec3, Mat3A, Vec3A};
+use glam::{DVec3, Mat3A, Vec3A, Vec3Swizzles};
 
 /// A bond's springs and lever arms in single precision.
 #[derive(Clone, Copy, Debug)]
@@ -46,6 +48,12 @@ impl Bond32 {
     }
 }
 
+/// `a × b`, lane by lane (`a.yzx b.zxy − a.zxy b.yzx`), never fused.
+#[inline]
+fn cross(a: Vec3A, b: Vec3A) -> Vec3A {
+    a.yzx() * b.zxy() - a.zxy() * b.yzx()
+}
+
 /// `a · b` as `(a₀b₀ + a₁b₁) + a₂b₂`.
 #[inline]
 fn dot(a: Vec3A, b: Vec3A) -> f32 {
@@ -69,14 +77,14 @@ fn stiffness_product(
     y_t.iter_mut().for_each(|v| *v = Vec3A::ZERO);
     for lb in bonds {
         let (a, b) = (lb.a as usize, lb.b as usize);
-        let delta = x_u[b] + x_t[b].cross(lb.rb) - x_u[a] - x_t[a].cross(lb.ra);
+        let delta = x_u[b] + cross(x_t[b], lb.rb) - x_u[a] - cross(x_t[a], lb.ra);
         let f = lb.k.x * delta + (lb.k.y * dot(lb.normal, delta)) * lb.normal;
         let phi = x_t[b] - x_t[a];
         let m = lb.k.z * phi + (lb.kt_kb * dot(lb.normal, phi)) * lb.normal;
         y_u[b] += f;
-        y_t[b] += lb.rb.cross(f) + m;
+        y_t[b] += cross(lb.rb, f) + m;
         y_u[a] -= f;
-        y_t[a] -= lb.ra.cross(f) + m;
+        y_t[a] -= cross(lb.ra, f) + m;
     }
     for (k, &f) in fixed.iter().enumerate() {
         if f {
@@ -111,7 +119,6 @@ pub(super) struct Jacobi {
     bonds: Vec<Bond32>,
     inter: Vec<Bond32>,
     inv: Vec<Block32>,
-    fixed: Vec<bool>,
     r_u: Vec<Vec3A>,
     r_t: Vec<Vec3A>,
     z_u: Vec<Vec3A>,
@@ -125,17 +132,15 @@ pub(super) struct Jacobi {
 }
 
 impl Jacobi {
-    /// Takes the level's bonds, fixed nodes and (double-precision) inverse
-    /// diagonal blocks.
-    pub(super) fn build(&mut self, bonds: &[LocalBond], fixed: &[bool], inv: &[Block]) {
+    /// Takes the level's bonds and (double-precision) inverse diagonal
+    /// blocks, one per node.
+    pub(super) fn build(&mut self, bonds: &[LocalBond], inv: &[Block]) {
         self.bonds.clear();
         self.bonds.extend(bonds.iter().map(Bond32::of));
         self.inter.clear();
-        self.fixed.clear();
-        self.fixed.extend_from_slice(fixed);
         self.inv.clear();
         self.inv.extend(inv.iter().map(Block32::of));
-        let len = fixed.len();
+        let len = inv.len();
         for v in [
             &mut self.r_u,
             &mut self.r_t,
@@ -172,11 +177,11 @@ impl Jacobi {
         }
     }
 
-    /// `t = K z`.
-    pub(super) fn product(&mut self) {
+    /// `t = K z` (`fixed`: the level's fixed nodes).
+    pub(super) fn product(&mut self, fixed: &[bool]) {
         stiffness_product(
             &self.bonds,
-            &self.fixed,
+            fixed,
             &self.z_u,
             &self.z_t,
             &mut self.t_u,
@@ -185,10 +190,10 @@ impl Jacobi {
     }
 
     /// `z ← z + ω D⁻¹ (r − t)` on free nodes.
-    pub(super) fn smooth(&mut self, omega: f64) {
+    pub(super) fn smooth(&mut self, omega: f64, fixed: &[bool]) {
         let w = omega as f32;
-        for i in 0..self.fixed.len() {
-            if self.fixed[i] {
+        for (i, &f) in fixed.iter().enumerate() {
+            if f {
                 continue;
             }
             let (y1, y2) = self.inv[i].mul(self.r_u[i] - self.t_u[i], self.r_t[i] - self.t_t[i]);
@@ -200,7 +205,7 @@ impl Jacobi {
     /// `t ← t + K P e` and `z ← z + P e`, with `P e` given (the inter
     /// share of a product: a bond inside an aggregate sees its two ends
     /// move alike).
-    pub(super) fn add_correction(&mut self, e_u: &[DVec3], e_t: &[DVec3]) {
+    pub(super) fn add_correction(&mut self, e_u: &[DVec3], e_t: &[DVec3], fixed: &[bool]) {
         for (d, s) in self.e_u.iter_mut().zip(e_u) {
             *d = s.as_vec3a();
         }
@@ -209,13 +214,13 @@ impl Jacobi {
         }
         stiffness_product(
             &self.inter,
-            &self.fixed,
+            fixed,
             &self.e_u,
             &self.e_t,
             &mut self.ke_u,
             &mut self.ke_t,
         );
-        for i in 0..self.fixed.len() {
+        for i in 0..fixed.len() {
             self.t_u[i] += self.ke_u[i];
             self.t_t[i] += self.ke_t[i];
             self.z_u[i] += self.e_u[i];
