@@ -25,7 +25,7 @@
 //! sweep before the coarse correction, which starts from zero, and 0.78
 //! for the one after), so a cycle costs two bond-spring products there
 //! (the first sweep needs none). These run in single precision
-//! ([`jacobi`]); the solver's own product and the residual it checks stay
+//! (`multilevel/jacobi.rs`); the solver's own product and the residual it checks stay
 //! in double precision. On the assembled levels: one forward block
 //! Gauss–Seidel sweep before (from zero, so it reads only each node's
 //! earlier neighbours, and the product after it reads only the later
