@@ -1057,6 +1057,23 @@ impl Multilevel {
         self.fine.jacobi.finish(z_u, z_t);
     }
 
+    /// `y = K x` in single precision, when the finest level smooths on its
+    /// bonds (not assembled, not solved directly); false otherwise.
+    pub(crate) fn single_product(
+        &mut self,
+        x_u: &[DVec3],
+        x_t: &[DVec3],
+        y_u: &mut [DVec3],
+        y_t: &mut [DVec3],
+    ) -> bool {
+        if self.assembled || self.direct || !self.built {
+            return false;
+        }
+        let fine = &mut self.fine;
+        fine.jacobi.product_of(x_u, x_t, y_u, y_t, &fine.fixed);
+        true
+    }
+
     /// True when the finest level is assembled ([`PARALLEL_BONDS`]): then
     /// [`Self::product`] is the stiffness product.
     pub(crate) fn assembled(&self) -> bool {

@@ -228,6 +228,37 @@ impl Jacobi {
         }
     }
 
+    /// `y = K x` in single precision (through the correction's scratch).
+    pub(super) fn product_of(
+        &mut self,
+        x_u: &[DVec3],
+        x_t: &[DVec3],
+        y_u: &mut [DVec3],
+        y_t: &mut [DVec3],
+        fixed: &[bool],
+    ) {
+        for (d, s) in self.e_u.iter_mut().zip(x_u) {
+            *d = s.as_vec3a();
+        }
+        for (d, s) in self.e_t.iter_mut().zip(x_t) {
+            *d = s.as_vec3a();
+        }
+        stiffness_product(
+            &self.bonds,
+            fixed,
+            &self.e_u,
+            &self.e_t,
+            &mut self.ke_u,
+            &mut self.ke_t,
+        );
+        for (d, s) in y_u.iter_mut().zip(&self.ke_u) {
+            *d = s.as_dvec3();
+        }
+        for (d, s) in y_t.iter_mut().zip(&self.ke_t) {
+            *d = s.as_dvec3();
+        }
+    }
+
     /// `t = K z` at node `i`, in double precision (the restriction
     /// subtracts it from the solver's `r`).
     pub(super) fn product_at(&self, i: usize) -> (DVec3, DVec3) {
