@@ -24,12 +24,10 @@
 //! of `ω D⁻¹` (block Jacobi, `D` the 6×6 node blocks; ω = 0.95 for the
 //! sweep before the coarse correction, which starts from zero, and 0.78
 //! for the one after), so a cycle costs two bond-spring products there
-//! (the first sweep needs none). These run in single precision
-//! (`multilevel/jacobi.rs`); the solver's own product and the residual it checks stay
-//! in double precision. On the assembled levels: one forward block
-//! Gauss–Seidel sweep before (from zero, so it reads only each node's
-//! earlier neighbours, and the product after it reads only the later
-//! ones) and one backward sweep after. The correction a level receives
+//! (the first sweep needs none). On the assembled levels: one forward
+//! block Gauss–Seidel sweep before (from zero, so it reads only each
+//! node's earlier neighbours, and the product after it reads only the
+//! later ones) and one backward sweep after. The correction a level receives
 //! from the next is two steps of flexible conjugate gradient on that next
 //! level's system, each preconditioned by one cycle there: the pair of
 //! steps is weighted by the energy inner product, which replaces the plain
@@ -38,6 +36,16 @@
 //! side). The cycle is therefore not a fixed linear operator, and the
 //! solver's outer conjugate gradient is the flexible one (Polak–Ribière
 //! `β`).
+//!
+//! The cycle runs in single precision: the finest level's smoothing
+//! (`multilevel/jacobi.rs`) and every assembled level's sweeps, products
+//! and K-cycle steps, with 4-lane vectors and every sum in a fixed order.
+//! Double precision stays where it decides the answer: the blocks are
+//! assembled in it (and build the next level), the dense coarsest factor
+//! and its solves use it, and so do the solver's own product near ε and
+//! the residual every answer is checked with. A structure small enough to
+//! be solved directly has its whole preconditioner, that dense solve, in
+//! double precision.
 //!
 //! A system whose bonds join few pairs of nodes (at least
 //! `PARALLEL_BONDS` (3) bonds per coupled pair over the whole system: a
@@ -50,8 +58,8 @@
 //! own product is the block product (`Multilevel::product`), a few block
 //! products per node instead of a dozen bond products.
 
-use crate::stress::solver::{LocalBond, NONE, dot6};
-use glam::{DMat3, DVec3};
+use crate::stress::solver::{LocalBond, NONE};
+use glam::{DMat3, DVec3, Mat3A, Vec3A, Vec3Swizzles};
 
 mod jacobi;
 
@@ -189,6 +197,69 @@ impl Block {
     }
 }
 
+/// A 6×6 block `[[uu, ut], [tu, tt]]` in single precision, for the
+/// smoothing: each 3×3 product `(m₀ v₀ + m₁ v₁) + m₂ v₂` lane by lane.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Block32([Mat3A; 4]);
+
+impl Block32 {
+    fn of(b: &Block) -> Self {
+        let (uu, ut, tu, tt) = b.parts();
+        Self([uu, ut, tu, tt].map(|m| m.as_mat3()).map(Mat3A::from))
+    }
+
+    #[inline]
+    fn mul(&self, u: Vec3A, t: Vec3A) -> (Vec3A, Vec3A) {
+        let [uu, ut, tu, tt] = &self.0;
+        (*uu * u + *ut * t, *tu * u + *tt * t)
+    }
+}
+
+/// `Σ (a_u·b_u + a_t·b_t)` over single-precision vectors: each node's
+/// products summed `(x₀y₀ + x₁y₁) + x₂y₂` in single precision, the nodes
+/// in order in double precision.
+fn dot6_32(a_u: &[Vec3A], a_t: &[Vec3A], b_u: &[Vec3A], b_t: &[Vec3A]) -> f64 {
+    let d = |a: Vec3A, b: Vec3A| {
+        let p = a * b;
+        (p.x + p.y) + p.z
+    };
+    let mut s = 0.0f64;
+    for k in 0..a_u.len() {
+        s += f64::from(d(a_u[k], b_u[k]) + d(a_t[k], b_t[k]));
+    }
+    s
+}
+
+/// `a × b` lane by lane (`a.yzx b.zxy − a.zxy b.yzx`), never fused:
+/// glam's may fuse a multiply and a subtract on some targets, and the
+/// bits must not depend on the target.
+#[inline]
+pub(crate) fn cross32(a: Vec3A, b: Vec3A) -> Vec3A {
+    a.yzx() * b.zxy() - a.zxy() * b.yzx()
+}
+
+/// `y ← (L Lᵀ)⁻¹ y` for the `m × m` factor `l` and its transpose `lt`
+/// (row-major): column-oriented substitutions, each step subtracting a
+/// multiple of one column from the rest (contiguous, lane by lane, no
+/// dependent sum): forward by `L`'s columns (rows of `Lᵀ`), backward by
+/// `Lᵀ`'s columns (rows of `L`).
+fn dense_solve(l: &[f64], lt: &[f64], m: usize, y: &mut [f64]) {
+    for j in 0..m {
+        let yj = y[j] / lt[j * m + j];
+        y[j] = yj;
+        for (yi, &lij) in y[j + 1..m].iter_mut().zip(&lt[j * m + j + 1..j * m + m]) {
+            *yi -= lij * yj;
+        }
+    }
+    for j in (0..m).rev() {
+        let xj = y[j] / l[j * m + j];
+        y[j] = xj;
+        for (xi, &lji) in y[..j].iter_mut().zip(&l[j * m..j * m + j]) {
+            *xi -= lji * xj;
+        }
+    }
+}
+
 /// `(u, t)` as six lanes.
 #[inline]
 fn lanes(u: DVec3, t: DVec3) -> [f64; 6] {
@@ -315,26 +386,41 @@ struct Coarse {
     /// Member nodes of each node's aggregate on the previous level (CSR).
     member_offsets: Vec<u32>,
     members: Vec<u32>,
-    r_u: Vec<DVec3>,
-    r_t: Vec<DVec3>,
-    z_u: Vec<DVec3>,
-    z_t: Vec<DVec3>,
-    t_u: Vec<DVec3>,
-    t_t: Vec<DVec3>,
+    /// The blocks in single precision, for the cycle (smoothing and the
+    /// K-cycle's products run in single precision; the blocks above build
+    /// the next level and, on an assembled finest level, the solver's own
+    /// product).
+    diag32: Vec<Block32>,
+    inv32: Vec<Block32>,
+    off32: Vec<Block32>,
+    /// The cycle's vectors (single precision).
+    r_u: Vec<Vec3A>,
+    r_t: Vec<Vec3A>,
+    z_u: Vec<Vec3A>,
+    z_t: Vec<Vec3A>,
+    t_u: Vec<Vec3A>,
+    t_t: Vec<Vec3A>,
     /// K-cycle scratch: the first step's direction `c₁`, its product
     /// `A c₁` and the level's own right-hand side.
-    w_u: Vec<DVec3>,
-    w_t: Vec<DVec3>,
-    v_u: Vec<DVec3>,
-    v_t: Vec<DVec3>,
-    s_u: Vec<DVec3>,
-    s_t: Vec<DVec3>,
+    w_u: Vec<Vec3A>,
+    w_t: Vec<Vec3A>,
+    v_u: Vec<Vec3A>,
+    v_t: Vec<Vec3A>,
+    s_u: Vec<Vec3A>,
+    s_t: Vec<Vec3A>,
 }
 
 fn resize<const N: usize>(len: usize, vs: [&mut Vec<DVec3>; N]) {
     for v in vs {
         v.clear();
         v.resize(len, DVec3::ZERO);
+    }
+}
+
+fn resize32<const N: usize>(len: usize, vs: [&mut Vec<Vec3A>; N]) {
+    for v in vs {
+        v.clear();
+        v.resize(len, Vec3A::ZERO);
     }
 }
 
@@ -579,7 +665,13 @@ impl Coarse {
             let before = self.col[range].partition_point(|&j| (j as usize) < i);
             self.upper.push((lo + before) as u32);
         }
-        resize(
+        self.diag32.clear();
+        self.diag32.extend(self.diag.iter().map(Block32::of));
+        self.inv32.clear();
+        self.inv32.extend(self.inv.iter().map(Block32::of));
+        self.off32.clear();
+        self.off32.extend(self.off.iter().map(Block32::of));
+        resize32(
             len,
             [
                 &mut self.r_u,
@@ -595,25 +687,16 @@ impl Coarse {
     /// One Gauss–Seidel step at node `i` for `A z = r`.
     #[inline]
     fn relax(&mut self, i: usize) {
-        let mut s = self.diag[i].mul6(lanes(self.z_u[i], self.z_t[i]));
+        let (mut su, mut st) = self.diag32[i].mul(self.z_u[i], self.z_t[i]);
         for k in self.neighbours(i) {
             let j = self.col[k] as usize;
-            let y = self.off[k].mul6(lanes(self.z_u[j], self.z_t[j]));
-            for l in 0..6 {
-                s[l] += y[l];
-            }
+            let (u, t) = self.off32[k].mul(self.z_u[j], self.z_t[j]);
+            su += u;
+            st += t;
         }
-        let (r_u, r_t) = (self.r_u[i], self.r_t[i]);
-        let d = self.inv[i].mul6([
-            r_u.x - s[0],
-            r_u.y - s[1],
-            r_u.z - s[2],
-            r_t.x - s[3],
-            r_t.y - s[4],
-            r_t.z - s[5],
-        ]);
-        self.z_u[i] += DVec3::new(d[0], d[1], d[2]);
-        self.z_t[i] += DVec3::new(d[3], d[4], d[5]);
+        let (du, dt) = self.inv32[i].mul(self.r_u[i] - su, self.r_t[i] - st);
+        self.z_u[i] += du;
+        self.z_t[i] += dt;
     }
 
     /// A forward Gauss–Seidel sweep from `z = 0` (a node's later
@@ -622,59 +705,71 @@ impl Coarse {
     /// block product for both.
     fn sweep_from_zero(&mut self) {
         for i in 0..self.len() {
-            let mut s = [0.0; 6];
+            let (mut su, mut st) = (Vec3A::ZERO, Vec3A::ZERO);
             for k in self.row[i] as usize..self.upper[i] as usize {
                 let j = self.col[k] as usize;
-                let y = self.off[k].mul6(lanes(self.z_u[j], self.z_t[j]));
-                for l in 0..6 {
-                    s[l] += y[l];
-                }
+                let (u, t) = self.off32[k].mul(self.z_u[j], self.z_t[j]);
+                su += u;
+                st += t;
             }
-            let (r_u, r_t) = (self.r_u[i], self.r_t[i]);
-            let d = self.inv[i].mul6([
-                r_u.x - s[0],
-                r_u.y - s[1],
-                r_u.z - s[2],
-                r_t.x - s[3],
-                r_t.y - s[4],
-                r_t.z - s[5],
-            ]);
-            self.z_u[i] = DVec3::new(d[0], d[1], d[2]);
-            self.z_t[i] = DVec3::new(d[3], d[4], d[5]);
-            self.t_u[i] = DVec3::new(s[0], s[1], s[2]);
-            self.t_t[i] = DVec3::new(s[3], s[4], s[5]);
+            let (du, dt) = self.inv32[i].mul(self.r_u[i] - su, self.r_t[i] - st);
+            self.z_u[i] = du;
+            self.z_t[i] = dt;
+            self.t_u[i] = su;
+            self.t_t[i] = st;
         }
         for i in 0..self.len() {
-            let mut s = self.diag[i].mul6(lanes(self.z_u[i], self.z_t[i]));
-            let earlier = lanes(self.t_u[i], self.t_t[i]);
-            for l in 0..6 {
-                s[l] += earlier[l];
-            }
+            let (mut su, mut st) = self.diag32[i].mul(self.z_u[i], self.z_t[i]);
+            su += self.t_u[i];
+            st += self.t_t[i];
             for k in self.upper[i] as usize..self.row[i + 1] as usize {
                 let j = self.col[k] as usize;
-                let y = self.off[k].mul6(lanes(self.z_u[j], self.z_t[j]));
-                for l in 0..6 {
-                    s[l] += y[l];
-                }
+                let (u, t) = self.off32[k].mul(self.z_u[j], self.z_t[j]);
+                su += u;
+                st += t;
             }
-            self.t_u[i] = DVec3::new(s[0], s[1], s[2]);
-            self.t_t[i] = DVec3::new(s[3], s[4], s[5]);
+            self.t_u[i] = su;
+            self.t_t[i] = st;
         }
     }
 
     /// `t = A z`.
     fn product(&mut self) {
         for i in 0..self.len() {
-            let mut s = self.diag[i].mul6(lanes(self.z_u[i], self.z_t[i]));
+            let (mut su, mut st) = self.diag32[i].mul(self.z_u[i], self.z_t[i]);
             for k in self.neighbours(i) {
                 let j = self.col[k] as usize;
-                let y = self.off[k].mul6(lanes(self.z_u[j], self.z_t[j]));
+                let (u, t) = self.off32[k].mul(self.z_u[j], self.z_t[j]);
+                su += u;
+                st += t;
+            }
+            self.t_u[i] = su;
+            self.t_t[i] = st;
+        }
+    }
+
+    /// `y = A x` in double precision with the double-precision blocks, `x`
+    /// and `y` read and written through `at` (node → the caller's index).
+    fn product64(
+        &self,
+        at: impl Fn(usize) -> usize,
+        x_u: &[DVec3],
+        x_t: &[DVec3],
+        y_u: &mut [DVec3],
+        y_t: &mut [DVec3],
+    ) {
+        for i in 0..self.len() {
+            let xi = at(i);
+            let mut s = self.diag[i].mul6(lanes(x_u[xi], x_t[xi]));
+            for k in self.neighbours(i) {
+                let xj = at(self.col[k] as usize);
+                let y = self.off[k].mul6(lanes(x_u[xj], x_t[xj]));
                 for l in 0..6 {
                     s[l] += y[l];
                 }
             }
-            self.t_u[i] = DVec3::new(s[0], s[1], s[2]);
-            self.t_t[i] = DVec3::new(s[3], s[4], s[5]);
+            y_u[xi] = DVec3::new(s[0], s[1], s[2]);
+            y_t[xi] = DVec3::new(s[3], s[4], s[5]);
         }
     }
 }
@@ -1007,10 +1102,32 @@ impl Multilevel {
         z_u: &mut [DVec3],
         z_t: &mut [DVec3],
     ) {
-        if self.assembled || self.direct {
+        if self.direct {
+            // Level 1 is the fine system itself, solved densely (double
+            // precision: this is the whole preconditioner).
+            let (fine, lv) = (&mut self.fine, &self.coarse[0]);
+            let m = 6 * lv.len();
+            self.rhs.clear();
+            for c in 0..lv.len() {
+                let i = lv.members[lv.member_offsets[c] as usize] as usize;
+                self.rhs.extend_from_slice(&lanes(r_u[i], r_t[i]));
+            }
+            dense_solve(&self.dense, &self.dense_t, m, &mut self.rhs);
+            for (i, &c) in fine.coarse_of.iter().enumerate() {
+                let (u, t) = if c == NONE {
+                    (DVec3::ZERO, DVec3::ZERO)
+                } else {
+                    let v = &self.rhs[6 * c as usize..6 * c as usize + 6];
+                    (DVec3::new(v[0], v[1], v[2]), DVec3::new(v[3], v[4], v[5]))
+                };
+                z_u[i] = u;
+                z_t[i] = t;
+            }
+            return;
+        }
+        if self.assembled {
             // Level 1 is the fine system itself (one aggregate per free
-            // node): z = P z₁ with one cycle there, which is the dense
-            // solve when level 1 is the coarsest (`direct`).
+            // node): z = P z₁ with one cycle there.
             self.restrict_fine(r_u, r_t, false);
             self.cycle(0);
             self.prolong_correction();
@@ -1089,28 +1206,23 @@ impl Multilevel {
         y_u: &mut [DVec3],
         y_t: &mut [DVec3],
     ) {
-        let (fine, lv) = (&self.fine, &mut self.coarse[0]);
+        let (fine, lv) = (&self.fine, &self.coarse[0]);
+        // One aggregate per free node: aggregate `c`'s only member.
+        let member = |c: usize| lv.members[lv.member_offsets[c] as usize] as usize;
+        lv.product64(member, x_u, x_t, y_u, y_t);
         for (i, &c) in fine.coarse_of.iter().enumerate() {
-            if c != NONE {
-                lv.z_u[c as usize] = x_u[i];
-                lv.z_t[c as usize] = x_t[i];
+            if c == NONE {
+                y_u[i] = DVec3::ZERO;
+                y_t[i] = DVec3::ZERO;
             }
-        }
-        lv.product();
-        for (i, &c) in fine.coarse_of.iter().enumerate() {
-            (y_u[i], y_t[i]) = if c == NONE {
-                (DVec3::ZERO, DVec3::ZERO)
-            } else {
-                (lv.t_u[c as usize], lv.t_t[c as usize])
-            };
         }
     }
 
     /// Level 1's right-hand side from the fine `r` (minus `t` when `smoothed`).
     fn restrict_fine(&mut self, r_u: &[DVec3], r_t: &[DVec3], smoothed: bool) {
         let (fine, next) = (&self.fine, &mut self.coarse[0]);
-        next.r_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
-        next.r_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+        next.r_u.iter_mut().for_each(|v| *v = Vec3A::ZERO);
+        next.r_t.iter_mut().for_each(|v| *v = Vec3A::ZERO);
         for i in 0..fine.len() {
             let c = fine.coarse_of[i];
             if c == NONE {
@@ -1123,8 +1235,9 @@ impl Multilevel {
                 ru -= tu;
                 rt -= tt;
             }
-            next.r_u[c] += ru;
-            next.r_t[c] += rt + (fine.centroid[i] - next.centroid[c]).cross(ru);
+            // Summed in double precision per node, added in single.
+            next.r_u[c] += ru.as_vec3a();
+            next.r_t[c] += (rt + (fine.centroid[i] - next.centroid[c]).cross(ru)).as_vec3a();
         }
     }
 
@@ -1140,7 +1253,7 @@ impl Multilevel {
                 continue;
             }
             let c = c as usize;
-            let (zu, zt) = (next.z_u[c], next.z_t[c]);
+            let (zu, zt) = (next.z_u[c].as_dvec3(), next.z_t[c].as_dvec3());
             fine.e_u[i] = zu + zt.cross(fine.centroid[i] - next.centroid[c]);
             fine.e_t[i] = zt;
         }
@@ -1158,14 +1271,15 @@ impl Multilevel {
         {
             let (head, tail) = self.coarse.split_at_mut(l + 1);
             let (lv, next) = (&head[l], &mut tail[0]);
-            next.r_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
-            next.r_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+            next.r_u.iter_mut().for_each(|v| *v = Vec3A::ZERO);
+            next.r_t.iter_mut().for_each(|v| *v = Vec3A::ZERO);
             for i in 0..lv.len() {
                 let c = lv.coarse_of[i] as usize;
                 let ru = lv.r_u[i] - lv.t_u[i];
                 let rt = lv.r_t[i] - lv.t_t[i];
+                let d = (lv.centroid[i] - next.centroid[c]).as_vec3a();
                 next.r_u[c] += ru;
-                next.r_t[c] += rt + (lv.centroid[i] - next.centroid[c]).cross(ru);
+                next.r_t[c] += rt + cross32(d, ru);
             }
         }
         self.k_cycle(l + 1);
@@ -1174,7 +1288,8 @@ impl Multilevel {
         for i in 0..lv.len() {
             let c = lv.coarse_of[i] as usize;
             let (zu, zt) = (next.z_u[c], next.z_t[c]);
-            lv.z_u[i] += zu + zt.cross(lv.centroid[i] - next.centroid[c]);
+            let d = (lv.centroid[i] - next.centroid[c]).as_vec3a();
+            lv.z_u[i] += zu + cross32(zt, d);
             lv.z_t[i] += zt;
         }
         for i in (0..lv.len()).rev() {
@@ -1198,8 +1313,8 @@ impl Multilevel {
         }
         let lv = &mut self.coarse[m];
         lv.product();
-        let rho1 = dot6(&lv.z_u, &lv.z_t, &lv.t_u, &lv.t_t);
-        let alpha1 = dot6(&lv.z_u, &lv.z_t, &lv.r_u, &lv.r_t);
+        let rho1 = dot6_32(&lv.z_u, &lv.z_t, &lv.t_u, &lv.t_t);
+        let alpha1 = dot6_32(&lv.z_u, &lv.z_t, &lv.r_u, &lv.r_t);
         if !(rho1 > 0.0) {
             return;
         }
@@ -1210,22 +1325,24 @@ impl Multilevel {
         lv.v_t.clone_from(&lv.t_t);
         lv.s_u.clone_from(&lv.r_u);
         lv.s_t.clone_from(&lv.r_t);
+        let a32 = a as f32;
         for i in 0..lv.len() {
-            lv.r_u[i] -= a * lv.t_u[i];
-            lv.r_t[i] -= a * lv.t_t[i];
+            lv.r_u[i] -= a32 * lv.t_u[i];
+            lv.r_t[i] -= a32 * lv.t_t[i];
         }
         self.cycle(m);
         let lv = &mut self.coarse[m];
         lv.product();
-        let gamma = dot6(&lv.z_u, &lv.z_t, &lv.v_u, &lv.v_t);
-        let beta = dot6(&lv.z_u, &lv.z_t, &lv.t_u, &lv.t_t);
-        let alpha2 = dot6(&lv.z_u, &lv.z_t, &lv.r_u, &lv.r_t);
+        let gamma = dot6_32(&lv.z_u, &lv.z_t, &lv.v_u, &lv.v_t);
+        let beta = dot6_32(&lv.z_u, &lv.z_t, &lv.t_u, &lv.t_t);
+        let alpha2 = dot6_32(&lv.z_u, &lv.z_t, &lv.r_u, &lv.r_t);
         let rho2 = beta - gamma * gamma / rho1;
         let (c1, c2) = if rho2 > 0.0 {
             (a - (gamma / rho1) * (alpha2 / rho2), alpha2 / rho2)
         } else {
             (a, 0.0)
         };
+        let (c1, c2) = (c1 as f32, c2 as f32);
         for i in 0..lv.len() {
             lv.z_u[i] = c1 * lv.w_u[i] + c2 * lv.z_u[i];
             lv.z_t[i] = c1 * lv.w_t[i] + c2 * lv.z_t[i];
@@ -1236,8 +1353,8 @@ impl Multilevel {
 
     fn solve_coarsest(&mut self) {
         let lv = &mut self.coarse[self.used - 1];
-        lv.z_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
-        lv.z_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+        lv.z_u.iter_mut().for_each(|v| *v = Vec3A::ZERO);
+        lv.z_t.iter_mut().for_each(|v| *v = Vec3A::ZERO);
         if !self.dense_ok {
             // Too large or not positive definite: symmetric Gauss–Seidel.
             for _ in 0..2 {
@@ -1253,32 +1370,14 @@ impl Multilevel {
         let m = 6 * lv.len();
         self.rhs.clear();
         for i in 0..lv.len() {
-            let (u, t) = (lv.r_u[i], lv.r_t[i]);
+            let (u, t) = (lv.r_u[i].as_dvec3(), lv.r_t[i].as_dvec3());
             self.rhs.extend_from_slice(&[u.x, u.y, u.z, t.x, t.y, t.z]);
         }
-        // Column-oriented substitutions: each step subtracts a multiple
-        // of one column from the rest (contiguous, lane by lane, no
-        // dependent sum): forward by L's columns (rows of Lᵀ), backward
-        // by Lᵀ's columns (rows of L).
-        let (l, lt, y) = (&self.dense, &self.dense_t, &mut self.rhs);
-        for j in 0..m {
-            let yj = y[j] / lt[j * m + j];
-            y[j] = yj;
-            for (yi, &lij) in y[j + 1..m].iter_mut().zip(&lt[j * m + j + 1..j * m + m]) {
-                *yi -= lij * yj;
-            }
-        }
-        for j in (0..m).rev() {
-            let xj = y[j] / l[j * m + j];
-            y[j] = xj;
-            for (xi, &lji) in y[..j].iter_mut().zip(&l[j * m..j * m + j]) {
-                *xi -= lji * xj;
-            }
-        }
+        dense_solve(&self.dense, &self.dense_t, m, &mut self.rhs);
         for i in 0..lv.len() {
             let v = &self.rhs[6 * i..6 * i + 6];
-            lv.z_u[i] = DVec3::new(v[0], v[1], v[2]);
-            lv.z_t[i] = DVec3::new(v[3], v[4], v[5]);
+            lv.z_u[i] = DVec3::new(v[0], v[1], v[2]).as_vec3a();
+            lv.z_t[i] = DVec3::new(v[3], v[4], v[5]).as_vec3a();
         }
     }
 }

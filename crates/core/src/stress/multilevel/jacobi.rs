@@ -16,9 +16,9 @@
 //! some targets), so the results are the same with or without SIMD and
 //! on every target.
 
-use super::Block;
+use super::{Block, Block32, cross32 as cross};
 use crate::stress::solver::LocalBond;
-use glam::{DVec3, Mat3A, Vec3A, Vec3Swizzles};
+use glam::{DVec3, Vec3A};
 
 /// A bond's springs and lever arms in single precision.
 #[derive(Clone, Copy, Debug)]
@@ -46,12 +46,6 @@ impl Bond32 {
             b: lb.b,
         }
     }
-}
-
-/// `a × b`, lane by lane (`a.yzx b.zxy − a.zxy b.yzx`), never fused.
-#[inline]
-fn cross(a: Vec3A, b: Vec3A) -> Vec3A {
-    a.yzx() * b.zxy() - a.zxy() * b.yzx()
 }
 
 /// `a · b` as `(a₀b₀ + a₁b₁) + a₂b₂`.
@@ -91,23 +85,6 @@ fn stiffness_product(
             y_u[k] = Vec3A::ZERO;
             y_t[k] = Vec3A::ZERO;
         }
-    }
-}
-
-/// A 6×6 block `[[uu, ut], [tu, tt]]` in single precision.
-#[derive(Clone, Copy, Debug)]
-struct Block32([Mat3A; 4]);
-
-impl Block32 {
-    fn of(b: &Block) -> Self {
-        let (uu, ut, tu, tt) = b.parts();
-        Self([uu, ut, tu, tt].map(|m| m.as_mat3()).map(Mat3A::from))
-    }
-
-    #[inline]
-    fn mul(&self, u: Vec3A, t: Vec3A) -> (Vec3A, Vec3A) {
-        let [uu, ut, tu, tt] = &self.0;
-        (*uu * u + *ut * t, *tu * u + *tt * t)
     }
 }
 
