@@ -168,8 +168,8 @@ pub const FOREST_TRIAL: u32 = 1;
 /// from ε, so its rounding (about 1e-7 of the bond forces) stays far below
 /// the residuals it moves: the benchmark structures take the same
 /// iterations, structures whose bond areas span 1e-8 to 1 m² (40 random
-/// ones) 2 % more, and the tower from rest is 5–8 % faster
-/// (`examples/stress_work.rs`).
+/// ones) 2 % more than with this product in double precision, and the
+/// tower from rest is 5–8 % faster (`examples/stress_work.rs`).
 pub const SINGLE_PRECISION_ABOVE: f64 = 10.0;
 
 /// Solver settings.
