@@ -688,12 +688,7 @@ fn a_solve_stops_at_its_first_iterate_within_epsilon() {
                 max_iterations: cap,
                 ..Default::default()
             };
-            let mut s = StressSolver::new(
-                asset,
-                StressSettings::default(),
-                StressMaterials::uniform(Material::CONCRETE),
-            )
-            .unwrap();
+            let mut s = solver(asset);
             if warm {
                 // The intact answer as the warm start, at every cap.
                 let intact = vec![10.0; asset.bond_count()];
@@ -733,14 +728,7 @@ fn a_solve_goes_on_from_a_residual_the_bond_forces_do_not_confirm() {
         max_iterations: 2_000,
         ..Default::default()
     };
-    let fresh = || {
-        StressSolver::new(
-            &tower,
-            settings,
-            StressMaterials::uniform(Material::CONCRETE),
-        )
-        .unwrap()
-    };
+    let fresh = || solver_with(&tower, settings);
     let mut one = fresh();
     let whole = one.solve(&tower, &nodes, &health, &gravity()).unwrap();
     assert!(whole.converged, "{whole:?}");
@@ -790,7 +778,7 @@ fn benchmark_structures_take_the_documented_iterations() {
         ),
     ];
     for (name, asset, from_rest, after_break) in cases {
-        let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+        let nodes = all_nodes(&asset);
         let health = vec![10.0; asset.bond_count()];
         let mut broken = health.clone();
         broken[asset.bond_count() / 3] = 0.0;
@@ -798,12 +786,7 @@ fn benchmark_structures_take_the_documented_iterations() {
             max_iterations: 10_000,
             ..Default::default()
         };
-        let mut s = StressSolver::new(
-            &asset,
-            settings,
-            StressMaterials::uniform(Material::CONCRETE),
-        )
-        .unwrap();
+        let mut s = solver_with(&asset, settings);
         let rest = s.solve(&asset, &nodes, &health, &gravity()).unwrap();
         let again = s.solve(&asset, &nodes, &broken, &gravity()).unwrap();
         assert!(
@@ -843,18 +826,13 @@ fn structures_with_bond_areas_over_eight_decades_converge() {
             b.area = 10f32.powf(-8.0 * unit());
         }
         let asset = Asset::new(&desc).unwrap();
-        let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+        let nodes = all_nodes(&asset);
         let health = vec![10.0; asset.bond_count()];
         let settings = StressSettings {
             max_iterations: 20_000,
             ..Default::default()
         };
-        let mut s = StressSolver::new(
-            &asset,
-            settings,
-            StressMaterials::uniform(Material::CONCRETE),
-        )
-        .unwrap();
+        let mut s = solver_with(&asset, settings);
         let r = s.solve(&asset, &nodes, &health, &gravity()).unwrap();
         assert!(r.converged && r.residual <= 1e-3, "case {case}: {r:?}");
         // 50–2,949 iterations (the wall of case 4 the most), case by case

@@ -219,15 +219,18 @@ impl Block32 {
 /// products summed `(x₀y₀ + x₁y₁) + x₂y₂` in single precision, the nodes
 /// in order in double precision.
 fn dot6_32(a_u: &[Vec3A], a_t: &[Vec3A], b_u: &[Vec3A], b_t: &[Vec3A]) -> f64 {
-    let d = |a: Vec3A, b: Vec3A| {
-        let p = a * b;
-        (p.x + p.y) + p.z
-    };
     let mut s = 0.0f64;
     for k in 0..a_u.len() {
-        s += f64::from(d(a_u[k], b_u[k]) + d(a_t[k], b_t[k]));
+        s += f64::from(dot32(a_u[k], b_u[k]) + dot32(a_t[k], b_t[k]));
     }
     s
+}
+
+/// `a · b` as `(a₀b₀ + a₁b₁) + a₂b₂`, in that order on every target.
+#[inline]
+pub(crate) fn dot32(a: Vec3A, b: Vec3A) -> f32 {
+    let p = a * b;
+    (p.x + p.y) + p.z
 }
 
 /// `a × b` lane by lane (`a.yzx b.zxy − a.zxy b.yzx`), never fused:
@@ -410,17 +413,11 @@ struct Coarse {
     s_t: Vec<Vec3A>,
 }
 
-fn resize<const N: usize>(len: usize, vs: [&mut Vec<DVec3>; N]) {
+/// Each vector `len` zeros (storage kept).
+pub(crate) fn resize<T: Clone + Default, const N: usize>(len: usize, vs: [&mut Vec<T>; N]) {
     for v in vs {
         v.clear();
-        v.resize(len, DVec3::ZERO);
-    }
-}
-
-fn resize32<const N: usize>(len: usize, vs: [&mut Vec<Vec3A>; N]) {
-    for v in vs {
-        v.clear();
-        v.resize(len, Vec3A::ZERO);
+        v.resize(len, T::default());
     }
 }
 
@@ -671,7 +668,7 @@ impl Coarse {
         self.inv32.extend(self.inv.iter().map(Block32::of));
         self.off32.clear();
         self.off32.extend(self.off.iter().map(Block32::of));
-        resize32(
+        resize(
             len,
             [
                 &mut self.r_u,
@@ -687,13 +684,8 @@ impl Coarse {
     /// One Gauss–Seidel step at node `i` for `A z = r`.
     #[inline]
     fn relax(&mut self, i: usize) {
-        let (mut su, mut st) = self.diag32[i].mul(self.z_u[i], self.z_t[i]);
-        for k in self.neighbours(i) {
-            let j = self.col[k] as usize;
-            let (u, t) = self.off32[k].mul(self.z_u[j], self.z_t[j]);
-            su += u;
-            st += t;
-        }
+        let own = self.diag32[i].mul(self.z_u[i], self.z_t[i]);
+        let (su, st) = self.add_neighbours(self.neighbours(i), own);
         let (du, dt) = self.inv32[i].mul(self.r_u[i] - su, self.r_t[i] - st);
         self.z_u[i] += du;
         self.z_t[i] += dt;
@@ -705,13 +697,8 @@ impl Coarse {
     /// block product for both.
     fn sweep_from_zero(&mut self) {
         for i in 0..self.len() {
-            let (mut su, mut st) = (Vec3A::ZERO, Vec3A::ZERO);
-            for k in self.row[i] as usize..self.upper[i] as usize {
-                let j = self.col[k] as usize;
-                let (u, t) = self.off32[k].mul(self.z_u[j], self.z_t[j]);
-                su += u;
-                st += t;
-            }
+            let earlier = self.row[i] as usize..self.upper[i] as usize;
+            let (su, st) = self.add_neighbours(earlier, (Vec3A::ZERO, Vec3A::ZERO));
             let (du, dt) = self.inv32[i].mul(self.r_u[i] - su, self.r_t[i] - st);
             self.z_u[i] = du;
             self.z_t[i] = dt;
@@ -719,33 +706,36 @@ impl Coarse {
             self.t_t[i] = st;
         }
         for i in 0..self.len() {
-            let (mut su, mut st) = self.diag32[i].mul(self.z_u[i], self.z_t[i]);
-            su += self.t_u[i];
-            st += self.t_t[i];
-            for k in self.upper[i] as usize..self.row[i + 1] as usize {
-                let j = self.col[k] as usize;
-                let (u, t) = self.off32[k].mul(self.z_u[j], self.z_t[j]);
-                su += u;
-                st += t;
-            }
-            self.t_u[i] = su;
-            self.t_t[i] = st;
+            let (u, t) = self.diag32[i].mul(self.z_u[i], self.z_t[i]);
+            let own = (u + self.t_u[i], t + self.t_t[i]);
+            let later = self.upper[i] as usize..self.row[i + 1] as usize;
+            (self.t_u[i], self.t_t[i]) = self.add_neighbours(later, own);
         }
     }
 
     /// `t = A z`.
     fn product(&mut self) {
         for i in 0..self.len() {
-            let (mut su, mut st) = self.diag32[i].mul(self.z_u[i], self.z_t[i]);
-            for k in self.neighbours(i) {
-                let j = self.col[k] as usize;
-                let (u, t) = self.off32[k].mul(self.z_u[j], self.z_t[j]);
-                su += u;
-                st += t;
-            }
-            self.t_u[i] = su;
-            self.t_t[i] = st;
+            let own = self.diag32[i].mul(self.z_u[i], self.z_t[i]);
+            (self.t_u[i], self.t_t[i]) = self.add_neighbours(self.neighbours(i), own);
         }
+    }
+
+    /// `s + Σ_k A_k z_{col k}` over the neighbour slots `slots` of a row,
+    /// in slot order.
+    #[inline]
+    fn add_neighbours(
+        &self,
+        slots: std::ops::Range<usize>,
+        (mut su, mut st): (Vec3A, Vec3A),
+    ) -> (Vec3A, Vec3A) {
+        for k in slots {
+            let j = self.col[k] as usize;
+            let (u, t) = self.off32[k].mul(self.z_u[j], self.z_t[j]);
+            su += u;
+            st += t;
+        }
+        (su, st)
     }
 
     /// `y = A x` in double precision with the double-precision blocks, `x`

@@ -16,7 +16,7 @@
 //! some targets), so the results are the same with or without SIMD and
 //! on every target.
 
-use super::{Block, Block32, cross32 as cross};
+use super::{Block, Block32, cross32 as cross, dot32 as dot, resize};
 use crate::stress::solver::LocalBond;
 use glam::{DVec3, Vec3A};
 
@@ -46,13 +46,6 @@ impl Bond32 {
             b: lb.b,
         }
     }
-}
-
-/// `a · b` as `(a₀b₀ + a₁b₁) + a₂b₂`.
-#[inline]
-fn dot(a: Vec3A, b: Vec3A) -> f32 {
-    let p = a * b;
-    (p.x + p.y) + p.z
 }
 
 /// `y = K x` over `bonds` (zero on fixed nodes): [`stiffness_product`]
@@ -117,22 +110,21 @@ impl Jacobi {
         self.inter.clear();
         self.inv.clear();
         self.inv.extend(inv.iter().map(Block32::of));
-        let len = inv.len();
-        for v in [
-            &mut self.r_u,
-            &mut self.r_t,
-            &mut self.z_u,
-            &mut self.z_t,
-            &mut self.t_u,
-            &mut self.t_t,
-            &mut self.e_u,
-            &mut self.e_t,
-            &mut self.ke_u,
-            &mut self.ke_t,
-        ] {
-            v.clear();
-            v.resize(len, Vec3A::ZERO);
-        }
+        resize(
+            inv.len(),
+            [
+                &mut self.r_u,
+                &mut self.r_t,
+                &mut self.z_u,
+                &mut self.z_t,
+                &mut self.t_u,
+                &mut self.t_t,
+                &mut self.e_u,
+                &mut self.e_t,
+                &mut self.ke_u,
+                &mut self.ke_t,
+            ],
+        );
     }
 
     /// The bonds a rigid motion of the aggregates deforms.
