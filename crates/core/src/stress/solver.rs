@@ -515,14 +515,27 @@ pub struct StressSolver {
     /// Node → its fine local nodes (CSR).
     member_offsets: Vec<u32>,
     members: Vec<u32>,
+    /// The reduced system in the node and bond arrays was built from the
+    /// last gathered inputs with the refinement `system_refined` (per fine
+    /// local node), and nothing has overwritten it since: a solve of the
+    /// same inputs ([`Self::same_inputs`]) with the same refinement uses it
+    /// as it stands, bit for bit what gathering and reducing again would
+    /// build.
+    system_kept: bool,
+    system_refined: Vec<bool>,
+    /// The nodes the last gather was given, as given, and the bonds between
+    /// them (or to the world) that were broken then, ascending.
+    input_nodes: Vec<ChunkIndex>,
+    broken_inside: Vec<u32>,
     multilevel: Multilevel,
     /// The cluster structure `bonds` and the adjacency were last built for
     /// (`key_valid`), and the mode the forest and the multilevel hierarchy
     /// were last built in on it (`None`: build again). A solve of the same
     /// nodes with the same intact bonds reuses them: they depend on nothing
     /// else, and are built the same way every time, so the results are bit
-    /// for bit those of a rebuild. The reduced solve rebuilds everything and
-    /// leaves the key invalid.
+    /// for bit those of a rebuild. The reduced solve overwrites them with
+    /// its own and leaves the key invalid (it keeps its reduced system
+    /// instead: `system_kept`).
     key_nodes: Vec<ChunkIndex>,
     key_bonds: Vec<u32>,
     key_valid: bool,
@@ -629,6 +642,10 @@ impl StressSolver {
             fine_mass: Vec::new(),
             node_of: Vec::new(),
             refined: Vec::new(),
+            system_kept: false,
+            system_refined: Vec::new(),
+            input_nodes: Vec::new(),
+            broken_inside: Vec::new(),
             inner_limit: Vec::new(),
             member_offsets: Vec::new(),
             members: Vec::new(),
@@ -657,6 +674,7 @@ impl StressSolver {
     pub fn set_settings(&mut self, settings: StressSettings) -> Result<(), StressError> {
         settings.validate()?;
         self.settings = settings;
+        self.system_kept = false;
         Ok(())
     }
 
@@ -815,7 +833,10 @@ impl StressSolver {
         if !(loads.gravity.is_finite() && loads.angular_velocity.is_finite()) {
             return Err(StressError::NonFiniteLoad { load: None });
         }
-        self.gather_nodes(asset, nodes)?;
+        let kept = self.system_kept && self.same_inputs(nodes, health);
+        if !kept {
+            self.gather_nodes(asset, nodes)?;
+        }
         for (k, l) in loads.point_loads.iter().enumerate() {
             if !(l.force.is_finite() && l.point.is_finite()) {
                 return Err(StressError::NonFiniteLoad {
@@ -828,6 +849,14 @@ impl StressSolver {
                     chunk: l.chunk,
                 });
             }
+        }
+        if kept {
+            // The same cluster, intact bonds and settings as the last call,
+            // which solved it reduced: it is solved reduced again. Charged
+            // as a gather (see Work).
+            self.passes +=
+                (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * self.bond_list.len() as u64;
+            return self.solve_reduced(asset, nodes, health, loads, progress, true);
         }
         self.gather_bonds(asset, health);
         // Charged whether or not the structure is reused (see Work).
@@ -866,7 +895,7 @@ impl StressSolver {
             .count();
         let reduce_above = self.settings.reduce_above as usize;
         if mode == SolveMode::Anchored && reduce_above > 0 && free > reduce_above {
-            return self.solve_reduced(asset, nodes, health, loads, progress);
+            return self.solve_reduced(asset, nodes, health, loads, progress, false);
         }
         if self.forest_mode != Some(mode) {
             self.forest_topology();
@@ -918,6 +947,19 @@ impl StressSolver {
         Ok(report)
     }
 
+    /// Whether `nodes` and the intact bonds among them are those of the
+    /// last gather: the same nodes in the same order, every bond gathered
+    /// then still intact and every bond broken then still broken. O(nodes +
+    /// bonds of the cluster), without gathering.
+    fn same_inputs(&self, nodes: &[ChunkIndex], health: &[f32]) -> bool {
+        nodes == self.input_nodes.as_slice()
+            && self.bond_list.iter().all(|&b| health[b as usize] > 0.0)
+            && self
+                .broken_inside
+                .iter()
+                .all(|&b| !(health[b as usize] > 0.0))
+    }
+
     fn local(&self, c: ChunkIndex) -> Option<u32> {
         let i = c.0 as usize;
         (self.stamp.get(i) == Some(&self.current)).then(|| self.local_of[i])
@@ -925,6 +967,8 @@ impl StressSolver {
 
     /// Local nodes in ascending chunk order, then the world.
     fn gather_nodes(&mut self, asset: &Asset, nodes: &[ChunkIndex]) -> Result<(), StressError> {
+        self.system_kept = false;
+        self.input_nodes.clear();
         self.current = self.current.wrapping_add(1);
         if self.current == 0 {
             self.stamp.iter_mut().for_each(|s| *s = 0);
@@ -944,6 +988,7 @@ impl StressSolver {
             self.stamp[c.0 as usize] = self.current;
             self.chunk.push(c);
         }
+        self.input_nodes.extend_from_slice(nodes);
         self.chunk.sort_unstable();
         self.reduced = false;
         let n = self.chunk.len();
@@ -1002,34 +1047,42 @@ impl StressSolver {
         let n = self.chunk.len();
         let world = n as u32;
         self.bond_list.clear();
+        self.broken_inside.clear();
         if 4 * n >= asset.chunk_count() {
             // A large share of the asset: one scan in bond order.
             for (bi, b) in asset.bonds().iter_enumerated() {
-                if health[bi.0 as usize] > 0.0
-                    && self.local(b.chunk0).is_some()
+                if self.local(b.chunk0).is_some()
                     && b.chunk1.is_none_or(|c1| self.local(c1).is_some())
                 {
-                    self.bond_list.push(bi.0);
+                    if health[bi.0 as usize] > 0.0 {
+                        self.bond_list.push(bi.0);
+                    } else {
+                        self.broken_inside.push(bi.0);
+                    }
                 }
             }
         } else {
             for k in 0..n {
                 let c = self.chunk[k];
                 for (other, bi) in asset.graph().neighbours(c) {
-                    if asset.bonds()[bi].chunk0 == c
-                        && health[bi.0 as usize] > 0.0
-                        && self.local(other).is_some()
-                    {
-                        self.bond_list.push(bi.0);
+                    if asset.bonds()[bi].chunk0 == c && self.local(other).is_some() {
+                        if health[bi.0 as usize] > 0.0 {
+                            self.bond_list.push(bi.0);
+                        } else {
+                            self.broken_inside.push(bi.0);
+                        }
                     }
                 }
                 for &bi in asset.graph().world_bonds(c) {
                     if health[bi.0 as usize] > 0.0 {
                         self.bond_list.push(bi.0);
+                    } else {
+                        self.broken_inside.push(bi.0);
                     }
                 }
             }
             self.bond_list.sort_unstable();
+            self.broken_inside.sort_unstable();
         }
         if self.key_valid && self.key_nodes == self.chunk && self.key_bonds == self.bond_list {
             // The same structure as last time: bonds and adjacency stand.

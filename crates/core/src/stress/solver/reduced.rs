@@ -45,9 +45,24 @@
 //! nodes, intact bonds and loads (bit for bit); the next call with the same
 //! ones rebuilds the same reduced system and continues, so the sliced solve
 //! ends with the results of one call, bit for bit
-//! (`tests/stress_reduced_slices.rs`). The multilevel hierarchy of a
-//! reduced system is kept while the next call's system is the same bit for
-//! bit, so a resumed slice does not rebuild it.
+//! (`tests/stress_reduced_slices.rs`).
+//!
+//! # Reuse
+//! The reduced system (super-nodes, their bonds and adjacency, forest and
+//! multilevel hierarchy) stays in the solver after a call. The next call
+//! checks, without gathering, that it is given the same nodes in the same
+//! order, that every bond intact then is intact now and every bond broken
+//! then is still broken (O(nodes + bonds of the cluster), a comparison and
+//! a pass over the health of those bonds); when it is, and its first round
+//! has the refinement the kept system was built with, that round solves on
+//! the kept system as it stands. Nothing else decides it (a different
+//! cluster in between, a bond broken or mended, new settings: a gather and
+//! reduction as usual), and the kept system is what gathering and reducing
+//! again would build, so results are bit for bit those of a fresh solver
+//! (`tests/stress_reuse.rs`). A resumed slice and a load that changes on an
+//! unchanged structure (a vehicle crossing a bridge) skip the gathering,
+//! reduction and hierarchy build; the work charged stays that of a gather,
+//! so where a limit cuts a solve does not depend on what the solver kept.
 
 use super::{
     DVec3, EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES,
@@ -80,6 +95,15 @@ pub const REFINE_AT: f32 = 0.5;
 pub const MAX_ROUNDS: u32 = 4;
 
 impl StressSolver {
+    /// The cluster's full-resolution nodes, ascending.
+    pub(super) fn fine_nodes(&self) -> &[ChunkIndex] {
+        if self.reduced {
+            &self.fine_chunk
+        } else {
+            &self.chunk
+        }
+    }
+
     pub(super) fn members_of(&self, k: usize) -> &[u32] {
         &self.members[self.member_offsets[k] as usize..self.member_offsets[k + 1] as usize]
     }
@@ -92,6 +116,11 @@ impl StressSolver {
     /// the place (round, refined chunks, iteration state) and the next call
     /// of the same nodes, intact bonds and loads continues from it, bit for
     /// bit as one call would have.
+    ///
+    /// With `kept`, the nodes and intact bonds are those the reduced system
+    /// standing in the solver was built from ([`StressSolver::same_inputs`]):
+    /// the first round uses that system when its refinement is this
+    /// round's, and gathers and reduces again otherwise.
     pub(super) fn solve_reduced(
         &mut self,
         asset: &Asset,
@@ -99,8 +128,9 @@ impl StressSolver {
         health: &[f32],
         loads: &StressLoads<'_>,
         progress: &mut Option<SolveProgress>,
+        kept: bool,
     ) -> Result<StressReport, StressError> {
-        let n = self.chunk.len();
+        let n = self.fine_nodes().len();
         self.refined.clear();
         self.refined.resize(n, false);
         let eps = f64::from(self.settings.epsilon);
@@ -112,7 +142,7 @@ impl StressSolver {
         let mut resume = false;
         if let Some((at, started, refined)) = slot
             .as_ref()
-            .and_then(|p| p.reduced_place(&self.chunk, &self.bond_list, loads))
+            .and_then(|p| p.reduced_place(self.fine_nodes(), &self.bond_list, loads))
         {
             for &c in refined {
                 if let Some(i) = self.local(c) {
@@ -125,7 +155,7 @@ impl StressSolver {
                 // The round starts from the warm start the cut left.
                 if let Some(p) = slot.as_ref() {
                     for (k, (u, t)) in p.resume_warm().enumerate() {
-                        let c = self.chunk[k].0 as usize;
+                        let c = self.fine_nodes()[k].0 as usize;
                         self.warm_u[c] = u;
                         self.warm_t[c] = t;
                     }
@@ -133,17 +163,31 @@ impl StressSolver {
             }
         }
         let fine_bonds = self.bond_list.len() as u64;
-        let mut gathered = true;
+        // The fine system stands in the node and bond arrays (else the
+        // reduced system of `kept` does), and the call has been charged for
+        // this round's gather.
+        let mut gathered = !kept;
+        let mut charged = true;
+        let mut first = true;
         loop {
-            if !gathered {
-                self.gather_nodes(asset, nodes)?;
-                self.gather_bonds(asset, health);
-                self.passes += (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds;
+            if kept && first && self.refined == self.system_refined {
+                self.reset_vectors(self.chunk.len() + 1);
+                self.forest_state();
+            } else {
+                if !gathered {
+                    self.gather_nodes(asset, nodes)?;
+                    self.gather_bonds(asset, health);
+                }
+                if !charged {
+                    self.passes += (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds;
+                }
+                self.reduce(asset);
+                self.build_forest();
             }
             gathered = false;
+            charged = false;
+            first = false;
             round += 1;
-            self.reduce(asset);
-            self.build_forest();
             self.anchored_loads(loads);
             let resume_cg = resume
                 && slot.as_ref().is_some_and(|p| {
@@ -352,6 +396,8 @@ impl StressSolver {
         self.build_adjacency();
         self.reset_vectors(nn + 1);
         self.reduced = true;
+        self.system_kept = true;
+        self.system_refined.clone_from(&self.refined);
     }
 
     /// Marks for refinement the super-nodes at the ends of bonds at
