@@ -131,8 +131,10 @@ fn reused_structure_gives_the_results_of_a_fresh_solver_bit_for_bit() {
 
 /// A solve of the nodes and intact bonds the solver last reduced reuses the
 /// reduced system (super-nodes, bonds, forest, hierarchy) without gathering
-/// the cluster again. Loads that change, a bond that breaks, a broken bond
-/// given health again, another node set and the same nodes in another
+/// the cluster again, and a solve of the same nodes after bonds broke
+/// starts from the fine system the reduction kept aside. Loads that change,
+/// bonds that break (one, then more: one to a support, one the grouping goes through), a broken
+/// bond given health again, another node set and the same nodes in another
 /// order must all give, bit for bit, what a fresh solver gives.
 #[test]
 fn a_reused_reduced_system_gives_the_results_of_a_fresh_solver_bit_for_bit() {
@@ -148,6 +150,34 @@ fn a_reused_reduced_system_gives_the_results_of_a_fresh_solver_bit_for_bit() {
     let intact = vec![10.0; asset.bond_count()];
     let mut broken = intact.clone();
     broken[asset.bond_count() / 2] = 0.0;
+    // Then more: a bond near the top, and a bond to a support.
+    let mut more = broken.clone();
+    more[asset.bond_count() - 3] = 0.0;
+    let anchor = asset
+        .bonds()
+        .iter_enumerated()
+        .find(|(_, b)| {
+            asset.chunks()[b.chunk0].support || b.chunk1.is_some_and(|c| asset.chunks()[c].support)
+        })
+        .unwrap()
+        .0;
+    more[anchor.0 as usize] = 0.0;
+    // And the first bond between free chunks, which the reduction's
+    // breadth-first grouping goes through from its first seed.
+    let free = |c: ChunkIndex| !asset.chunks()[c].support;
+    let first = asset
+        .bonds()
+        .iter_enumerated()
+        .filter(|(_, b)| free(b.chunk0) && b.chunk1.is_some_and(free))
+        .min_by_key(|(_, b)| {
+            (
+                b.chunk0.min(b.chunk1.unwrap()),
+                b.chunk0.max(b.chunk1.unwrap()),
+            )
+        })
+        .unwrap()
+        .0;
+    more[first.0 as usize] = 0.0;
     // A bond damaged but not broken: the same structure.
     let mut worn = intact.clone();
     worn[asset.bond_count() / 3] = 0.5;
@@ -185,9 +215,12 @@ fn a_reused_reduced_system_gives_the_results_of_a_fresh_solver_bit_for_bit() {
         case(&all, &worn, pressed),
         case(&reversed, &intact, gravity),
         case(&lower, &intact, gravity),
+        case(&all, &more, pressed),
     ];
     let mut reused = solver(&asset, 20);
-    for k in [0, 0, 1, 1, 0, 2, 2, 0, 3, 1, 4, 0, 5, 5, 0, 1] {
+    for k in [
+        0, 0, 1, 1, 0, 2, 2, 0, 3, 1, 4, 0, 5, 5, 0, 1, 2, 6, 6, 0, 6,
+    ] {
         let got = solve(&mut reused, &asset, &cases[k]);
         let want = solve(&mut solver(&asset, 20), &asset, &cases[k]);
         assert_eq!(got, want, "case {k}");

@@ -457,6 +457,8 @@ pub struct StressSolver {
     chunk_centroid: Vec<DVec3>,
     chunk_inv_w2: Vec<f64>,
     chunk_inv_wl2: Vec<f64>,
+    /// Per asset chunk: volume (m³), for super-nodes' sizes.
+    chunk_volume: Vec<f64>,
     /// Per asset bond: springs and lever arms (ends filled per solve), and
     /// the face section (kept apart: the stiffness products do not read it).
     bond_consts: Vec<LocalBond>,
@@ -481,6 +483,8 @@ pub struct StressSolver {
     order: Vec<u32>,
     adj_offsets: Vec<u32>,
     adj_bonds: Vec<u32>,
+    /// Per adjacency entry: the node at the bond's other end.
+    adj_nodes: Vec<u32>,
     bonds: Vec<LocalBond>,
     b_u: Vec<DVec3>,
     b_t: Vec<DVec3>,
@@ -505,6 +509,12 @@ pub struct StressSolver {
     fine_centroid: Vec<DVec3>,
     fine_fixed: Vec<bool>,
     fine_mass: Vec<f64>,
+    /// The fine system's bonds and adjacency, kept aside while the reduced
+    /// system's stand in `bonds` and `adj_*`.
+    fine_bonds: Vec<LocalBond>,
+    fine_adj_offsets: Vec<u32>,
+    fine_adj_bonds: Vec<u32>,
+    fine_adj_nodes: Vec<u32>,
     /// Fine local node → node (the world last).
     node_of: Vec<u32>,
     /// Per fine local node: solved at full resolution.
@@ -586,6 +596,7 @@ impl StressSolver {
             .iter()
             .map(|c| (weight(c.mass) * f64::from(c.volume).cbrt()).powi(-2))
             .collect();
+        let chunk_volume = asset.chunks().iter().map(|c| f64::from(c.volume)).collect();
         let bond_consts = asset
             .bonds()
             .iter_enumerated()
@@ -598,6 +609,7 @@ impl StressSolver {
             chunk_centroid,
             chunk_inv_w2,
             chunk_inv_wl2,
+            chunk_volume,
             bond_consts,
             bond_sections: asset
                 .bonds()
@@ -620,6 +632,7 @@ impl StressSolver {
             order: Vec::new(),
             adj_offsets: Vec::new(),
             adj_bonds: Vec::new(),
+            adj_nodes: Vec::new(),
             bonds: Vec::new(),
             b_u: Vec::new(),
             b_t: Vec::new(),
@@ -640,6 +653,10 @@ impl StressSolver {
             fine_centroid: Vec::new(),
             fine_fixed: Vec::new(),
             fine_mass: Vec::new(),
+            fine_bonds: Vec::new(),
+            fine_adj_offsets: Vec::new(),
+            fine_adj_bonds: Vec::new(),
+            fine_adj_nodes: Vec::new(),
             node_of: Vec::new(),
             refined: Vec::new(),
             system_kept: false,
@@ -834,7 +851,10 @@ impl StressSolver {
             return Err(StressError::NonFiniteLoad { load: None });
         }
         let kept = self.system_kept && self.same_inputs(nodes, health);
-        if !kept {
+        // The same nodes, whose bonds have only broken since: the fine
+        // system kept aside by the reduction, without them.
+        let patched = !kept && self.patch_inputs(nodes, health);
+        if !(kept || patched) {
             self.gather_nodes(asset, nodes)?;
         }
         for (k, l) in loads.point_loads.iter().enumerate() {
@@ -858,7 +878,9 @@ impl StressSolver {
                 (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * self.bond_list.len() as u64;
             return self.solve_reduced(asset, nodes, health, loads, progress, true);
         }
-        self.gather_bonds(asset, health);
+        if !patched {
+            self.gather_bonds(asset, health);
+        }
         // Charged whether or not the structure is reused (see Work).
         self.passes += (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * self.bonds.len() as u64;
         let anchored = self.fixed[..self.chunk.len()].iter().any(|&f| f)
@@ -897,6 +919,7 @@ impl StressSolver {
         if mode == SolveMode::Anchored && reduce_above > 0 && free > reduce_above {
             return self.solve_reduced(asset, nodes, health, loads, progress, false);
         }
+        self.reset_vectors(self.chunk.len() + 1);
         if self.forest_mode != Some(mode) {
             self.forest_topology();
             self.forest_mode = Some(mode);
@@ -960,6 +983,63 @@ impl StressSolver {
                 .all(|&b| !(health[b as usize] > 0.0))
     }
 
+    /// When the solver holds a reduced system of these very nodes whose
+    /// bonds have only broken since (none mended), puts back the fine
+    /// system the reduction kept aside, without the bonds broken since, as
+    /// [`Self::gather_nodes`] and [`Self::gather_bonds`] would build it,
+    /// and returns true; O(nodes + bonds of the cluster). False, changing
+    /// nothing, otherwise.
+    fn patch_inputs(&mut self, nodes: &[ChunkIndex], health: &[f32]) -> bool {
+        if !(self.system_kept
+            && nodes == self.input_nodes.as_slice()
+            && self
+                .broken_inside
+                .iter()
+                .all(|&b| !(health[b as usize] > 0.0)))
+        {
+            return false;
+        }
+        std::mem::swap(&mut self.fine_chunk, &mut self.chunk);
+        std::mem::swap(&mut self.fine_centroid, &mut self.centroid);
+        std::mem::swap(&mut self.fine_fixed, &mut self.fixed);
+        std::mem::swap(&mut self.fine_mass, &mut self.node_mass);
+        std::mem::swap(&mut self.fine_bonds, &mut self.bonds);
+        std::mem::swap(&mut self.fine_adj_offsets, &mut self.adj_offsets);
+        std::mem::swap(&mut self.fine_adj_bonds, &mut self.adj_bonds);
+        std::mem::swap(&mut self.fine_adj_nodes, &mut self.adj_nodes);
+        self.reduced = false;
+        self.system_kept = false;
+        self.inv_w2.clear();
+        self.inv_wl2.clear();
+        for &c in &self.chunk {
+            self.inv_w2.push(self.chunk_inv_w2[c.0 as usize]);
+            self.inv_wl2.push(self.chunk_inv_wl2[c.0 as usize]);
+        }
+        self.inv_w2.push(0.0);
+        self.inv_wl2.push(0.0);
+        // Bond e of the fine system is bond_list[e]: drop the broken ones
+        // from both, in order.
+        let before = self.broken_inside.len();
+        let mut kept = 0;
+        for e in 0..self.bond_list.len() {
+            let b = self.bond_list[e];
+            if health[b as usize] > 0.0 {
+                self.bond_list[kept] = b;
+                self.bonds[kept] = self.bonds[e];
+                kept += 1;
+            } else {
+                self.broken_inside.push(b);
+            }
+        }
+        self.bond_list.truncate(kept);
+        self.bonds.truncate(kept);
+        if self.broken_inside.len() > before {
+            self.broken_inside.sort_unstable();
+            self.build_adjacency();
+        }
+        true
+    }
+
     fn local(&self, c: ChunkIndex) -> Option<u32> {
         let i = c.0 as usize;
         (self.stamp.get(i) == Some(&self.current)).then(|| self.local_of[i])
@@ -991,7 +1071,6 @@ impl StressSolver {
         self.input_nodes.extend_from_slice(nodes);
         self.chunk.sort_unstable();
         self.reduced = false;
-        let n = self.chunk.len();
         self.node_mass.clear();
         self.node_mass.extend(
             self.chunk
@@ -1015,7 +1094,6 @@ impl StressSolver {
         self.fixed.push(true);
         self.inv_w2.push(0.0);
         self.inv_wl2.push(0.0);
-        self.reset_vectors(n + 1);
         Ok(())
     }
 
@@ -1118,13 +1196,16 @@ impl StressSolver {
         }
         self.adj_bonds.clear();
         self.adj_bonds.resize(self.adj_offsets[n + 1] as usize, 0);
+        self.adj_nodes.clear();
+        self.adj_nodes.resize(self.adj_offsets[n + 1] as usize, 0);
         // `parent` doubles as the fill cursor here; build_forest resets it.
         self.parent.clear();
         self.parent.extend_from_slice(&self.adj_offsets[..=n]);
         for (k, b) in self.bonds.iter().enumerate() {
-            for end in [b.a, b.b] {
+            for (end, other) in [(b.a, b.b), (b.b, b.a)] {
                 let slot = &mut self.parent[end as usize];
                 self.adj_bonds[*slot as usize] = k as u32;
+                self.adj_nodes[*slot as usize] = other;
                 *slot += 1;
             }
         }

@@ -63,6 +63,10 @@
 //! unchanged structure (a vehicle crossing a bridge) skip the gathering,
 //! reduction and hierarchy build; the work charged stays that of a gather,
 //! so where a limit cuts a solve does not depend on what the solver kept.
+//! When bonds have only broken since (the same nodes, none mended), the
+//! call starts from the fine system the reduction kept aside (nodes, bonds,
+//! adjacency) with those bonds taken out, instead of gathering the cluster
+//! from the asset, and reduces it again.
 
 use super::{
     DVec3, EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES,
@@ -181,7 +185,7 @@ impl StressSolver {
                 if !charged {
                     self.passes += (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds;
                 }
-                self.reduce(asset);
+                self.reduce();
                 self.build_forest();
             }
             gathered = false;
@@ -259,12 +263,18 @@ impl StressSolver {
 
     /// Groups the gathered fine system into super-nodes and rewrites the
     /// node arrays, bonds and adjacency for them.
-    fn reduce(&mut self, asset: &Asset) {
+    fn reduce(&mut self) {
         // The fine structure's bonds, adjacency, forest and hierarchy are
         // overwritten by the super-nodes': none may be reused after.
         self.key_valid = false;
         self.forest_mode = None;
         self.hierarchy_mode = None;
+        // The fine bonds and adjacency are kept aside (`patch_inputs`
+        // puts them back).
+        std::mem::swap(&mut self.fine_bonds, &mut self.bonds);
+        std::mem::swap(&mut self.fine_adj_offsets, &mut self.adj_offsets);
+        std::mem::swap(&mut self.fine_adj_bonds, &mut self.adj_bonds);
+        std::mem::swap(&mut self.fine_adj_nodes, &mut self.adj_nodes);
         let n = self.chunk.len();
         // Grouping, breadth-first to REDUCE_RADIUS hops.
         self.node_of.clear();
@@ -289,12 +299,11 @@ impl StressSolver {
                         continue;
                     }
                     let (lo, hi) = (
-                        self.adj_offsets[u] as usize,
-                        self.adj_offsets[u + 1] as usize,
+                        self.fine_adj_offsets[u] as usize,
+                        self.fine_adj_offsets[u + 1] as usize,
                     );
-                    for &e in &self.adj_bonds[lo..hi] {
-                        let b = &self.bonds[e as usize];
-                        let v = if b.a as usize == u { b.b } else { b.a } as usize;
+                    for &v in &self.fine_adj_nodes[lo..hi] {
+                        let v = v as usize;
                         if v < n && self.node_of[v] == NONE && !self.fixed[v] && !self.refined[v] {
                             self.node_of[v] = count;
                             self.dist[v] = self.dist[u] + 1;
@@ -346,7 +355,7 @@ impl StressSolver {
             for &i in &self.members[lo..hi] {
                 let i = i as usize;
                 mass += self.fine_mass[i];
-                volume += f64::from(asset.chunks()[self.fine_chunk[i]].volume);
+                volume += self.chunk_volume[self.fine_chunk[i].0 as usize];
                 moment += self.fine_mass[i] * self.fine_centroid[i];
             }
             let first = self.members[lo] as usize;
@@ -370,9 +379,9 @@ impl StressSolver {
         // super-node leaves only its limits.
         self.inner_limit.clear();
         self.inner_limit.resize(nn, [f32::INFINITY; 3]);
-        let mut kept = 0;
-        for e in 0..self.bonds.len() {
-            let mut lb = self.bonds[e];
+        self.bonds.clear();
+        for e in 0..self.fine_bonds.len() {
+            let mut lb = self.fine_bonds[e];
             let (a, b) = (self.node_of[lb.a as usize], self.node_of[lb.b as usize]);
             if a == b {
                 let m = self.materials.of(lb.bond);
@@ -389,10 +398,8 @@ impl StressSolver {
             }
             lb.a = a;
             lb.b = b;
-            self.bonds[kept] = lb;
-            kept += 1;
+            self.bonds.push(lb);
         }
-        self.bonds.truncate(kept);
         self.build_adjacency();
         self.reset_vectors(nn + 1);
         self.reduced = true;
