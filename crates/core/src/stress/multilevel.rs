@@ -62,6 +62,7 @@ use crate::stress::solver::{LocalBond, NONE};
 use glam::{DMat3, DVec3, Mat3A, Vec3A, Vec3Swizzles};
 
 mod jacobi;
+mod update;
 
 /// Jacobi sweeps on the finest level before and after the coarse correction.
 /// One, not two: a second sweep costs two more bond-spring products per
@@ -791,6 +792,56 @@ pub(crate) struct Multilevel {
     /// the fine level itself and the cycle is that direct solve.
     direct: bool,
     rhs: Vec<f64>,
+    /// Per level-1 node: its row is summed again by [`Self::update`].
+    touched: Vec<bool>,
+}
+
+/// What a bond of the fine level adds to level 1 (a value returned and
+/// taken apart at once, never stored: its size does not matter).
+#[allow(clippy::large_enum_variant)]
+enum Terms {
+    /// Between aggregates `a` and `b`: the diagonal blocks of `a` and `b`
+    /// and the off-diagonal block of row `a`, column `b`.
+    Pair(usize, usize, Block, Block, Block),
+    /// To a fixed node or the world: the diagonal block of the free end's
+    /// aggregate.
+    End(usize, Block),
+    /// Inside one aggregate (or between fixed nodes): nothing.
+    Inside,
+}
+
+/// Bond `lb`'s blocks on level 1, with arms from the aggregate centres
+/// `centroid` (its point taken from a free end).
+#[inline]
+fn bond_terms(fine: &Fine, centroid: &[DVec3], lb: &LocalBond) -> Terms {
+    let (a, b) = (lb.a as usize, lb.b as usize);
+    let (ca, cb) = (fine.coarse_of[a], fine.coarse_of[b]);
+    if ca == cb {
+        return Terms::Inside;
+    }
+    let p = if fine.fixed[a] {
+        fine.centroid[b] + lb.rb
+    } else {
+        fine.centroid[a] + lb.ra
+    };
+    let arm = |c: u32| {
+        if c == NONE {
+            DVec3::ZERO
+        } else {
+            p - centroid[c as usize]
+        }
+    };
+    let (ra, rb) = (arm(ca), arm(cb));
+    let k = spring(lb.ks, lb.kn, lb.normal);
+    let kr = spring(lb.kb, lb.kt, lb.normal);
+    if ca != NONE && cb != NONE {
+        let (aa, bb, ab) = bond_blocks(k, kr, ra, rb);
+        Terms::Pair(ca as usize, cb as usize, aa, bb, ab)
+    } else if ca != NONE {
+        Terms::End(ca as usize, end_block(k, kr, ra))
+    } else {
+        Terms::End(cb as usize, end_block(k, kr, rb))
+    }
 }
 
 fn find_slot(lv: &Coarse, i: usize, j: u32) -> usize {
@@ -878,25 +929,31 @@ impl Multilevel {
                 }
                 self.assemble_from_bonds(count);
                 self.used = 1;
-                while self.used < MAX_LEVELS - 1 {
-                    let l = self.used - 1;
-                    let free = self.coarse[l].len();
-                    if free <= COARSEST {
-                        break;
-                    }
-                    let count = self.coarse[l].aggregate();
-                    if count * 10 > free * 9 {
-                        break; // coarsening stalled
-                    }
-                    if self.coarse.len() <= l + 1 {
-                        self.coarse.push(Coarse::default());
-                    }
-                    self.assemble_galerkin(l, count);
-                    self.used += 1;
-                }
+                self.build_coarser();
             }
         }
         self.factor_coarsest();
+    }
+
+    /// The levels past level 1, by aggregation and `Pᵀ A P`, until one is
+    /// small enough or the coarsening stalls.
+    fn build_coarser(&mut self) {
+        while self.used < MAX_LEVELS - 1 {
+            let l = self.used - 1;
+            let free = self.coarse[l].len();
+            if free <= COARSEST {
+                break;
+            }
+            let count = self.coarse[l].aggregate();
+            if count * 10 > free * 9 {
+                break; // coarsening stalled
+            }
+            if self.coarse.len() <= l + 1 {
+                self.coarse.push(Coarse::default());
+            }
+            self.assemble_galerkin(l, count);
+            self.used += 1;
+        }
     }
 
     /// Level 1 from the fine bonds: each bond between two aggregates adds
@@ -936,38 +993,17 @@ impl Multilevel {
         next.off.clear();
         next.off.resize(next.col.len(), Block::ZERO);
         for lb in &fine.bonds {
-            let (a, b) = (lb.a as usize, lb.b as usize);
-            let (ca, cb) = (fine.coarse_of[a], fine.coarse_of[b]);
-            if ca == cb {
-                continue;
-            }
-            let p = if fine.fixed[a] {
-                fine.centroid[b] + lb.rb
-            } else {
-                fine.centroid[a] + lb.ra
-            };
-            let arm = |c: u32| {
-                if c == NONE {
-                    DVec3::ZERO
-                } else {
-                    p - next.centroid[c as usize]
+            match bond_terms(fine, &next.centroid, lb) {
+                Terms::Pair(ca, cb, aa, bb, ab) => {
+                    next.diag[ca].add(&aa);
+                    next.diag[cb].add(&bb);
+                    let s = find_slot(next, ca, cb as u32);
+                    next.off[s].add(&ab);
+                    let s = find_slot(next, cb, ca as u32);
+                    next.off[s].add_transposed(&ab);
                 }
-            };
-            let (ra, rb) = (arm(ca), arm(cb));
-            let k = spring(lb.ks, lb.kn, lb.normal);
-            let kr = spring(lb.kb, lb.kt, lb.normal);
-            if ca != NONE && cb != NONE {
-                let (aa, bb, ab) = bond_blocks(k, kr, ra, rb);
-                next.diag[ca as usize].add(&aa);
-                next.diag[cb as usize].add(&bb);
-                let s = find_slot(next, ca as usize, cb);
-                next.off[s].add(&ab);
-                let s = find_slot(next, cb as usize, ca);
-                next.off[s].add_transposed(&ab);
-            } else if ca != NONE {
-                next.diag[ca as usize].add(&end_block(k, kr, ra));
-            } else if cb != NONE {
-                next.diag[cb as usize].add(&end_block(k, kr, rb));
+                Terms::End(c, block) => next.diag[c].add(&block),
+                Terms::Inside => {}
             }
         }
         next.finish();

@@ -444,6 +444,36 @@ fn bond_constants(centroid: &[DVec3], i: BondIndex, bond: &crate::asset::Bond) -
     }
 }
 
+/// Force and moment (N, N·m) bond `lb` carries at displacements `x`.
+#[inline]
+fn bond_load(lb: &LocalBond, x_u: &[DVec3], x_t: &[DVec3]) -> (DVec3, DVec3) {
+    let (a, b) = (lb.a as usize, lb.b as usize);
+    let delta = x_u[b] + x_t[b].cross(lb.rb) - x_u[a] - x_t[a].cross(lb.ra);
+    (lb.force(delta), lb.moment(x_t[b] - x_t[a]))
+}
+
+/// The results of bond `lb` (face `s`) carrying force `f` and moment `m`.
+#[inline]
+fn bond_stress(lb: &LocalBond, s: &Section, f: DVec3, m: DVec3) -> BondStress {
+    let n = lb.normal;
+    let axial = n.dot(f);
+    let shear = (f - axial * n).length();
+    let twist = n.dot(m);
+    let bending = (m - twist * n).length();
+    let sigma_n = axial / s.area;
+    let sigma_b = bending / s.bending_modulus;
+    BondStress {
+        bond: lb.bond,
+        normal_force: axial as f32,
+        shear_force: shear as f32,
+        bending_moment: bending as f32,
+        twisting_moment: twist.abs() as f32,
+        compression: (sigma_b - sigma_n).max(0.0) as f32,
+        tension: (sigma_b + sigma_n).max(0.0) as f32,
+        shear: (shear / s.area + twist.abs() / s.torsion_modulus) as f32,
+    }
+}
+
 /// The stress solver of one asset: validated settings and materials, the
 /// warm start of every chunk, and scratch reused from solve to solve
 /// (grows to the largest cluster seen, never shrinks; a steady-state solve
@@ -533,6 +563,13 @@ pub struct StressSolver {
     /// build.
     system_kept: bool,
     system_refined: Vec<bool>,
+    /// Per fine local node of the kept system: the bond (asset index) its
+    /// super-node's breadth-first search reached it by (`NONE` for a seed,
+    /// an anchor or a refined chunk).
+    claim: Vec<u32>,
+    /// Bonds of the cluster broken since the kept system was built, and not
+    /// yet taken out of it (ascending).
+    newly_broken: Vec<u32>,
     /// The nodes the last gather was given, as given, and the bonds between
     /// them (or to the world) that were broken then, ascending.
     input_nodes: Vec<ChunkIndex>,
@@ -661,6 +698,8 @@ impl StressSolver {
             refined: Vec::new(),
             system_kept: false,
             system_refined: Vec::new(),
+            claim: Vec::new(),
+            newly_broken: Vec::new(),
             input_nodes: Vec::new(),
             broken_inside: Vec::new(),
             inner_limit: Vec::new(),
@@ -850,11 +889,10 @@ impl StressSolver {
         if !(loads.gravity.is_finite() && loads.angular_velocity.is_finite()) {
             return Err(StressError::NonFiniteLoad { load: None });
         }
-        let kept = self.system_kept && self.same_inputs(nodes, health);
-        // The same nodes, whose bonds have only broken since: the fine
-        // system kept aside by the reduction, without them.
-        let patched = !kept && self.patch_inputs(nodes, health);
-        if !(kept || patched) {
+        // A reduced system standing in the solver for these nodes (see
+        // `reduced`): no gather.
+        let kept = self.kept_system(nodes, health);
+        if kept.is_none() {
             self.gather_nodes(asset, nodes)?;
         }
         for (k, l) in loads.point_loads.iter().enumerate() {
@@ -870,17 +908,15 @@ impl StressSolver {
                 });
             }
         }
-        if kept {
-            // The same cluster, intact bonds and settings as the last call,
-            // which solved it reduced: it is solved reduced again. Charged
-            // as a gather (see Work).
+        if kept.is_some() {
+            // The same cluster and settings as the last call, which solved
+            // it reduced, with the same bonds intact or some broken since:
+            // it is solved reduced again. Charged as a gather (see Work).
             self.passes +=
                 (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * self.bond_list.len() as u64;
-            return self.solve_reduced(asset, nodes, health, loads, progress, true);
+            return self.solve_reduced(asset, nodes, health, loads, progress, kept);
         }
-        if !patched {
-            self.gather_bonds(asset, health);
-        }
+        self.gather_bonds(asset, health);
         // Charged whether or not the structure is reused (see Work).
         self.passes += (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * self.bonds.len() as u64;
         let anchored = self.fixed[..self.chunk.len()].iter().any(|&f| f)
@@ -917,7 +953,7 @@ impl StressSolver {
             .count();
         let reduce_above = self.settings.reduce_above as usize;
         if mode == SolveMode::Anchored && reduce_above > 0 && free > reduce_above {
-            return self.solve_reduced(asset, nodes, health, loads, progress, false);
+            return self.solve_reduced(asset, nodes, health, loads, progress, None);
         }
         self.reset_vectors(self.chunk.len() + 1);
         if self.forest_mode != Some(mode) {
@@ -968,76 +1004,6 @@ impl StressSolver {
         };
         self.report = Some(report);
         Ok(report)
-    }
-
-    /// Whether `nodes` and the intact bonds among them are those of the
-    /// last gather: the same nodes in the same order, every bond gathered
-    /// then still intact and every bond broken then still broken. O(nodes +
-    /// bonds of the cluster), without gathering.
-    fn same_inputs(&self, nodes: &[ChunkIndex], health: &[f32]) -> bool {
-        nodes == self.input_nodes.as_slice()
-            && self.bond_list.iter().all(|&b| health[b as usize] > 0.0)
-            && self
-                .broken_inside
-                .iter()
-                .all(|&b| !(health[b as usize] > 0.0))
-    }
-
-    /// When the solver holds a reduced system of these very nodes whose
-    /// bonds have only broken since (none mended), puts back the fine
-    /// system the reduction kept aside, without the bonds broken since, as
-    /// [`Self::gather_nodes`] and [`Self::gather_bonds`] would build it,
-    /// and returns true; O(nodes + bonds of the cluster). False, changing
-    /// nothing, otherwise.
-    fn patch_inputs(&mut self, nodes: &[ChunkIndex], health: &[f32]) -> bool {
-        if !(self.system_kept
-            && nodes == self.input_nodes.as_slice()
-            && self
-                .broken_inside
-                .iter()
-                .all(|&b| !(health[b as usize] > 0.0)))
-        {
-            return false;
-        }
-        std::mem::swap(&mut self.fine_chunk, &mut self.chunk);
-        std::mem::swap(&mut self.fine_centroid, &mut self.centroid);
-        std::mem::swap(&mut self.fine_fixed, &mut self.fixed);
-        std::mem::swap(&mut self.fine_mass, &mut self.node_mass);
-        std::mem::swap(&mut self.fine_bonds, &mut self.bonds);
-        std::mem::swap(&mut self.fine_adj_offsets, &mut self.adj_offsets);
-        std::mem::swap(&mut self.fine_adj_bonds, &mut self.adj_bonds);
-        std::mem::swap(&mut self.fine_adj_nodes, &mut self.adj_nodes);
-        self.reduced = false;
-        self.system_kept = false;
-        self.inv_w2.clear();
-        self.inv_wl2.clear();
-        for &c in &self.chunk {
-            self.inv_w2.push(self.chunk_inv_w2[c.0 as usize]);
-            self.inv_wl2.push(self.chunk_inv_wl2[c.0 as usize]);
-        }
-        self.inv_w2.push(0.0);
-        self.inv_wl2.push(0.0);
-        // Bond e of the fine system is bond_list[e]: drop the broken ones
-        // from both, in order.
-        let before = self.broken_inside.len();
-        let mut kept = 0;
-        for e in 0..self.bond_list.len() {
-            let b = self.bond_list[e];
-            if health[b as usize] > 0.0 {
-                self.bond_list[kept] = b;
-                self.bonds[kept] = self.bonds[e];
-                kept += 1;
-            } else {
-                self.broken_inside.push(b);
-            }
-        }
-        self.bond_list.truncate(kept);
-        self.bonds.truncate(kept);
-        if self.broken_inside.len() > before {
-            self.broken_inside.sort_unstable();
-            self.build_adjacency();
-        }
-        true
     }
 
     fn local(&self, c: ChunkIndex) -> Option<u32> {
@@ -1673,8 +1639,15 @@ impl StressSolver {
             self.hierarchy_mode == Some(mode)
         };
         if !stands {
-            self.multilevel
-                .build(&self.centroid, &self.fixed, &self.bonds);
+            // Bonds gone from an assembled system: its rows summed again
+            // (`multilevel::update`); anything else is built.
+            if !self
+                .multilevel
+                .update(&self.centroid, &self.fixed, &self.bonds)
+            {
+                self.multilevel
+                    .build(&self.centroid, &self.fixed, &self.bonds);
+            }
             self.hierarchy_mode = (!self.reduced).then_some(mode);
         }
     }
@@ -1722,34 +1695,23 @@ impl StressSolver {
         self.r_u.copy_from_slice(&self.b_u);
         self.r_t.copy_from_slice(&self.b_t);
         for lb in &self.bonds {
+            let (f, m) = bond_load(lb, &self.x_u, &self.x_t);
             let (a, b) = (lb.a as usize, lb.b as usize);
-            let delta =
-                self.x_u[b] + self.x_t[b].cross(lb.rb) - self.x_u[a] - self.x_t[a].cross(lb.ra);
-            let f = lb.force(delta);
-            let m = lb.moment(self.x_t[b] - self.x_t[a]);
             self.r_u[b] -= f;
             self.r_t[b] -= lb.rb.cross(f) + m;
             self.r_u[a] += f;
             self.r_t[a] += lb.ra.cross(f) + m;
-            let n = lb.normal;
-            let axial = n.dot(f);
-            let shear = (f - axial * n).length();
-            let twist = n.dot(m);
-            let bending = (m - twist * n).length();
-            let s = &self.bond_sections[lb.bond.0 as usize];
-            let sigma_n = axial / s.area;
-            let sigma_b = bending / s.bending_modulus;
-            self.stresses.push(BondStress {
-                bond: lb.bond,
-                normal_force: axial as f32,
-                shear_force: shear as f32,
-                bending_moment: bending as f32,
-                twisting_moment: twist.abs() as f32,
-                compression: (sigma_b - sigma_n).max(0.0) as f32,
-                tension: (sigma_b + sigma_n).max(0.0) as f32,
-                shear: (shear / s.area + twist.abs() / s.torsion_modulus) as f32,
-            });
+            self.stresses.push(bond_stress(
+                lb,
+                &self.bond_sections[lb.bond.0 as usize],
+                f,
+                m,
+            ));
         }
+        self.finish_residual(inertial)
+    }
+
+    fn finish_residual(&self, inertial: bool) -> f64 {
         let mut residual = self.residual_norm();
         if inertial {
             residual = residual.max(self.node_residual2(0).sqrt());
