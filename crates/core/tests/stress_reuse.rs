@@ -236,3 +236,91 @@ fn a_reused_reduced_system_gives_the_results_of_a_fresh_solver_bit_for_bit() {
         "{refined} bonds reported, {plain} unpressed"
     );
 }
+
+/// Bonds breaking one or a few at a time on a reduced wall of mixed
+/// materials, with a load that comes and goes and chunks cut loose (left in
+/// the node list, joined to nothing): after every break the kept solver
+/// gives, bit for bit, what a fresh solver gives. The kept reduced system
+/// is updated in place when the bonds broken leave its grouping as it is,
+/// and reduced again otherwise; both happen here.
+#[test]
+fn breaking_bonds_one_after_another_gives_a_fresh_solvers_results() {
+    let asset = Asset::new(&grid_desc(10, 8, 2, 0.5, 2400.0, 40.0)).unwrap();
+    let all: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+    // Concrete, brick and a weak concrete, by bond.
+    let weak = Material {
+        tension: stress::StressLimit {
+            elastic: 0.2e6,
+            fatal: 0.4e6,
+        },
+        ..Material::CONCRETE
+    };
+    let materials = StressMaterials {
+        materials: vec![Material::CONCRETE, Material::BRICK, weak],
+        bond_material: (0..asset.bond_count())
+            .map(|b| (b * 7 % 3) as u16)
+            .collect(),
+    };
+    let settings = StressSettings {
+        max_iterations: 10_000,
+        reduce_above: 20,
+        ..Default::default()
+    };
+    let new = || StressSolver::new(&asset, settings, materials.clone()).unwrap();
+    let top = all
+        .iter()
+        .copied()
+        .max_by(|&a, &b| {
+            let (ca, cb) = (asset.chunks()[a].centroid, asset.chunks()[b].centroid);
+            ca.y.total_cmp(&cb.y).then(cb.x.total_cmp(&ca.x))
+        })
+        .unwrap();
+    let push: &'static [stress::PointLoad] = Box::leak(Box::new([stress::PointLoad {
+        chunk: top,
+        force: Vec3::new(4.0e5, -2.0e5, 0.0),
+        point: asset.chunks()[top].centroid,
+    }]));
+    let gravity = StressLoads {
+        gravity: Vec3::new(0.0, -9.81, 0.0),
+        ..Default::default()
+    };
+    let pushed = StressLoads {
+        point_loads: push,
+        ..gravity
+    };
+    let mut kept = new();
+    let mut health = vec![10.0f32; asset.bond_count()];
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let mut iterated = 0;
+    for step in 0..60 {
+        if step % 15 == 14 {
+            // Cut a chunk loose: every bond it has.
+            let c = all[next(all.len())];
+            for (_, b) in asset.graph().neighbours(c) {
+                health[b.0 as usize] = 0.0;
+            }
+        } else {
+            for _ in 0..1 + step % 3 {
+                health[next(asset.bond_count())] = 0.0;
+            }
+        }
+        let loads = if step % 4 < 2 { gravity } else { pushed };
+        let case = Case {
+            nodes: all.clone(),
+            health: health.clone(),
+            loads,
+        };
+        let got = solve(&mut kept, &asset, &case);
+        let want = solve(&mut new(), &asset, &case);
+        assert_eq!(got, want, "step {step}");
+        assert!(got.0.converged, "step {step}: {:?}", got.0);
+        iterated += usize::from(got.0.iterations > 0);
+    }
+    assert!(iterated >= 10, "{iterated} solves iterated");
+}

@@ -95,6 +95,7 @@ use crate::stress::multilevel::Multilevel;
 use crate::stress::section::Section;
 use glam::{DMat3, DVec3, Vec3};
 
+mod kept;
 mod progress;
 pub mod reduced;
 pub use progress::{SolveProgress, SolveProgressV1};
@@ -558,7 +559,7 @@ pub struct StressSolver {
     /// The reduced system in the node and bond arrays was built from the
     /// last gathered inputs with the refinement `system_refined` (per fine
     /// local node), and nothing has overwritten it since: a solve of the
-    /// same inputs ([`Self::same_inputs`]) with the same refinement uses it
+    /// same inputs ([`Self::kept_system`]) with the same refinement uses it
     /// as it stands, bit for bit what gathering and reducing again would
     /// build.
     system_kept: bool,

@@ -1,0 +1,327 @@
+//! The reduced system kept from one call of a cluster to the next.
+//!
+//! The reduced system (super-nodes, their bonds and adjacency, forest and
+//! multilevel hierarchy) stays in the solver after a call. The next call
+//! checks, without gathering, that it is given the same nodes in the same
+//! order, that every bond intact then is intact now and every bond broken
+//! then is still broken (O(nodes + bonds of the cluster), a comparison and
+//! a pass over the health of those bonds); when it is, and its first round
+//! has the refinement the kept system was built with, that round solves on
+//! the kept system as it stands. Nothing else decides it (a different
+//! cluster in between, a bond broken or mended, new settings: a gather and
+//! reduction as usual), and the kept system is what gathering and reducing
+//! again would build, so results are bit for bit those of a fresh solver
+//! (`tests/stress_reuse.rs`). A resumed slice and a load that changes on an
+//! unchanged structure (a vehicle crossing a bridge) skip the gathering,
+//! reduction and hierarchy build; the work charged stays that of a gather,
+//! so where a limit cuts a solve does not depend on what the solver kept.
+//!
+//! When bonds have only broken since (the same nodes, none mended) and none
+//! of them is a bond the grouping reached a chunk by (a breadth-first search never claimed a
+//! node through it, so it runs the same without it), the grouping stands:
+//! the broken bonds between super-nodes leave the bond list in order, a
+//! super-node that lost a bond inside takes the lowest limits of those
+//! left, and the adjacency, forest and hierarchy follow (an assembled
+//! hierarchy is updated, `multilevel/update.rs`). Bit for bit what
+//! reducing again builds (`tests/stress_reuse.rs` against a fresh solver;
+//! the state itself in this file's test). Otherwise the call starts from
+//! the fine system the reduction kept aside (nodes, bonds, adjacency) with
+//! the broken bonds taken out, instead of gathering the cluster from the
+//! asset, and reduces it again. A cluster anchored by bonds to the world
+//! alone is gathered again (their loss may leave it unanchored).
+
+use super::StressSolver;
+use crate::asset::Asset;
+use crate::index::{BondIndex, ChunkIndex};
+
+/// How the reduced system standing in the solver relates to a call's
+/// inputs (see [`StressSolver::kept_system`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Kept {
+    /// The same nodes in the same order, the same bonds intact.
+    Same,
+    /// The same nodes in the same order; bonds have broken since (listed
+    /// in `newly_broken`, already taken out of `bond_list`), none mended.
+    Broken,
+}
+
+impl StressSolver {
+    /// Whether the reduced system standing in the solver was built from
+    /// these nodes (the same, in the same order) with at most the bonds
+    /// broken since (none mended); in the second case the newly broken
+    /// bonds are moved from `bond_list` to `newly_broken` and
+    /// `broken_inside`, as a gather would sort them. O(nodes + bonds of the
+    /// cluster), without gathering. A cluster anchored by bonds to the
+    /// world alone is gathered again when bonds break (their loss may leave
+    /// it unanchored).
+    pub(super) fn kept_system(&mut self, nodes: &[ChunkIndex], health: &[f32]) -> Option<Kept> {
+        if !(self.system_kept
+            && nodes == self.input_nodes.as_slice()
+            && self
+                .broken_inside
+                .iter()
+                .all(|&b| !(health[b as usize] > 0.0)))
+        {
+            return None;
+        }
+        if self.bond_list.iter().all(|&b| health[b as usize] > 0.0) {
+            return Some(Kept::Same);
+        }
+        let n = self.fine_chunk.len();
+        if !self.fine_fixed[..n].iter().any(|&f| f) {
+            return None;
+        }
+        self.newly_broken.clear();
+        let mut kept = 0;
+        for e in 0..self.bond_list.len() {
+            let b = self.bond_list[e];
+            if health[b as usize] > 0.0 {
+                self.bond_list[kept] = b;
+                kept += 1;
+            } else {
+                self.newly_broken.push(b);
+                self.broken_inside.push(b);
+            }
+        }
+        self.bond_list.truncate(kept);
+        self.broken_inside.sort_unstable();
+        Some(Kept::Broken)
+    }
+
+    /// Puts back the fine system the reduction kept aside (nodes, bonds,
+    /// adjacency), without the bonds broken since, as gathering would
+    /// build it.
+    pub(super) fn restore_fine(&mut self, health: &[f32]) {
+        std::mem::swap(&mut self.fine_chunk, &mut self.chunk);
+        std::mem::swap(&mut self.fine_centroid, &mut self.centroid);
+        std::mem::swap(&mut self.fine_fixed, &mut self.fixed);
+        std::mem::swap(&mut self.fine_mass, &mut self.node_mass);
+        std::mem::swap(&mut self.fine_bonds, &mut self.bonds);
+        std::mem::swap(&mut self.fine_adj_offsets, &mut self.adj_offsets);
+        std::mem::swap(&mut self.fine_adj_bonds, &mut self.adj_bonds);
+        std::mem::swap(&mut self.fine_adj_nodes, &mut self.adj_nodes);
+        self.reduced = false;
+        self.system_kept = false;
+        self.newly_broken.clear();
+        self.inv_w2.clear();
+        self.inv_wl2.clear();
+        for &c in &self.chunk {
+            self.inv_w2.push(self.chunk_inv_w2[c.0 as usize]);
+            self.inv_wl2.push(self.chunk_inv_wl2[c.0 as usize]);
+        }
+        self.inv_w2.push(0.0);
+        self.inv_wl2.push(0.0);
+        let before = self.bonds.len();
+        self.bonds.retain(|lb| health[lb.bond.0 as usize] > 0.0);
+        if self.bonds.len() < before {
+            self.build_adjacency();
+        }
+    }
+
+    /// Whether a bond broken since the kept system was built is one its
+    /// grouping reached a chunk by. When none is, grouping the cluster
+    /// again would give the same super-nodes: a breadth-first search that
+    /// never claimed a node through a bond runs the same without it.
+    pub(super) fn grouping_broken(&self, asset: &Asset) -> bool {
+        self.newly_broken.iter().any(|&b| {
+            let bond = &asset.bonds()[BondIndex(b)];
+            [Some(bond.chunk0), bond.chunk1]
+                .into_iter()
+                .flatten()
+                .any(|c| self.local(c).is_some_and(|i| self.claim[i as usize] == b))
+        })
+    }
+
+    /// Takes the bonds broken since out of the kept reduced system whose
+    /// grouping they leave as it is: bonds between super-nodes drop out of
+    /// the bond list (in order), a super-node that lost a bond inside
+    /// takes the lowest limits of those left; then the adjacency and the
+    /// forest. Bit for bit what reducing the fine system again builds.
+    pub(super) fn drop_broken(&mut self, asset: &Asset, health: &[f32]) {
+        let n = self.fine_chunk.len();
+        for &b in &self.newly_broken {
+            let bond = &asset.bonds()[BondIndex(b)];
+            let (Some(i), Some(j)) = (
+                self.local(bond.chunk0),
+                bond.chunk1.and_then(|c| self.local(c)),
+            ) else {
+                continue;
+            };
+            let g = self.node_of[i as usize];
+            if g != self.node_of[j as usize] {
+                continue;
+            }
+            let mut inner = [f32::INFINITY; 3];
+            for &m in self.members_of(g as usize) {
+                let m = m as usize;
+                let (lo, hi) = (
+                    self.fine_adj_offsets[m] as usize,
+                    self.fine_adj_offsets[m + 1] as usize,
+                );
+                for k in lo..hi {
+                    let v = self.fine_adj_nodes[k] as usize;
+                    let lb = &self.fine_bonds[self.fine_adj_bonds[k] as usize];
+                    if v < n && self.node_of[v] == g && health[lb.bond.0 as usize] > 0.0 {
+                        let mat = self.materials.of(lb.bond);
+                        inner[0] = inner[0].min(mat.compression.elastic);
+                        inner[1] = inner[1].min(mat.tension.elastic);
+                        inner[2] = inner[2].min(mat.shear.elastic);
+                    }
+                }
+            }
+            self.inner_limit[g as usize] = inner;
+        }
+        let broken = &self.newly_broken;
+        self.bonds
+            .retain(|lb| broken.binary_search(&lb.bond.0).is_err());
+        self.newly_broken.clear();
+        self.build_adjacency();
+        // The forest marked the nodes it did not reach as fixed; a new
+        // forest starts from the anchors alone, as after a reduction.
+        for k in 0..self.chunk.len() {
+            let m = self.members_of(k);
+            self.fixed[k] = m.len() == 1 && self.fine_fixed[m[0] as usize];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::fixtures::grid_desc;
+    use crate::stress::{Material, StressLoads, StressMaterials, StressSettings, StressSolver};
+    use crate::{Asset, ChunkIndex};
+    use glam::Vec3;
+
+    /// The reduced system a solver holds after its last call, as bits.
+    fn system(s: &StressSolver) -> Vec<u64> {
+        let mut out: Vec<u64> = Vec::new();
+        let mut list = |tag: u64, v: &mut dyn Iterator<Item = u64>| {
+            out.push(tag);
+            out.extend(v);
+        };
+        list(1, &mut s.chunk.iter().map(|c| u64::from(c.0)));
+        list(
+            2,
+            &mut s
+                .centroid
+                .iter()
+                .flat_map(|v| v.to_array().map(f64::to_bits)),
+        );
+        list(3, &mut s.fixed.iter().map(|&f| u64::from(f)));
+        list(4, &mut s.node_mass.iter().map(|m| m.to_bits()));
+        list(
+            5,
+            &mut s.inv_w2.iter().chain(&s.inv_wl2).map(|m| m.to_bits()),
+        );
+        list(
+            6,
+            &mut s.bonds.iter().flat_map(|b| {
+                [u64::from(b.bond.0), u64::from(b.a), u64::from(b.b)]
+                    .into_iter()
+                    .chain(
+                        [b.normal, b.ra, b.rb]
+                            .into_iter()
+                            .flat_map(|v| v.to_array().map(f64::to_bits)),
+                    )
+                    .chain([b.kn, b.ks, b.kb, b.kt].map(f64::to_bits))
+            }),
+        );
+        list(
+            7,
+            &mut s
+                .inner_limit
+                .iter()
+                .flat_map(|l| l.map(|x| u64::from(x.to_bits()))),
+        );
+        for (tag, v) in [
+            (8, &s.node_of),
+            (9, &s.member_offsets),
+            (10, &s.members),
+            (11, &s.claim),
+            (12, &s.adj_offsets),
+            (13, &s.adj_bonds),
+            (14, &s.adj_nodes),
+            (15, &s.dist),
+            (16, &s.parent),
+            (17, &s.order),
+            (18, &s.bond_list),
+            (19, &s.broken_inside),
+        ] {
+            list(tag, &mut v.iter().map(|&x| u64::from(x)));
+        }
+        out
+    }
+
+    /// Weak bonds break one by one on a reduced wall under gravity, and a
+    /// chunk is cut loose: after each, the solver that kept its reduced system holds, bit for bit,
+    /// the system a fresh solver reduces (groups, limits inside them, bonds,
+    /// adjacency, forest), whether it updated the kept one in place or
+    /// reduced again.
+    #[test]
+    fn a_kept_system_after_breaks_is_the_system_reduced_afresh() {
+        let asset = Asset::new(&grid_desc(10, 8, 2, 0.5, 2400.0, 40.0)).unwrap();
+        let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+        let c = Material::CONCRETE;
+        let scaled = |l: crate::stress::StressLimit| crate::stress::StressLimit {
+            elastic: 0.2 * l.elastic,
+            fatal: 0.2 * l.fatal,
+        };
+        let weak = Material {
+            compression: scaled(c.compression),
+            tension: scaled(c.tension),
+            shear: scaled(c.shear),
+            ..c
+        };
+        let weak_bonds: Vec<usize> = (0..asset.bond_count()).filter(|b| b % 37 == 5).collect();
+        let materials = StressMaterials {
+            materials: vec![c, weak],
+            bond_material: (0..asset.bond_count())
+                .map(|b| u16::from(weak_bonds.contains(&b)))
+                .collect(),
+        };
+        let settings = StressSettings {
+            max_iterations: 10_000,
+            reduce_above: 20,
+            ..Default::default()
+        };
+        let new = || StressSolver::new(&asset, settings, materials.clone()).unwrap();
+        let loads = StressLoads {
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            ..Default::default()
+        };
+        let mut health = vec![10.0f32; asset.bond_count()];
+        let mut kept = new();
+        kept.solve(&asset, &nodes, &health, &loads).unwrap();
+        let (mut in_place, mut again) = (0, 0);
+        // Halfway, the last chunk (a top corner) is cut loose: left in the
+        // node list, joined to nothing, its own super-node, which the
+        // forest does not reach.
+        let half = weak_bonds.len() / 2;
+        let corner = nodes[nodes.len() - 1];
+        for (k, &b) in weak_bonds.iter().enumerate() {
+            health[b] = 0.0;
+            if k == half {
+                for (_, c) in asset.graph().neighbours(corner) {
+                    health[c.0 as usize] = 0.0;
+                }
+            }
+            let report = kept.solve(&asset, &nodes, &health, &loads).unwrap();
+            let mut fresh = new();
+            fresh.solve(&asset, &nodes, &health, &loads).unwrap();
+            assert!(report.converged, "bond {b}");
+            assert!(!kept.system_refined.contains(&true), "bond {b}: refined");
+            assert_eq!(system(&kept), system(&fresh), "bond {b}");
+            // Updated in place, the fine system kept aside still has the
+            // bonds broken since.
+            if kept.fine_bonds.len() > fresh.fine_bonds.len() {
+                in_place += 1;
+            } else {
+                again += 1;
+            }
+        }
+        assert!(
+            in_place >= 3 && again >= 1,
+            "{in_place} in place, {again} reduced again"
+        );
+    }
+}
