@@ -4,7 +4,10 @@
 //! multilevel hierarchy; `first/…`: a solver that never has), the
 //! same solve warm-started from the previous frame's answer (`warm/…`),
 //! a re-solve after one bond broke, warm-started from the answer
-//! before (`break/…`), and a re-solve after a 10 kN load appears on (or
+//! before (`break/…`: two damaged states in turn, so each solve also
+//! mends the other's bond), bonds breaking one after another as in a game
+//! (`breaks/…`: 100 in a fixed pseudo-random order, each re-solve
+//! warm-started from the answer before, the mean over the sequence), and a re-solve after a 10 kN load appears on (or
 //! leaves) the top chunk nearest the middle, warm-started from the answer
 //! before (`load/…`). Default settings (`Preconditioner::Auto`).
 //!
@@ -35,6 +38,7 @@ use smithereens_core::stress::{
 };
 use smithereens_core::*;
 use std::hint::black_box;
+use std::time::{Duration, Instant};
 
 fn wall(nx: u32, ny: u32, nz: u32) -> Asset {
     Asset::new(&stress_wall_desc(nx, ny, nz)).unwrap()
@@ -137,6 +141,37 @@ fn bench(c: &mut Criterion) {
                 b.iter(|| {
                     k ^= 1;
                     black_box(solver.solve(asset, &nodes, &damaged[k], &loads).unwrap())
+                })
+            },
+        );
+        // Bonds break one after another, as in a game: a fixed
+        // pseudo-random order of 100, each re-solve warm-started from the
+        // answer before; after the 100th the structure is intact again
+        // (untimed). The mean over the sequence.
+        let order: Vec<usize> = (0..100)
+            .map(|k| (k * 7919 + 1234) % asset.bond_count())
+            .collect();
+        let mut broken = health.clone();
+        let mut at = order.len();
+        g.bench_with_input(
+            BenchmarkId::new(format!("breaks/{name}"), size),
+            size,
+            |b, _| {
+                b.iter_custom(|iters| {
+                    let mut total = Duration::ZERO;
+                    for _ in 0..iters {
+                        if at == order.len() {
+                            broken.copy_from_slice(&health);
+                            solver.solve(asset, &nodes, &broken, &loads).unwrap();
+                            at = 0;
+                        }
+                        broken[order[at]] = 0.0;
+                        at += 1;
+                        let t0 = Instant::now();
+                        black_box(solver.solve(asset, &nodes, &broken, &loads).unwrap());
+                        total += t0.elapsed();
+                    }
+                    total
                 })
             },
         );

@@ -159,7 +159,7 @@ impl Block {
     }
 
     /// `self += oᵀ`.
-    #[inline]
+    #[inline(always)]
     fn add_transposed(&mut self, o: &Self) {
         for (j, a) in self.c.iter_mut().enumerate() {
             for (i, x) in a.iter_mut().enumerate() {
@@ -303,7 +303,7 @@ fn element(k: DMat3, kr: DMat3, re: DVec3, pe: DMat3, pf: DMat3, s: f64) -> Bloc
 
 /// The blocks one bond adds at its ends `a`, `b` (arms `r_a`, `r_b`): the
 /// diagonal ones `(aa, bb)` and the coupling `ab` (`ba` is its transpose).
-#[inline]
+#[inline(always)]
 fn bond_blocks(k: DMat3, kr: DMat3, ra: DVec3, rb: DVec3) -> (Block, Block, Block) {
     let (pa, pb) = (arm_times(ra, k), arm_times(rb, k));
     (
@@ -796,28 +796,26 @@ pub(crate) struct Multilevel {
     touched: Vec<bool>,
 }
 
-/// What a bond of the fine level adds to level 1 (a value returned and
-/// taken apart at once, never stored: its size does not matter).
-#[allow(clippy::large_enum_variant)]
-enum Terms {
-    /// Between aggregates `a` and `b`: the diagonal blocks of `a` and `b`
-    /// and the off-diagonal block of row `a`, column `b`.
-    Pair(usize, usize, Block, Block, Block),
-    /// To a fixed node or the world: the diagonal block of the free end's
-    /// aggregate.
-    End(usize, Block),
-    /// Inside one aggregate (or between fixed nodes): nothing.
-    Inside,
+/// A bond of the fine level between two level-1 aggregates (or one and a
+/// fixed node, `NONE`): its springs and its arms from the aggregate
+/// centres (its point taken from a free end).
+struct Terms {
+    ca: u32,
+    cb: u32,
+    ra: DVec3,
+    rb: DVec3,
+    k: DMat3,
+    kr: DMat3,
 }
 
-/// Bond `lb`'s blocks on level 1, with arms from the aggregate centres
-/// `centroid` (its point taken from a free end).
+/// Bond `lb` on level 1 with aggregate centres `centroid`; `None` inside one
+/// aggregate (or between fixed nodes).
 #[inline]
-fn bond_terms(fine: &Fine, centroid: &[DVec3], lb: &LocalBond) -> Terms {
+fn bond_terms(fine: &Fine, centroid: &[DVec3], lb: &LocalBond) -> Option<Terms> {
     let (a, b) = (lb.a as usize, lb.b as usize);
     let (ca, cb) = (fine.coarse_of[a], fine.coarse_of[b]);
     if ca == cb {
-        return Terms::Inside;
+        return None;
     }
     let p = if fine.fixed[a] {
         fine.centroid[b] + lb.rb
@@ -831,17 +829,14 @@ fn bond_terms(fine: &Fine, centroid: &[DVec3], lb: &LocalBond) -> Terms {
             p - centroid[c as usize]
         }
     };
-    let (ra, rb) = (arm(ca), arm(cb));
-    let k = spring(lb.ks, lb.kn, lb.normal);
-    let kr = spring(lb.kb, lb.kt, lb.normal);
-    if ca != NONE && cb != NONE {
-        let (aa, bb, ab) = bond_blocks(k, kr, ra, rb);
-        Terms::Pair(ca as usize, cb as usize, aa, bb, ab)
-    } else if ca != NONE {
-        Terms::End(ca as usize, end_block(k, kr, ra))
-    } else {
-        Terms::End(cb as usize, end_block(k, kr, rb))
-    }
+    Some(Terms {
+        ca,
+        cb,
+        ra: arm(ca),
+        rb: arm(cb),
+        k: spring(lb.ks, lb.kn, lb.normal),
+        kr: spring(lb.kb, lb.kt, lb.normal),
+    })
 }
 
 fn find_slot(lv: &Coarse, i: usize, j: u32) -> usize {
@@ -993,17 +988,22 @@ impl Multilevel {
         next.off.clear();
         next.off.resize(next.col.len(), Block::ZERO);
         for lb in &fine.bonds {
-            match bond_terms(fine, &next.centroid, lb) {
-                Terms::Pair(ca, cb, aa, bb, ab) => {
-                    next.diag[ca].add(&aa);
-                    next.diag[cb].add(&bb);
-                    let s = find_slot(next, ca, cb as u32);
-                    next.off[s].add(&ab);
-                    let s = find_slot(next, cb, ca as u32);
-                    next.off[s].add_transposed(&ab);
-                }
-                Terms::End(c, block) => next.diag[c].add(&block),
-                Terms::Inside => {}
+            let Some(t) = bond_terms(fine, &next.centroid, lb) else {
+                continue;
+            };
+            let (ca, cb) = (t.ca as usize, t.cb as usize);
+            if t.ca != NONE && t.cb != NONE {
+                let (aa, bb, ab) = bond_blocks(t.k, t.kr, t.ra, t.rb);
+                next.diag[ca].add(&aa);
+                next.diag[cb].add(&bb);
+                let s = find_slot(next, ca, t.cb);
+                next.off[s].add(&ab);
+                let s = find_slot(next, cb, t.ca);
+                next.off[s].add_transposed(&ab);
+            } else if t.ca != NONE {
+                next.diag[ca].add(&end_block(t.k, t.kr, t.ra));
+            } else {
+                next.diag[cb].add(&end_block(t.k, t.kr, t.rb));
             }
         }
         next.finish();

@@ -13,7 +13,7 @@
 //! hierarchy is built from scratch instead. The levels past level 1 are
 //! built again from it, as `Multilevel::build` does.
 
-use super::{Multilevel, PARALLEL_BONDS, Terms, bond_terms, find_slot};
+use super::{Multilevel, PARALLEL_BONDS, bond_blocks, bond_terms, end_block, find_slot};
 use crate::stress::multilevel::{Block, Block32};
 use crate::stress::solver::{LocalBond, NONE};
 use glam::DVec3;
@@ -126,25 +126,28 @@ impl Multilevel {
             if !(touches(lb.a) || touches(lb.b)) {
                 continue;
             }
-            match bond_terms(fine, &next.centroid, lb) {
-                Terms::Pair(ca, cb, aa, bb, ab) => {
-                    if self.touched[ca] {
-                        next.diag[ca].add(&aa);
-                        let s = find_slot(next, ca, cb as u32);
-                        next.off[s].add(&ab);
-                    }
-                    if self.touched[cb] {
-                        next.diag[cb].add(&bb);
-                        let s = find_slot(next, cb, ca as u32);
-                        next.off[s].add_transposed(&ab);
-                    }
+            let Some(t) = bond_terms(fine, &next.centroid, lb) else {
+                continue;
+            };
+            let (ca, cb) = (t.ca as usize, t.cb as usize);
+            if t.ca != NONE && t.cb != NONE {
+                let (aa, bb, ab) = bond_blocks(t.k, t.kr, t.ra, t.rb);
+                if self.touched[ca] {
+                    next.diag[ca].add(&aa);
+                    let s = find_slot(next, ca, t.cb);
+                    next.off[s].add(&ab);
                 }
-                Terms::End(c, block) => {
-                    if self.touched[c] {
-                        next.diag[c].add(&block);
-                    }
+                if self.touched[cb] {
+                    next.diag[cb].add(&bb);
+                    let s = find_slot(next, cb, t.ca);
+                    next.off[s].add_transposed(&ab);
                 }
-                Terms::Inside => {}
+            } else if t.ca != NONE {
+                if self.touched[ca] {
+                    next.diag[ca].add(&end_block(t.k, t.kr, t.ra));
+                }
+            } else if self.touched[cb] {
+                next.diag[cb].add(&end_block(t.k, t.kr, t.rb));
             }
         }
         // `Coarse::finish` for the touched rows (the pattern stands).
