@@ -571,6 +571,11 @@ pub struct StressSolver {
     /// Bonds of the cluster broken since the kept system was built, and not
     /// yet taken out of it (ascending).
     newly_broken: Vec<u32>,
+    /// Scratch of `grouping_stands`: the super-nodes searched again, the
+    /// search's queue and its hops per fine local node.
+    regroup: Vec<u32>,
+    search: Vec<u32>,
+    search_dist: Vec<u32>,
     /// The nodes the last gather was given, as given, and the bonds between
     /// them (or to the world) that were broken then, ascending.
     input_nodes: Vec<ChunkIndex>,
@@ -701,6 +706,9 @@ impl StressSolver {
             system_refined: Vec::new(),
             claim: Vec::new(),
             newly_broken: Vec::new(),
+            regroup: Vec::new(),
+            search: Vec::new(),
+            search_dist: Vec::new(),
             input_nodes: Vec::new(),
             broken_inside: Vec::new(),
             inner_limit: Vec::new(),

@@ -118,18 +118,79 @@ impl StressSolver {
         }
     }
 
-    /// Whether a bond broken since the kept system was built is one its
-    /// grouping reached a chunk by. When none is, grouping the cluster
-    /// again would give the same super-nodes: a breadth-first search that
-    /// never claimed a node through a bond runs the same without it.
-    pub(super) fn grouping_broken(&self, asset: &Asset) -> bool {
-        self.newly_broken.iter().any(|&b| {
+    /// Whether the bonds broken since leave the kept system's grouping as
+    /// it is, that is whether grouping the fine system again would give the
+    /// same super-nodes. A bond no search reached a chunk by changes
+    /// nothing (a breadth-first search that never claimed a node through it
+    /// runs the same without it). A super-node whose search did go through
+    /// one is searched again, from its seed (its lowest chunk) among its
+    /// own members: bonds only broke, so it can reach no chunk it did not
+    /// reach before, and the chunks of the super-nodes before it were
+    /// claimed before it as they were then; when it still reaches every
+    /// member within [`super::reduced::REDUCE_RADIUS`] hops, every later
+    /// search meets the same claimed chunks and the grouping stands (its
+    /// members' `claim` updated). Otherwise false: group again.
+    pub(super) fn grouping_stands(&mut self, asset: &Asset, health: &[f32]) -> bool {
+        let n = self.fine_chunk.len();
+        self.regroup.clear();
+        for &b in &self.newly_broken {
             let bond = &asset.bonds()[BondIndex(b)];
-            [Some(bond.chunk0), bond.chunk1]
-                .into_iter()
-                .flatten()
-                .any(|c| self.local(c).is_some_and(|i| self.claim[i as usize] == b))
-        })
+            for c in [Some(bond.chunk0), bond.chunk1].into_iter().flatten() {
+                if let Some(i) = self.local(c)
+                    && self.claim[i as usize] == b
+                {
+                    self.regroup.push(self.node_of[i as usize]);
+                }
+            }
+        }
+        self.regroup.sort_unstable();
+        self.regroup.dedup();
+        self.search_dist.clear();
+        self.search_dist.resize(n, 0);
+        for r in 0..self.regroup.len() {
+            let g = self.regroup[r];
+            let members = self.member_offsets[g as usize] as usize
+                ..self.member_offsets[g as usize + 1] as usize;
+            for m in members.clone() {
+                let i = self.members[m] as usize;
+                self.node_of[i] = super::NONE;
+                self.claim[i] = super::NONE;
+            }
+            // The search of `reduce`, over this super-node's members.
+            let seed = self.members[members.start] as usize;
+            self.node_of[seed] = g;
+            self.search.clear();
+            self.search.push(seed as u32);
+            let mut head = 0;
+            while head < self.search.len() {
+                let u = self.search[head] as usize;
+                head += 1;
+                if self.search_dist[u] == super::reduced::REDUCE_RADIUS {
+                    continue;
+                }
+                let (lo, hi) = (
+                    self.fine_adj_offsets[u] as usize,
+                    self.fine_adj_offsets[u + 1] as usize,
+                );
+                for k in lo..hi {
+                    let v = self.fine_adj_nodes[k] as usize;
+                    if v < n && self.node_of[v] == super::NONE {
+                        let bond = self.fine_bonds[self.fine_adj_bonds[k] as usize].bond;
+                        if health[bond.0 as usize] > 0.0 {
+                            self.claim[v] = bond.0;
+                            self.node_of[v] = g;
+                            self.search_dist[v] = self.search_dist[u] + 1;
+                            self.search.push(v as u32);
+                        }
+                    }
+                }
+            }
+            if self.search.len() != members.len() {
+                // The grouping changes; `reduce` rewrites `node_of`.
+                return false;
+            }
+        }
+        true
     }
 
     /// Takes the bonds broken since out of the kept reduced system whose

@@ -163,7 +163,7 @@ impl StressSolver {
             let reuse = first
                 && kept.is_some()
                 && self.refined == self.system_refined
-                && !(kept == Some(Kept::Broken) && self.grouping_broken(asset));
+                && (kept == Some(Kept::Same) || self.grouping_stands(asset, health));
             if reuse {
                 if kept == Some(Kept::Broken) {
                     self.drop_broken(asset, health);
