@@ -324,3 +324,61 @@ fn breaking_bonds_one_after_another_gives_a_fresh_solvers_results() {
     }
     assert!(iterated >= 10, "{iterated} solves iterated");
 }
+
+/// A call refused for bad input (a load on a chunk outside the cluster)
+/// after bonds broke changes nothing: the next call with good input gives
+/// a fresh solver's results.
+#[test]
+fn a_refused_call_after_breaks_leaves_the_kept_system_as_it_was() {
+    let asset = wall();
+    let all: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+    let lower: Vec<ChunkIndex> = all
+        .iter()
+        .copied()
+        .filter(|&c| asset.chunks()[c].centroid.y < 2.0)
+        .collect();
+    let outside = all.iter().copied().find(|c| !lower.contains(c)).unwrap();
+    let intact = vec![10.0; asset.bond_count()];
+    let mut broken = intact.clone();
+    let inside = asset
+        .bonds()
+        .iter_enumerated()
+        .filter(|(_, b)| lower.contains(&b.chunk0) && b.chunk1.is_some_and(|c| lower.contains(&c)))
+        .nth(7)
+        .unwrap()
+        .0;
+    broken[inside.0 as usize] = 0.0;
+    let gravity = StressLoads {
+        gravity: Vec3::new(0.0, -9.81, 0.0),
+        ..Default::default()
+    };
+    let bad = [stress::PointLoad {
+        chunk: outside,
+        force: Vec3::new(0.0, -1.0e4, 0.0),
+        point: asset.chunks()[outside].centroid,
+    }];
+    let mut kept = solver(&asset, 20);
+    kept.solve(&asset, &lower, &intact, &gravity).unwrap();
+    let refused = kept.solve(
+        &asset,
+        &lower,
+        &broken,
+        &StressLoads {
+            point_loads: &bad,
+            ..gravity
+        },
+    );
+    assert!(
+        matches!(refused, Err(stress::StressError::LoadOutsideCluster { .. })),
+        "{refused:?}"
+    );
+    let case = Case {
+        nodes: lower,
+        health: broken,
+        loads: gravity,
+    };
+    assert_eq!(
+        solve(&mut kept, &asset, &case),
+        solve(&mut solver(&asset, 20), &asset, &case)
+    );
+}

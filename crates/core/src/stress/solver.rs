@@ -921,6 +921,9 @@ impl StressSolver {
             // The same cluster and settings as the last call, which solved
             // it reduced, with the same bonds intact or some broken since:
             // it is solved reduced again. Charged as a gather (see Work).
+            if kept == Some(kept::Kept::Broken) {
+                self.take_broken(health);
+            }
             self.passes +=
                 (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * self.bond_list.len() as u64;
             return self.solve_reduced(asset, nodes, health, loads, progress, kept);

@@ -47,14 +47,13 @@ pub(super) enum Kept {
 
 impl StressSolver {
     /// Whether the reduced system standing in the solver was built from
-    /// these nodes (the same, in the same order) with at most the bonds
-    /// broken since (none mended); in the second case the newly broken
-    /// bonds are moved from `bond_list` to `newly_broken` and
-    /// `broken_inside`, as a gather would sort them. O(nodes + bonds of the
-    /// cluster), without gathering. A cluster anchored by bonds to the
-    /// world alone is gathered again when bonds break (their loss may leave
-    /// it unanchored).
-    pub(super) fn kept_system(&mut self, nodes: &[ChunkIndex], health: &[f32]) -> Option<Kept> {
+    /// these nodes (the same, in the same order) with the same bonds intact
+    /// ([`Kept::Same`]) or with some broken since, none mended
+    /// ([`Kept::Broken`]; then [`Self::take_broken`] before solving). O(nodes
+    /// + bonds of the cluster), without gathering, and changes nothing. A
+    /// cluster anchored by bonds to the world alone is gathered again when
+    /// bonds break (their loss may leave it unanchored).
+    pub(super) fn kept_system(&self, nodes: &[ChunkIndex], health: &[f32]) -> Option<Kept> {
         if !(self.system_kept
             && nodes == self.input_nodes.as_slice()
             && self
@@ -68,9 +67,15 @@ impl StressSolver {
             return Some(Kept::Same);
         }
         let n = self.fine_chunk.len();
-        if !self.fine_fixed[..n].iter().any(|&f| f) {
-            return None;
-        }
+        self.fine_fixed[..n]
+            .iter()
+            .any(|&f| f)
+            .then_some(Kept::Broken)
+    }
+
+    /// For [`Kept::Broken`]: moves the bonds broken since from `bond_list`
+    /// to `newly_broken` and `broken_inside`, as a gather would sort them.
+    pub(super) fn take_broken(&mut self, health: &[f32]) {
         self.newly_broken.clear();
         let mut kept = 0;
         for e in 0..self.bond_list.len() {
@@ -85,7 +90,6 @@ impl StressSolver {
         }
         self.bond_list.truncate(kept);
         self.broken_inside.sort_unstable();
-        Some(Kept::Broken)
     }
 
     /// Puts back the fine system the reduction kept aside (nodes, bonds,
