@@ -49,10 +49,10 @@ impl StressSolver {
     /// Whether the reduced system standing in the solver was built from
     /// these nodes (the same, in the same order) with the same bonds intact
     /// ([`Kept::Same`]) or with some broken since, none mended
-    /// ([`Kept::Broken`]; then [`Self::take_broken`] before solving). O(nodes
-    /// + bonds of the cluster), without gathering, and changes nothing. A
-    /// cluster anchored by bonds to the world alone is gathered again when
-    /// bonds break (their loss may leave it unanchored).
+    /// ([`Kept::Broken`]; then [`Self::take_broken`] before solving). Costs
+    /// O(nodes + bonds of the cluster), without gathering, and changes
+    /// nothing. A cluster anchored by bonds to the world alone is gathered
+    /// again when bonds break (their loss may leave it unanchored).
     pub(super) fn kept_system(&self, nodes: &[ChunkIndex], health: &[f32]) -> Option<Kept> {
         if !(self.system_kept
             && nodes == self.input_nodes.as_slice()
