@@ -792,8 +792,10 @@ pub(crate) struct Multilevel {
     /// the fine level itself and the cycle is that direct solve.
     direct: bool,
     rhs: Vec<f64>,
-    /// Per level-1 node: its row is summed again by [`Self::update`].
+    /// Per node of a level: its row is summed again by [`Self::update`]
+    /// (this level's and the next's).
     touched: Vec<bool>,
+    touched_next: Vec<bool>,
 }
 
 /// A bond of the fine level between two level-1 aggregates (or one and a

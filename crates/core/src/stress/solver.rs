@@ -557,11 +557,13 @@ pub struct StressSolver {
     member_offsets: Vec<u32>,
     members: Vec<u32>,
     /// The reduced system in the node and bond arrays was built from the
-    /// last gathered inputs with the refinement `system_refined` (per fine
+    /// last gathered inputs (less the bonds broken since, when it was
+    /// updated in place) with the refinement `system_refined` (per fine
     /// local node), and nothing has overwritten it since: a solve of the
-    /// same inputs ([`Self::kept_system`]) with the same refinement uses it
-    /// as it stands, bit for bit what gathering and reducing again would
-    /// build.
+    /// same inputs, or of the same nodes with bonds broken since
+    /// ([`Self::kept_system`]), with the same refinement uses it as it
+    /// stands or updated in place (see `solver/kept.rs`), bit for bit what
+    /// gathering and reducing again would build.
     system_kept: bool,
     system_refined: Vec<bool>,
     /// Per fine local node of the kept system: the bond (asset index) its

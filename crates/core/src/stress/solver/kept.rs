@@ -7,11 +7,12 @@
 //! then is still broken (O(nodes + bonds of the cluster), a comparison and
 //! a pass over the health of those bonds); when it is, and its first round
 //! has the refinement the kept system was built with, that round solves on
-//! the kept system as it stands. Nothing else decides it (a different
-//! cluster in between, a bond broken or mended, new settings: a gather and
-//! reduction as usual), and the kept system is what gathering and reducing
-//! again would build, so results are bit for bit those of a fresh solver
-//! (`tests/stress_reuse.rs`). A resumed slice and a load that changes on an
+//! the kept system as it stands. Another cluster solved in between, other
+//! nodes, a bond mended and new settings mean a gather and a reduction as
+//! usual; bonds broken since are the case below. The kept system is what
+//! gathering and reducing again would build, so results are bit for bit
+//! those of a fresh solver (`tests/stress_reuse.rs`,
+//! `tests/stress_reuse_random.rs`). A resumed slice and a load that changes on an
 //! unchanged structure (a vehicle crossing a bridge) skip the gathering,
 //! reduction and hierarchy build; the work charged stays that of a gather,
 //! so where a limit cuts a solve does not depend on what the solver kept.
@@ -200,8 +201,9 @@ impl StressSolver {
     /// Takes the bonds broken since out of the kept reduced system whose
     /// grouping they leave as it is: bonds between super-nodes drop out of
     /// the bond list (in order), a super-node that lost a bond inside
-    /// takes the lowest limits of those left; then the adjacency and the
-    /// forest. Bit for bit what reducing the fine system again builds.
+    /// takes the lowest limits of those left; then the adjacency, and the
+    /// fixed flags as a reduction leaves them (the caller builds the
+    /// forest). Bit for bit what reducing the fine system again builds.
     pub(super) fn drop_broken(&mut self, asset: &Asset, health: &[f32]) {
         let n = self.fine_chunk.len();
         for &b in &self.newly_broken {

@@ -265,7 +265,7 @@ impl StressSolver {
         self.key_valid = false;
         self.forest_mode = None;
         self.hierarchy_mode = None;
-        // The fine bonds and adjacency are kept aside (`patch_inputs`
+        // The fine bonds and adjacency are kept aside (`restore_fine`
         // puts them back).
         std::mem::swap(&mut self.fine_bonds, &mut self.bonds);
         std::mem::swap(&mut self.fine_adj_offsets, &mut self.adj_offsets);
