@@ -768,22 +768,39 @@ fn a_solve_goes_on_from_a_residual_the_bond_forces_do_not_confirm() {
 fn benchmark_structures_take_the_documented_iterations() {
     use smithereens_core::fixtures::{stress_bridge_desc, stress_tower_desc, stress_wall_desc};
     let cases = [
-        ("tower", Asset::new(&stress_tower_desc()).unwrap(), 7, 5),
-        ("bridge", Asset::new(&stress_bridge_desc()).unwrap(), 21, 12),
+        ("tower", Asset::new(&stress_tower_desc()).unwrap(), 0, 7, 5),
+        (
+            "bridge",
+            Asset::new(&stress_bridge_desc()).unwrap(),
+            0,
+            21,
+            12,
+        ),
         (
             "wall 48×24×2",
             Asset::new(&stress_wall_desc(48, 24, 2)).unwrap(),
+            0,
             1,
             12,
         ),
+        // Reduced (super-nodes: an assembled system, polished near ε, see
+        // `POLISH_BELOW`; 13 and 11 without the polish).
+        (
+            "wall 48×24×2 reduced",
+            Asset::new(&stress_wall_desc(48, 24, 2)).unwrap(),
+            100,
+            12,
+            7,
+        ),
     ];
-    for (name, asset, from_rest, after_break) in cases {
+    for (name, asset, reduce_above, from_rest, after_break) in cases {
         let nodes = all_nodes(&asset);
         let health = vec![10.0; asset.bond_count()];
         let mut broken = health.clone();
         broken[asset.bond_count() / 3] = 0.0;
         let settings = StressSettings {
             max_iterations: 10_000,
+            reduce_above,
             ..Default::default()
         };
         let mut s = solver_with(&asset, settings);

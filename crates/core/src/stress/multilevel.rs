@@ -143,6 +143,18 @@ impl Block {
         y
     }
 
+    /// `y = Bᵀ x`.
+    #[inline]
+    fn mul6_transposed(&self, x: [f64; 6]) -> [f64; 6] {
+        let c = &self.c;
+        let mut y = [0.0; 6];
+        for (r, col) in c.iter().enumerate() {
+            y[r] = ((col[0] * x[0] + col[1] * x[1]) + col[2] * x[2])
+                + ((col[3] * x[3] + col[4] * x[4]) + col[5] * x[5]);
+        }
+        y
+    }
+
     #[cfg(test)]
     fn mul(&self, u: DVec3, t: DVec3) -> (DVec3, DVec3) {
         let y = self.mul6(lanes(u, t));
@@ -1219,6 +1231,46 @@ impl Multilevel {
         true
     }
 
+    /// One Gauss–Seidel step (double precision) at each free node marked in
+    /// `nodes`, in ascending order, on an assembled finest level: `x`
+    /// takes `D⁻¹ r` at the node and `r` loses `K` times that, at the node
+    /// and its neighbours. False (nothing done) unless the finest level is
+    /// assembled.
+    pub(crate) fn polish(
+        &self,
+        nodes: &[bool],
+        x_u: &mut [DVec3],
+        x_t: &mut [DVec3],
+        r_u: &mut [DVec3],
+        r_t: &mut [DVec3],
+    ) -> bool {
+        if !self.assembled || self.direct || !self.built {
+            return false;
+        }
+        let lv = &self.coarse[0];
+        let member = |c: usize| lv.members[lv.member_offsets[c] as usize] as usize;
+        for c in 0..lv.len() {
+            let i = member(c);
+            if !nodes[i] {
+                continue;
+            }
+            let d = lv.inv[c].mul6(lanes(r_u[i], r_t[i]));
+            let (du, dt) = (DVec3::new(d[0], d[1], d[2]), DVec3::new(d[3], d[4], d[5]));
+            x_u[i] += du;
+            x_t[i] += dt;
+            let own = lv.diag[c].mul6(d);
+            r_u[i] -= DVec3::new(own[0], own[1], own[2]);
+            r_t[i] -= DVec3::new(own[3], own[4], own[5]);
+            for k in lv.neighbours(c) {
+                let j = member(lv.col[k] as usize);
+                let y = lv.off[k].mul6_transposed(d);
+                r_u[j] -= DVec3::new(y[0], y[1], y[2]);
+                r_t[j] -= DVec3::new(y[3], y[4], y[5]);
+            }
+        }
+        true
+    }
+
     /// True when the finest level is assembled ([`PARALLEL_BONDS`]): then
     /// [`Self::product`] is the stiffness product.
     pub(crate) fn assembled(&self) -> bool {
@@ -1471,8 +1523,9 @@ mod tests {
 
     /// A row of 20 free nodes, the last joined to a fixed node, each pair
     /// by four parallel bonds with their own faces, arms and springs (a
-    /// reduced system's super-nodes): the level is assembled, and its block
-    /// product is the bonds' product.
+    /// reduced system's super-nodes): the level is assembled, its block
+    /// product is the bonds' product, and a polish step relaxes the nodes
+    /// it is given.
     #[test]
     fn an_assembled_level_multiplies_as_its_bonds() {
         let n = 20;
@@ -1534,9 +1587,40 @@ mod tests {
             assert!((a_u[i] - b_u[i]).length() <= 1e-12 * scale, "node {i}");
             assert!((a_t[i] - b_t[i]).length() <= 1e-12 * scale, "node {i}");
         }
+        // A Gauss–Seidel step at every third node (no two of them
+        // neighbours), from x = 0: each leaves its node no residual, and
+        // r stays b − K x.
+        let nodes: Vec<bool> = (0..=n).map(|i| !fixed[i] && i % 3 == 1).collect();
+        let (mut x_u, mut x_t) = (vec![DVec3::ZERO; n + 1], vec![DVec3::ZERO; n + 1]);
+        let (mut r_u, mut r_t) = (a_u.clone(), a_t.clone());
+        assert!(ml.polish(&nodes, &mut x_u, &mut x_t, &mut r_u, &mut r_t));
+        let (mut k_u, mut k_t) = (vec![DVec3::ZERO; n + 1], vec![DVec3::ZERO; n + 1]);
+        stiffness_product(&bonds, &fixed, &x_u, &x_t, &mut k_u, &mut k_t);
+        let mut moved = 0;
+        for i in 0..n {
+            if nodes[i] {
+                assert!(
+                    r_u[i].length() + r_t[i].length() <= 1e-12 * scale,
+                    "node {i}"
+                );
+                moved += usize::from(x_u[i] != DVec3::ZERO);
+            } else if !nodes[i.saturating_sub(1)] && !nodes[i + 1] {
+                assert_eq!((r_u[i], r_t[i]), (a_u[i], a_t[i]), "node {i}");
+            }
+            assert!(
+                (a_u[i] - k_u[i] - r_u[i]).length() <= 1e-12 * scale,
+                "node {i}"
+            );
+            assert!(
+                (a_t[i] - k_t[i] - r_t[i]).length() <= 1e-12 * scale,
+                "node {i}"
+            );
+        }
+        assert!(moved >= 6, "{moved}");
         // A chunk system (one bond per pair) is not assembled.
         let single: Vec<LocalBond> = bonds.iter().step_by(4).copied().collect();
         ml.build(&centroid, &fixed, &single);
         assert!(!ml.assembled());
+        assert!(!ml.polish(&nodes, &mut x_u, &mut x_t, &mut r_u, &mut r_t));
     }
 }
