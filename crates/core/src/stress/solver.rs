@@ -187,7 +187,8 @@ pub const SINGLE_PRECISION_ABOVE: f64 = 10.0;
 /// from rest 31 → 23, 300 breaks in a row 1,706 → 1,005 iterations; 3
 /// and 8 took more, and so did a threshold of ε/4 or none
 /// (`examples/stress_work.rs`). The answer is still checked with the bond
-/// forces (see "Residual").
+/// forces (see "Residual"). The step is part of the iteration's charge
+/// (see "Work"): it costs less than one block product.
 pub const POLISH_BELOW: f64 = 5.0;
 
 /// Solver settings.
@@ -1580,7 +1581,12 @@ impl StressSolver {
             // nodes still over ε/2 (see `POLISH_BELOW`), after which the
             // conjugate gradient restarts (β = 0).
             let mut polished = false;
-            if multilevel && !inertial && norm > eps && norm <= POLISH_BELOW * eps {
+            if multilevel
+                && !inertial
+                && norm > eps
+                && norm <= POLISH_BELOW * eps
+                && self.multilevel.assembled()
+            {
                 let limit = 0.25 * eps * eps;
                 self.polish_mask.clear();
                 for k in 0..self.chunk.len() + 1 {
