@@ -29,6 +29,18 @@ fn solver(asset: &Asset, reduce_above: u32) -> StressSolver {
     .unwrap()
 }
 
+/// The highest of `nodes` (the lowest x among equals).
+fn top_chunk(asset: &Asset, nodes: &[ChunkIndex]) -> ChunkIndex {
+    nodes
+        .iter()
+        .copied()
+        .max_by(|&a, &b| {
+            let (ca, cb) = (asset.chunks()[a].centroid, asset.chunks()[b].centroid);
+            ca.y.total_cmp(&cb.y).then(cb.x.total_cmp(&ca.x))
+        })
+        .unwrap()
+}
+
 struct Case {
     nodes: Vec<ChunkIndex>,
     health: Vec<f32>,
@@ -185,14 +197,7 @@ fn a_reused_reduced_system_gives_the_results_of_a_fresh_solver_bit_for_bit() {
         gravity: Vec3::new(0.0, -9.81, 0.0),
         ..Default::default()
     };
-    let top = all
-        .iter()
-        .copied()
-        .max_by(|&a, &b| {
-            let (ca, cb) = (asset.chunks()[a].centroid, asset.chunks()[b].centroid);
-            ca.y.total_cmp(&cb.y).then(cb.x.total_cmp(&ca.x))
-        })
-        .unwrap();
+    let top = top_chunk(&asset, &all);
     let pressed_loads = [stress::PointLoad {
         chunk: top,
         force: Vec3::new(3.0e6, -1.0e6, 0.0),
@@ -267,14 +272,7 @@ fn breaking_bonds_one_after_another_gives_a_fresh_solvers_results() {
         ..Default::default()
     };
     let new = || StressSolver::new(&asset, settings, materials.clone()).unwrap();
-    let top = all
-        .iter()
-        .copied()
-        .max_by(|&a, &b| {
-            let (ca, cb) = (asset.chunks()[a].centroid, asset.chunks()[b].centroid);
-            ca.y.total_cmp(&cb.y).then(cb.x.total_cmp(&ca.x))
-        })
-        .unwrap();
+    let top = top_chunk(&asset, &all);
     let push: &'static [stress::PointLoad] = Box::leak(Box::new([stress::PointLoad {
         chunk: top,
         force: Vec3::new(4.0e5, -2.0e5, 0.0),

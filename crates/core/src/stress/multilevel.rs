@@ -810,6 +810,31 @@ pub(crate) struct Multilevel {
     touched_next: Vec<bool>,
 }
 
+/// Adds row `c` of level `next` from level `lv` (`Pᵀ A P` over the
+/// aggregate's members: each member's diagonal block, then its neighbour
+/// blocks in slot order) to `next`'s blocks; `marker` maps a column of row
+/// `c` to its slot. The one order both the assembly and its update
+/// (`multilevel/update.rs`) sum in.
+fn add_galerkin_row(lv: &Coarse, next: &mut Coarse, c: usize, marker: &[u32]) {
+    let cc = next.centroid[c];
+    for m in next.member_offsets[c]..next.member_offsets[c + 1] {
+        let i = next.members[m as usize] as usize;
+        let xi = skew(lv.centroid[i] - cc);
+        next.diag[c].add(&lv.diag[i].galerkin(xi, xi));
+        for k in lv.neighbours(i) {
+            let j = lv.col[k] as usize;
+            let cj = lv.coarse_of[j] as usize;
+            let xj = skew(lv.centroid[j] - next.centroid[cj]);
+            let blk = lv.off[k].galerkin(xi, xj);
+            if cj == c {
+                next.diag[c].add(&blk);
+            } else {
+                next.off[marker[cj] as usize].add(&blk);
+            }
+        }
+    }
+}
+
 /// A bond of the fine level between two level-1 aggregates (or one and a
 /// fixed node, `NONE`): its springs and its arms from the aggregate
 /// centres (its point taken from a free end).
@@ -1058,23 +1083,7 @@ impl Multilevel {
                 self.marker[cj as usize] = slot as u32;
             }
             next.off.resize(next.col.len(), Block::ZERO);
-            let cc = next.centroid[c];
-            for m in next.member_offsets[c]..next.member_offsets[c + 1] {
-                let i = next.members[m as usize] as usize;
-                let xi = skew(lv.centroid[i] - cc);
-                next.diag[c].add(&lv.diag[i].galerkin(xi, xi));
-                for k in lv.neighbours(i) {
-                    let j = lv.col[k] as usize;
-                    let cj = lv.coarse_of[j] as usize;
-                    let xj = skew(lv.centroid[j] - next.centroid[cj]);
-                    let blk = lv.off[k].galerkin(xi, xj);
-                    if cj == c {
-                        next.diag[c].add(&blk);
-                    } else {
-                        next.off[self.marker[cj] as usize].add(&blk);
-                    }
-                }
-            }
+            add_galerkin_row(lv, next, c, &self.marker);
             next.row.push(next.col.len() as u32);
         }
         next.finish();

@@ -593,11 +593,8 @@ pub struct StressSolver {
     newly_broken: Vec<u32>,
     /// Per node: polished (see `conjugate_gradient`).
     polish_mask: Vec<bool>,
-    /// Scratch of `grouping_stands`: the super-nodes searched again, the
-    /// search's queue and its hops per fine local node.
+    /// Scratch of `grouping_stands`: the super-nodes searched again.
     regroup: Vec<u32>,
-    search: Vec<u32>,
-    search_dist: Vec<u32>,
     /// The nodes the last gather was given, as given, and the bonds between
     /// them (or to the world) that were broken then, ascending.
     input_nodes: Vec<ChunkIndex>,
@@ -730,8 +727,6 @@ impl StressSolver {
             newly_broken: Vec::new(),
             polish_mask: Vec::new(),
             regroup: Vec::new(),
-            search: Vec::new(),
-            search_dist: Vec::new(),
             input_nodes: Vec::new(),
             broken_inside: Vec::new(),
             inner_limit: Vec::new(),
@@ -1773,10 +1768,6 @@ impl StressSolver {
                 m,
             ));
         }
-        self.finish_residual(inertial)
-    }
-
-    fn finish_residual(&self, inertial: bool) -> f64 {
         let mut residual = self.residual_norm();
         if inertial {
             residual = residual.max(self.node_residual2(0).sqrt());

@@ -48,6 +48,13 @@ impl Bond32 {
     }
 }
 
+/// `dst = src` in single precision (as many entries as both have).
+fn to_single(src: &[DVec3], dst: &mut [Vec3A]) {
+    for (d, s) in dst.iter_mut().zip(src) {
+        *d = s.as_vec3a();
+    }
+}
+
 /// `y = K x` over `bonds` (zero on fixed nodes): [`stiffness_product`]
 /// in single precision.
 ///
@@ -135,12 +142,8 @@ impl Jacobi {
 
     /// `r` from the solver; `z = 0` and `t = K z = 0`.
     pub(super) fn start(&mut self, r_u: &[DVec3], r_t: &[DVec3]) {
-        for (d, s) in self.r_u.iter_mut().zip(r_u) {
-            *d = s.as_vec3a();
-        }
-        for (d, s) in self.r_t.iter_mut().zip(r_t) {
-            *d = s.as_vec3a();
-        }
+        to_single(r_u, &mut self.r_u);
+        to_single(r_t, &mut self.r_t);
         for v in [&mut self.z_u, &mut self.z_t, &mut self.t_u, &mut self.t_t] {
             v.iter_mut().for_each(|x| *x = Vec3A::ZERO);
         }
@@ -175,12 +178,8 @@ impl Jacobi {
     /// share of a product: a bond inside an aggregate sees its two ends
     /// move alike).
     pub(super) fn add_correction(&mut self, e_u: &[DVec3], e_t: &[DVec3], fixed: &[bool]) {
-        for (d, s) in self.e_u.iter_mut().zip(e_u) {
-            *d = s.as_vec3a();
-        }
-        for (d, s) in self.e_t.iter_mut().zip(e_t) {
-            *d = s.as_vec3a();
-        }
+        to_single(e_u, &mut self.e_u);
+        to_single(e_t, &mut self.e_t);
         stiffness_product(
             &self.inter,
             fixed,
@@ -206,12 +205,8 @@ impl Jacobi {
         y_t: &mut [DVec3],
         fixed: &[bool],
     ) {
-        for (d, s) in self.e_u.iter_mut().zip(x_u) {
-            *d = s.as_vec3a();
-        }
-        for (d, s) in self.e_t.iter_mut().zip(x_t) {
-            *d = s.as_vec3a();
-        }
+        to_single(x_u, &mut self.e_u);
+        to_single(x_t, &mut self.e_t);
         stiffness_product(
             &self.bonds,
             fixed,

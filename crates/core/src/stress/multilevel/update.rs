@@ -18,7 +18,8 @@
 //! one break: 0.14 ms instead of 0.8 ms for a build.
 
 use super::{
-    Coarse, Multilevel, PARALLEL_BONDS, bond_blocks, bond_terms, end_block, find_slot, skew,
+    Coarse, Multilevel, PARALLEL_BONDS, add_galerkin_row, bond_blocks, bond_terms, end_block,
+    find_slot,
 };
 use crate::stress::multilevel::{Block, Block32};
 use crate::stress::solver::{LocalBond, NONE};
@@ -186,32 +187,16 @@ impl Multilevel {
     }
 }
 
-/// Row `c` of level `next` summed again from level `lv` (`P^T A P` over
-/// the aggregate's members), in the order `Multilevel::assemble_galerkin`
-/// sums it; `marker` is scratch (column to slot).
+/// Row `c` of level `next` summed again from level `lv`, as
+/// `Multilevel::assemble_galerkin` sums it; `marker` is scratch (column to
+/// slot).
 fn galerkin_row(lv: &Coarse, next: &mut Coarse, c: usize, marker: &mut [u32]) {
     for slot in next.neighbours(c) {
         marker[next.col[slot] as usize] = slot as u32;
         next.off[slot] = Block::ZERO;
     }
     next.diag[c] = Block::ZERO;
-    let cc = next.centroid[c];
-    for m in next.member_offsets[c]..next.member_offsets[c + 1] {
-        let i = next.members[m as usize] as usize;
-        let xi = skew(lv.centroid[i] - cc);
-        next.diag[c].add(&lv.diag[i].galerkin(xi, xi));
-        for k in lv.neighbours(i) {
-            let j = lv.col[k] as usize;
-            let cj = lv.coarse_of[j] as usize;
-            let xj = skew(lv.centroid[j] - next.centroid[cj]);
-            let blk = lv.off[k].galerkin(xi, xj);
-            if cj == c {
-                next.diag[c].add(&blk);
-            } else {
-                next.off[marker[cj] as usize].add(&blk);
-            }
-        }
-    }
+    add_galerkin_row(lv, next, c, marker);
 }
 
 impl Coarse {

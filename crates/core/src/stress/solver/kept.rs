@@ -150,48 +150,22 @@ impl StressSolver {
         }
         self.regroup.sort_unstable();
         self.regroup.dedup();
-        self.search_dist.clear();
-        self.search_dist.resize(n, 0);
+        self.dist.resize(self.dist.len().max(n), 0);
         for r in 0..self.regroup.len() {
-            let g = self.regroup[r];
-            let members = self.member_offsets[g as usize] as usize
-                ..self.member_offsets[g as usize + 1] as usize;
+            let g = self.regroup[r] as usize;
+            let members = self.member_offsets[g] as usize..self.member_offsets[g + 1] as usize;
             for m in members.clone() {
                 let i = self.members[m] as usize;
                 self.node_of[i] = super::NONE;
                 self.claim[i] = super::NONE;
             }
-            // The search of `reduce`, over this super-node's members.
+            // The search of `reduce`, which can now meet only this
+            // super-node's members; `reduce` rewrites `node_of` if the
+            // grouping changes. (`order` and `dist` are the forest's, built
+            // again after this.)
             let seed = self.members[members.start] as usize;
-            self.node_of[seed] = g;
-            self.search.clear();
-            self.search.push(seed as u32);
-            let mut head = 0;
-            while head < self.search.len() {
-                let u = self.search[head] as usize;
-                head += 1;
-                if self.search_dist[u] == super::reduced::REDUCE_RADIUS {
-                    continue;
-                }
-                let (lo, hi) = (
-                    self.fine_adj_offsets[u] as usize,
-                    self.fine_adj_offsets[u + 1] as usize,
-                );
-                for k in lo..hi {
-                    let v = self.fine_adj_nodes[k] as usize;
-                    if v < n && self.node_of[v] == super::NONE {
-                        let bond = self.fine_bonds[self.fine_adj_bonds[k] as usize].bond;
-                        if health[bond.0 as usize] > 0.0 {
-                            self.claim[v] = bond.0;
-                            self.node_of[v] = g;
-                            self.search_dist[v] = self.search_dist[u] + 1;
-                            self.search.push(v as u32);
-                        }
-                    }
-                }
-            }
-            if self.search.len() != members.len() {
-                // The grouping changes; `reduce` rewrites `node_of`.
+            self.node_of[seed] = g as u32;
+            if self.search_group(seed, g as u32, health) != members.len() {
                 return false;
             }
         }

@@ -181,7 +181,7 @@ impl StressSolver {
                 if !charged {
                     self.passes += (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds;
                 }
-                self.reduce();
+                self.reduce(health);
                 self.build_forest();
             }
             gathered = false;
@@ -259,19 +259,22 @@ impl StressSolver {
 
     /// Groups the gathered fine system into super-nodes and rewrites the
     /// node arrays, bonds and adjacency for them.
-    fn reduce(&mut self) {
+    fn reduce(&mut self, health: &[f32]) {
         // The fine structure's bonds, adjacency, forest and hierarchy are
         // overwritten by the super-nodes': none may be reused after.
         self.key_valid = false;
         self.forest_mode = None;
         self.hierarchy_mode = None;
-        // The fine bonds and adjacency are kept aside (`restore_fine`
-        // puts them back).
+        // The fine system is kept aside (`restore_fine` puts it back).
+        std::mem::swap(&mut self.fine_chunk, &mut self.chunk);
+        std::mem::swap(&mut self.fine_centroid, &mut self.centroid);
+        std::mem::swap(&mut self.fine_fixed, &mut self.fixed);
+        std::mem::swap(&mut self.fine_mass, &mut self.node_mass);
         std::mem::swap(&mut self.fine_bonds, &mut self.bonds);
         std::mem::swap(&mut self.fine_adj_offsets, &mut self.adj_offsets);
         std::mem::swap(&mut self.fine_adj_bonds, &mut self.adj_bonds);
         std::mem::swap(&mut self.fine_adj_nodes, &mut self.adj_nodes);
-        let n = self.chunk.len();
+        let n = self.fine_chunk.len();
         // Grouping, breadth-first to REDUCE_RADIUS hops.
         self.node_of.clear();
         self.node_of.resize(n + 1, NONE);
@@ -285,32 +288,8 @@ impl StressSolver {
                 continue;
             }
             self.node_of[s] = count;
-            if !(self.fixed[s] || self.refined[s]) {
-                self.order.clear();
-                self.order.push(s as u32);
-                self.dist[s] = 0;
-                let mut head = 0;
-                while head < self.order.len() {
-                    let u = self.order[head] as usize;
-                    head += 1;
-                    if self.dist[u] == REDUCE_RADIUS {
-                        continue;
-                    }
-                    let (lo, hi) = (
-                        self.fine_adj_offsets[u] as usize,
-                        self.fine_adj_offsets[u + 1] as usize,
-                    );
-                    for k in lo..hi {
-                        let v = self.fine_adj_nodes[k] as usize;
-                        if v < n && self.node_of[v] == NONE && !self.fixed[v] && !self.refined[v] {
-                            let e = self.fine_adj_bonds[k] as usize;
-                            self.claim[v] = self.fine_bonds[e].bond.0;
-                            self.node_of[v] = count;
-                            self.dist[v] = self.dist[u] + 1;
-                            self.order.push(v as u32);
-                        }
-                    }
-                }
+            if !(self.fine_fixed[s] || self.refined[s]) {
+                self.search_group(s, count, health);
             }
             count += 1;
         }
@@ -335,11 +314,7 @@ impl StressSolver {
             self.members[*slot as usize] = i as u32;
             *slot += 1;
         }
-        // The node arrays: the fine ones are kept aside.
-        std::mem::swap(&mut self.fine_chunk, &mut self.chunk);
-        std::mem::swap(&mut self.fine_centroid, &mut self.centroid);
-        std::mem::swap(&mut self.fine_fixed, &mut self.fixed);
-        std::mem::swap(&mut self.fine_mass, &mut self.node_mass);
+        // The node arrays of the super-nodes.
         self.chunk.clear();
         self.centroid.clear();
         self.fixed.clear();
@@ -405,6 +380,45 @@ impl StressSolver {
         self.reduced = true;
         self.system_kept = true;
         self.system_refined.clone_from(&self.refined);
+    }
+
+    /// The breadth-first search that makes a super-node (see "Reduction"):
+    /// from `seed`, already in `group`, every fine node not yet grouped,
+    /// free and not refined, within [`REDUCE_RADIUS`] hops over intact
+    /// bonds joins `group`, and `claim` keeps the bond it was first reached
+    /// by (in adjacency order). The fine system must be kept aside (the
+    /// `fine_*` arrays); `order` and `dist` (one entry per fine node at
+    /// least) are its scratch. Returns the group's size.
+    pub(super) fn search_group(&mut self, seed: usize, group: u32, health: &[f32]) -> usize {
+        let n = self.fine_chunk.len();
+        self.order.clear();
+        self.order.push(seed as u32);
+        self.dist[seed] = 0;
+        let mut head = 0;
+        while head < self.order.len() {
+            let u = self.order[head] as usize;
+            head += 1;
+            if self.dist[u] == REDUCE_RADIUS {
+                continue;
+            }
+            let (lo, hi) = (
+                self.fine_adj_offsets[u] as usize,
+                self.fine_adj_offsets[u + 1] as usize,
+            );
+            for k in lo..hi {
+                let v = self.fine_adj_nodes[k] as usize;
+                if v < n && self.node_of[v] == NONE && !self.fine_fixed[v] && !self.refined[v] {
+                    let bond = self.fine_bonds[self.fine_adj_bonds[k] as usize].bond;
+                    if health[bond.0 as usize] > 0.0 {
+                        self.claim[v] = bond.0;
+                        self.node_of[v] = group;
+                        self.dist[v] = self.dist[u] + 1;
+                        self.order.push(v as u32);
+                    }
+                }
+            }
+        }
+        self.order.len()
     }
 
     /// Marks for refinement the super-nodes at the ends of bonds at
