@@ -62,6 +62,7 @@ use crate::stress::solver::{LocalBond, NONE};
 use glam::{DMat3, DVec3, Mat3A, Vec3A, Vec3Swizzles};
 
 mod jacobi;
+mod rebuild;
 mod update;
 
 /// Jacobi sweeps on the finest level before and after the coarse correction.
@@ -667,6 +668,17 @@ impl Coarse {
     fn finish(&mut self) {
         self.inv.clear();
         self.inv.extend(self.diag.iter().map(Block::inverse));
+        self.diag32.clear();
+        self.diag32.extend(self.diag.iter().map(Block32::of));
+        self.inv32.clear();
+        self.inv32.extend(self.inv.iter().map(Block32::of));
+        self.off32.clear();
+        self.off32.extend(self.off.iter().map(Block32::of));
+        self.finish_pattern();
+    }
+
+    /// The split of each row and the vectors, once the pattern is made.
+    fn finish_pattern(&mut self) {
         let len = self.len();
         self.upper.clear();
         for i in 0..len {
@@ -675,12 +687,6 @@ impl Coarse {
             let before = self.col[range].partition_point(|&j| (j as usize) < i);
             self.upper.push((lo + before) as u32);
         }
-        self.diag32.clear();
-        self.diag32.extend(self.diag.iter().map(Block32::of));
-        self.inv32.clear();
-        self.inv32.extend(self.inv.iter().map(Block32::of));
-        self.off32.clear();
-        self.off32.extend(self.off.iter().map(Block32::of));
         resize(
             len,
             [
@@ -808,6 +814,8 @@ pub(crate) struct Multilevel {
     /// (this level's and the next's).
     touched: Vec<bool>,
     touched_next: Vec<bool>,
+    /// The system and level 1 set aside by [`Self::rebuild`].
+    prev: rebuild::Previous,
 }
 
 /// Adds row `c` of level `next` from level `lv` (`Pᵀ A P` over the
@@ -878,6 +886,45 @@ fn bond_terms(fine: &Fine, centroid: &[DVec3], lb: &LocalBond) -> Option<Terms> 
     })
 }
 
+/// Sums level 1's rows marked in `rows` from the fine bonds (blocks of
+/// those rows zero before), bond by bond in order as
+/// [`Multilevel::assemble_from_bonds`] sums every row, so each is bit for
+/// bit what a build gives it; the other rows are left as they are.
+fn add_bonds_to_rows(fine: &Fine, next: &mut Coarse, rows: &[bool]) {
+    for lb in &fine.bonds {
+        let marked = |end: u32| {
+            let c = fine.coarse_of[end as usize];
+            c != NONE && rows[c as usize]
+        };
+        if !(marked(lb.a) || marked(lb.b)) {
+            continue;
+        }
+        let Some(t) = bond_terms(fine, &next.centroid, lb) else {
+            continue;
+        };
+        let (ca, cb) = (t.ca as usize, t.cb as usize);
+        if t.ca != NONE && t.cb != NONE {
+            let (aa, bb, ab) = bond_blocks(t.k, t.kr, t.ra, t.rb);
+            if rows[ca] {
+                next.diag[ca].add(&aa);
+                let s = find_slot(next, ca, t.cb);
+                next.off[s].add(&ab);
+            }
+            if rows[cb] {
+                next.diag[cb].add(&bb);
+                let s = find_slot(next, cb, t.ca);
+                next.off[s].add_transposed(&ab);
+            }
+        } else if t.ca != NONE {
+            if rows[ca] {
+                next.diag[ca].add(&end_block(t.k, t.kr, t.ra));
+            }
+        } else if rows[cb] {
+            next.diag[cb].add(&end_block(t.k, t.kr, t.rb));
+        }
+    }
+}
+
 fn find_slot(lv: &Coarse, i: usize, j: u32) -> usize {
     let range = lv.neighbours(i);
     let lo = range.start;
@@ -912,6 +959,19 @@ impl Multilevel {
     /// Builds the hierarchy over the fine system (`n + 1` nodes, the last
     /// the world).
     pub(crate) fn build(&mut self, centroid: &[DVec3], fixed: &[bool], bonds: &[LocalBond]) {
+        self.build_with(centroid, fixed, bonds, None);
+    }
+
+    /// [`Self::build`]; with `reuse`, an assembled level 1 copies the rows
+    /// that stand from the previous one ([`Self::rebuild`], which set it
+    /// aside).
+    fn build_with(
+        &mut self,
+        centroid: &[DVec3],
+        fixed: &[bool],
+        bonds: &[LocalBond],
+        reuse: Option<&[u32]>,
+    ) {
         self.built = true;
         let fine = &mut self.fine;
         fine.centroid.clear();
@@ -961,7 +1021,13 @@ impl Multilevel {
                 if self.coarse.is_empty() {
                     self.coarse.push(Coarse::default());
                 }
-                self.assemble_from_bonds(count);
+                match reuse {
+                    Some(old_of) if self.assembled => self.assemble_reusing(count, old_of),
+                    _ => self.assemble_from_bonds(count),
+                }
+                if self.assembled {
+                    self.balance_buffers();
+                }
                 self.used = 1;
                 self.build_coarser();
             }
@@ -993,6 +1059,37 @@ impl Multilevel {
     /// Level 1 from the fine bonds: each bond between two aggregates adds
     /// its element blocks with arms from the aggregate centres.
     fn assemble_from_bonds(&mut self, count: usize) {
+        self.assemble_pattern(count);
+        let (fine, next) = (&self.fine, &mut self.coarse[0]);
+        next.diag.clear();
+        next.diag.resize(count, Block::ZERO);
+        next.off.clear();
+        next.off.resize(next.col.len(), Block::ZERO);
+        for lb in &fine.bonds {
+            let Some(t) = bond_terms(fine, &next.centroid, lb) else {
+                continue;
+            };
+            let (ca, cb) = (t.ca as usize, t.cb as usize);
+            if t.ca != NONE && t.cb != NONE {
+                let (aa, bb, ab) = bond_blocks(t.k, t.kr, t.ra, t.rb);
+                next.diag[ca].add(&aa);
+                next.diag[cb].add(&bb);
+                let s = find_slot(next, ca, t.cb);
+                next.off[s].add(&ab);
+                let s = find_slot(next, cb, t.ca);
+                next.off[s].add_transposed(&ab);
+            } else if t.ca != NONE {
+                next.diag[ca].add(&end_block(t.k, t.kr, t.ra));
+            } else {
+                next.diag[cb].add(&end_block(t.k, t.kr, t.rb));
+            }
+        }
+        next.finish();
+    }
+
+    /// Level 1's aggregates (`count`, from the fine `coarse_of`) and
+    /// pattern (not its blocks).
+    fn assemble_pattern(&mut self, count: usize) {
         let fine = &self.fine;
         let next = &mut self.coarse[0];
         next.set_members(&fine.coarse_of, &fine.centroid, count);
@@ -1022,30 +1119,6 @@ impl Multilevel {
             next.split_row(start, c);
             next.row.push(next.col.len() as u32);
         }
-        next.diag.clear();
-        next.diag.resize(count, Block::ZERO);
-        next.off.clear();
-        next.off.resize(next.col.len(), Block::ZERO);
-        for lb in &fine.bonds {
-            let Some(t) = bond_terms(fine, &next.centroid, lb) else {
-                continue;
-            };
-            let (ca, cb) = (t.ca as usize, t.cb as usize);
-            if t.ca != NONE && t.cb != NONE {
-                let (aa, bb, ab) = bond_blocks(t.k, t.kr, t.ra, t.rb);
-                next.diag[ca].add(&aa);
-                next.diag[cb].add(&bb);
-                let s = find_slot(next, ca, t.cb);
-                next.off[s].add(&ab);
-                let s = find_slot(next, cb, t.ca);
-                next.off[s].add_transposed(&ab);
-            } else if t.ca != NONE {
-                next.diag[ca].add(&end_block(t.k, t.kr, t.ra));
-            } else {
-                next.diag[cb].add(&end_block(t.k, t.kr, t.rb));
-            }
-        }
-        next.finish();
     }
 
     /// Level `l + 1` from level `l` by `Pᵀ A P` over rigid aggregates.

@@ -561,6 +561,17 @@ pub struct StressSolver {
     /// The fine system's bonds and adjacency, kept aside while the reduced
     /// system's stand in `bonds` and `adj_*`.
     fine_bonds: Vec<LocalBond>,
+    /// Per fine bond: its asset index and its ends, for the grouping and
+    /// the reduction (which read these instead of the 120-byte bond
+    /// records), made when a gathered fine system is set aside and kept
+    /// while it is (`fine_restored`: the fine system in the node arrays is
+    /// the one kept aside, see `restore_fine`).
+    fine_ids: Vec<u32>,
+    fine_ends: Vec<[u32; 2]>,
+    fine_restored: bool,
+    /// Reductions so far (tests tell an update in place from a reduction).
+    #[cfg(test)]
+    reductions: u32,
     fine_adj_offsets: Vec<u32>,
     fine_adj_bonds: Vec<u32>,
     fine_adj_nodes: Vec<u32>,
@@ -593,6 +604,15 @@ pub struct StressSolver {
     newly_broken: Vec<u32>,
     /// Per node: polished (see `conjugate_gradient`).
     polish_mask: Vec<bool>,
+    /// The grouping before the last reduction (fine node → super-node,
+    /// and its member offsets), the fine nodes it grouped, and per
+    /// super-node its counterpart in it (see `regroup_hint`), valid for
+    /// the next hierarchy build while `regrouped`.
+    prev_node_of: Vec<u32>,
+    prev_member_offsets: Vec<u32>,
+    grouped_chunks: Vec<ChunkIndex>,
+    old_of: Vec<u32>,
+    regrouped: bool,
     /// Scratch of `grouping_stands`: the super-nodes searched again.
     regroup: Vec<u32>,
     /// The nodes the last gather was given, as given, and the bonds between
@@ -716,6 +736,11 @@ impl StressSolver {
             fine_fixed: Vec::new(),
             fine_mass: Vec::new(),
             fine_bonds: Vec::new(),
+            fine_ids: Vec::new(),
+            fine_ends: Vec::new(),
+            fine_restored: false,
+            #[cfg(test)]
+            reductions: 0,
             fine_adj_offsets: Vec::new(),
             fine_adj_bonds: Vec::new(),
             fine_adj_nodes: Vec::new(),
@@ -726,6 +751,11 @@ impl StressSolver {
             claim: Vec::new(),
             newly_broken: Vec::new(),
             polish_mask: Vec::new(),
+            prev_node_of: Vec::new(),
+            prev_member_offsets: Vec::new(),
+            grouped_chunks: Vec::new(),
+            old_of: Vec::new(),
+            regrouped: false,
             regroup: Vec::new(),
             input_nodes: Vec::new(),
             broken_inside: Vec::new(),
@@ -1735,14 +1765,22 @@ impl StressSolver {
         };
         if !stands {
             // Bonds gone from an assembled system: its rows summed again
-            // (`multilevel::update`); anything else is built.
+            // (`multilevel::update`); a reduced system grouped again: the
+            // rows of the super-nodes that stand reused
+            // (`multilevel::rebuild`); anything else is built.
             if !self
                 .multilevel
                 .update(&self.centroid, &self.fixed, &self.bonds)
             {
-                self.multilevel
-                    .build(&self.centroid, &self.fixed, &self.bonds);
+                if self.reduced && self.regrouped {
+                    self.multilevel
+                        .rebuild(&self.centroid, &self.fixed, &self.bonds, &self.old_of);
+                } else {
+                    self.multilevel
+                        .build(&self.centroid, &self.fixed, &self.bonds);
+                }
             }
+            self.regrouped = false;
             self.hierarchy_mode = (!self.reduced).then_some(mode);
         }
     }

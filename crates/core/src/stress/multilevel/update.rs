@@ -17,10 +17,7 @@
 //! coarsest level is factored again. On the reduced 100×50×2 wall after
 //! one break: 0.14 ms instead of 0.8 ms for a build.
 
-use super::{
-    Coarse, Multilevel, PARALLEL_BONDS, add_galerkin_row, bond_blocks, bond_terms, end_block,
-    find_slot,
-};
+use super::{Coarse, Multilevel, PARALLEL_BONDS, add_bonds_to_rows, add_galerkin_row};
 use crate::stress::multilevel::{Block, Block32};
 use crate::stress::solver::{LocalBond, NONE};
 use glam::DVec3;
@@ -125,38 +122,7 @@ impl Multilevel {
                 }
             }
         }
-        for lb in &fine.bonds {
-            let touches = |end: u32| {
-                let c = fine.coarse_of[end as usize];
-                c != NONE && self.touched[c as usize]
-            };
-            if !(touches(lb.a) || touches(lb.b)) {
-                continue;
-            }
-            let Some(t) = bond_terms(fine, &next.centroid, lb) else {
-                continue;
-            };
-            let (ca, cb) = (t.ca as usize, t.cb as usize);
-            if t.ca != NONE && t.cb != NONE {
-                let (aa, bb, ab) = bond_blocks(t.k, t.kr, t.ra, t.rb);
-                if self.touched[ca] {
-                    next.diag[ca].add(&aa);
-                    let s = find_slot(next, ca, t.cb);
-                    next.off[s].add(&ab);
-                }
-                if self.touched[cb] {
-                    next.diag[cb].add(&bb);
-                    let s = find_slot(next, cb, t.ca);
-                    next.off[s].add_transposed(&ab);
-                }
-            } else if t.ca != NONE {
-                if self.touched[ca] {
-                    next.diag[ca].add(&end_block(t.k, t.kr, t.ra));
-                }
-            } else if self.touched[cb] {
-                next.diag[cb].add(&end_block(t.k, t.kr, t.rb));
-            }
-        }
+        add_bonds_to_rows(fine, next, &self.touched);
         next.finish_rows(&self.touched);
         // The coarser levels: the same aggregates (the aggregation reads
         // only the pattern), so only the rows of aggregates with a touched
@@ -201,7 +167,7 @@ fn galerkin_row(lv: &Coarse, next: &mut Coarse, c: usize, marker: &mut [u32]) {
 
 impl Coarse {
     /// `Coarse::finish` for the rows marked in `rows` (the pattern stands).
-    fn finish_rows(&mut self, rows: &[bool]) {
+    pub(super) fn finish_rows(&mut self, rows: &[bool]) {
         for (c, _) in rows.iter().enumerate().filter(|(_, r)| **r) {
             self.inv[c] = self.diag[c].inverse();
             self.diag32[c] = Block32::of(&self.diag[c]);
@@ -214,14 +180,14 @@ impl Coarse {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::index::BondIndex;
 
     /// A 9 × 6 grid of free nodes over a row of 9 fixed ones, each
     /// neighbouring pair joined by four parallel bonds with their own
     /// points, normals and springs (a reduced system's super-nodes).
-    fn system() -> (Vec<DVec3>, Vec<bool>, Vec<LocalBond>) {
+    pub(in crate::stress::multilevel) fn system() -> (Vec<DVec3>, Vec<bool>, Vec<LocalBond>) {
         let (nx, ny) = (9usize, 7usize);
         let at = |x: usize, y: usize| y * nx + x;
         let centroid: Vec<DVec3> = (0..nx * ny)
@@ -263,7 +229,10 @@ mod tests {
     }
 
     /// The preconditioner and the product on a fixed vector, as bits.
-    fn signature(ml: &mut Multilevel, fixed: &[bool]) -> Vec<u64> {
+    pub(in crate::stress::multilevel) fn signature(
+        ml: &mut Multilevel,
+        fixed: &[bool],
+    ) -> Vec<u64> {
         let len = fixed.len();
         let r_u: Vec<DVec3> = (0..len)
             .map(|i| {
@@ -295,7 +264,11 @@ mod tests {
             .collect()
     }
 
-    fn fresh(centroid: &[DVec3], fixed: &[bool], bonds: &[LocalBond]) -> Vec<u64> {
+    pub(in crate::stress::multilevel) fn fresh(
+        centroid: &[DVec3],
+        fixed: &[bool],
+        bonds: &[LocalBond],
+    ) -> Vec<u64> {
         let mut ml = Multilevel::default();
         ml.build(centroid, fixed, bonds);
         signature(&mut ml, fixed)

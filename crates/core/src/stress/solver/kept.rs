@@ -26,10 +26,13 @@
 //! hierarchy is updated, `multilevel/update.rs`). Bit for bit what
 //! reducing again builds (`tests/stress_reuse.rs` against a fresh solver;
 //! the state itself in this file's test). Otherwise the call starts from
-//! the fine system the reduction kept aside (nodes, bonds, adjacency) with
-//! the broken bonds taken out, instead of gathering the cluster from the
-//! asset, and reduces it again. A cluster anchored by bonds to the world
-//! alone is gathered again (their loss may leave it unanchored).
+//! the fine system the reduction kept aside (nodes, bonds, adjacency),
+//! whose broken bonds the grouping and the reduction pass over, instead of
+//! gathering the cluster from the asset, and reduces it again; the
+//! hierarchy is then built reusing the rows of the super-nodes whose
+//! members did not change (`multilevel/rebuild.rs`). A cluster anchored by
+//! bonds to the world alone is gathered again (their loss may leave it
+//! unanchored).
 
 use super::StressSolver;
 use crate::asset::Asset;
@@ -94,9 +97,12 @@ impl StressSolver {
     }
 
     /// Puts back the fine system the reduction kept aside (nodes, bonds,
-    /// adjacency), without the bonds broken since, as gathering would
-    /// build it.
-    pub(super) fn restore_fine(&mut self, health: &[f32]) {
+    /// adjacency) for [`Self::reduce`] to group again. The bonds broken
+    /// since stay in it: the grouping's search and the reduction pass over
+    /// broken bonds as a gather would have left them out (the remaining
+    /// bonds keep their order), so nothing is copied or rebuilt here. Only
+    /// `reduce` may follow.
+    pub(super) fn restore_fine(&mut self) {
         std::mem::swap(&mut self.fine_chunk, &mut self.chunk);
         std::mem::swap(&mut self.fine_centroid, &mut self.centroid);
         std::mem::swap(&mut self.fine_fixed, &mut self.fixed);
@@ -108,19 +114,7 @@ impl StressSolver {
         self.reduced = false;
         self.system_kept = false;
         self.newly_broken.clear();
-        self.inv_w2.clear();
-        self.inv_wl2.clear();
-        for &c in &self.chunk {
-            self.inv_w2.push(self.chunk_inv_w2[c.0 as usize]);
-            self.inv_wl2.push(self.chunk_inv_wl2[c.0 as usize]);
-        }
-        self.inv_w2.push(0.0);
-        self.inv_wl2.push(0.0);
-        let before = self.bonds.len();
-        self.bonds.retain(|lb| health[lb.bond.0 as usize] > 0.0);
-        if self.bonds.len() < before {
-            self.build_adjacency();
-        }
+        self.fine_restored = true;
     }
 
     /// Whether the bonds broken since leave the kept system's grouping as
@@ -201,9 +195,9 @@ impl StressSolver {
                 );
                 for k in lo..hi {
                     let v = self.fine_adj_nodes[k] as usize;
-                    let lb = &self.fine_bonds[self.fine_adj_bonds[k] as usize];
-                    if v < n && self.node_of[v] == g && health[lb.bond.0 as usize] > 0.0 {
-                        let mat = self.materials.of(lb.bond);
+                    let bond = self.fine_ids[self.fine_adj_bonds[k] as usize];
+                    if v < n && self.node_of[v] == g && health[bond as usize] > 0.0 {
+                        let mat = self.materials.of(BondIndex(bond));
                         inner[0] = inner[0].min(mat.compression.elastic);
                         inner[1] = inner[1].min(mat.tension.elastic);
                         inner[2] = inner[2].min(mat.shear.elastic);
@@ -346,15 +340,14 @@ mod tests {
                     health[c.0 as usize] = 0.0;
                 }
             }
+            let reductions = kept.reductions;
             let report = kept.solve(&asset, &nodes, &health, &loads).unwrap();
             let mut fresh = new();
             fresh.solve(&asset, &nodes, &health, &loads).unwrap();
             assert!(report.converged, "bond {b}");
             assert!(!kept.system_refined.contains(&true), "bond {b}: refined");
             assert_eq!(system(&kept), system(&fresh), "bond {b}");
-            // Updated in place, the fine system kept aside still has the
-            // bonds broken since.
-            if kept.fine_bonds.len() > fresh.fine_bonds.len() {
+            if kept.reductions == reductions {
                 in_place += 1;
             } else {
                 again += 1;

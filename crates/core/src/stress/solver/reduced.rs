@@ -59,7 +59,7 @@ use super::{
     SolveProgress, StressError, StressLoads, StressReport, StressSolver,
 };
 use crate::asset::Asset;
-use crate::index::ChunkIndex;
+use crate::index::{BondIndex, ChunkIndex};
 
 /// A [`super::StressSettings::reduce_above`] for large structures: clusters
 /// with more than 4,096 free chunks are solved reduced (the benchmark
@@ -173,7 +173,7 @@ impl StressSolver {
                 self.forest_state();
             } else {
                 if first && kept.is_some() {
-                    self.restore_fine(health);
+                    self.restore_fine();
                 } else if !gathered {
                     self.gather_nodes(asset, nodes)?;
                     self.gather_bonds(asset, health);
@@ -257,8 +257,10 @@ impl StressSolver {
         report
     }
 
-    /// Groups the gathered fine system into super-nodes and rewrites the
-    /// node arrays, bonds and adjacency for them.
+    /// Groups the fine system into super-nodes and rewrites the node
+    /// arrays, bonds and adjacency for them. The fine system is the one
+    /// gathered, or the one kept aside (`restore_fine`), whose bonds broken
+    /// since are passed over here and by the grouping's search.
     fn reduce(&mut self, health: &[f32]) {
         // The fine structure's bonds, adjacency, forest and hierarchy are
         // overwritten by the super-nodes': none may be reused after.
@@ -274,7 +276,25 @@ impl StressSolver {
         std::mem::swap(&mut self.fine_adj_offsets, &mut self.adj_offsets);
         std::mem::swap(&mut self.fine_adj_bonds, &mut self.adj_bonds);
         std::mem::swap(&mut self.fine_adj_nodes, &mut self.adj_nodes);
+        if !self.fine_restored {
+            self.fine_ids.clear();
+            self.fine_ids
+                .extend(self.fine_bonds.iter().map(|lb| lb.bond.0));
+            self.fine_ends.clear();
+            self.fine_ends
+                .extend(self.fine_bonds.iter().map(|lb| [lb.a, lb.b]));
+        }
+        self.fine_restored = false;
+        #[cfg(test)]
+        {
+            self.reductions += 1;
+        }
         let n = self.fine_chunk.len();
+        // The grouping before, kept for the hierarchy's rebuild
+        // (`regroup_hint`) when it grouped these very nodes.
+        let regrouping = self.grouped_chunks == self.fine_chunk;
+        self.prev_node_of.clone_from(&self.node_of);
+        self.prev_member_offsets.clone_from(&self.member_offsets);
         // Grouping, breadth-first to REDUCE_RADIUS hops.
         self.node_of.clear();
         self.node_of.resize(n + 1, NONE);
@@ -355,17 +375,24 @@ impl StressSolver {
         self.inner_limit.clear();
         self.inner_limit.resize(nn, [f32::INFINITY; 3]);
         self.bonds.clear();
-        for e in 0..self.fine_bonds.len() {
-            let mut lb = self.fine_bonds[e];
-            let (a, b) = (self.node_of[lb.a as usize], self.node_of[lb.b as usize]);
+        for e in 0..self.fine_ids.len() {
+            let bond = self.fine_ids[e];
+            if !(health[bond as usize] > 0.0) {
+                // Broken since the fine system was gathered (it was kept
+                // aside, `restore_fine`).
+                continue;
+            }
+            let [fa, fb] = self.fine_ends[e];
+            let (a, b) = (self.node_of[fa as usize], self.node_of[fb as usize]);
             if a == b {
-                let m = self.materials.of(lb.bond);
+                let m = self.materials.of(BondIndex(bond));
                 let inner = &mut self.inner_limit[a as usize];
                 inner[0] = inner[0].min(m.compression.elastic);
                 inner[1] = inner[1].min(m.tension.elastic);
                 inner[2] = inner[2].min(m.shear.elastic);
                 continue;
             }
+            let mut lb = self.fine_bonds[e];
             let p = self.fine_centroid[lb.a as usize] + lb.ra;
             lb.ra = p - self.centroid[a as usize];
             if b != count {
@@ -377,9 +404,39 @@ impl StressSolver {
         }
         self.build_adjacency();
         self.reset_vectors(nn + 1);
+        self.regroup_hint(regrouping);
+        self.grouped_chunks.clone_from(&self.fine_chunk);
         self.reduced = true;
         self.system_kept = true;
         self.system_refined.clone_from(&self.refined);
+    }
+
+    /// After a grouping of the same fine nodes as the one before
+    /// (`regrouping`): each super-node's old counterpart, one with the same
+    /// members (`NONE` if none), and the world's, in `old_of`, which the
+    /// hierarchy's build reads ([`Multilevel::rebuild`]: the rows of
+    /// super-nodes that stand are copied, checked there). O(fine nodes).
+    ///
+    /// [`Multilevel::rebuild`]: crate::stress::multilevel::Multilevel::rebuild
+    fn regroup_hint(&mut self, regrouping: bool) {
+        self.old_of.clear();
+        self.regrouped = false;
+        let old_count = self.prev_member_offsets.len().saturating_sub(2);
+        if !regrouping || old_count == 0 {
+            return;
+        }
+        let size = |offsets: &[u32], k: usize| offsets[k + 1] - offsets[k];
+        for k in 0..self.chunk.len() {
+            let members = self.members_of(k);
+            let o = self.prev_node_of[members[0] as usize];
+            let same = (o as usize) < old_count
+                && size(&self.prev_member_offsets, o as usize) == members.len() as u32
+                && members.iter().all(|&m| self.prev_node_of[m as usize] == o);
+            self.old_of.push(if same { o } else { NONE });
+        }
+        // The world.
+        self.old_of.push(old_count as u32);
+        self.regrouped = true;
     }
 
     /// The breadth-first search that makes a super-node (see "Reduction"):
@@ -408,9 +465,9 @@ impl StressSolver {
             for k in lo..hi {
                 let v = self.fine_adj_nodes[k] as usize;
                 if v < n && self.node_of[v] == NONE && !self.fine_fixed[v] && !self.refined[v] {
-                    let bond = self.fine_bonds[self.fine_adj_bonds[k] as usize].bond;
-                    if health[bond.0 as usize] > 0.0 {
-                        self.claim[v] = bond.0;
+                    let bond = self.fine_ids[self.fine_adj_bonds[k] as usize];
+                    if health[bond as usize] > 0.0 {
+                        self.claim[v] = bond;
                         self.node_of[v] = group;
                         self.dist[v] = self.dist[u] + 1;
                         self.order.push(v as u32);
