@@ -34,7 +34,7 @@
 //! bonds to the world alone is gathered again (their loss may leave it
 //! unanchored).
 
-use super::StressSolver;
+use super::{StressSolver, bond_load};
 use crate::asset::Asset;
 use crate::index::{BondIndex, ChunkIndex};
 
@@ -115,6 +115,7 @@ impl StressSolver {
         self.system_kept = false;
         self.newly_broken.clear();
         self.fine_restored = true;
+        self.kx_valid = false;
     }
 
     /// Whether the bonds broken since leave the kept system's grouping as
@@ -205,6 +206,23 @@ impl StressSolver {
                 }
             }
             self.inner_limit[g as usize] = inner;
+        }
+        // The last answer's K x without the bonds between super-nodes that
+        // leave (`implied_residual`), before they do: the same sums as the
+        // evaluation's, taken back.
+        if self.kx_valid && self.kx_u.len() == self.x_u.len() {
+            for &b in &self.newly_broken {
+                let Ok(e) = self.bonds.binary_search_by_key(&b, |lb| lb.bond.0) else {
+                    continue;
+                };
+                let lb = &self.bonds[e];
+                let (f, m) = bond_load(lb, &self.x_u, &self.x_t);
+                let (a, b) = (lb.a as usize, lb.b as usize);
+                self.kx_u[b] -= f;
+                self.kx_t[b] -= lb.rb.cross(f) + m;
+                self.kx_u[a] += f;
+                self.kx_t[a] += lb.ra.cross(f) + m;
+            }
         }
         let broken = &self.newly_broken;
         self.bonds
@@ -357,5 +375,73 @@ mod tests {
             in_place >= 3 && again >= 1,
             "{in_place} in place, {again} reduced again"
         );
+    }
+
+    /// After a bond between super-nodes breaks, the residual the last
+    /// answer implies (its `K x` less the bond's forces) is the residual
+    /// the warm start is checked with, up to rounding: the check that
+    /// `implied_residual` lets a solve skip is one that would fail.
+    #[test]
+    fn the_implied_residual_after_a_break_is_the_checked_one() {
+        let asset = Asset::new(&grid_desc(10, 8, 2, 0.5, 2400.0, 40.0)).unwrap();
+        let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+        let settings = StressSettings {
+            max_iterations: 10_000,
+            reduce_above: 20,
+            ..Default::default()
+        };
+        let loads = StressLoads {
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            ..Default::default()
+        };
+        let mut health = vec![10.0f32; asset.bond_count()];
+        let mut s = StressSolver::new(
+            &asset,
+            settings,
+            StressMaterials::uniform(Material::CONCRETE),
+        )
+        .unwrap();
+        s.solve(&asset, &nodes, &health, &loads).unwrap();
+        // The most loaded bond between two free super-nodes that no search
+        // claimed a chunk by (so the grouping stands).
+        let free = |k: u32| (k as usize) < s.chunk.len() && !s.fixed[k as usize];
+        let bond = s
+            .stresses
+            .iter()
+            .zip(&s.bonds)
+            .filter(|(st, lb)| free(lb.a) && free(lb.b) && !s.claim.contains(&st.bond.0))
+            .max_by(|a, b| a.0.normal_force.abs().total_cmp(&b.0.normal_force.abs()))
+            .unwrap()
+            .0
+            .bond;
+        health[bond.0 as usize] = 0.0;
+        // The steps of `solve_reduced` up to the warm start's check.
+        assert_eq!(s.kept_system(&nodes, &health), Some(super::Kept::Broken));
+        s.take_broken(&health);
+        assert!(s.grouping_stands(&asset, &health));
+        s.drop_broken(&asset, &health);
+        s.forest_topology();
+        s.reset_vectors(s.chunk.len() + 1);
+        s.forest_state();
+        s.anchored_loads(&loads);
+        let implied = s.implied_residual().unwrap();
+        let (kx_u, kx_t) = (s.kx_u.clone(), s.kx_t.clone());
+        let checked = s.evaluate(false);
+        let eps = f64::from(s.settings.epsilon);
+        assert!(checked > 10.0 * eps, "the break matters: {checked}");
+        assert!(
+            (implied - checked).abs() <= 1e-9 * checked,
+            "implied {implied}, checked {checked}"
+        );
+        // Node by node, force and moment.
+        for k in (0..s.chunk.len()).filter(|&k| !s.fixed[k]) {
+            let (w, wl) = (s.inv_w2[k].sqrt().recip(), s.inv_wl2[k].sqrt().recip());
+            let du = (s.b_u[k] - kx_u[k] - s.r_u[k]).length();
+            let dt = (s.b_t[k] - kx_t[k] - s.r_t[k]).length();
+            assert!(
+                du <= 1e-9 * w && dt <= 1e-9 * wl,
+                "node {k}: {du} N, {dt} N m"
+            );
+        }
     }
 }

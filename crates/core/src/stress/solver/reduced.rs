@@ -144,6 +144,7 @@ impl StressSolver {
             if !started {
                 // The round starts from the warm start the cut left.
                 if let Some(p) = slot.as_ref() {
+                    self.kx_valid = false;
                     for (k, (u, t)) in p.resume_warm().enumerate() {
                         let c = self.fine_nodes()[k].0 as usize;
                         self.warm_u[c] = u;
@@ -285,6 +286,7 @@ impl StressSolver {
                 .extend(self.fine_bonds.iter().map(|lb| [lb.a, lb.b]));
         }
         self.fine_restored = false;
+        self.kx_valid = false;
         #[cfg(test)]
         {
             self.reductions += 1;
