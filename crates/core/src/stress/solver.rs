@@ -470,7 +470,7 @@ fn bond_constants(centroid: &[DVec3], i: BondIndex, bond: &crate::asset::Bond) -
 }
 
 /// Force and moment (N, N·m) bond `lb` carries at displacements `x`.
-#[inline]
+#[inline(always)]
 pub(super) fn bond_load(lb: &LocalBond, x_u: &[DVec3], x_t: &[DVec3]) -> (DVec3, DVec3) {
     let (a, b) = (lb.a as usize, lb.b as usize);
     let delta = x_u[b] + x_t[b].cross(lb.rb) - x_u[a] - x_t[a].cross(lb.ra);
