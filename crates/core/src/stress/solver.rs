@@ -607,10 +607,17 @@ pub struct StressSolver {
     /// gathering and reducing again would build.
     system_kept: bool,
     system_refined: Vec<bool>,
-    /// Per fine local node of the kept system: the bond (asset index) its
-    /// super-node's breadth-first search reached it by (`NONE` for a seed,
-    /// an anchor or a refined chunk).
-    claim: Vec<u32>,
+    /// The groups of the cluster's intact structure (`pristine_groups`):
+    /// per fine node its group, per group its members (CSR, ascending), the
+    /// adjacency over every bond between the fine nodes they were found
+    /// on, and the anchors and refinement they were made with.
+    pristine_of: Vec<u32>,
+    pristine_offsets: Vec<u32>,
+    pristine_members: Vec<u32>,
+    pristine_adj_offsets: Vec<u32>,
+    pristine_adj: Vec<u32>,
+    pristine_fixed: Vec<bool>,
+    pristine_refined: Vec<bool>,
     /// Bonds of the cluster broken since the kept system was built, and not
     /// yet taken out of it (ascending).
     newly_broken: Vec<u32>,
@@ -763,7 +770,13 @@ impl StressSolver {
             refined: Vec::new(),
             system_kept: false,
             system_refined: Vec::new(),
-            claim: Vec::new(),
+            pristine_of: Vec::new(),
+            pristine_offsets: Vec::new(),
+            pristine_members: Vec::new(),
+            pristine_adj_offsets: Vec::new(),
+            pristine_adj: Vec::new(),
+            pristine_fixed: Vec::new(),
+            pristine_refined: Vec::new(),
             newly_broken: Vec::new(),
             polish_mask: Vec::new(),
             prev_node_of: Vec::new(),

@@ -18,8 +18,8 @@
 //! so where a limit cuts a solve does not depend on what the solver kept.
 //!
 //! When bonds have only broken since (the same nodes, none mended) and none
-//! of them is a bond the grouping reached a chunk by (a breadth-first search never claimed a
-//! node through it, so it runs the same without it), the grouping stands:
+//! of them splits a super-node (a piece of a group of the intact structure,
+//! see "Reduction" in `solver/reduced.rs`), the grouping stands:
 //! the broken bonds between super-nodes leave the bond list in order, a
 //! super-node that lost a bond inside takes the lowest limits of those
 //! left, and the adjacency, forest and hierarchy follow (an assembled
@@ -120,47 +120,44 @@ impl StressSolver {
 
     /// Whether the bonds broken since leave the kept system's grouping as
     /// it is, that is whether grouping the fine system again would give the
-    /// same super-nodes. A bond no search reached a chunk by changes
-    /// nothing (a breadth-first search that never claimed a node through it
-    /// runs the same without it). A super-node whose search did go through
-    /// one is searched again, from its seed (its lowest chunk) among its
-    /// own members: bonds only broke, so it can reach no chunk it did not
-    /// reach before, and the chunks of the super-nodes before it were
-    /// claimed before it as they were then; when it still reaches every
-    /// member within [`super::reduced::REDUCE_RADIUS`] hops, every later
-    /// search meets the same claimed chunks and the grouping stands (its
-    /// members' `claim` updated). Otherwise false: group again.
+    /// same super-nodes. The groups of the intact structure do not depend
+    /// on which bonds are intact, and a super-node is a piece of one joined
+    /// by intact bonds (see "Reduction" in `solver/reduced.rs`); so a bond
+    /// between two super-nodes changes nothing, and a bond inside one
+    /// changes the grouping only when that super-node falls apart: it is
+    /// searched again from its first member over its members' intact
+    /// bonds, and the grouping stands when the search reaches them all.
+    /// O(members of the super-nodes that lost a bond inside); `order` is
+    /// scratch, and `node_of` is left as it was when the grouping stands.
     pub(super) fn grouping_stands(&mut self, asset: &Asset, health: &[f32]) -> bool {
         let n = self.fine_chunk.len();
         self.regroup.clear();
         for &b in &self.newly_broken {
             let bond = &asset.bonds()[BondIndex(b)];
-            for c in [Some(bond.chunk0), bond.chunk1].into_iter().flatten() {
-                if let Some(i) = self.local(c)
-                    && self.claim[i as usize] == b
-                {
-                    self.regroup.push(self.node_of[i as usize]);
-                }
+            let (Some(i), Some(j)) = (
+                self.local(bond.chunk0),
+                bond.chunk1.and_then(|c| self.local(c)),
+            ) else {
+                continue;
+            };
+            let (i, j) = (i as usize, j as usize);
+            if i < n && j < n && self.node_of[i] == self.node_of[j] {
+                self.regroup.push(self.node_of[i]);
             }
         }
         self.regroup.sort_unstable();
         self.regroup.dedup();
-        self.dist.resize(self.dist.len().max(n), 0);
         for r in 0..self.regroup.len() {
             let g = self.regroup[r] as usize;
             let members = self.member_offsets[g] as usize..self.member_offsets[g + 1] as usize;
             for m in members.clone() {
-                let i = self.members[m] as usize;
-                self.node_of[i] = super::NONE;
-                self.claim[i] = super::NONE;
+                self.node_of[self.members[m] as usize] = super::NONE;
             }
-            // The search of `reduce`, which can now meet only this
-            // super-node's members; `reduce` rewrites `node_of` if the
-            // grouping changes. (`order` and `dist` are the forest's, built
-            // again after this.)
-            let seed = self.members[members.start] as usize;
-            self.node_of[seed] = g as u32;
-            if self.search_group(seed, g as u32, health) != members.len() {
+            let first = self.members[members.start] as usize;
+            self.node_of[first] = g as u32;
+            let reached = self.search_piece(first, health);
+            if reached != members.len() {
+                // Left as the search left it: `reduce` rewrites `node_of`.
                 return false;
             }
         }
@@ -290,7 +287,6 @@ mod tests {
             (8, &s.node_of),
             (9, &s.member_offsets),
             (10, &s.members),
-            (11, &s.claim),
             (12, &s.adj_offsets),
             (13, &s.adj_bonds),
             (14, &s.adj_nodes),
@@ -402,14 +398,14 @@ mod tests {
         )
         .unwrap();
         s.solve(&asset, &nodes, &health, &loads).unwrap();
-        // The most loaded bond between two free super-nodes that no search
-        // claimed a chunk by (so the grouping stands).
+        // The most loaded bond between two free super-nodes (the grouping
+        // stands).
         let free = |k: u32| (k as usize) < s.chunk.len() && !s.fixed[k as usize];
         let bond = s
             .stresses
             .iter()
             .zip(&s.bonds)
-            .filter(|(st, lb)| free(lb.a) && free(lb.b) && !s.claim.contains(&st.bond.0))
+            .filter(|(_, lb)| free(lb.a) && free(lb.b))
             .max_by(|a, b| a.0.normal_force.abs().total_cmp(&b.0.normal_force.abs()))
             .unwrap()
             .0
