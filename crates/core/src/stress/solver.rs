@@ -99,6 +99,7 @@ use glam::{DMat3, DVec3, Vec3};
 mod kept;
 mod progress;
 pub mod reduced;
+mod split;
 pub use progress::{SolveProgress, SolveProgressV1};
 pub use reduced::REDUCE_ABOVE;
 
@@ -632,6 +633,17 @@ pub struct StressSolver {
     grouped_chunks: Vec<ChunkIndex>,
     old_of: Vec<u32>,
     regrouped: bool,
+    /// Scratch of `split_super_node`: the group's old super-nodes (first
+    /// member, size, index), its pieces' members and ends, and their node
+    /// values and limits inside.
+    split_old: Vec<(u32, u32, u32)>,
+    split_new: Vec<u32>,
+    split_ends: Vec<u32>,
+    split_values: Vec<(split::SuperNode, [f32; 3])>,
+    /// Super-nodes split in place so far (tests tell a split from a
+    /// reduction).
+    #[cfg(test)]
+    splits: u32,
     /// Scratch of `grouping_stands`: the super-nodes searched again.
     regroup: Vec<u32>,
     /// The nodes the last gather was given, as given, and the bonds between
@@ -784,6 +796,12 @@ impl StressSolver {
             grouped_chunks: Vec::new(),
             old_of: Vec::new(),
             regrouped: false,
+            split_old: Vec::new(),
+            split_new: Vec::new(),
+            split_ends: Vec::new(),
+            split_values: Vec::new(),
+            #[cfg(test)]
+            splits: 0,
             regroup: Vec::new(),
             input_nodes: Vec::new(),
             broken_inside: Vec::new(),

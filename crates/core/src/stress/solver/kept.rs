@@ -49,6 +49,19 @@ pub(super) enum Kept {
     Broken,
 }
 
+/// What the bonds broken since do to the kept system's grouping (see
+/// [`StressSolver::grouping_stands`]).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub(super) enum Grouping {
+    /// It stands.
+    Stands,
+    /// One super-node, this one, falls apart; the others stand
+    /// (`solver/split.rs`).
+    Splits(u32),
+    /// Group again.
+    Changes,
+}
+
 impl StressSolver {
     /// Whether the reduced system standing in the solver was built from
     /// these nodes (the same, in the same order) with the same bonds intact
@@ -127,9 +140,12 @@ impl StressSolver {
     /// changes the grouping only when that super-node falls apart: it is
     /// searched again from its first member over its members' intact
     /// bonds, and the grouping stands when the search reaches them all.
-    /// O(members of the super-nodes that lost a bond inside); `order` is
-    /// scratch, and `node_of` is left as it was when the grouping stands.
-    pub(super) fn grouping_stands(&mut self, asset: &Asset, health: &[f32]) -> bool {
+    /// When it does not for exactly one super-node, that one splits (its
+    /// members not reached are left out of `node_of`); for more, the
+    /// grouping changes. O(members of the super-nodes that lost a bond
+    /// inside); `order` is scratch, and `node_of` is left as it was when
+    /// the grouping stands.
+    pub(super) fn grouping_stands(&mut self, asset: &Asset, health: &[f32]) -> Grouping {
         let n = self.fine_chunk.len();
         self.regroup.clear();
         for &b in &self.newly_broken {
@@ -147,6 +163,7 @@ impl StressSolver {
         }
         self.regroup.sort_unstable();
         self.regroup.dedup();
+        let mut grouping = Grouping::Stands;
         for r in 0..self.regroup.len() {
             let g = self.regroup[r] as usize;
             let members = self.member_offsets[g] as usize..self.member_offsets[g + 1] as usize;
@@ -157,11 +174,17 @@ impl StressSolver {
             self.node_of[first] = g as u32;
             let reached = self.search_piece(first, health);
             if reached != members.len() {
-                // Left as the search left it: `reduce` rewrites `node_of`.
-                return false;
+                // The members left out stay out (`NONE`): no other
+                // super-node's search can reach them (no intact bond joins
+                // two super-nodes of a group), and the split or the
+                // reduction that follows numbers them.
+                if grouping != Grouping::Stands {
+                    return Grouping::Changes;
+                }
+                grouping = Grouping::Splits(g as u32);
             }
         }
-        true
+        grouping
     }
 
     /// Takes the bonds broken since out of the kept reduced system whose
@@ -341,35 +364,46 @@ mod tests {
         let mut health = vec![10.0f32; asset.bond_count()];
         let mut kept = new();
         kept.solve(&asset, &nodes, &health, &loads).unwrap();
-        let (mut in_place, mut again) = (0, 0);
+        let (mut in_place, mut split, mut again) = (0, 0, 0);
         // Halfway, the last chunk (a top corner) is cut loose: left in the
-        // node list, joined to nothing, its own super-node, which the
-        // forest does not reach.
+        // node list, joined to nothing, a super-node of its own split off
+        // its old one, which the forest does not reach. Then two more
+        // chunks in two other super-nodes in one call: both fall apart,
+        // and the fine system is grouped again.
         let half = weak_bonds.len() / 2;
-        let corner = nodes[nodes.len() - 1];
-        for (k, &b) in weak_bonds.iter().enumerate() {
-            health[b] = 0.0;
-            if k == half {
-                for (_, c) in asset.graph().neighbours(corner) {
+        let cut = |chunks: &[ChunkIndex], health: &mut Vec<f32>| {
+            for &chunk in chunks {
+                for (_, c) in asset.graph().neighbours(chunk) {
                     health[c.0 as usize] = 0.0;
                 }
             }
-            let reductions = kept.reductions;
+        };
+        for (k, &b) in weak_bonds.iter().enumerate() {
+            health[b] = 0.0;
+            if k == half {
+                cut(&[nodes[nodes.len() - 1]], &mut health);
+            }
+            if k == half + 2 {
+                cut(&[nodes[nodes.len() - 10], nodes[45]], &mut health);
+            }
+            let (reductions, splits) = (kept.reductions, kept.splits);
             let report = kept.solve(&asset, &nodes, &health, &loads).unwrap();
             let mut fresh = new();
             fresh.solve(&asset, &nodes, &health, &loads).unwrap();
             assert!(report.converged, "bond {b}");
             assert!(!kept.system_refined.contains(&true), "bond {b}: refined");
             assert_eq!(system(&kept), system(&fresh), "bond {b}");
-            if kept.reductions == reductions {
-                in_place += 1;
-            } else {
+            if kept.reductions != reductions {
                 again += 1;
+            } else if kept.splits != splits {
+                split += 1;
+            } else {
+                in_place += 1;
             }
         }
         assert!(
-            in_place >= 3 && again >= 1,
-            "{in_place} in place, {again} reduced again"
+            in_place >= 3 && split >= 1 && again >= 1,
+            "{in_place} in place, {split} split, {again} reduced again"
         );
     }
 
@@ -414,7 +448,7 @@ mod tests {
         // The steps of `solve_reduced` up to the warm start's check.
         assert_eq!(s.kept_system(&nodes, &health), Some(super::Kept::Broken));
         s.take_broken(&health);
-        assert!(s.grouping_stands(&asset, &health));
+        assert_eq!(s.grouping_stands(&asset, &health), super::Grouping::Stands);
         s.drop_broken(&asset, &health);
         s.forest_topology();
         s.reset_vectors(s.chunk.len() + 1);

@@ -65,11 +65,11 @@
 //! The reduced system stays in the solver after a call and serves the
 //! next call of the same cluster when it can (`solver/kept.rs`).
 
-use super::kept::Kept;
+use super::kept::{Grouping, Kept};
 use super::{
     DVec3, EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES,
-    MULTILEVEL_ITERATION_PASSES, NONE, STANDARD_GRAVITY, STRUCTURE_PASSES, SolveMode,
-    SolveProgress, StressError, StressLoads, StressReport, StressSolver,
+    MULTILEVEL_ITERATION_PASSES, NONE, STRUCTURE_PASSES, SolveMode, SolveProgress, StressError,
+    StressLoads, StressReport, StressSolver,
 };
 use crate::asset::Asset;
 use crate::index::{BondIndex, ChunkIndex};
@@ -174,11 +174,19 @@ impl StressSolver {
         let mut charged = true;
         let mut first = true;
         loop {
-            let reuse = first
-                && kept.is_some()
-                && self.refined == self.system_refined
-                && (kept == Some(Kept::Same) || self.grouping_stands(asset, health));
-            if reuse {
+            let grouping = match kept {
+                Some(Kept::Same) if first && self.refined == self.system_refined => {
+                    Grouping::Stands
+                }
+                Some(Kept::Broken) if first && self.refined == self.system_refined => {
+                    self.grouping_stands(asset, health)
+                }
+                _ => Grouping::Changes,
+            };
+            if let Grouping::Splits(g) = grouping {
+                self.split_super_node(g as usize, health);
+            }
+            if grouping != Grouping::Changes {
                 if kept == Some(Kept::Broken) {
                     self.drop_broken(asset, health);
                     self.forest_topology();
@@ -361,29 +369,13 @@ impl StressSolver {
         self.inv_w2.clear();
         self.inv_wl2.clear();
         for k in 0..nn {
-            let (lo, hi) = (
-                self.member_offsets[k] as usize,
-                self.member_offsets[k + 1] as usize,
-            );
-            let (mut mass, mut volume, mut moment) = (0.0, 0.0, DVec3::ZERO);
-            for &i in &self.members[lo..hi] {
-                let i = i as usize;
-                mass += self.fine_mass[i];
-                volume += self.chunk_volume[self.fine_chunk[i].0 as usize];
-                moment += self.fine_mass[i] * self.fine_centroid[i];
-            }
-            let first = self.members[lo] as usize;
-            self.chunk.push(self.fine_chunk[first]);
-            self.centroid.push(if hi - lo == 1 {
-                self.fine_centroid[first]
-            } else {
-                moment / mass
-            });
-            self.fixed.push(hi - lo == 1 && self.fine_fixed[first]);
-            self.node_mass.push(mass);
-            let w = mass * STANDARD_GRAVITY;
-            self.inv_w2.push(w.powi(-2));
-            self.inv_wl2.push((w * volume.cbrt()).powi(-2));
+            let v = self.super_node_values(k);
+            self.chunk.push(v.chunk);
+            self.centroid.push(v.centroid);
+            self.fixed.push(v.fixed);
+            self.node_mass.push(v.mass);
+            self.inv_w2.push(v.inv_w2);
+            self.inv_wl2.push(v.inv_wl2);
         }
         self.centroid.push(DVec3::ZERO);
         self.fixed.push(true);
