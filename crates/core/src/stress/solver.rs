@@ -1862,14 +1862,20 @@ impl StressSolver {
         };
         if !stands {
             // Bonds gone from an assembled system: its rows summed again
-            // (`multilevel::update`); a reduced system grouped again: the
-            // rows of the super-nodes that stand reused
-            // (`multilevel::rebuild`); anything else is built.
+            // (`multilevel::update`); otherwise a reduced system reuses the
+            // rows of the super-nodes that stand (`multilevel::rebuild`),
+            // and anything else is built.
             if !self
                 .multilevel
                 .update(&self.centroid, &self.fixed, &self.bonds)
             {
-                if self.reduced && self.regrouped {
+                if self.reduced {
+                    if !self.regrouped {
+                        // The same super-nodes (bonds broke that the update
+                        // cannot take): each is its own counterpart.
+                        self.old_of.clear();
+                        self.old_of.extend(0..self.centroid.len() as u32);
+                    }
                     self.multilevel
                         .rebuild(&self.centroid, &self.fixed, &self.bonds, &self.old_of);
                 } else {

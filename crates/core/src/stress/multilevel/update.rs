@@ -30,8 +30,8 @@ impl Multilevel {
     /// of the coarser levels above them, bit for bit what `build` gives. Returns
     /// false when that does not apply (another structure, no bond removed,
     /// a row that would meet its neighbours in another order, a finest
-    /// level that would no longer be assembled); the caller then builds,
-    /// as the hierarchy may be half changed.
+    /// level that would no longer be assembled), with the hierarchy as it
+    /// stood; the caller then builds (or rebuilds).
     pub(crate) fn update(
         &mut self,
         centroid: &[DVec3],
@@ -73,6 +73,9 @@ impl Multilevel {
         if kept != bonds.len() {
             return false;
         }
+        // The old bonds go aside until the checks below pass: a failed
+        // update leaves the hierarchy as it stood, which `rebuild` reads.
+        std::mem::swap(&mut self.fine.bonds, &mut self.prev.bonds);
         let fine = &mut self.fine;
         fine.bonds.clear();
         fine.bonds.extend_from_slice(bonds);
@@ -81,6 +84,7 @@ impl Multilevel {
         if count != lv.len()
             || fine.bonds.len() < PARALLEL_BONDS * fine.coupled_pairs(&mut self.marker)
         {
+            self.put_back_bonds();
             return false;
         }
         // Each touched row meets the same neighbours in the same order
@@ -104,11 +108,13 @@ impl Multilevel {
                     continue;
                 }
                 if met.get(at) != Some(&cj) {
+                    self.put_back_bonds();
                     return false;
                 }
                 at += 1;
             }
             if at != met.len() {
+                self.put_back_bonds();
                 return false;
             }
         }
@@ -150,6 +156,16 @@ impl Multilevel {
         }
         self.factor_coarsest();
         true
+    }
+}
+
+impl Multilevel {
+    /// After a failed [`Multilevel::update`]: the fine bonds it was built
+    /// from back in place, with their adjacency.
+    fn put_back_bonds(&mut self) {
+        std::mem::swap(&mut self.fine.bonds, &mut self.prev.bonds);
+        self.fine.prepare_adjacency();
+        self.fine.identity_aggregates();
     }
 }
 
