@@ -120,7 +120,9 @@ impl StressSolver {
                 lb.b = shift(lb.b);
                 continue;
             }
+            // Every reduced bond is a fine one (`fine_ids` ascending).
             let Ok(f) = self.fine_ids.binary_search(&lb.bond.0) else {
+                debug_assert!(false, "bond {} is not a fine bond", lb.bond.0);
                 continue;
             };
             let mut nb = self.fine_bonds[f];
