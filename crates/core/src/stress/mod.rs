@@ -38,8 +38,9 @@ pub use instance_stress::{
 pub use material::{FailureMode, Material, MaterialError, StressLimit, StressMaterials};
 pub use section::Section;
 pub use solver::{
-    BondStress, DEFAULT_EPSILON, FOREST_TRIAL, PointLoad, Preconditioner, REDUCE_ABOVE, SolveMode,
-    SolveProgress, SolveProgressV1, StressLoads, StressReport, StressSettings, StressSolver,
+    BondStress, DEFAULT_EPSILON, FOREST_TRIAL, MIN_EPSILON, PointLoad, Preconditioner,
+    REDUCE_ABOVE, SolveMode, SolveProgress, SolveProgressV1, StressLoads, StressReport,
+    StressSettings, StressSolver,
 };
 
 use crate::index::{BondIndex, ChunkIndex};
@@ -51,8 +52,8 @@ pub enum StressError {
     /// `max_iterations` is zero.
     #[error("the stress solver needs at least one iteration per solve")]
     ZeroIterations,
-    /// ε not positive finite.
-    #[error("residual bound {0} must be positive and finite")]
+    /// ε not finite or below [`MIN_EPSILON`].
+    #[error("residual bound {0} must be finite and at least 1e-14")]
     BadEpsilon(f32),
     /// A load tolerance of [`StressDesc`] is negative or not finite.
     #[error("stress {name} = {value} must be finite and non-negative")]

@@ -121,6 +121,13 @@ pub const STANDARD_GRAVITY: f64 = 9.806_65;
 /// The default residual bound ε (dimensionless): 1e-3 of a node's weight.
 pub const DEFAULT_EPSILON: f32 = 1.0e-3;
 
+/// The smallest residual bound ε accepted: smaller ones are below what
+/// double precision reaches on these systems (the 4 × 4 × 8 tower reaches
+/// 1e-14; a fuzzer's reduced 10 × 8 × 2 wall stalled at its rounding floor
+/// with ε ≤ 6e-15 and, a thousand iterations on, diverged until its
+/// products overflowed).
+pub const MIN_EPSILON: f32 = 1.0e-14;
+
 /// Which preconditioner the conjugate gradient uses.
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Preconditioner {
@@ -155,11 +162,20 @@ pub const MULTILEVEL_ITERATION_PASSES: u64 = 9;
 /// Passes per bond charged for an evaluation of the bond results.
 pub const EVALUATION_PASSES: u64 = 2;
 
-/// A warm start whose implied residual (the last answer's, see
-/// `StressSolver::implied_residual`) is over this many ε skips its check
-/// with the bond results: that residual differs from the checked one by
-/// rounding only, so the check could not pass.
+/// A warm start whose cheaper residual (the last answer's implied one, or
+/// the block product's; see `StressSolver::implied_residual`) is over this
+/// many ε skips its check with the bond results: that residual differs
+/// from the checked one by rounding only, so the check could not pass.
 const SKIP_CHECK_ABOVE: f64 = 2.0;
+
+/// The smallest ε at which a warm start's check may be skipped
+/// ([`SKIP_CHECK_ABOVE`]). The cheaper residuals' rounding reaches about
+/// 1e-12 of a node's weight (the block product's sums cancel: up to 6× the
+/// bonds' own rounding on a tower); with ε near it, the kept solver (by
+/// its implied residual) and a fresh one (by the block product) could
+/// decide differently, and their results would differ (ε = 3.3e-13 on a
+/// 4 × 60 × 2 tower, found by a fuzzer). Below it the bonds always decide.
+const SKIP_CHECK_MIN_EPSILON: f64 = 1e-9;
 
 /// Iterations [`Preconditioner::Auto`] gives the spanning forest. One:
 /// where the forest is exact (columns and walls whose load follows it) the
@@ -206,7 +222,7 @@ pub struct StressSettings {
     /// The preconditioner (default [`Preconditioner::Auto`]).
     pub preconditioner: Preconditioner,
     /// Residual bound ε (see the [module docs](self)), dimensionless.
-    /// Positive and finite; default [`DEFAULT_EPSILON`].
+    /// Finite and at least [`MIN_EPSILON`]; default [`DEFAULT_EPSILON`].
     pub epsilon: f32,
     /// Anchored clusters with more free nodes than this are solved on a
     /// reduced graph of rigid super-nodes, refined where a bond nears its
@@ -240,7 +256,7 @@ impl StressSettings {
         if self.max_iterations == 0 {
             return Err(StressError::ZeroIterations);
         }
-        if !(self.epsilon.is_finite() && self.epsilon > 0.0) {
+        if !(self.epsilon.is_finite() && self.epsilon >= MIN_EPSILON) {
             return Err(StressError::BadEpsilon(self.epsilon));
         }
         Ok(())
@@ -1495,11 +1511,17 @@ impl StressSolver {
             .max(self.r_t[k].length_squared() * self.inv_wl2[k])
     }
 
+    /// The largest node residual over the free nodes (NaN if any is: a
+    /// diverged solve must not read as converged).
     fn residual_norm(&self) -> f64 {
         let mut worst = 0.0f64;
         for k in 0..self.chunk.len() {
             if !self.fixed[k] {
-                worst = worst.max(self.node_residual2(k));
+                let r = self.node_residual2(k);
+                if r.is_nan() {
+                    return f64::NAN;
+                }
+                worst = worst.max(r);
             }
         }
         worst.sqrt()
@@ -1547,7 +1569,7 @@ impl StressSolver {
                 // product's r on an assembled system, else from the bonds'.
                 // From rest, b.
                 if self.warm {
-                    let cheap = multilevel && !inertial;
+                    let cheap = multilevel && !inertial && eps >= SKIP_CHECK_MIN_EPSILON;
                     let mut skip = false;
                     if cheap {
                         if let Some(e) = self.implied_residual() {
@@ -1680,10 +1702,13 @@ impl StressSolver {
                 FOREST_ITERATION_PASSES
             } * bonds;
             let pq = dot6(&self.p_u, &self.p_t, &self.q_u, &self.q_t);
-            if !(pq > 0.0) {
+            let alpha = rz / pq;
+            if !(pq > 0.0 && alpha.is_finite()) {
+                // Also a solve that diverged past the rounding floor (an ε
+                // it cannot reach): its products overflowed, and a step
+                // would make x NaN.
                 break;
             }
-            let alpha = rz / pq;
             if checked.take().is_some() {
                 self.stresses.clear();
             }
@@ -1888,8 +1913,19 @@ impl StressSolver {
         }
     }
 
+    /// Stores `x` as the warm start of its chunks (a super-node's members
+    /// move with it). A node whose `x` is not finite (a solve that diverged
+    /// past its rounding floor) leaves its chunks at rest: a warm start is
+    /// always finite, so the solver takes its own back
+    /// ([`Self::set_warm_start`]).
     fn store_warm_start(&mut self) {
         self.kx_valid = false;
+        for k in 0..self.chunk.len() {
+            if !(self.x_u[k].is_finite() && self.x_t[k].is_finite()) {
+                self.x_u[k] = DVec3::ZERO;
+                self.x_t[k] = DVec3::ZERO;
+            }
+        }
         if self.reduced {
             // Each member moves with its super-node.
             for k in 0..self.chunk.len() {
