@@ -403,14 +403,7 @@ impl StressSolver {
                 inner[2] = inner[2].min(m.shear.elastic);
                 continue;
             }
-            let mut lb = self.fine_bonds[e];
-            let p = self.fine_centroid[lb.a as usize] + lb.ra;
-            lb.ra = p - self.centroid[a as usize];
-            if b != count {
-                lb.rb = p - self.centroid[b as usize];
-            }
-            lb.a = a;
-            lb.b = b;
+            let lb = self.reduced_bond(e, a, b);
             self.bonds.push(lb);
         }
         self.build_adjacency();

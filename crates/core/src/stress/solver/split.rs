@@ -125,17 +125,9 @@ impl StressSolver {
                 debug_assert!(false, "bond {} is not a fine bond", lb.bond.0);
                 continue;
             };
-            let mut nb = self.fine_bonds[f];
             let [fa, fb] = self.fine_ends[f];
             let (a, b) = (self.node_of[fa as usize], self.node_of[fb as usize]);
-            let p = self.fine_centroid[nb.a as usize] + nb.ra;
-            nb.ra = p - self.centroid[a as usize];
-            if b != count {
-                nb.rb = p - self.centroid[b as usize];
-            }
-            nb.a = a;
-            nb.b = b;
-            self.bonds[e] = nb;
+            self.bonds[e] = self.reduced_bond(f, a, b);
         }
         // Each super-node's counterpart before the split, for the
         // hierarchy's rebuild.
@@ -182,6 +174,21 @@ impl StressSolver {
             }
         }
         inner
+    }
+
+    /// Fine bond `f` between super-nodes `a` and `b` (`b` the world when
+    /// it is `chunk.len()`), its arms from their centres: the one
+    /// computation `reduce` and the split use, so both give the same bits.
+    pub(super) fn reduced_bond(&self, f: usize, a: u32, b: u32) -> super::LocalBond {
+        let mut lb = self.fine_bonds[f];
+        let p = self.fine_centroid[lb.a as usize] + lb.ra;
+        lb.ra = p - self.centroid[a as usize];
+        if (b as usize) != self.chunk.len() {
+            lb.rb = p - self.centroid[b as usize];
+        }
+        lb.a = a;
+        lb.b = b;
+        lb
     }
 
     /// Super-node `k`'s node values from its members (`members_of(k)`),
