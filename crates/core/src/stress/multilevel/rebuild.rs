@@ -1,10 +1,13 @@
 //! A hierarchy built again for a system whose nodes changed in part,
 //! reusing the level-1 rows that stand.
 //!
-//! When a reduced solve groups its chunks again (a broken bond split a
-//! super-node's search, or a refinement round split super-nodes into
-//! chunks), most super-nodes keep their members, so most rows of the
-//! assembled level 1 are what they were, under other row numbers. A row is
+//! When a reduced solve's super-nodes change (one falls apart and is split
+//! in place, the fine system is grouped again, or a refinement round
+//! splits super-nodes into chunks), most keep their members, so most rows
+//! of the assembled level 1 are what they were, under other row numbers;
+//! and when bonds broke that [`Multilevel::update`] cannot take (a row
+//! would meet its neighbours in another order), every super-node is its
+//! own counterpart. A row is
 //! the sum of its bonds' blocks in bond order, with arms from the centres
 //! of its node and of the node at each bond's other end; so a new row whose
 //! node has an old counterpart (the caller's hint) with the same centre and
@@ -17,8 +20,8 @@
 //! assembled as [`Multilevel::build`] does (their aggregates follow the
 //! new numbering), so the hierarchy is bit for bit a build's
 //! (`a_rebuilt_hierarchy_is_bit_for_bit_a_built_one`). On the reduced
-//! 100 × 50 × 2 wall after a break that changes the grouping, level 1 took
-//! 0.41 ms of a 0.57 ms build.
+//! 100 × 50 × 2 wall, level 1 takes 0.41 ms of a 0.57 ms build, and about
+//! 0.14 ms rebuilt.
 
 use super::{Block, Block32, Coarse, Multilevel, add_bonds_to_rows};
 use crate::stress::solver::{LocalBond, NONE};
