@@ -626,8 +626,9 @@ pub struct StressSolver {
     system_refined: Vec<bool>,
     /// The groups of the cluster's intact structure (`pristine_groups`):
     /// per fine node its group, per group its members (CSR, ascending), the
-    /// adjacency over every bond between the fine nodes they were found
-    /// on, and the anchors and refinement they were made with.
+    /// adjacency of the bonds that were broken when the fine system was
+    /// gathered (the fine adjacency has the others), and the anchors and
+    /// refinement they were made with.
     pristine_of: Vec<u32>,
     pristine_offsets: Vec<u32>,
     pristine_members: Vec<u32>,

@@ -446,7 +446,7 @@ impl StressSolver {
     /// The groups of the cluster's intact structure (see "Reduction"):
     /// breadth-first from each fine node not yet grouped (ascending), every
     /// free, unrefined node not yet grouped within [`REDUCE_RADIUS`] hops
-    /// over the asset's bonds between the cluster's chunks, broken or not;
+    /// over the bonds between the cluster's chunks, broken or not;
     /// anchors and refined nodes alone. Kept in `pristine_of` and, per
     /// group, its members ascending (`pristine_offsets`,
     /// `pristine_members`); they depend on the fine nodes, anchors and
@@ -454,18 +454,44 @@ impl StressSolver {
     /// bonds); `order` and `dist` are scratch.
     fn pristine_groups(&mut self, asset: &Asset) {
         let n = self.fine_chunk.len();
-        // Adjacency over every bond between the cluster's chunks.
+        // Every bond between the cluster's chunks: the fine adjacency (the
+        // bonds intact when it was gathered) and, in `pristine_adj`, those
+        // broken then (`broken_inside`; it may repeat some of the first,
+        // which does no harm). The groups do not depend on the order the
+        // search meets neighbours in: a group is every eligible node within
+        // the radius of its seed over eligible nodes.
         self.pristine_adj_offsets.clear();
+        self.pristine_adj_offsets.resize(n + 1, 0);
         self.pristine_adj.clear();
-        self.pristine_adj_offsets.push(0);
+        let ends = |s: &Self, b: u32| {
+            let bond = &asset.bonds()[BondIndex(b)];
+            let i = s.local(bond.chunk0)?;
+            let j = s.local(bond.chunk1?)?;
+            ((i as usize) < n && (j as usize) < n).then_some((i as usize, j as usize))
+        };
+        for &b in &self.broken_inside {
+            if let Some((i, j)) = ends(self, b) {
+                self.pristine_adj_offsets[i + 1] += 1;
+                self.pristine_adj_offsets[j + 1] += 1;
+            }
+        }
         for i in 0..n {
-            for (other, _) in asset.graph().neighbours(self.fine_chunk[i]) {
-                if let Some(j) = self.local(other).filter(|&j| (j as usize) < n) {
-                    self.pristine_adj.push(j);
+            self.pristine_adj_offsets[i + 1] += self.pristine_adj_offsets[i];
+        }
+        self.pristine_adj
+            .resize(self.pristine_adj_offsets[n] as usize, 0);
+        if !self.pristine_adj.is_empty() {
+            // `dist` is the fill cursor here.
+            self.dist.clear();
+            self.dist.extend_from_slice(&self.pristine_adj_offsets[..n]);
+            for k in 0..self.broken_inside.len() {
+                if let Some((i, j)) = ends(self, self.broken_inside[k]) {
+                    for (from, to) in [(i, j), (j, i)] {
+                        self.pristine_adj[self.dist[from] as usize] = to as u32;
+                        self.dist[from] += 1;
+                    }
                 }
             }
-            self.pristine_adj_offsets
-                .push(self.pristine_adj.len() as u32);
         }
         self.pristine_of.clear();
         self.pristine_of.resize(n, NONE);
@@ -488,13 +514,21 @@ impl StressSolver {
                     if self.dist[u] == REDUCE_RADIUS {
                         continue;
                     }
-                    let (lo, hi) = (
-                        self.pristine_adj_offsets[u] as usize,
-                        self.pristine_adj_offsets[u + 1] as usize,
-                    );
-                    for k in lo..hi {
-                        let v = self.pristine_adj[k] as usize;
-                        if self.pristine_of[v] == NONE && !self.fine_fixed[v] && !self.refined[v] {
+                    let fine =
+                        self.fine_adj_offsets[u] as usize..self.fine_adj_offsets[u + 1] as usize;
+                    let broken = self.pristine_adj_offsets[u] as usize
+                        ..self.pristine_adj_offsets[u + 1] as usize;
+                    for k in fine.chain(broken.map(|k| k + self.fine_adj_nodes.len())) {
+                        let v = if k < self.fine_adj_nodes.len() {
+                            self.fine_adj_nodes[k] as usize
+                        } else {
+                            self.pristine_adj[k - self.fine_adj_nodes.len()] as usize
+                        };
+                        if v < n
+                            && self.pristine_of[v] == NONE
+                            && !self.fine_fixed[v]
+                            && !self.refined[v]
+                        {
                             self.pristine_of[v] = groups;
                             self.dist[v] = self.dist[u] + 1;
                             self.order.push(v as u32);
