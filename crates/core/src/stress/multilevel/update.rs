@@ -157,9 +157,7 @@ impl Multilevel {
         self.factor_coarsest();
         true
     }
-}
 
-impl Multilevel {
     /// After a failed [`Multilevel::update`]: the fine bonds it was built
     /// from back in place, with their adjacency.
     fn put_back_bonds(&mut self) {

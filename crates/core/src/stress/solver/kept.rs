@@ -36,7 +36,7 @@
 
 use super::{StressSolver, bond_load};
 use crate::asset::Asset;
-use crate::index::{BondIndex, ChunkIndex};
+use crate::index::ChunkIndex;
 
 /// How the reduced system standing in the solver relates to a call's
 /// inputs (see [`StressSolver::kept_system`]).
@@ -116,14 +116,7 @@ impl StressSolver {
     /// bonds keep their order), so nothing is copied or rebuilt here. Only
     /// `reduce` may follow.
     pub(super) fn restore_fine(&mut self) {
-        std::mem::swap(&mut self.fine_chunk, &mut self.chunk);
-        std::mem::swap(&mut self.fine_centroid, &mut self.centroid);
-        std::mem::swap(&mut self.fine_fixed, &mut self.fixed);
-        std::mem::swap(&mut self.fine_mass, &mut self.node_mass);
-        std::mem::swap(&mut self.fine_bonds, &mut self.bonds);
-        std::mem::swap(&mut self.fine_adj_offsets, &mut self.adj_offsets);
-        std::mem::swap(&mut self.fine_adj_bonds, &mut self.adj_bonds);
-        std::mem::swap(&mut self.fine_adj_nodes, &mut self.adj_nodes);
+        self.swap_fine();
         self.reduced = false;
         self.system_kept = false;
         self.newly_broken.clear();
@@ -146,18 +139,12 @@ impl StressSolver {
     /// inside); `order` is scratch, and `node_of` is left as it was when
     /// the grouping stands.
     pub(super) fn grouping_stands(&mut self, asset: &Asset, health: &[f32]) -> Grouping {
-        let n = self.fine_chunk.len();
         self.regroup.clear();
         for &b in &self.newly_broken {
-            let bond = &asset.bonds()[BondIndex(b)];
-            let (Some(i), Some(j)) = (
-                self.local(bond.chunk0),
-                bond.chunk1.and_then(|c| self.local(c)),
-            ) else {
+            let Some((i, j)) = self.bond_nodes(asset, b) else {
                 continue;
             };
-            let (i, j) = (i as usize, j as usize);
-            if i < n && j < n && self.node_of[i] == self.node_of[j] {
+            if self.node_of[i] == self.node_of[j] {
                 self.regroup.push(self.node_of[i]);
             }
         }
@@ -194,38 +181,14 @@ impl StressSolver {
     /// fixed flags as a reduction leaves them (the caller builds the
     /// forest). Bit for bit what reducing the fine system again builds.
     pub(super) fn drop_broken(&mut self, asset: &Asset, health: &[f32]) {
-        let n = self.fine_chunk.len();
-        for &b in &self.newly_broken {
-            let bond = &asset.bonds()[BondIndex(b)];
-            let (Some(i), Some(j)) = (
-                self.local(bond.chunk0),
-                bond.chunk1.and_then(|c| self.local(c)),
-            ) else {
+        for k in 0..self.newly_broken.len() {
+            let Some((i, j)) = self.bond_nodes(asset, self.newly_broken[k]) else {
                 continue;
             };
-            let g = self.node_of[i as usize];
-            if g != self.node_of[j as usize] {
-                continue;
+            let g = self.node_of[i] as usize;
+            if g == self.node_of[j] as usize {
+                self.inner_limit[g] = self.inner_limit_of(g, health);
             }
-            let mut inner = [f32::INFINITY; 3];
-            for &m in self.members_of(g as usize) {
-                let m = m as usize;
-                let (lo, hi) = (
-                    self.fine_adj_offsets[m] as usize,
-                    self.fine_adj_offsets[m + 1] as usize,
-                );
-                for k in lo..hi {
-                    let v = self.fine_adj_nodes[k] as usize;
-                    let bond = self.fine_ids[self.fine_adj_bonds[k] as usize];
-                    if v < n && self.node_of[v] == g && health[bond as usize] > 0.0 {
-                        let mat = self.materials.of(BondIndex(bond));
-                        inner[0] = inner[0].min(mat.compression.elastic);
-                        inner[1] = inner[1].min(mat.tension.elastic);
-                        inner[2] = inner[2].min(mat.shear.elastic);
-                    }
-                }
-            }
-            self.inner_limit[g as usize] = inner;
         }
         // The last answer's K x without the bonds between super-nodes that
         // leave (`implied_residual`), before they do: the same sums as the

@@ -73,6 +73,7 @@ use super::{
 };
 use crate::asset::Asset;
 use crate::index::{BondIndex, ChunkIndex};
+use crate::stress::Material;
 
 /// A [`super::StressSettings::reduce_above`] for large structures: clusters
 /// with more than 4,096 free chunks are solved reduced (the benchmark
@@ -290,14 +291,7 @@ impl StressSolver {
         self.forest_mode = None;
         self.hierarchy_mode = None;
         // The fine system is kept aside (`restore_fine` puts it back).
-        std::mem::swap(&mut self.fine_chunk, &mut self.chunk);
-        std::mem::swap(&mut self.fine_centroid, &mut self.centroid);
-        std::mem::swap(&mut self.fine_fixed, &mut self.fixed);
-        std::mem::swap(&mut self.fine_mass, &mut self.node_mass);
-        std::mem::swap(&mut self.fine_bonds, &mut self.bonds);
-        std::mem::swap(&mut self.fine_adj_offsets, &mut self.adj_offsets);
-        std::mem::swap(&mut self.fine_adj_bonds, &mut self.adj_bonds);
-        std::mem::swap(&mut self.fine_adj_nodes, &mut self.adj_nodes);
+        self.swap_fine();
         if !self.fine_restored {
             self.fine_ids.clear();
             self.fine_ids
@@ -396,11 +390,10 @@ impl StressSolver {
             let [fa, fb] = self.fine_ends[e];
             let (a, b) = (self.node_of[fa as usize], self.node_of[fb as usize]);
             if a == b {
-                let m = self.materials.of(BondIndex(bond));
-                let inner = &mut self.inner_limit[a as usize];
-                inner[0] = inner[0].min(m.compression.elastic);
-                inner[1] = inner[1].min(m.tension.elastic);
-                inner[2] = inner[2].min(m.shear.elastic);
+                lower_limits(
+                    &mut self.inner_limit[a as usize],
+                    self.materials.of(BondIndex(bond)),
+                );
                 continue;
             }
             let lb = self.reduced_bond(e, a, b);
@@ -463,14 +456,8 @@ impl StressSolver {
         self.pristine_adj_offsets.clear();
         self.pristine_adj_offsets.resize(n + 1, 0);
         self.pristine_adj.clear();
-        let ends = |s: &Self, b: u32| {
-            let bond = &asset.bonds()[BondIndex(b)];
-            let i = s.local(bond.chunk0)?;
-            let j = s.local(bond.chunk1?)?;
-            ((i as usize) < n && (j as usize) < n).then_some((i as usize, j as usize))
-        };
         for &b in &self.broken_inside {
-            if let Some((i, j)) = ends(self, b) {
+            if let Some((i, j)) = self.bond_nodes(asset, b) {
                 self.pristine_adj_offsets[i + 1] += 1;
                 self.pristine_adj_offsets[j + 1] += 1;
             }
@@ -485,7 +472,7 @@ impl StressSolver {
             self.dist.clear();
             self.dist.extend_from_slice(&self.pristine_adj_offsets[..n]);
             for k in 0..self.broken_inside.len() {
-                if let Some((i, j)) = ends(self, self.broken_inside[k]) {
+                if let Some((i, j)) = self.bond_nodes(asset, self.broken_inside[k]) {
                     for (from, to) in [(i, j), (j, i)] {
                         self.pristine_adj[self.dist[from] as usize] = to as u32;
                         self.dist[from] += 1;
@@ -596,6 +583,48 @@ impl StressSolver {
         self.order.len()
     }
 
+    /// The fine system's arrays and the node arrays trade places: `reduce`
+    /// sets the fine system aside, `restore_fine` puts it back.
+    pub(super) fn swap_fine(&mut self) {
+        std::mem::swap(&mut self.fine_chunk, &mut self.chunk);
+        std::mem::swap(&mut self.fine_centroid, &mut self.centroid);
+        std::mem::swap(&mut self.fine_fixed, &mut self.fixed);
+        std::mem::swap(&mut self.fine_mass, &mut self.node_mass);
+        std::mem::swap(&mut self.fine_bonds, &mut self.bonds);
+        std::mem::swap(&mut self.fine_adj_offsets, &mut self.adj_offsets);
+        std::mem::swap(&mut self.fine_adj_bonds, &mut self.adj_bonds);
+        std::mem::swap(&mut self.fine_adj_nodes, &mut self.adj_nodes);
+    }
+
+    /// The fine nodes at the ends of bond `b` (asset index), when both are
+    /// in the fine system (not the world).
+    pub(super) fn bond_nodes(&self, asset: &Asset, b: u32) -> Option<(usize, usize)> {
+        let bond = &asset.bonds()[BondIndex(b)];
+        let n = self.fine_chunk.len() as u32;
+        let i = self.local(bond.chunk0).filter(|&i| i < n)?;
+        let j = self.local(bond.chunk1?).filter(|&j| j < n)?;
+        Some((i as usize, j as usize))
+    }
+
+    /// The lowest elastic limits (compression, tension, shear) of the
+    /// intact bonds inside super-node `k`, as `reduce` finds them (∞ with
+    /// none).
+    pub(super) fn inner_limit_of(&self, k: usize, health: &[f32]) -> [f32; 3] {
+        let n = self.fine_chunk.len();
+        let mut inner = [f32::INFINITY; 3];
+        for &m in self.members_of(k) {
+            let m = m as usize;
+            for a in self.fine_adj_offsets[m] as usize..self.fine_adj_offsets[m + 1] as usize {
+                let v = self.fine_adj_nodes[a] as usize;
+                let bond = self.fine_ids[self.fine_adj_bonds[a] as usize];
+                if v < n && self.node_of[v] == k as u32 && health[bond as usize] > 0.0 {
+                    lower_limits(&mut inner, self.materials.of(BondIndex(bond)));
+                }
+            }
+        }
+        inner
+    }
+
     /// Marks for refinement the super-nodes at the ends of bonds at
     /// [`REFINE_AT`] of an elastic limit: the bond's own, or the lowest of
     /// the bonds inside that super-node (a weaker bond hidden inside a
@@ -637,4 +666,12 @@ impl StressSolver {
         }
         any
     }
+}
+
+/// Lowers `inner` (compression, tension, shear) to `m`'s elastic limits
+/// where they are lower: a super-node's limits inside, one bond at a time.
+pub(super) fn lower_limits(inner: &mut [f32; 3], m: &Material) {
+    inner[0] = inner[0].min(m.compression.elastic);
+    inner[1] = inner[1].min(m.tension.elastic);
+    inner[2] = inner[2].min(m.shear.elastic);
 }

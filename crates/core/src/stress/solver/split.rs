@@ -17,7 +17,6 @@
 //! (`multilevel/rebuild.rs`), from the counterparts recorded here.
 
 use super::{DVec3, NONE, STANDARD_GRAVITY, StressSolver};
-use crate::index::BondIndex;
 
 impl StressSolver {
     /// Splits super-node `g` of the kept reduced system, which the bonds
@@ -152,28 +151,6 @@ impl StressSolver {
         {
             self.splits += 1;
         }
-    }
-
-    /// The lowest elastic limits (compression, tension, shear) of the
-    /// intact bonds inside super-node `k`, as `reduce` finds them (∞ with
-    /// none).
-    fn inner_limit_of(&self, k: usize, health: &[f32]) -> [f32; 3] {
-        let n = self.fine_chunk.len();
-        let mut inner = [f32::INFINITY; 3];
-        for &m in self.members_of(k) {
-            let m = m as usize;
-            for a in self.fine_adj_offsets[m] as usize..self.fine_adj_offsets[m + 1] as usize {
-                let v = self.fine_adj_nodes[a] as usize;
-                let bond = self.fine_ids[self.fine_adj_bonds[a] as usize];
-                if v < n && self.node_of[v] == k as u32 && health[bond as usize] > 0.0 {
-                    let mat = self.materials.of(BondIndex(bond));
-                    inner[0] = inner[0].min(mat.compression.elastic);
-                    inner[1] = inner[1].min(mat.tension.elastic);
-                    inner[2] = inner[2].min(mat.shear.elastic);
-                }
-            }
-        }
-        inner
     }
 
     /// Fine bond `f` between super-nodes `a` and `b` (`b` the world when
