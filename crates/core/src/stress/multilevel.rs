@@ -1313,29 +1313,34 @@ impl Multilevel {
         true
     }
 
-    /// One Gauss–Seidel step (double precision) at each free node marked in
-    /// `nodes`, in ascending order, on an assembled finest level: `x`
+    /// One Gauss–Seidel step (double precision) at each of `nodes` (free
+    /// nodes, ascending) in that order, on an assembled finest level: `x`
     /// takes `D⁻¹ r` at the node and `r` loses `K` times that, at the node
-    /// and its neighbours. False (nothing done) unless the finest level is
-    /// assembled.
+    /// and its neighbours. `touched` receives the nodes whose `r` changed
+    /// (ascending, each once). False (nothing done) unless the finest level
+    /// is assembled.
     pub(crate) fn polish(
         &self,
-        nodes: &[bool],
+        nodes: &[u32],
         x_u: &mut [DVec3],
         x_t: &mut [DVec3],
         r_u: &mut [DVec3],
         r_t: &mut [DVec3],
+        touched: &mut Vec<u32>,
     ) -> bool {
+        touched.clear();
         if !self.assembled || self.direct || !self.built {
             return false;
         }
         let lv = &self.coarse[0];
         let member = |c: usize| lv.members[lv.member_offsets[c] as usize] as usize;
-        for c in 0..lv.len() {
-            let i = member(c);
-            if !nodes[i] {
+        for &node in nodes {
+            let i = node as usize;
+            let c = self.fine.coarse_of[i];
+            if c == NONE {
                 continue;
             }
+            let c = c as usize;
             let d = lv.inv[c].mul6(lanes(r_u[i], r_t[i]));
             let (du, dt) = (DVec3::new(d[0], d[1], d[2]), DVec3::new(d[3], d[4], d[5]));
             x_u[i] += du;
@@ -1343,13 +1348,17 @@ impl Multilevel {
             let own = lv.diag[c].mul6(d);
             r_u[i] -= DVec3::new(own[0], own[1], own[2]);
             r_t[i] -= DVec3::new(own[3], own[4], own[5]);
+            touched.push(node);
             for k in lv.neighbours(c) {
                 let j = member(lv.col[k] as usize);
                 let y = lv.off[k].mul6_transposed(d);
                 r_u[j] -= DVec3::new(y[0], y[1], y[2]);
                 r_t[j] -= DVec3::new(y[3], y[4], y[5]);
+                touched.push(j as u32);
             }
         }
+        touched.sort_unstable();
+        touched.dedup();
         true
     }
 
@@ -1673,9 +1682,19 @@ mod tests {
         // neighbours), from x = 0: each leaves its node no residual, and
         // r stays b − K x.
         let nodes: Vec<bool> = (0..=n).map(|i| !fixed[i] && i % 3 == 1).collect();
+        let list: Vec<u32> = (0..=n as u32).filter(|&i| nodes[i as usize]).collect();
         let (mut x_u, mut x_t) = (vec![DVec3::ZERO; n + 1], vec![DVec3::ZERO; n + 1]);
         let (mut r_u, mut r_t) = (a_u.clone(), a_t.clone());
-        assert!(ml.polish(&nodes, &mut x_u, &mut x_t, &mut r_u, &mut r_t));
+        let mut touched = vec![7];
+        assert!(ml.polish(&list, &mut x_u, &mut x_t, &mut r_u, &mut r_t, &mut touched));
+        // `touched` lists, ascending and once each, exactly the nodes whose
+        // residual changed (the stepped ones and their neighbours).
+        assert!(touched.windows(2).all(|w| w[0] < w[1]), "{touched:?}");
+        let changed: Vec<u32> = (0..=n as u32)
+            .filter(|&i| (r_u[i as usize], r_t[i as usize]) != (a_u[i as usize], a_t[i as usize]))
+            .collect();
+        assert!(changed.len() > list.len());
+        assert_eq!(touched, changed);
         let (mut k_u, mut k_t) = (vec![DVec3::ZERO; n + 1], vec![DVec3::ZERO; n + 1]);
         stiffness_product(&bonds, &fixed, &x_u, &x_t, &mut k_u, &mut k_t);
         let mut moved = 0;
@@ -1703,6 +1722,7 @@ mod tests {
         let single: Vec<LocalBond> = bonds.iter().step_by(4).copied().collect();
         ml.build(&centroid, &fixed, &single);
         assert!(!ml.assembled());
-        assert!(!ml.polish(&nodes, &mut x_u, &mut x_t, &mut r_u, &mut r_t));
+        assert!(!ml.polish(&list, &mut x_u, &mut x_t, &mut r_u, &mut r_t, &mut touched));
+        assert!(touched.is_empty());
     }
 }

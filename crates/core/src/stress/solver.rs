@@ -199,20 +199,29 @@ pub const SINGLE_PRECISION_ABOVE: f64 = 10.0;
 
 /// Once the recursive residual of a solve on an assembled system (a
 /// reduced solve's super-nodes, see [`reduced`]) is within this many ε,
-/// each iteration ends with one double-precision block Gauss–Seidel step
-/// at every free node whose residual is over ε/2, in ascending order
-/// (`x += D⁻¹ r` there, `r` updated at the node and its neighbours), and
-/// the conjugate gradient restarts from the result (β = 0). The last
-/// iterations of those solves only bring a few nodes, the lightest
-/// super-nodes at the structure's edges, from a few ε to ε; a local step
-/// does that at the cost of a fraction of an iteration. On the reduced
-/// 100×50×2 wall: after one break 18 → 6 iterations (1.39 → 0.93 ms),
-/// from rest 31 → 23, 300 breaks in a row 1,706 → 1,005 iterations; 3
-/// and 8 took more, and so did a threshold of ε/4 or none
-/// (`examples/stress_work.rs`). The answer is still checked with the bond
-/// forces (see "Residual"). The step is part of the iteration's charge
-/// (see "Work"): it costs less than one block product.
-pub const POLISH_BELOW: f64 = 5.0;
+/// each iteration ends with a *polish*: sweeps of double-precision block
+/// Gauss–Seidel steps, each at every free node whose residual is over ε,
+/// in ascending order (`x += D⁻¹ r` there, `r` updated at the node and
+/// its neighbours), until no node is over ε or the next sweep would take
+/// more steps in all than there are nodes; the conjugate gradient then
+/// restarts from the result (β = 0). The last iterations of those solves
+/// mostly bring a few nodes, the lightest super-nodes (a chunk or two cut
+/// off a group, or at the structure's edges), from a few ε to ε, while
+/// the conjugate gradient's steps, which minimise energy rather than the
+/// largest node residual, keep unsettling them; local steps do that at
+/// the cost of a fraction of an iteration, and a sweep measures again
+/// only the nodes it changed. On the reduced 100 × 50 × 2 wall, against
+/// one step at 5 ε at the nodes over ε/2: 300 random breaks in a row
+/// 807 → 418 iterations, 138 → 121 ms, and 11 → 2 breaks over 1 ms in one
+/// call; from rest 23 → 18 iterations, the benchmark break 6 → 4.
+/// Stepping the nodes over ε/2 took 460 iterations and 128 ms; 20 ε and
+/// 30 ε took fewer iterations (386, 357) but slower worst breaks; a
+/// polish before the first iteration of every warm solve halved the
+/// iterations but cost more than it saved (`examples/stress_work.rs`).
+/// The answer is still checked with the bond forces (see "Residual").
+/// The polish is part of the iteration's charge (see "Work"): it costs at
+/// most about one block product.
+pub const POLISH_BELOW: f64 = 12.0;
 
 /// Solver settings.
 #[derive(Copy, Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -639,8 +648,12 @@ pub struct StressSolver {
     /// Bonds of the cluster broken since the kept system was built, and not
     /// yet taken out of it (ascending).
     newly_broken: Vec<u32>,
-    /// Per node: polished (see `conjugate_gradient`).
-    polish_mask: Vec<bool>,
+    /// Scratch of `drop_broken`: where those bonds stand in `bonds`.
+    removed_at: Vec<u32>,
+    /// Scratch of [`Self::polish`]: the nodes a sweep steps, and those
+    /// whose residual it changed (ascending).
+    polish_nodes: Vec<u32>,
+    polish_touched: Vec<u32>,
     /// The grouping before the last reduction (fine node → super-node,
     /// and its member offsets), the fine nodes it grouped, and per
     /// super-node its counterpart in it (see `regroup_hint`), valid for
@@ -807,7 +820,9 @@ impl StressSolver {
             pristine_fixed: Vec::new(),
             pristine_refined: Vec::new(),
             newly_broken: Vec::new(),
-            polish_mask: Vec::new(),
+            removed_at: Vec::new(),
+            polish_nodes: Vec::new(),
+            polish_touched: Vec::new(),
             prev_node_of: Vec::new(),
             prev_member_offsets: Vec::new(),
             grouped_chunks: Vec::new(),
@@ -1312,6 +1327,10 @@ impl StressSolver {
 
     /// The breadth-first forest of [`Self::build_forest`]: `dist`, `parent`
     /// and `order`, which depend only on the structure and the fixed nodes.
+    /// A solve that cannot use the forest as its preconditioner (a reduced
+    /// one, unless [`Preconditioner::Forest`]) needs only `dist` (which
+    /// nodes an anchor reaches) and `order`: `parent` stays `NONE`, and the
+    /// search reads the adjacency's end nodes, not the bonds.
     fn forest_topology(&mut self) {
         let len = self.chunk.len() + 1;
         self.dist.clear();
@@ -1326,6 +1345,23 @@ impl StressSolver {
             }
         }
         let mut head = 0;
+        if self.reduced && self.settings.preconditioner != Preconditioner::Forest {
+            while head < self.order.len() {
+                let u = self.order[head] as usize;
+                head += 1;
+                let (lo, hi) = (
+                    self.adj_offsets[u] as usize,
+                    self.adj_offsets[u + 1] as usize,
+                );
+                for &v in &self.adj_nodes[lo..hi] {
+                    if self.dist[v as usize] == NONE {
+                        self.dist[v as usize] = self.dist[u] + 1;
+                        self.order.push(v);
+                    }
+                }
+            }
+            return;
+        }
         while head < self.order.len() {
             let u = self.order[head] as usize;
             head += 1;
@@ -1731,24 +1767,10 @@ impl StressSolver {
                 && norm > eps
                 && norm <= POLISH_BELOW * eps
                 && self.multilevel.assembled()
+                && self.polish(eps)
             {
-                let limit = 0.25 * eps * eps;
-                self.polish_mask.clear();
-                for k in 0..self.chunk.len() + 1 {
-                    let over =
-                        k < self.chunk.len() && !self.fixed[k] && self.node_residual2(k) > limit;
-                    self.polish_mask.push(over);
-                }
-                if self.multilevel.polish(
-                    &self.polish_mask,
-                    &mut self.x_u,
-                    &mut self.x_t,
-                    &mut self.r_u,
-                    &mut self.r_t,
-                ) {
-                    polished = true;
-                    norm = self.residual_norm();
-                }
+                polished = true;
+                norm = self.residual_norm();
             }
             worst = Some(norm);
             if norm <= eps && (!inertial || self.reference_residual() <= eps) {
@@ -1806,6 +1828,44 @@ impl StressSolver {
             }
         }
         CgEnd::Done(iterations, checked)
+    }
+
+    /// The Gauss–Seidel steps of [`POLISH_BELOW`]: sweeps of one step at
+    /// every free node whose residual is over ε, in ascending order, until
+    /// none is, or until the next sweep would take the steps past the
+    /// node count (so a polish costs at most about one block product). A
+    /// sweep changes `r` only at the nodes it steps and their neighbours,
+    /// so only those are measured again: every other node stays within ε.
+    /// False (nothing done) unless the finest level is assembled.
+    fn polish(&mut self, eps: f64) -> bool {
+        let limit = eps * eps;
+        self.polish_nodes.clear();
+        for k in 0..self.chunk.len() {
+            if !self.fixed[k] && self.node_residual2(k) > limit {
+                self.polish_nodes.push(k as u32);
+            }
+        }
+        let mut steps = 0;
+        while !self.polish_nodes.is_empty() && steps + self.polish_nodes.len() <= self.chunk.len() {
+            if !self.multilevel.polish(
+                &self.polish_nodes,
+                &mut self.x_u,
+                &mut self.x_t,
+                &mut self.r_u,
+                &mut self.r_t,
+                &mut self.polish_touched,
+            ) {
+                return false;
+            }
+            steps += self.polish_nodes.len();
+            self.polish_nodes.clear();
+            for &k in &self.polish_touched {
+                if !self.fixed[k as usize] && self.node_residual2(k as usize) > limit {
+                    self.polish_nodes.push(k);
+                }
+            }
+        }
+        steps > 0
     }
 
     /// `r = b − K x` by the assembled blocks (the hierarchy standing on an
@@ -1968,20 +2028,18 @@ impl StressSolver {
         // r = b − K x, accumulated from exactly the forces reported.
         self.r_u.copy_from_slice(&self.b_u);
         self.r_t.copy_from_slice(&self.b_t);
-        for lb in &self.bonds {
-            let (f, m) = bond_load(lb, &self.x_u, &self.x_t);
+        // Split borrows: the stores into `r` cannot alias the results.
+        let (x_u, x_t, sections) = (&self.x_u, &self.x_t, &self.bond_sections);
+        let (r_u, r_t) = (&mut self.r_u, &mut self.r_t);
+        self.stresses.extend(self.bonds.iter().map(|lb| {
+            let (f, m) = bond_load(lb, x_u, x_t);
             let (a, b) = (lb.a as usize, lb.b as usize);
-            self.r_u[b] -= f;
-            self.r_t[b] -= lb.rb.cross(f) + m;
-            self.r_u[a] += f;
-            self.r_t[a] += lb.ra.cross(f) + m;
-            self.stresses.push(bond_stress(
-                lb,
-                &self.bond_sections[lb.bond.0 as usize],
-                f,
-                m,
-            ));
-        }
+            r_u[b] -= f;
+            r_t[b] -= lb.rb.cross(f) + m;
+            r_u[a] += f;
+            r_t[a] += lb.ra.cross(f) + m;
+            bond_stress(lb, &sections[lb.bond.0 as usize], f, m)
+        }));
         if self.reduced {
             // K x of this answer, for the next call's `implied_residual`.
             self.kx_u.clear();

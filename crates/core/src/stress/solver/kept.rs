@@ -180,7 +180,7 @@ impl StressSolver {
     /// takes the lowest limits of those left; then the adjacency, and the
     /// fixed flags as a reduction leaves them (the caller builds the
     /// forest). Bit for bit what reducing the fine system again builds.
-    pub(super) fn drop_broken(&mut self, asset: &Asset, health: &[f32]) {
+    pub(super) fn drop_broken(&mut self, asset: &Asset, health: &[f32], adjacency_stands: bool) {
         for k in 0..self.newly_broken.len() {
             let Some((i, j)) = self.bond_nodes(asset, self.newly_broken[k]) else {
                 continue;
@@ -207,17 +207,68 @@ impl StressSolver {
                 self.kx_t[a] += lb.ra.cross(f) + m;
             }
         }
-        let broken = &self.newly_broken;
-        self.bonds
-            .retain(|lb| broken.binary_search(&lb.bond.0).is_err());
+        self.removed_at.clear();
+        for &b in &self.newly_broken {
+            if let Ok(e) = self.bonds.binary_search_by_key(&b, |lb| lb.bond.0) {
+                self.removed_at.push(e as u32);
+            }
+        }
         self.newly_broken.clear();
-        self.build_adjacency();
+        self.remove_bonds(adjacency_stands);
         // The forest marked the nodes it did not reach as fixed; a new
         // forest starts from the anchors alone, as after a reduction.
         for k in 0..self.chunk.len() {
             let m = self.members_of(k);
             self.fixed[k] = m.len() == 1 && self.fine_fixed[m[0] as usize];
         }
+    }
+}
+
+impl StressSolver {
+    /// Takes the bonds at the positions `removed_at` (ascending) out of
+    /// `bonds`, moving only those past the first removed, and out of the
+    /// adjacency: if it `stands` (it is the one of `bonds` as they were),
+    /// in one pass over it rather than two over the bonds, ending as
+    /// `build_adjacency` would build it (each node's entries keep their
+    /// bond order, and a bond's index drops by the bonds removed before
+    /// it); otherwise it is built.
+    fn remove_bonds(&mut self, stands: bool) {
+        let removed = &self.removed_at;
+        if let Some(&first) = removed.first() {
+            let mut to = first as usize;
+            for (k, &at) in removed.iter().enumerate() {
+                let end = removed.get(k + 1).map_or(self.bonds.len(), |&e| e as usize);
+                let from = at as usize + 1;
+                self.bonds.copy_within(from..end, to);
+                to += end - from;
+            }
+            self.bonds.truncate(to);
+        }
+        if !stands {
+            self.build_adjacency();
+            return;
+        }
+        let removed = &self.removed_at;
+        if removed.is_empty() {
+            return;
+        }
+        let mut to = 0;
+        let mut lo = 0;
+        for v in 1..self.adj_offsets.len() {
+            let hi = self.adj_offsets[v] as usize;
+            for e in lo..hi {
+                let k = self.adj_bonds[e];
+                if let Err(before) = removed.binary_search(&k) {
+                    self.adj_bonds[to] = k - before as u32;
+                    self.adj_nodes[to] = self.adj_nodes[e];
+                    to += 1;
+                }
+            }
+            lo = hi;
+            self.adj_offsets[v] = to as u32;
+        }
+        self.adj_bonds.truncate(to);
+        self.adj_nodes.truncate(to);
     }
 }
 
@@ -412,7 +463,7 @@ mod tests {
         assert_eq!(s.kept_system(&nodes, &health), Some(super::Kept::Broken));
         s.take_broken(&health);
         assert_eq!(s.grouping_stands(&asset, &health), super::Grouping::Stands);
-        s.drop_broken(&asset, &health);
+        s.drop_broken(&asset, &health, true);
         s.forest_topology();
         s.reset_vectors(s.chunk.len() + 1);
         s.forest_state();

@@ -189,7 +189,9 @@ impl StressSolver {
             }
             if grouping != Grouping::Changes {
                 if kept == Some(Kept::Broken) {
-                    self.drop_broken(asset, health);
+                    // A split renumbered the nodes: the adjacency is built.
+                    let split = matches!(grouping, Grouping::Splits(_));
+                    self.drop_broken(asset, health, !split);
                     self.forest_topology();
                 }
                 self.reset_vectors(self.chunk.len() + 1);
