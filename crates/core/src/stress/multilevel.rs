@@ -1021,23 +1021,34 @@ impl Multilevel {
                 if self.coarse.is_empty() {
                     self.coarse.push(Coarse::default());
                 }
-                match reuse {
-                    Some(old_of) if self.assembled => self.assemble_reusing(count, old_of),
-                    _ => self.assemble_from_bonds(count),
-                }
+                let reusing = match reuse {
+                    Some(old_of) if self.assembled => {
+                        self.assemble_reusing(count, old_of);
+                        true
+                    }
+                    _ => {
+                        self.assemble_from_bonds(count);
+                        false
+                    }
+                };
                 if self.assembled {
                     self.balance_buffers();
                 }
                 self.used = 1;
-                self.build_coarser();
+                self.build_coarser(reusing);
+                if self.assembled {
+                    self.balance_levels();
+                }
             }
         }
         self.factor_coarsest();
     }
 
     /// The levels past level 1, by aggregation and `Pᵀ A P`, until one is
-    /// small enough or the coarsening stalls.
-    fn build_coarser(&mut self) {
+    /// small enough or the coarsening stalls; `reusing`, copying the rows
+    /// that stand from the hierarchy a rebuild set aside, for as long as it
+    /// has levels ([`Self::assemble_galerkin_reusing`]).
+    fn build_coarser(&mut self, mut reusing: bool) {
         while self.used < MAX_LEVELS - 1 {
             let l = self.used - 1;
             let free = self.coarse[l].len();
@@ -1051,7 +1062,10 @@ impl Multilevel {
             if self.coarse.len() <= l + 1 {
                 self.coarse.push(Coarse::default());
             }
-            self.assemble_galerkin(l, count);
+            reusing = reusing && self.assemble_galerkin_reusing(l, count);
+            if !reusing {
+                self.assemble_galerkin(l, count);
+            }
             self.used += 1;
         }
     }

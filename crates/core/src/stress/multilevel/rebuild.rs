@@ -16,14 +16,23 @@
 //! one), is the old row, block for block: it is copied, with its inverse
 //! and single-precision blocks, and only the other rows are summed from
 //! their bonds. Every condition is checked here, so a wrong or stale hint
-//! costs time, never bits. The levels past level 1 are aggregated and
-//! assembled as [`Multilevel::build`] does (their aggregates follow the
-//! new numbering), so the hierarchy is bit for bit a build's
-//! (`a_rebuilt_hierarchy_is_bit_for_bit_a_built_one`). On the reduced
+//! costs time, never bits. The levels past level 1 are aggregated as
+//! [`Multilevel::build`] does (their aggregates follow the new numbering);
+//! a row of theirs whose aggregate has the same members (rows that stood,
+//! in the same order) and centre as an old one, and whose own and whose
+//! members' neighbours lie in the counterparts of the old aggregates, slot
+//! for slot, is the old row too and is copied
+//! ([`Multilevel::assemble_galerkin_reusing`]); the others are summed
+//! (`Pᵀ A P`). So the hierarchy is bit for bit a build's, level by level
+//! (`a_rebuilt_hierarchy_is_bit_for_bit_a_built_one`,
+//! `a_split_copies_most_of_the_coarser_levels`). On the reduced
 //! 100 × 50 × 2 wall, level 1 takes 0.41 ms of a 0.57 ms build, and about
-//! 0.14 ms rebuilt.
+//! 0.14 ms rebuilt; the coarser levels (about 60 rows) about 0.1 ms
+//! built, and 0.03–0.06 ms rebuilt when a super-node falls apart (most of
+//! their rows are copied; the greedy aggregation sometimes forms the
+//! aggregates past the split differently, and then fewer).
 
-use super::{Block, Block32, Coarse, Multilevel, add_bonds_to_rows};
+use super::{Block, Block32, Coarse, Multilevel, add_bonds_to_rows, add_galerkin_row};
 use crate::stress::solver::{LocalBond, NONE};
 use glam::DVec3;
 
@@ -37,12 +46,23 @@ pub(super) struct Previous {
     /// Node → level-1 row (`NONE` for fixed nodes).
     coarse_of: Vec<u32>,
     level: Coarse,
+    /// The coarser levels (2, 3, …) and the count of levels in use.
+    levels: Vec<Coarse>,
+    used: usize,
     /// Scratch: per new node, it stands as its old counterpart (centre and
     /// fixedness); per old node, its new counterpart; per new level-1 row,
     /// the old row it copies (`NONE`: summed again).
     same: Vec<bool>,
     new_of: Vec<u32>,
     row_old: Vec<u32>,
+    /// The same for the rows of a coarser level (`row_old_up`, and the
+    /// level above's being made), and per aggregate of the level above its
+    /// old counterpart (same members in the same order, same centre).
+    row_old_up: Vec<u32>,
+    row_old_next: Vec<u32>,
+    aggregate_old: Vec<u32>,
+    /// Rows of the coarser levels copied by the last rebuild.
+    pub(super) copied_above: usize,
 }
 
 /// Bit for bit the same bond apart from its end numbers.
@@ -99,6 +119,14 @@ impl Multilevel {
         std::mem::swap(&mut self.fine.bonds, &mut prev.bonds);
         std::mem::swap(&mut self.fine.coarse_of, &mut prev.coarse_of);
         std::mem::swap(&mut self.coarse[0], &mut prev.level);
+        prev.used = self.used;
+        for l in 1..self.used {
+            if prev.levels.len() < l {
+                prev.levels.push(Coarse::default());
+            }
+            std::mem::swap(&mut self.coarse[l], &mut prev.levels[l - 1]);
+        }
+        prev.copied_above = 0;
         self.build_with(centroid, fixed, bonds, Some(old_of));
     }
 
@@ -124,6 +152,171 @@ impl Multilevel {
             prev.row_old
                 .reserve(rows.saturating_sub(prev.row_old.len()));
         }
+    }
+
+    /// [`Self::balance_buffers`] for the coarser levels, once built: each
+    /// against the level a rebuild sets aside in its place.
+    pub(super) fn balance_levels(&mut self) {
+        let prev = &mut self.prev;
+        for l in 1..self.used {
+            if prev.levels.len() < l {
+                prev.levels.push(Coarse::default());
+            }
+            prev.levels[l - 1].reserve_pair(&mut self.coarse[l]);
+            let rows = self.coarse[l].diag.capacity();
+            for v in [
+                &mut prev.row_old_up,
+                &mut prev.row_old_next,
+                &mut prev.aggregate_old,
+            ] {
+                v.reserve(rows.saturating_sub(v.len()));
+            }
+        }
+    }
+
+    /// Level `l + 1` (`count` aggregates of level `l`'s rows) as
+    /// [`Self::assemble_galerkin`] makes it, copying each row that stands
+    /// from the level it replaces: a row whose aggregate has an old
+    /// counterpart (the same members, rows of level `l` that stood, in the
+    /// same order, and the same centre), whose neighbours are the
+    /// counterparts' slot for slot, and whose members' neighbours lie in
+    /// aggregates that are the counterparts of the old ones, slot for slot,
+    /// is summed from the same blocks with the same arms in the same
+    /// order: it is the old row, block for block. False (nothing done)
+    /// when the hierarchy set aside has no such level.
+    pub(super) fn assemble_galerkin_reusing(&mut self, l: usize, count: usize) -> bool {
+        let prev = &mut self.prev;
+        if l + 1 >= prev.used {
+            return false;
+        }
+        let (head, tail) = self.coarse.split_at_mut(l + 1);
+        let (lv, next) = (&head[l], &mut tail[0]);
+        let (old_lv, old_next) = if l == 0 {
+            (&prev.level, &prev.levels[0])
+        } else {
+            (&prev.levels[l - 1], &prev.levels[l])
+        };
+        let lower: &[u32] = if l == 0 {
+            &prev.row_old
+        } else {
+            &prev.row_old_up
+        };
+        next.set_members(&lv.coarse_of, &lv.centroid, count);
+        // Each aggregate's counterpart: the old aggregate of its first
+        // member that stood, if it has the same centre (and no other
+        // aggregate claims it).
+        let aggregate_old = &mut prev.aggregate_old;
+        aggregate_old.clear();
+        let claimed = &mut prev.row_old_next;
+        claimed.clear();
+        claimed.resize(old_next.len(), NONE);
+        for c in 0..count {
+            let members =
+                &next.members[next.member_offsets[c] as usize..next.member_offsets[c + 1] as usize];
+            let co = members
+                .iter()
+                .map(|&i| lower[i as usize])
+                .find(|&o| o != NONE)
+                .map_or(NONE, |o| old_lv.coarse_of[o as usize]);
+            let co = if co != NONE && same_point(next.centroid[c], old_next.centroid[co as usize]) {
+                if claimed[co as usize] == NONE {
+                    claimed[co as usize] = c as u32;
+                    co
+                } else {
+                    // Two for one: neither.
+                    let other = claimed[co as usize] as usize;
+                    aggregate_old[other] = NONE;
+                    NONE
+                }
+            } else {
+                NONE
+            };
+            aggregate_old.push(co);
+        }
+        // The pattern, as `assemble_galerkin` makes it.
+        let marker = &mut self.marker;
+        marker.clear();
+        marker.resize(count, NONE);
+        next.row.clear();
+        next.row.push(0);
+        next.col.clear();
+        next.met.clear();
+        for c in 0..count {
+            let start = next.col.len();
+            for m in next.member_offsets[c]..next.member_offsets[c + 1] {
+                let i = next.members[m as usize] as usize;
+                for k in lv.neighbours(i) {
+                    let cj = lv.coarse_of[lv.col[k] as usize] as usize;
+                    let m = marker[cj];
+                    if cj != c && (m == NONE || (m as usize) < start) {
+                        marker[cj] = start as u32;
+                        next.col.push(cj as u32);
+                    }
+                }
+            }
+            next.split_row(start, c);
+            next.row.push(next.col.len() as u32);
+        }
+        // The rows that stand: the same members, rows that stood, in the
+        // same order; their neighbours' aggregates and the row's own
+        // neighbours the counterparts of the old ones, slot for slot.
+        let up = &mut prev.row_old_next;
+        up.clear();
+        for c in 0..count {
+            let co = aggregate_old[c];
+            let stands = co != NONE
+                && {
+                    let members = &next.members
+                        [next.member_offsets[c] as usize..next.member_offsets[c + 1] as usize];
+                    let (lo, hi) = (
+                        old_next.member_offsets[co as usize] as usize,
+                        old_next.member_offsets[co as usize + 1] as usize,
+                    );
+                    hi - lo == members.len()
+                        && members
+                            .iter()
+                            .zip(&old_next.members[lo..hi])
+                            .all(|(&i, &o)| lower[i as usize] == o)
+                }
+                && {
+                    let (range, old_range) = (next.neighbours(c), old_next.neighbours(co as usize));
+                    range.len() == old_range.len()
+                        && next.col[range]
+                            .iter()
+                            .zip(&old_next.col[old_range])
+                            .all(|(&cj, &oj)| aggregate_old[cj as usize] == oj)
+                        && next.members
+                            [next.member_offsets[c] as usize..next.member_offsets[c + 1] as usize]
+                            .iter()
+                            .all(|&i| {
+                                let o = lower[i as usize] as usize;
+                                let (range, old_range) =
+                                    (lv.neighbours(i as usize), old_lv.neighbours(o));
+                                range.len() == old_range.len()
+                                    && lv.col[range].iter().zip(&old_lv.col[old_range]).all(
+                                        |(&j, &oj)| {
+                                            aggregate_old[lv.coarse_of[j as usize] as usize]
+                                                == old_lv.coarse_of[oj as usize]
+                                        },
+                                    )
+                            })
+                };
+            up.push(if stands { co } else { NONE });
+        }
+        // The blocks in row order: copied, or zero then summed.
+        prev.copied_above += next.copy_rows(old_next, up);
+        self.touched.clear();
+        self.touched.extend(up.iter().map(|&co| co == NONE));
+        for c in (0..count).filter(|&c| self.touched[c]) {
+            for slot in next.neighbours(c) {
+                marker[next.col[slot] as usize] = slot as u32;
+            }
+            add_galerkin_row(lv, next, c, marker);
+        }
+        next.finish_rows(&self.touched);
+        next.finish_pattern();
+        std::mem::swap(&mut prev.row_old_up, &mut prev.row_old_next);
+        true
     }
 
     /// Level 1 of an assembled system (identity aggregates, `count` rows),
@@ -253,37 +446,48 @@ impl Multilevel {
         // copied (with their inverse and single-precision blocks), the
         // others zero, then summed from their bonds in bond order as
         // `assemble_from_bonds` does.
-        let zero32 = Block32::of(&Block::ZERO);
-        next.diag.clear();
-        next.inv.clear();
-        next.diag32.clear();
-        next.inv32.clear();
-        next.off.clear();
-        next.off32.clear();
-        for c in 0..count {
-            let co = prev.row_old[c];
-            if co == NONE {
-                let len = next.neighbours(c).len();
-                next.diag.push(Block::ZERO);
-                next.inv.push(Block::ZERO);
-                next.diag32.push(zero32);
-                next.inv32.push(zero32);
-                next.off.resize(next.off.len() + len, Block::ZERO);
-                next.off32.resize(next.off32.len() + len, zero32);
-            } else {
-                let (co, old_range) = (co as usize, old_level.neighbours(co as usize));
-                next.diag.push(old_level.diag[co]);
-                next.inv.push(old_level.inv[co]);
-                next.diag32.push(old_level.diag32[co]);
-                next.inv32.push(old_level.inv32[co]);
-                next.off
-                    .extend_from_slice(&old_level.off[old_range.clone()]);
-                next.off32.extend_from_slice(&old_level.off32[old_range]);
-            }
-        }
+        next.copy_rows(old_level, &prev.row_old);
         add_bonds_to_rows(fine, next, &self.touched);
         next.finish_rows(&self.touched);
         next.finish_pattern();
+    }
+}
+
+impl Coarse {
+    /// The blocks of a level whose pattern is made, in row order: row `c`
+    /// copied from row `row_old[c]` of `old`, with its inverse and
+    /// single-precision blocks, or zero where that is `NONE` (to be
+    /// summed). Returns the count of rows copied.
+    fn copy_rows(&mut self, old: &Coarse, row_old: &[u32]) -> usize {
+        let zero32 = Block32::of(&Block::ZERO);
+        self.diag.clear();
+        self.inv.clear();
+        self.diag32.clear();
+        self.inv32.clear();
+        self.off.clear();
+        self.off32.clear();
+        let mut copied = 0;
+        for (c, &co) in row_old.iter().enumerate() {
+            if co == NONE {
+                let len = self.neighbours(c).len();
+                self.diag.push(Block::ZERO);
+                self.inv.push(Block::ZERO);
+                self.diag32.push(zero32);
+                self.inv32.push(zero32);
+                self.off.resize(self.off.len() + len, Block::ZERO);
+                self.off32.resize(self.off32.len() + len, zero32);
+            } else {
+                let (co, old_range) = (co as usize, old.neighbours(co as usize));
+                self.diag.push(old.diag[co]);
+                self.inv.push(old.inv[co]);
+                self.diag32.push(old.diag32[co]);
+                self.inv32.push(old.inv32[co]);
+                self.off.extend_from_slice(&old.off[old_range.clone()]);
+                self.off32.extend_from_slice(&old.off32[old_range]);
+                copied += 1;
+            }
+        }
+        copied
     }
 }
 
@@ -381,7 +585,7 @@ fn ascending(bonds: &[LocalBond]) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::update::tests::{fresh, signature, system};
+    use super::super::update::tests::{fresh, grid_system, signature, system};
     use super::*;
     use crate::index::BondIndex;
 
@@ -392,7 +596,16 @@ mod tests {
     /// one bond leaves and another's springs change. Returns the new
     /// system and the true `old_of`.
     fn regrouped(at: usize, moved: usize) -> (Vec<DVec3>, Vec<bool>, Vec<LocalBond>, Vec<u32>) {
-        let (centroid, fixed, bonds) = system();
+        regrouped_from(system(), at, moved, true)
+    }
+
+    /// [`regrouped`] of a given system, with the far changes or without.
+    fn regrouped_from(
+        (centroid, fixed, bonds): (Vec<DVec3>, Vec<bool>, Vec<LocalBond>),
+        at: usize,
+        moved: usize,
+        far_changes: bool,
+    ) -> (Vec<DVec3>, Vec<bool>, Vec<LocalBond>, Vec<u32>) {
         let n = centroid.len() - 1;
         let new_index = |i: u32| if i as usize > at { i + 1 } else { i };
         let mut c2: Vec<DVec3> = Vec::new();
@@ -443,11 +656,13 @@ mod tests {
         }
         // Far from both: one bond of a pair leaves (the pair stays
         // coupled) and another's springs change, neither end moving.
-        let far = |lb: &LocalBond| lb.a as usize > moved + 2 && lb.b as usize > moved + 2;
-        let gone = b2.iter().position(far).unwrap_or(0);
-        b2.remove(gone);
-        let stiffer = b2.len() - 20;
-        b2[stiffer].kn *= 1.5;
+        if far_changes {
+            let far = |lb: &LocalBond| lb.a as usize > moved + 2 && lb.b as usize > moved + 2;
+            let gone = b2.iter().position(far).unwrap_or(0);
+            b2.remove(gone);
+            let stiffer = b2.len() - 20;
+            b2[stiffer].kn *= 1.5;
+        }
         let last = bonds.len() as u32;
         for k in 0..4u32 {
             let p = c2[at] + DVec3::new(0.125, 0.01 * f64::from(k), 0.0);
@@ -467,9 +682,58 @@ mod tests {
         (c2, f2, b2, old_of)
     }
 
+    /// Every level in use, array by array, as bits.
+    fn levels(ml: &Multilevel) -> Vec<Vec<u64>> {
+        let blocks = |v: &[Block]| -> Vec<u64> {
+            v.iter()
+                .flat_map(|b| b.c.iter().flatten().map(|x| x.to_bits()))
+                .collect()
+        };
+        let blocks32 = |v: &[Block32]| -> Vec<u64> {
+            v.iter()
+                .flat_map(|b| b.0.iter().flat_map(|m| m.to_cols_array()))
+                .map(|x| u64::from(x.to_bits()))
+                .collect()
+        };
+        let ints = |v: &[u32]| -> Vec<u64> { v.iter().map(|&x| u64::from(x)).collect() };
+        let mut out = vec![vec![ml.used as u64]];
+        for lv in &ml.coarse[..ml.used] {
+            out.push(
+                lv.centroid
+                    .iter()
+                    .flat_map(|v| v.to_array().map(f64::to_bits))
+                    .collect(),
+            );
+            out.extend([
+                blocks(&lv.diag),
+                blocks(&lv.inv),
+                blocks(&lv.off),
+                blocks32(&lv.diag32),
+                blocks32(&lv.inv32),
+                blocks32(&lv.off32),
+            ]);
+            for v in [
+                &lv.row,
+                &lv.col,
+                &lv.met,
+                &lv.upper,
+                &lv.member_offsets,
+                &lv.members,
+            ] {
+                out.push(ints(v));
+            }
+            // The coarsest level's aggregation is not made.
+            if !std::ptr::eq(lv, &ml.coarse[ml.used - 1]) {
+                out.push(ints(&lv.coarse_of));
+            }
+        }
+        out
+    }
+
     /// A hierarchy built again over a system grouped again, with the true
     /// counterparts, with wrong ones and with none, is bit for bit a build
-    /// of the new system; with the true ones most of level 1 is copied.
+    /// of the new system, level by level; with the true ones most of level
+    /// 1 and of level 2 is copied.
     #[test]
     fn a_rebuilt_hierarchy_is_bit_for_bit_a_built_one() {
         let (centroid, fixed, bonds) = system();
@@ -489,11 +753,20 @@ mod tests {
             assert!(ml.assembled() && ml.used >= 2, "levels {}", ml.used);
             ml.rebuild(&c2, &f2, &b2, hint);
             let copied = ml.prev.row_old.iter().filter(|&&o| o != NONE).count();
+            let mut built = Multilevel::default();
+            built.build(&c2, &f2, &b2);
+            assert_eq!(levels(&ml), levels(&built), "{name} hint");
             assert_eq!(signature(&mut ml, &f2), expected, "{name} hint");
             if name == "true" {
                 // 54 free nodes, 55 after the split; the split halves, the
-                // moved node and their neighbours are summed again.
+                // moved node and their neighbours are summed again; on
+                // level 2 the aggregates around them.
                 assert!((40..=48).contains(&copied), "{copied} rows copied");
+                let above = ml.prev.copied_above;
+                assert!(
+                    (1..built.coarse[1].len()).contains(&above),
+                    "{above} copied above"
+                );
             }
             // Rebuilt again onto the first system (the counterparts of
             // the nodes that stand, the other way round).
@@ -552,6 +825,75 @@ mod tests {
             "rows copied from unordered bonds"
         );
         assert_eq!(signature(&mut ml, &f2), fresh(&c2, &f2, &unordered));
+    }
+
+    /// On a larger system split in one place, most rows of the coarser
+    /// levels are copied too, and the hierarchy is still a build's, level
+    /// by level; rebuilt back onto the first system, likewise.
+    #[test]
+    fn a_split_copies_most_of_the_coarser_levels() {
+        let first = grid_system(24, 13);
+        let (centroid, fixed, bonds) = first.clone();
+        let (c2, f2, b2, old_of) = regrouped_from(first, 150, 151, false);
+        let mut ml = Multilevel::default();
+        ml.build(&centroid, &fixed, &bonds);
+        assert!(ml.used >= 3, "levels {}", ml.used);
+        ml.rebuild(&c2, &f2, &b2, &old_of);
+        let mut built = Multilevel::default();
+        built.build(&c2, &f2, &b2);
+        assert_eq!(levels(&ml), levels(&built));
+        assert_eq!(signature(&mut ml, &f2), fresh(&c2, &f2, &b2));
+        let above: usize = (1..built.used).map(|l| built.coarse[l].len()).sum();
+        let copied = ml.prev.copied_above;
+        assert!(
+            2 * copied > above,
+            "{copied} of {above} rows copied above level 1"
+        );
+        let back: Vec<u32> = (0..centroid.len())
+            .map(|i| {
+                old_of
+                    .iter()
+                    .position(|&o| o == i as u32)
+                    .map_or(NONE, |p| p as u32)
+            })
+            .collect();
+        ml.rebuild(&centroid, &fixed, &bonds, &back);
+        let mut built = Multilevel::default();
+        built.build(&centroid, &fixed, &bonds);
+        assert_eq!(levels(&ml), levels(&built), "back");
+        assert!(
+            2 * ml.prev.copied_above > above,
+            "back: {}",
+            ml.prev.copied_above
+        );
+        // Nodes numbered another way round, far apart: the aggregates of
+        // the coarser levels follow the new numbers, so some rows meet
+        // their neighbours in another order.
+        for (x, y) in [(40usize, 200usize), (60, 61), (100, 130)] {
+            let swap = |i: u32| match i as usize {
+                i if i == x => y as u32,
+                i if i == y => x as u32,
+                _ => i,
+            };
+            let mut c3 = centroid.clone();
+            c3.swap(x, y);
+            let swapped: Vec<LocalBond> = bonds
+                .iter()
+                .map(|lb| LocalBond {
+                    a: swap(lb.a),
+                    b: swap(lb.b),
+                    ..*lb
+                })
+                .collect();
+            let hint: Vec<u32> = (0..centroid.len() as u32).map(swap).collect();
+            let mut ml = Multilevel::default();
+            ml.build(&centroid, &fixed, &bonds);
+            ml.rebuild(&c3, &fixed, &swapped, &hint);
+            let mut built = Multilevel::default();
+            built.build(&c3, &fixed, &swapped);
+            assert_eq!(levels(&ml), levels(&built), "swapped {x}, {y}");
+            assert!(ml.prev.copied_above > 0, "swapped {x}, {y}");
+        }
     }
 
     /// Two buffers balanced against each other grow to the larger, not

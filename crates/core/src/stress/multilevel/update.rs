@@ -202,7 +202,14 @@ pub(super) mod tests {
     /// neighbouring pair joined by four parallel bonds with their own
     /// points, normals and springs (a reduced system's super-nodes).
     pub(in crate::stress::multilevel) fn system() -> (Vec<DVec3>, Vec<bool>, Vec<LocalBond>) {
-        let (nx, ny) = (9usize, 7usize);
+        grid_system(9, 7)
+    }
+
+    /// [`system`] over `nx × (ny − 1)` free nodes.
+    pub(in crate::stress::multilevel) fn grid_system(
+        nx: usize,
+        ny: usize,
+    ) -> (Vec<DVec3>, Vec<bool>, Vec<LocalBond>) {
         let at = |x: usize, y: usize| y * nx + x;
         let centroid: Vec<DVec3> = (0..nx * ny)
             .map(|i| DVec3::new((i % nx) as f64, (i / nx) as f64, 0.0))
