@@ -814,6 +814,12 @@ pub(crate) struct Multilevel {
     /// (this level's and the next's).
     touched: Vec<bool>,
     touched_next: Vec<bool>,
+    /// Distinct pairs of nodes the fine bonds join, when assembled.
+    pairs: usize,
+    /// Scratch of [`Self::update`]: where the removed bonds stand, and a
+    /// row's adjacency entries to skip.
+    removed_at: Vec<u32>,
+    skip: Vec<u32>,
     /// The system and level 1 set aside by [`Self::rebuild`].
     prev: rebuild::Previous,
 }
@@ -944,6 +950,15 @@ impl Multilevel {
         bonds: &[LocalBond],
     ) -> bool {
         let fine = &self.fine;
+        self.built_on(centroid, fixed)
+            && fine.bonds.len() == bonds.len()
+            && fine.bonds.iter().zip(bonds).all(|(a, b)| a.same_bits(b))
+    }
+
+    /// True when the hierarchy was built (and still stands) on these
+    /// nodes, bit for bit; its bonds are not compared.
+    pub(crate) fn built_on(&self, centroid: &[DVec3], fixed: &[bool]) -> bool {
+        let fine = &self.fine;
         self.built
             && fine.fixed == fixed
             && fine.centroid.len() == centroid.len()
@@ -952,8 +967,6 @@ impl Multilevel {
                 .iter()
                 .zip(centroid)
                 .all(|(a, b)| a.to_array().map(f64::to_bits) == b.to_array().map(f64::to_bits))
-            && fine.bonds.len() == bonds.len()
-            && fine.bonds.iter().zip(bonds).all(|(a, b)| a.same_bits(b))
     }
 
     /// Builds the hierarchy over the fine system (`n + 1` nodes, the last
@@ -1003,8 +1016,12 @@ impl Multilevel {
             self.used = 0;
         }
         let fine = &mut self.fine;
-        self.assembled = free > COARSEST
-            && fine.bonds.len() >= PARALLEL_BONDS * fine.coupled_pairs(&mut self.marker);
+        self.pairs = if free > COARSEST {
+            fine.coupled_pairs(&mut self.marker)
+        } else {
+            0
+        };
+        self.assembled = free > COARSEST && fine.bonds.len() >= PARALLEL_BONDS * self.pairs;
         if !self.assembled {
             fine.prepare_inverses();
         }

@@ -650,6 +650,12 @@ pub struct StressSolver {
     newly_broken: Vec<u32>,
     /// Scratch of `drop_broken`: where those bonds stand in `bonds`.
     removed_at: Vec<u32>,
+    /// The record [`Multilevel::update`] relies on: while
+    /// `hierarchy_synced`, the hierarchy was made from exactly `bonds` and
+    /// the bonds `hierarchy_removed` (ascending), which `drop_broken` took
+    /// out since; anything else that changes `bonds` clears it.
+    hierarchy_synced: bool,
+    hierarchy_removed: Vec<u32>,
     /// Scratch of [`Self::polish`]: the nodes a sweep steps, and those
     /// whose residual it changed (ascending).
     polish_nodes: Vec<u32>,
@@ -821,6 +827,8 @@ impl StressSolver {
             pristine_refined: Vec::new(),
             newly_broken: Vec::new(),
             removed_at: Vec::new(),
+            hierarchy_synced: false,
+            hierarchy_removed: Vec::new(),
             polish_nodes: Vec::new(),
             polish_touched: Vec::new(),
             prev_node_of: Vec::new(),
@@ -1278,6 +1286,7 @@ impl StressSolver {
         self.forest_mode = None;
         self.hierarchy_mode = None;
         self.bonds.clear();
+        self.hierarchy_synced = false;
         for &bi in &self.bond_list {
             let mut lb = self.bond_consts[bi as usize];
             let b = &asset.bonds()[BondIndex(bi)];
@@ -1940,9 +1949,14 @@ impl StressSolver {
         let stands = if self.reduced {
             // A reduced system is not keyed like the fine structure: the
             // hierarchy stands when it was built from this very system (a
-            // sliced reduced solve resuming, bit for bit a rebuild's).
-            self.multilevel
-                .built_from(&self.centroid, &self.fixed, &self.bonds)
+            // sliced reduced solve resuming, bit for bit a rebuild's); the
+            // record of `hierarchy_synced` says so of the bonds.
+            if self.hierarchy_synced && self.hierarchy_removed.is_empty() {
+                self.multilevel.built_on(&self.centroid, &self.fixed)
+            } else {
+                self.multilevel
+                    .built_from(&self.centroid, &self.fixed, &self.bonds)
+            }
         } else {
             self.hierarchy_mode == Some(mode)
         };
@@ -1951,10 +1965,11 @@ impl StressSolver {
             // (`multilevel::update`); otherwise a reduced system reuses the
             // rows of the super-nodes that stand (`multilevel::rebuild`),
             // and anything else is built.
-            if !self
-                .multilevel
-                .update(&self.centroid, &self.fixed, &self.bonds)
-            {
+            let updated = self.hierarchy_synced
+                && self
+                    .multilevel
+                    .update(&self.centroid, &self.fixed, &self.hierarchy_removed);
+            if !updated {
                 if self.reduced {
                     if !self.regrouped {
                         // The same super-nodes (bonds broke that the update
@@ -1972,6 +1987,8 @@ impl StressSolver {
             self.regrouped = false;
             self.hierarchy_mode = (!self.reduced).then_some(mode);
         }
+        self.hierarchy_synced = true;
+        self.hierarchy_removed.clear();
     }
 
     /// Stores `x` as the warm start of its chunks (a super-node's members

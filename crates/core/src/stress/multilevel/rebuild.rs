@@ -42,7 +42,7 @@ use glam::DVec3;
 pub(super) struct Previous {
     centroid: Vec<DVec3>,
     fixed: Vec<bool>,
-    pub(super) bonds: Vec<LocalBond>,
+    bonds: Vec<LocalBond>,
     /// Node → level-1 row (`NONE` for fixed nodes).
     coarse_of: Vec<u32>,
     level: Coarse,
@@ -592,7 +592,7 @@ fn ascending(bonds: &[LocalBond]) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::super::update::tests::{fresh, grid_system, signature, system};
     use super::*;
     use crate::index::BondIndex;
@@ -691,7 +691,7 @@ mod tests {
     }
 
     /// Every level in use, array by array, as bits.
-    fn levels(ml: &Multilevel) -> Vec<Vec<u64>> {
+    pub(in crate::stress::multilevel) fn levels(ml: &Multilevel) -> Vec<Vec<u64>> {
         let blocks = |v: &[Block]| -> Vec<u64> {
             v.iter()
                 .flat_map(|b| b.c.iter().flatten().map(|x| x.to_bits()))

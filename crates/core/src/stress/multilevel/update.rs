@@ -19,50 +19,52 @@
 
 use super::{Coarse, Multilevel, PARALLEL_BONDS, add_bonds_to_rows, add_galerkin_row};
 use crate::stress::multilevel::{Block, Block32};
-use crate::stress::solver::{LocalBond, NONE};
+use crate::stress::solver::NONE;
 use glam::DVec3;
 
 impl Multilevel {
-    /// [`Multilevel::build`] over `centroid`, `fixed` and `bonds` when the
-    /// hierarchy stands on an assembled finest level built from the same
-    /// nodes and from bonds of which `bonds` are some, in the same order:
-    /// the rows of the removed bonds' ends are summed again, and the rows
-    /// of the coarser levels above them, bit for bit what `build` gives. Returns
-    /// false when that does not apply (another structure, no bond removed,
-    /// a row that would meet its neighbours in another order, a finest
-    /// level that would no longer be assembled), with the hierarchy as it
-    /// stood; the caller then builds (or rebuilds).
-    pub(crate) fn update(
-        &mut self,
-        centroid: &[DVec3],
-        fixed: &[bool],
-        bonds: &[LocalBond],
-    ) -> bool {
-        if !(self.built && self.assembled && !self.direct && self.used >= 1) {
+    /// [`Multilevel::build`] over the system the hierarchy stands on without
+    /// the bonds `removed` (bond indices, ascending): the rows of their ends
+    /// are summed again, and the rows of the coarser levels above them, bit
+    /// for bit what `build` gives. The caller vouches that the hierarchy
+    /// was made from exactly the system's bonds and those removed (the
+    /// solver keeps that record, see `StressSolver::hierarchy_removed`);
+    /// checked here are the nodes (`centroid`, `fixed`: the same) and that
+    /// every removed bond is there. So the work is that of the rows
+    /// touched, a pass over the nodes and one over the bonds (the rows are
+    /// summed from them), with no copy or comparison of the bond list.
+    /// Returns false when that does not apply (another structure, no bond
+    /// removed, a row that would lose a neighbour or meet them in another
+    /// order, a finest level that would no longer be assembled), with the
+    /// hierarchy as it stood; the caller then builds (or rebuilds).
+    pub(crate) fn update(&mut self, centroid: &[DVec3], fixed: &[bool], removed: &[u32]) -> bool {
+        if !(self.built && self.assembled && !self.direct && self.used >= 1) || removed.is_empty() {
+            return false;
+        }
+        if !self.built_on(centroid, fixed) {
             return false;
         }
         let fine = &self.fine;
-        let same_nodes = fine.fixed == fixed
-            && fine.centroid.len() == centroid.len()
-            && fine
-                .centroid
-                .iter()
-                .zip(centroid)
-                .all(|(a, b)| a.to_array().map(f64::to_bits) == b.to_array().map(f64::to_bits));
-        if !same_nodes || bonds.len() >= fine.bonds.len() {
+        // Where the removed bonds stand (the bonds are in ascending bond
+        // order), and the rows at their ends.
+        self.removed_at.clear();
+        for &id in removed {
+            match fine.bonds.binary_search_by_key(&id, |lb| lb.bond.0) {
+                Ok(at) if self.removed_at.last().is_none_or(|&l| (l as usize) < at) => {
+                    self.removed_at.push(at as u32);
+                }
+                _ => return false,
+            }
+        }
+        let left = fine.bonds.len() - removed.len();
+        if left < PARALLEL_BONDS * self.pairs {
             return false;
         }
-        // The rows at the ends of the bonds gone; `bonds` must be the old
-        // ones without them, in order.
         let lv = &self.coarse[0];
         self.touched.clear();
         self.touched.resize(lv.len(), false);
-        let mut kept = 0;
-        for lb in &fine.bonds {
-            if kept < bonds.len() && lb.same_bits(&bonds[kept]) {
-                kept += 1;
-                continue;
-            }
+        for &at in &self.removed_at {
+            let lb = &fine.bonds[at as usize];
             for end in [lb.a, lb.b] {
                 let c = fine.coarse_of[end as usize];
                 if c != NONE {
@@ -70,30 +72,24 @@ impl Multilevel {
                 }
             }
         }
-        if kept != bonds.len() {
-            return false;
-        }
-        // The old bonds go aside until the checks below pass: a failed
-        // update leaves the hierarchy as it stood, which `rebuild` reads.
-        std::mem::swap(&mut self.fine.bonds, &mut self.prev.bonds);
-        let fine = &mut self.fine;
-        fine.bonds.clear();
-        fine.bonds.extend_from_slice(bonds);
-        fine.prepare_adjacency();
-        let count = fine.identity_aggregates();
-        if count != lv.len()
-            || fine.bonds.len() < PARALLEL_BONDS * fine.coupled_pairs(&mut self.marker)
-        {
-            self.put_back_bonds();
-            return false;
-        }
         // Each touched row meets the same neighbours in the same order
-        // (identity aggregates: node i is row coarse_of[i], alone).
-        let fine = &self.fine;
+        // without the removed bonds' adjacency entries (identity
+        // aggregates: node i is row coarse_of[i], alone). A bond's entry
+        // at node i is its other end; entries with the same end are alike,
+        // so the first not yet skipped stands for it.
         for i in 0..fine.len() {
             let c = fine.coarse_of[i];
             if c == NONE || !self.touched[c as usize] {
                 continue;
+            }
+            self.skip.clear();
+            for &at in &self.removed_at {
+                let lb = &fine.bonds[at as usize];
+                if lb.a as usize == i {
+                    self.skip.push(lb.b);
+                } else if lb.b as usize == i {
+                    self.skip.push(lb.a);
+                }
             }
             let row = lv.neighbours(c as usize);
             let met = &lv.met[row];
@@ -103,21 +99,26 @@ impl Multilevel {
             );
             let mut at = 0;
             for &j in &fine.adj[lo..hi] {
+                if let Some(k) = self.skip.iter().position(|&s| s == j) {
+                    self.skip.swap_remove(k);
+                    continue;
+                }
                 let cj = fine.coarse_of[j as usize];
                 if cj == NONE || cj == c || met[..at].contains(&cj) {
                     continue;
                 }
                 if met.get(at) != Some(&cj) {
-                    self.put_back_bonds();
                     return false;
                 }
                 at += 1;
             }
             if at != met.len() {
-                self.put_back_bonds();
                 return false;
             }
         }
+        // The bonds and the adjacency without them, as a build makes them.
+        let fine = &mut self.fine;
+        fine.remove_bonds(&self.removed_at);
         // Sum the touched rows again, bond by bond in order.
         let next = &mut self.coarse[0];
         for c in 0..next.len() {
@@ -157,13 +158,37 @@ impl Multilevel {
         self.factor_coarsest();
         true
     }
+}
 
-    /// After a failed [`Multilevel::update`]: the fine bonds it was built
-    /// from back in place, with their adjacency.
-    fn put_back_bonds(&mut self) {
-        std::mem::swap(&mut self.fine.bonds, &mut self.prev.bonds);
-        self.fine.prepare_adjacency();
-        self.fine.identity_aggregates();
+impl super::Fine {
+    /// Takes the bonds at the positions `at` (ascending) out of `bonds` and
+    /// the adjacency, which end as `prepare_adjacency` makes them over the
+    /// bonds left: a bond's entry at each end (the other end; entries with
+    /// the same end are alike) leaves its node's list, the others keep
+    /// their order.
+    fn remove_bonds(&mut self, at: &[u32]) {
+        for &p in at.iter().rev() {
+            let lb = self.bonds[p as usize];
+            for (from, to) in [(lb.a, lb.b), (lb.b, lb.a)] {
+                let (lo, hi) = (
+                    self.adj_offsets[from as usize] as usize,
+                    self.adj_offsets[from as usize + 1] as usize,
+                );
+                if let Some(k) = self.adj[lo..hi].iter().position(|&j| j == to) {
+                    self.adj.remove(lo + k);
+                    for o in &mut self.adj_offsets[from as usize + 1..] {
+                        *o -= 1;
+                    }
+                }
+            }
+        }
+        let mut to = at.first().map_or(self.bonds.len(), |&p| p as usize);
+        for (k, &p) in at.iter().enumerate() {
+            let end = at.get(k + 1).map_or(self.bonds.len(), |&e| e as usize);
+            self.bonds.copy_within(p as usize + 1..end, to);
+            to += end - (p as usize + 1);
+        }
+        self.bonds.truncate(to);
     }
 }
 
@@ -197,6 +222,8 @@ impl Coarse {
 pub(super) mod tests {
     use super::*;
     use crate::index::BondIndex;
+    use crate::stress::multilevel::rebuild::tests::levels;
+    use crate::stress::solver::LocalBond;
 
     /// A 9 × 6 grid of free nodes over a row of 9 fixed ones, each
     /// neighbouring pair joined by four parallel bonds with their own
@@ -295,22 +322,45 @@ pub(super) mod tests {
         signature(&mut ml, fixed)
     }
 
+    /// The fine level's bonds and adjacency, as bits.
+    fn fine(ml: &Multilevel) -> Vec<u64> {
+        let f = &ml.fine;
+        f.bonds
+            .iter()
+            .flat_map(|lb| [u64::from(lb.bond.0), u64::from(lb.a), u64::from(lb.b)])
+            .chain(f.adj_offsets.iter().chain(&f.adj).map(|&x| u64::from(x)))
+            .collect()
+    }
+
+    /// Updated for bonds removed, the hierarchy is bit for bit a build of
+    /// the bonds left: the fine level's bonds and adjacency, every level
+    /// and the preconditioner.
     #[test]
     fn an_updated_hierarchy_is_bit_for_bit_a_built_one() {
         let (centroid, fixed, mut bonds) = system();
         let mut ml = Multilevel::default();
         ml.build(&centroid, &fixed, &bonds);
         assert!(ml.assembled() && ml.used >= 2, "levels {}", ml.used);
-        // The third of a pair's four bonds, then two more in one update:
-        // the rows meet their neighbours as before.
-        for gone in [vec![42], vec![7, 90]] {
-            bonds.retain(|lb| !gone.contains(&lb.bond.0));
-            assert!(ml.update(&centroid, &fixed, &bonds), "{gone:?}");
+        let check = |ml: &mut Multilevel, bonds: &[LocalBond], what: &str| {
+            let mut built = Multilevel::default();
+            built.build(&centroid, &fixed, bonds);
+            assert_eq!(fine(ml), fine(&built), "{what}");
+            assert_eq!(levels(ml), levels(&built), "{what}");
             assert_eq!(
-                signature(&mut ml, &fixed),
-                fresh(&centroid, &fixed, &bonds),
-                "{gone:?}"
+                signature(ml, &fixed),
+                fresh(&centroid, &fixed, bonds),
+                "{what}"
             );
+        };
+        // The third of a pair's four bonds, then two more in one update
+        // (one of them the first of its pair, so its rows' adjacency loses
+        // an entry ahead of the others): the rows meet their neighbours as
+        // before.
+        let first_of_pair = bonds[8].bond.0;
+        for gone in [vec![42], vec![first_of_pair, 90]] {
+            bonds.retain(|lb| !gone.contains(&lb.bond.0));
+            assert!(ml.update(&centroid, &fixed, &gone), "{gone:?}");
+            check(&mut ml, &bonds, &format!("{gone:?}"));
         }
         // A pair's first bond (its row may meet the neighbours in another
         // order) and a pair's every bond (a neighbour fewer): whatever
@@ -326,25 +376,33 @@ pub(super) mod tests {
                 .collect(),
         ] {
             bonds.retain(|lb| !gone.contains(&lb.bond.0));
-            if !ml.update(&centroid, &fixed, &bonds) {
+            if !ml.update(&centroid, &fixed, &gone) {
                 ml.build(&centroid, &fixed, &bonds);
             }
-            assert_eq!(
-                signature(&mut ml, &fixed),
-                fresh(&centroid, &fixed, &bonds),
-                "{gone:?}"
-            );
+            check(&mut ml, &bonds, &format!("{gone:?}"));
         }
-        // A whole pair gone changes the pattern: not an update.
+        // A whole pair gone changes the pattern: not an update, and the
+        // hierarchy stands as it was.
         let (a, b) = (bonds[100].a, bonds[100].b);
         let before = bonds.clone();
-        bonds.retain(|lb| (lb.a, lb.b) != (a, b));
+        let gone: Vec<u32> = bonds
+            .iter()
+            .filter(|lb| (lb.a, lb.b) == (a, b))
+            .map(|lb| lb.bond.0)
+            .collect();
         let mut other = Multilevel::default();
         other.build(&centroid, &fixed, &before);
-        assert!(!other.update(&centroid, &fixed, &bonds));
-        // Nor is a bond that was not there, or the same bonds.
-        other.build(&centroid, &fixed, &bonds);
-        assert!(!other.update(&centroid, &fixed, &before));
-        assert!(!other.update(&centroid, &fixed, &bonds));
+        assert!(!other.update(&centroid, &fixed, &gone));
+        check(&mut other, &before, "refused");
+        // Nor is a bond that is not there, one named twice, bonds out of
+        // order, none, or other nodes.
+        let last = bonds.last().unwrap().bond.0;
+        for gone in [vec![last + 1], vec![42, 42], vec![90, 60], vec![]] {
+            assert!(!other.update(&centroid, &fixed, &gone), "{gone:?}");
+        }
+        let mut moved = centroid.clone();
+        moved[20].x += 0.5;
+        assert!(!other.update(&moved, &fixed, &[60]));
+        check(&mut other, &before, "refused");
     }
 }

@@ -214,6 +214,12 @@ impl StressSolver {
             }
         }
         self.newly_broken.clear();
+        if self.hierarchy_synced {
+            for &at in &self.removed_at {
+                self.hierarchy_removed.push(self.bonds[at as usize].bond.0);
+            }
+            self.hierarchy_removed.sort_unstable();
+        }
         self.remove_bonds(adjacency_stands);
         // The forest marked the nodes it did not reach as fixed; a new
         // forest starts from the anchors alone, as after a reduction.

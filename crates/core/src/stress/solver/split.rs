@@ -25,6 +25,7 @@ impl StressSolver {
     /// bonds broken since stay in the bond list (`drop_broken` takes them
     /// out next).
     pub(super) fn split_super_node(&mut self, g: usize, health: &[f32]) {
+        self.hierarchy_synced = false;
         let n = self.fine_chunk.len();
         let old_count = self.chunk.len();
         let group = self.pristine_of[self.members_of(g)[0] as usize];
