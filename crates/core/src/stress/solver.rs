@@ -1768,13 +1768,12 @@ impl StressSolver {
             total += 1;
             let mut norm = self.residual_norm();
             // Near ε on an assembled system: a Gauss–Seidel step at the
-            // nodes still over ε/2 (see `POLISH_BELOW`), after which the
+            // nodes still over ε (see `POLISH_BELOW`), after which the
             // conjugate gradient restarts (β = 0).
             let mut polished = false;
             if multilevel
                 && !inertial
                 && norm > eps
-                && norm <= POLISH_BELOW * eps
                 && self.multilevel.assembled()
                 && self.polish(eps)
             {
