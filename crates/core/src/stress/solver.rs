@@ -1774,6 +1774,7 @@ impl StressSolver {
             if multilevel
                 && !inertial
                 && norm > eps
+                && norm <= POLISH_BELOW * eps
                 && self.multilevel.assembled()
                 && self.polish(eps)
             {
