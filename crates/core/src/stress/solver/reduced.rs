@@ -637,35 +637,43 @@ impl StressSolver {
     /// when there are any.
     fn refine(&mut self) -> bool {
         let mut any = false;
-        for (e, st) in self.stresses.iter().enumerate() {
-            let m = self.materials.of(st.bond);
-            let own = [m.compression.elastic, m.tension.elastic, m.shear.elastic];
-            let lb = &self.bonds[e];
-            for end in [lb.a as usize, lb.b as usize] {
-                if end >= self.chunk.len() {
-                    continue;
-                }
-                let (lo, hi) = (
-                    self.member_offsets[end] as usize,
-                    self.member_offsets[end + 1] as usize,
-                );
-                if hi - lo <= 1 {
-                    continue;
-                }
-                let inner = self.inner_limit[end];
-                let ratio = |sigma: f32, k: usize| {
-                    let limit = own[k].min(inner[k]);
-                    if limit > 0.0 { sigma / limit } else { 0.0 }
-                };
-                let u = ratio(st.compression, 0)
-                    .max(ratio(st.tension, 1))
-                    .max(ratio(st.shear, 2));
-                if u >= REFINE_AT {
-                    for &i in &self.members[lo..hi] {
-                        self.refined[i as usize] = true;
+        // Node by node over its bonds (the adjacency and the results, not
+        // the bond records): the same marks as bond by bond.
+        for end in 0..self.chunk.len() {
+            let (lo, hi) = (
+                self.member_offsets[end] as usize,
+                self.member_offsets[end + 1] as usize,
+            );
+            if hi - lo <= 1 {
+                continue;
+            }
+            let inner = self.inner_limit[end];
+            let bonds = self.adj_offsets[end] as usize..self.adj_offsets[end + 1] as usize;
+            let reaches = self.adj_bonds[bonds].iter().any(|&e| {
+                let st = &self.stresses[e as usize];
+                let m = self.materials.of(st.bond);
+                let own = [m.compression.elastic, m.tension.elastic, m.shear.elastic];
+                let limit = [0, 1, 2].map(|k| own[k].min(inner[k]));
+                let sigma = [st.compression, st.tension, st.shear];
+                // A stress under half the threshold's share of its limit
+                // cannot reach the threshold whatever the division's
+                // rounding: most bonds are decided without dividing.
+                let may =
+                    (0..3).any(|k| limit[k] > 0.0 && !(sigma[k] < 0.5 * REFINE_AT * limit[k]));
+                let ratio = |k: usize| {
+                    if limit[k] > 0.0 {
+                        sigma[k] / limit[k]
+                    } else {
+                        0.0
                     }
-                    any = true;
+                };
+                may && ratio(0).max(ratio(1)).max(ratio(2)) >= REFINE_AT
+            });
+            if reaches {
+                for &i in &self.members[lo..hi] {
+                    self.refined[i as usize] = true;
                 }
+                any = true;
             }
         }
         any
