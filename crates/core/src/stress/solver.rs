@@ -656,6 +656,12 @@ pub struct StressSolver {
     /// out since; anything else that changes `bonds` clears it.
     hierarchy_synced: bool,
     hierarchy_removed: Vec<u32>,
+    /// The record [`Multilevel::rebuild`] may rely on after one split
+    /// (`split_trusted`): the bonds the split remade or left out and those
+    /// `drop_broken` took out, before or since (any order); every other
+    /// bond is the hierarchy's with its ends renumbered through `old_of`.
+    split_trusted: bool,
+    split_changed: Vec<u32>,
     /// Scratch of [`Self::polish`]: the nodes a sweep steps, and those
     /// whose residual it changed (ascending).
     polish_nodes: Vec<u32>,
@@ -829,6 +835,8 @@ impl StressSolver {
             removed_at: Vec::new(),
             hierarchy_synced: false,
             hierarchy_removed: Vec::new(),
+            split_trusted: false,
+            split_changed: Vec::new(),
             polish_nodes: Vec::new(),
             polish_touched: Vec::new(),
             prev_node_of: Vec::new(),
@@ -1287,6 +1295,7 @@ impl StressSolver {
         self.hierarchy_mode = None;
         self.bonds.clear();
         self.hierarchy_synced = false;
+        self.split_trusted = false;
         for &bi in &self.bond_list {
             let mut lb = self.bond_consts[bi as usize];
             let b = &asset.bonds()[BondIndex(bi)];
@@ -1977,8 +1986,20 @@ impl StressSolver {
                         self.old_of.clear();
                         self.old_of.extend(0..self.centroid.len() as u32);
                     }
-                    self.multilevel
-                        .rebuild(&self.centroid, &self.fixed, &self.bonds, &self.old_of);
+                    let changed = if self.split_trusted {
+                        self.split_changed.sort_unstable();
+                        self.split_changed.dedup();
+                        Some(self.split_changed.as_slice())
+                    } else {
+                        None
+                    };
+                    self.multilevel.rebuild(
+                        &self.centroid,
+                        &self.fixed,
+                        &self.bonds,
+                        &self.old_of,
+                        changed,
+                    );
                 } else {
                     self.multilevel
                         .build(&self.centroid, &self.fixed, &self.bonds);
@@ -1989,6 +2010,7 @@ impl StressSolver {
         }
         self.hierarchy_synced = true;
         self.hierarchy_removed.clear();
+        self.split_trusted = false;
     }
 
     /// Stores `x` as the warm start of its chunks (a super-node's members

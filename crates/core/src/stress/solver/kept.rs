@@ -220,6 +220,11 @@ impl StressSolver {
             }
             self.hierarchy_removed.sort_unstable();
         }
+        if self.split_trusted {
+            for &at in &self.removed_at {
+                self.split_changed.push(self.bonds[at as usize].bond.0);
+            }
+        }
         self.remove_bonds(adjacency_stands);
         // The forest marked the nodes it did not reach as fixed; a new
         // forest starts from the anchors alone, as after a reduction.

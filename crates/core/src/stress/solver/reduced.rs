@@ -383,6 +383,7 @@ impl StressSolver {
         self.inner_limit.resize(nn, [f32::INFINITY; 3]);
         self.bonds.clear();
         self.hierarchy_synced = false;
+        self.split_trusted = false;
         for e in 0..self.fine_ids.len() {
             let bond = self.fine_ids[e];
             if !(health[bond as usize] > 0.0) {
@@ -595,6 +596,7 @@ impl StressSolver {
         std::mem::swap(&mut self.fine_mass, &mut self.node_mass);
         std::mem::swap(&mut self.fine_bonds, &mut self.bonds);
         self.hierarchy_synced = false;
+        self.split_trusted = false;
         std::mem::swap(&mut self.fine_adj_offsets, &mut self.adj_offsets);
         std::mem::swap(&mut self.fine_adj_bonds, &mut self.adj_bonds);
         std::mem::swap(&mut self.fine_adj_nodes, &mut self.adj_nodes);

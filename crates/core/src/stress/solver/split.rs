@@ -25,6 +25,12 @@ impl StressSolver {
     /// bonds broken since stay in the bond list (`drop_broken` takes them
     /// out next).
     pub(super) fn split_super_node(&mut self, g: usize, health: &[f32]) {
+        // The record for the rebuild: from a hierarchy made from these
+        // bonds but those removed since, one split.
+        self.split_trusted = self.hierarchy_synced;
+        self.split_changed.clear();
+        self.split_changed
+            .extend_from_slice(&self.hierarchy_removed);
         self.hierarchy_synced = false;
         let n = self.fine_chunk.len();
         let old_count = self.chunk.len();
@@ -128,6 +134,7 @@ impl StressSolver {
             let [fa, fb] = self.fine_ends[f];
             let (a, b) = (self.node_of[fa as usize], self.node_of[fb as usize]);
             self.bonds[e] = self.reduced_bond(f, a, b);
+            self.split_changed.push(lb.bond.0);
         }
         // Each super-node's counterpart before the split, for the
         // hierarchy's rebuild.
