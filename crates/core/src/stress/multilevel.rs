@@ -849,6 +849,36 @@ fn add_galerkin_row(lv: &Coarse, next: &mut Coarse, c: usize, marker: &[u32]) {
     }
 }
 
+/// The pattern of level `next` (its members set) from level `lv`: per
+/// aggregate, the aggregates its members' neighbours lie in, in the order
+/// met (`met`), split before / past the row (`col`, `row`); `marker` is
+/// scratch (per aggregate, the start of the row that last met it).
+fn galerkin_pattern(lv: &Coarse, next: &mut Coarse, marker: &mut Vec<u32>) {
+    let count = next.member_offsets.len() - 1;
+    marker.clear();
+    marker.resize(count, NONE);
+    next.row.clear();
+    next.row.push(0);
+    next.col.clear();
+    next.met.clear();
+    for c in 0..count {
+        let start = next.col.len();
+        for m in next.member_offsets[c]..next.member_offsets[c + 1] {
+            let i = next.members[m as usize] as usize;
+            for k in lv.neighbours(i) {
+                let cj = lv.coarse_of[lv.col[k] as usize] as usize;
+                let m = marker[cj];
+                if cj != c && (m == NONE || (m as usize) < start) {
+                    marker[cj] = start as u32;
+                    next.col.push(cj as u32);
+                }
+            }
+        }
+        next.split_row(start, c);
+        next.row.push(next.col.len() as u32);
+    }
+}
+
 /// A bond of the fine level between two level-1 aggregates (or one and a
 /// fixed node, `NONE`): its springs and its arms from the aggregate
 /// centres (its point taken from a free end).
@@ -1157,38 +1187,16 @@ impl Multilevel {
         let (head, tail) = self.coarse.split_at_mut(l + 1);
         let (lv, next) = (&head[l], &mut tail[0]);
         next.set_members(&lv.coarse_of, &lv.centroid, count);
-        self.marker.clear();
-        self.marker.resize(count, NONE);
-        next.row.clear();
-        next.row.push(0);
-        next.col.clear();
-        next.met.clear();
+        galerkin_pattern(lv, next, &mut self.marker);
         next.diag.clear();
         next.diag.resize(count, Block::ZERO);
         next.off.clear();
+        next.off.resize(next.col.len(), Block::ZERO);
         for c in 0..count {
-            // The row's pattern, split before / past `c`; `marker` then
-            // holds each neighbour's slot (one before `start` is another
-            // row's).
-            let start = next.col.len();
-            for m in next.member_offsets[c]..next.member_offsets[c + 1] {
-                let i = next.members[m as usize] as usize;
-                for k in lv.neighbours(i) {
-                    let cj = lv.coarse_of[lv.col[k] as usize] as usize;
-                    let m = self.marker[cj];
-                    if cj != c && (m == NONE || (m as usize) < start) {
-                        self.marker[cj] = start as u32;
-                        next.col.push(cj as u32);
-                    }
-                }
+            for slot in next.neighbours(c) {
+                self.marker[next.col[slot] as usize] = slot as u32;
             }
-            next.split_row(start, c);
-            for (slot, &cj) in next.col.iter().enumerate().skip(start) {
-                self.marker[cj as usize] = slot as u32;
-            }
-            next.off.resize(next.col.len(), Block::ZERO);
             add_galerkin_row(lv, next, c, &self.marker);
-            next.row.push(next.col.len() as u32);
         }
         next.finish();
     }

@@ -1362,24 +1362,8 @@ impl StressSolver {
                 self.order.push(v as u32);
             }
         }
+        let parents = !(self.reduced && self.settings.preconditioner != Preconditioner::Forest);
         let mut head = 0;
-        if self.reduced && self.settings.preconditioner != Preconditioner::Forest {
-            while head < self.order.len() {
-                let u = self.order[head] as usize;
-                head += 1;
-                let (lo, hi) = (
-                    self.adj_offsets[u] as usize,
-                    self.adj_offsets[u + 1] as usize,
-                );
-                for &v in &self.adj_nodes[lo..hi] {
-                    if self.dist[v as usize] == NONE {
-                        self.dist[v as usize] = self.dist[u] + 1;
-                        self.order.push(v);
-                    }
-                }
-            }
-            return;
-        }
         while head < self.order.len() {
             let u = self.order[head] as usize;
             head += 1;
@@ -1387,17 +1371,19 @@ impl StressSolver {
                 self.adj_offsets[u] as usize,
                 self.adj_offsets[u + 1] as usize,
             );
-            for &e in &self.adj_bonds[lo..hi] {
-                let b = &self.bonds[e as usize];
-                let v = if b.a as usize == u { b.b } else { b.a } as usize;
+            for k in lo..hi {
+                let v = self.adj_nodes[k] as usize;
                 if self.dist[v] == NONE {
                     self.dist[v] = self.dist[u] + 1;
-                    self.parent[v] = e;
+                    if parents {
+                        self.parent[v] = self.adj_bonds[k];
+                    }
                     self.order.push(v as u32);
-                } else if self.dist[v] == self.dist[u] + 1
-                    && b.kn > self.bonds[self.parent[v] as usize].kn
-                {
-                    self.parent[v] = e;
+                } else if parents && self.dist[v] == self.dist[u] + 1 {
+                    let e = self.adj_bonds[k];
+                    if self.bonds[e as usize].kn > self.bonds[self.parent[v] as usize].kn {
+                        self.parent[v] = e;
+                    }
                 }
             }
         }

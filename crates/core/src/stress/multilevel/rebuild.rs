@@ -36,7 +36,9 @@
 //! their rows are copied; the greedy aggregation sometimes forms the
 //! aggregates past the split differently, and then fewer).
 
-use super::{Block, Block32, Coarse, Multilevel, add_bonds_to_rows, add_galerkin_row};
+use super::{
+    Block, Block32, Coarse, Multilevel, add_bonds_to_rows, add_galerkin_row, galerkin_pattern,
+};
 use crate::stress::solver::{LocalBond, NONE};
 use glam::DVec3;
 
@@ -253,28 +255,7 @@ impl Multilevel {
         }
         // The pattern, as `assemble_galerkin` makes it.
         let marker = &mut self.marker;
-        marker.clear();
-        marker.resize(count, NONE);
-        next.row.clear();
-        next.row.push(0);
-        next.col.clear();
-        next.met.clear();
-        for c in 0..count {
-            let start = next.col.len();
-            for m in next.member_offsets[c]..next.member_offsets[c + 1] {
-                let i = next.members[m as usize] as usize;
-                for k in lv.neighbours(i) {
-                    let cj = lv.coarse_of[lv.col[k] as usize] as usize;
-                    let m = marker[cj];
-                    if cj != c && (m == NONE || (m as usize) < start) {
-                        marker[cj] = start as u32;
-                        next.col.push(cj as u32);
-                    }
-                }
-            }
-            next.split_row(start, c);
-            next.row.push(next.col.len() as u32);
-        }
+        galerkin_pattern(lv, next, marker);
         // The rows that stand: the same members, rows that stood, in the
         // same order; their neighbours' aggregates and the row's own
         // neighbours the counterparts of the old ones, slot for slot.
@@ -778,6 +759,32 @@ pub(super) mod tests {
         out
     }
 
+    /// A system with nodes `x` and `y` numbered the other way round: the
+    /// centres, the bonds, and the counterparts.
+    fn renumbered(
+        centroid: &[DVec3],
+        bonds: &[LocalBond],
+        x: usize,
+        y: usize,
+    ) -> (Vec<DVec3>, Vec<LocalBond>, Vec<u32>) {
+        let swap = |i: u32| match i as usize {
+            i if i == x => y as u32,
+            i if i == y => x as u32,
+            _ => i,
+        };
+        let mut c3 = centroid.to_vec();
+        c3.swap(x, y);
+        let swapped = bonds
+            .iter()
+            .map(|lb| LocalBond {
+                a: swap(lb.a),
+                b: swap(lb.b),
+                ..*lb
+            })
+            .collect();
+        (c3, swapped, (0..centroid.len() as u32).map(swap).collect())
+    }
+
     /// The record a split keeps (see `Multilevel::rebuild`): every bond
     /// not in both systems the same but for its ends, which `old_of` maps.
     fn record(old: &[LocalBond], new: &[LocalBond], old_of: &[u32]) -> Vec<u32> {
@@ -869,23 +876,7 @@ pub(super) mod tests {
         }
         // Two nodes in a row numbered the other way round: the rows
         // between and around them meet their neighbours in another order.
-        let (x, y) = (19usize, 21usize);
-        let swap = |i: u32| match i as usize {
-            i if i == x => y as u32,
-            i if i == y => x as u32,
-            _ => i,
-        };
-        let mut c3 = centroid.clone();
-        c3.swap(x, y);
-        let swapped: Vec<LocalBond> = bonds
-            .iter()
-            .map(|lb| LocalBond {
-                a: swap(lb.a),
-                b: swap(lb.b),
-                ..*lb
-            })
-            .collect();
-        let hint: Vec<u32> = (0..centroid.len() as u32).map(swap).collect();
+        let (c3, swapped, hint) = renumbered(&centroid, &bonds, 19, 21);
         let mut ml = Multilevel::default();
         ml.build(&centroid, &fixed, &bonds);
         ml.rebuild(&c3, &fixed, &swapped, &hint, None);
@@ -952,22 +943,7 @@ pub(super) mod tests {
         // the coarser levels follow the new numbers, so some rows meet
         // their neighbours in another order.
         for (x, y) in [(40usize, 200usize), (60, 61), (100, 130)] {
-            let swap = |i: u32| match i as usize {
-                i if i == x => y as u32,
-                i if i == y => x as u32,
-                _ => i,
-            };
-            let mut c3 = centroid.clone();
-            c3.swap(x, y);
-            let swapped: Vec<LocalBond> = bonds
-                .iter()
-                .map(|lb| LocalBond {
-                    a: swap(lb.a),
-                    b: swap(lb.b),
-                    ..*lb
-                })
-                .collect();
-            let hint: Vec<u32> = (0..centroid.len() as u32).map(swap).collect();
+            let (c3, swapped, hint) = renumbered(&centroid, &bonds, x, y);
             let mut ml = Multilevel::default();
             ml.build(&centroid, &fixed, &bonds);
             ml.rebuild(&c3, &fixed, &swapped, &hint, None);
