@@ -117,3 +117,82 @@ fn an_unreachable_epsilon_is_refused_and_the_floor_ends_finite() {
         );
     }
 }
+
+/// ε = `MIN_EPSILON` on a reduced 10 × 8 × 2 wall, every third bond at a
+/// twentieth of concrete's limits, pushed hard at the top: after the
+/// second break the solve stalls at its rounding floor and then diverges
+/// until its answer overflows (a fuzzer found it). Such a solve reports
+/// no bond results (none that are not finite) and leaves the chunks at
+/// rest; the same call again starts afresh instead of ending at once with
+/// the overflowed answer, not finite again, as it did.
+#[test]
+fn a_diverged_solve_leaves_no_results_and_the_next_starts_afresh() {
+    let asset = Asset::new(&smithereens_core::fixtures::stress_wall_desc(10, 8, 2)).unwrap();
+    let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+    let top = *nodes
+        .iter()
+        .max_by(|&&a, &&b| {
+            asset.chunks()[a]
+                .centroid
+                .y
+                .total_cmp(&asset.chunks()[b].centroid.y)
+        })
+        .unwrap();
+    let c = Material::CONCRETE;
+    let twentieth =
+        |l: smithereens_core::stress::StressLimit| smithereens_core::stress::StressLimit {
+            elastic: 0.05 * l.elastic,
+            fatal: 0.05 * l.fatal,
+        };
+    let weak = Material {
+        compression: twentieth(c.compression),
+        tension: twentieth(c.tension),
+        shear: twentieth(c.shear),
+        ..c
+    };
+    let materials = StressMaterials {
+        materials: vec![c, weak],
+        bond_material: (0..asset.bond_count())
+            .map(|b| u16::from(b % 3 == 0))
+            .collect(),
+    };
+    let settings = StressSettings {
+        max_iterations: 3000,
+        reduce_above: 20,
+        epsilon: MIN_EPSILON,
+        ..Default::default()
+    };
+    let push = [PointLoad {
+        chunk: top,
+        force: Vec3::new(2.0e5, -1.0e5, 3.0e4),
+        point: asset.chunks()[top].centroid,
+    }];
+    let loads = StressLoads {
+        gravity: Vec3::new(0.0, -9.81, 0.0),
+        point_loads: &push,
+        ..Default::default()
+    };
+    let mut s = StressSolver::new(&asset, settings, materials).unwrap();
+    let mut health = vec![10.0f32; asset.bond_count()];
+    health[235] = 0.0;
+    s.solve(&asset, &nodes, &health, &loads).unwrap();
+    health[272] = 0.0;
+    let diverged = s.solve(&asset, &nodes, &health, &loads).unwrap();
+    assert!(!diverged.residual.is_finite(), "{diverged:?}");
+    assert!(!diverged.converged);
+    assert!(s.bond_stresses().is_empty());
+    let (u, t) = s.warm_start();
+    assert!(
+        u.iter()
+            .chain(t)
+            .all(|v| *v == smithereens_core::glam::DVec3::ZERO)
+    );
+    let again = s.solve(&asset, &nodes, &health, &loads).unwrap();
+    assert!(again.iterations > 0, "{again:?}");
+    assert!(
+        s.bond_stresses()
+            .iter()
+            .all(|b| b.normal_force.is_finite() && b.tension.is_finite()),
+        "{again:?}"
+    );
+}

@@ -304,3 +304,54 @@ fn a_damaged_reduced_progress_is_dropped() {
         assert!(r.converged && p.is_none(), "{field} = {value}: {r:?}");
     }
 }
+
+/// A reduced solve sliced while its preconditioner is the spanning forest,
+/// resumed after the settings turn to the multilevel one: the progress
+/// says the forest, so the solve goes on with it (a reduced solve that does
+/// not precondition with the forest builds no parents for it; the resumed
+/// one makes them then) and ends bit for bit as the solve that kept the
+/// forest setting throughout. It once indexed a missing parent (a panic).
+#[test]
+fn a_reduced_slice_under_the_forest_resumes_under_another_preconditioner() {
+    let w = wall();
+    let loads = StressLoads {
+        gravity: Vec3::new(0.0, -9.81, 0.0),
+        ..Default::default()
+    };
+    let forest = StressSettings {
+        max_iterations: 1000,
+        reduce_above: 100,
+        preconditioner: smithereens_core::stress::Preconditioner::Forest,
+        ..Default::default()
+    };
+    let concrete = || StressMaterials::uniform(Material::CONCRETE);
+    let run = |then: smithereens_core::stress::Preconditioner| {
+        let mut s = StressSolver::new(&w.asset, forest, concrete()).unwrap();
+        let mut progress = None;
+        let first = s
+            .solve_within(&w.asset, &w.nodes, &w.health, &loads, 20_000, &mut progress)
+            .unwrap();
+        assert!(progress.is_some() && !first.converged, "{first:?}");
+        s.set_settings(StressSettings {
+            preconditioner: then,
+            ..forest
+        })
+        .unwrap();
+        let r = s
+            .solve_within(
+                &w.asset,
+                &w.nodes,
+                &w.health,
+                &loads,
+                u64::MAX,
+                &mut progress,
+            )
+            .unwrap();
+        (r, s.bond_stresses().to_vec())
+    };
+    let (kept, kept_results) = run(smithereens_core::stress::Preconditioner::Forest);
+    assert!(kept.converged, "{kept:?}");
+    let (turned, turned_results) = run(smithereens_core::stress::Preconditioner::Multilevel);
+    assert_eq!(turned, kept);
+    assert_eq!(turned_results, kept_results);
+}

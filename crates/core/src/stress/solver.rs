@@ -561,6 +561,8 @@ pub struct StressSolver {
     inv_wl2: Vec<f64>,
     dist: Vec<u32>,
     parent: Vec<u32>,
+    /// `parent` is made for the forest `dist` and `order` hold.
+    forest_parents_made: bool,
     order: Vec<u32>,
     adj_offsets: Vec<u32>,
     adj_bonds: Vec<u32>,
@@ -784,6 +786,7 @@ impl StressSolver {
             inv_wl2: Vec::new(),
             dist: Vec::new(),
             parent: Vec::new(),
+            forest_parents_made: false,
             order: Vec::new(),
             adj_offsets: Vec::new(),
             adj_bonds: Vec::new(),
@@ -1151,6 +1154,7 @@ impl StressSolver {
                 return Ok(report);
             }
         };
+        self.forget_diverged(residual);
         let report = StressReport {
             iterations,
             residual: residual as f32,
@@ -1160,6 +1164,35 @@ impl StressSolver {
         };
         self.report = Some(report);
         Ok(report)
+    }
+
+    /// A solve that did not converge and whose answer is not finite in the
+    /// results' single precision (it diverged past its rounding floor: an
+    /// ε near [`MIN_EPSILON`] that this structure's rounding does not let
+    /// it reach) reports no bond results and leaves its chunks at rest, so
+    /// that the next solve starts afresh rather than from the overflowed
+    /// answer, where it would end at once, again not finite.
+    fn forget_diverged(&mut self, residual: f64) {
+        let finite = |b: &BondStress| {
+            [
+                b.normal_force,
+                b.shear_force,
+                b.bending_moment,
+                b.twisting_moment,
+            ]
+            .into_iter()
+            .chain([b.compression, b.tension, b.shear])
+            .all(f32::is_finite)
+        };
+        if residual <= f64::from(self.settings.epsilon)
+            || ((residual as f32).is_finite() && self.stresses.iter().all(finite))
+        {
+            return;
+        }
+        self.stresses.clear();
+        self.x_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
+        self.x_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+        self.store_warm_start();
     }
 
     fn local(&self, c: ChunkIndex) -> Option<u32> {
@@ -1323,6 +1356,7 @@ impl StressSolver {
         self.adj_nodes.clear();
         self.adj_nodes.resize(self.adj_offsets[n + 1] as usize, 0);
         // `parent` doubles as the fill cursor here; build_forest resets it.
+        self.forest_parents_made = false;
         self.parent.clear();
         self.parent.extend_from_slice(&self.adj_offsets[..=n]);
         for (k, b) in self.bonds.iter().enumerate() {
@@ -1345,10 +1379,11 @@ impl StressSolver {
 
     /// The breadth-first forest of [`Self::build_forest`]: `dist`, `parent`
     /// and `order`, which depend only on the structure and the fixed nodes.
-    /// A solve that cannot use the forest as its preconditioner (a reduced
-    /// one, unless [`Preconditioner::Forest`]) needs only `dist` (which
-    /// nodes an anchor reaches) and `order`: `parent` stays `NONE`, and the
-    /// search reads the adjacency's end nodes, not the bonds.
+    /// The search reads the adjacency's end nodes; the parents take a pass
+    /// over the bonds (`forest_parents`), which a solve that does not
+    /// precondition with the forest (a reduced one, unless
+    /// [`Preconditioner::Forest`]) skips: it needs only `dist` (which nodes
+    /// an anchor reaches) and `order`.
     fn forest_topology(&mut self) {
         let len = self.chunk.len() + 1;
         self.dist.clear();
@@ -1362,7 +1397,6 @@ impl StressSolver {
                 self.order.push(v as u32);
             }
         }
-        let parents = !(self.reduced && self.settings.preconditioner != Preconditioner::Forest);
         let mut head = 0;
         while head < self.order.len() {
             let u = self.order[head] as usize;
@@ -1371,22 +1405,45 @@ impl StressSolver {
                 self.adj_offsets[u] as usize,
                 self.adj_offsets[u + 1] as usize,
             );
-            for k in lo..hi {
-                let v = self.adj_nodes[k] as usize;
-                if self.dist[v] == NONE {
-                    self.dist[v] = self.dist[u] + 1;
-                    if parents {
-                        self.parent[v] = self.adj_bonds[k];
-                    }
-                    self.order.push(v as u32);
-                } else if parents && self.dist[v] == self.dist[u] + 1 {
-                    let e = self.adj_bonds[k];
-                    if self.bonds[e as usize].kn > self.bonds[self.parent[v] as usize].kn {
-                        self.parent[v] = e;
-                    }
+            for &v in &self.adj_nodes[lo..hi] {
+                if self.dist[v as usize] == NONE {
+                    self.dist[v as usize] = self.dist[u] + 1;
+                    self.order.push(v);
                 }
             }
         }
+        self.forest_parents_made = false;
+        if !(self.reduced && self.settings.preconditioner != Preconditioner::Forest) {
+            self.forest_parents();
+        }
+    }
+
+    /// The forest's `parent`s over the search `forest_topology` made: per
+    /// reached node, of the bonds from the ring before it in the order the
+    /// search met them, the first with the stiffest normal spring (as the
+    /// search itself would pick it). Made with the forest when it may
+    /// precondition, else when a solve turns to it (a slice resumed from
+    /// one that used it).
+    fn forest_parents(&mut self) {
+        for &u in &self.order {
+            let u = u as usize;
+            let (lo, hi) = (
+                self.adj_offsets[u] as usize,
+                self.adj_offsets[u + 1] as usize,
+            );
+            for k in lo..hi {
+                let v = self.adj_nodes[k] as usize;
+                if self.dist[v] != self.dist[u] + 1 {
+                    continue;
+                }
+                let e = self.adj_bonds[k];
+                let p = self.parent[v];
+                if p == NONE || self.bonds[e as usize].kn > self.bonds[p as usize].kn {
+                    self.parent[v] = e;
+                }
+            }
+        }
+        self.forest_parents_made = true;
     }
 
     /// The per-solve part of [`Self::build_forest`]: nodes the forest did
@@ -1504,6 +1561,9 @@ impl StressSolver {
             self.multilevel
                 .apply(&self.r_u, &self.r_t, &mut self.z_u, &mut self.z_t);
             return;
+        }
+        if !self.forest_parents_made {
+            self.forest_parents();
         }
         self.z_u.copy_from_slice(&self.r_u);
         self.z_t.copy_from_slice(&self.r_t);

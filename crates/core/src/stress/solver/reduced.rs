@@ -243,7 +243,8 @@ impl StressSolver {
                     self.evaluate(false)
                 }
             };
-            if residual > eps || round >= MAX_ROUNDS || !self.refine() {
+            if !(residual <= eps) || round >= MAX_ROUNDS || !self.refine() {
+                self.forget_diverged(residual);
                 let report = StressReport {
                     iterations,
                     residual: residual as f32,
