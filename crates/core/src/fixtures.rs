@@ -7,7 +7,20 @@ pub use stress_structures::{
 
 use crate::asset::{Asset, AssetDesc, BondDesc, BondEnd, ChunkDesc, HullDesc};
 use crate::error::AssetError;
+use crate::index::ChunkIndex;
 use glam::{Mat3, Vec3};
+
+/// The chunk of `nodes` whose centroid is highest (largest y; the last of
+/// equals in `nodes` order), `None` when `nodes` is empty: where the stress
+/// tests push a structure.
+pub fn highest_chunk(asset: &Asset, nodes: &[ChunkIndex]) -> Option<ChunkIndex> {
+    nodes.iter().copied().max_by(|&a, &b| {
+        asset.chunks()[a]
+            .centroid
+            .y
+            .total_cmp(&asset.chunks()[b].centroid.y)
+    })
+}
 
 /// `n` unit cubes of 1 kg along +X (chunk k centred at x = k), joined by the
 /// given bonds (centred between their chunks, normal +X, area 1 m², strength

@@ -6,7 +6,7 @@
 //! [`MIN_EPSILON`] with the conjugate gradient's stop on a step that would
 //! overflow).
 
-use smithereens_core::fixtures::grid_desc;
+use smithereens_core::fixtures::{grid_desc, highest_chunk, stress_wall_desc};
 use smithereens_core::glam::Vec3;
 use smithereens_core::stress::{
     MIN_EPSILON, Material, PointLoad, StressError, StressLoads, StressMaterials, StressSettings,
@@ -24,15 +24,7 @@ fn kept_and_fresh_solvers_agree_near_the_rounding_floor() {
     let asset = Asset::new(&grid_desc(4, 60, 2, 0.5, 2400.0, 40.0)).unwrap();
     let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
     let health = vec![10.0f32; asset.bond_count()];
-    let top = *nodes
-        .iter()
-        .max_by(|&&a, &&b| {
-            asset.chunks()[a]
-                .centroid
-                .y
-                .total_cmp(&asset.chunks()[b].centroid.y)
-        })
-        .unwrap();
+    let top = highest_chunk(&asset, &nodes).unwrap();
     let push = [PointLoad {
         chunk: top,
         force: Vec3::new(0.0, 0.0, 1.0e3),
@@ -127,31 +119,12 @@ fn an_unreachable_epsilon_is_refused_and_the_floor_ends_finite() {
 /// the overflowed answer, not finite again, as it did.
 #[test]
 fn a_diverged_solve_leaves_no_results_and_the_next_starts_afresh() {
-    let asset = Asset::new(&smithereens_core::fixtures::stress_wall_desc(10, 8, 2)).unwrap();
+    let asset = Asset::new(&stress_wall_desc(10, 8, 2)).unwrap();
     let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
-    let top = *nodes
-        .iter()
-        .max_by(|&&a, &&b| {
-            asset.chunks()[a]
-                .centroid
-                .y
-                .total_cmp(&asset.chunks()[b].centroid.y)
-        })
-        .unwrap();
+    let top = highest_chunk(&asset, &nodes).unwrap();
     let c = Material::CONCRETE;
-    let twentieth =
-        |l: smithereens_core::stress::StressLimit| smithereens_core::stress::StressLimit {
-            elastic: 0.05 * l.elastic,
-            fatal: 0.05 * l.fatal,
-        };
-    let weak = Material {
-        compression: twentieth(c.compression),
-        tension: twentieth(c.tension),
-        shear: twentieth(c.shear),
-        ..c
-    };
     let materials = StressMaterials {
-        materials: vec![c, weak],
+        materials: vec![c, c.with_limits_scaled(0.05)],
         bond_material: (0..asset.bond_count())
             .map(|b| u16::from(b % 3 == 0))
             .collect(),

@@ -15,11 +15,11 @@
 //! smithereens-core --test stress_reuse_random` for a longer soak.
 #![allow(clippy::unwrap_used)]
 
-use smithereens_core::fixtures::grid_desc;
+use smithereens_core::fixtures::{grid_desc, highest_chunk};
 use smithereens_core::glam::{DVec3, Vec3};
 use smithereens_core::stress::{
-    BondStress, MIN_EPSILON, Material, PointLoad, SolveProgress, StressLimit, StressLoads,
-    StressMaterials, StressReport, StressSettings, StressSolver,
+    BondStress, MIN_EPSILON, Material, PointLoad, SolveProgress, StressLoads, StressMaterials,
+    StressReport, StressSettings, StressSolver,
 };
 use smithereens_core::*;
 
@@ -130,18 +130,8 @@ fn random_run(seed: u64, variant: u32, steps: usize) -> Result<(), String> {
     let asset = asset(variant);
     let all: Vec<ChunkIndex> = asset.support_level_chunks().collect();
     let c = Material::CONCRETE;
-    let scaled = |l: StressLimit| StressLimit {
-        elastic: 0.05 * l.elastic,
-        fatal: 0.05 * l.fatal,
-    };
-    let weak = Material {
-        compression: scaled(c.compression),
-        tension: scaled(c.tension),
-        shear: scaled(c.shear),
-        ..c
-    };
     let materials = StressMaterials {
-        materials: vec![c, Material::BRICK, weak],
+        materials: vec![c, Material::BRICK, c.with_limits_scaled(0.05)],
         bond_material: (0..asset.bond_count())
             .map(|b| (b * 7 % 3) as u16)
             .collect(),
@@ -155,15 +145,7 @@ fn random_run(seed: u64, variant: u32, steps: usize) -> Result<(), String> {
     let mut kept = StressSolver::new(&asset, settings, materials.clone()).unwrap();
     let mut health = vec![10.0f32; asset.bond_count()];
     let mut nodes = all.clone();
-    let top = *all
-        .iter()
-        .max_by(|&&a, &&b| {
-            asset.chunks()[a]
-                .centroid
-                .y
-                .total_cmp(&asset.chunks()[b].centroid.y)
-        })
-        .unwrap();
+    let top = highest_chunk(&asset, &all).unwrap();
     let push = [PointLoad {
         chunk: top,
         force: Vec3::new(4.0e5, -2.0e5, 0.0),

@@ -61,6 +61,23 @@ const fn limit(fatal: f32, elastic_fraction: f32) -> StressLimit {
 }
 
 impl Material {
+    /// This material with every elastic and fatal limit times `k` (≥ 0)
+    /// and the same damage rate: the weak and strong variants of a
+    /// material (issue 13 benchmarks weak 0.5× and strong 3× of the base
+    /// stress).
+    pub fn with_limits_scaled(self, k: f32) -> Self {
+        let scaled = |l: StressLimit| StressLimit {
+            elastic: k * l.elastic,
+            fatal: k * l.fatal,
+        };
+        Self {
+            compression: scaled(self.compression),
+            tension: scaled(self.tension),
+            shear: scaled(self.shear),
+            ..self
+        }
+    }
+
     /// Concrete: fatal 30 MPa compression, 3 MPa tension, 4 MPa shear;
     /// elastic at 60 %; 1e-5 du/(Pa·s) (1 MPa overshoot for 1 s = 10 du).
     pub const CONCRETE: Self = Self {
@@ -267,5 +284,35 @@ impl StressMaterials {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Concrete's documented limits (fatal 30 / 3 / 4 MPa, elastic at
+    /// 60 %) scaled: the weak (0.5×) and strong (3×) variants, the damage
+    /// rate kept, both valid.
+    #[test]
+    fn scaled_limits_are_the_documented_ones_times_k() {
+        // Within f32 rounding of the documented values.
+        let near = |got: f32, want: f64| {
+            assert!(
+                (f64::from(got) - want).abs() <= 1e-6 * want,
+                "{got} vs {want}"
+            );
+        };
+        let weak = Material::CONCRETE.with_limits_scaled(0.5);
+        near(weak.compression.fatal, 15.0e6);
+        near(weak.tension.fatal, 1.5e6);
+        near(weak.shear.elastic, 0.5 * 0.6 * 4.0e6);
+        let strong = Material::CONCRETE.with_limits_scaled(3.0);
+        near(strong.compression.fatal, 90.0e6);
+        near(strong.tension.elastic, 3.0 * 0.6 * 3.0e6);
+        for m in [weak, strong] {
+            assert_eq!(m.damage_rate, Material::CONCRETE.damage_rate);
+            m.validate().unwrap();
+        }
     }
 }

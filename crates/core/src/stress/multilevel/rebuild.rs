@@ -759,6 +759,19 @@ pub(super) mod tests {
         out
     }
 
+    /// The counterparts the other way round: per node of the first system
+    /// (`len`), the node of the second whose counterpart it is, or `NONE`.
+    fn counterparts_back(old_of: &[u32], len: usize) -> Vec<u32> {
+        (0..len)
+            .map(|i| {
+                old_of
+                    .iter()
+                    .position(|&o| o == i as u32)
+                    .map_or(NONE, |p| p as u32)
+            })
+            .collect()
+    }
+
     /// A system with nodes `x` and `y` numbered the other way round: the
     /// centres, the bonds, and the counterparts.
     fn renumbered(
@@ -859,14 +872,7 @@ pub(super) mod tests {
             }
             // Rebuilt again onto the first system (the counterparts of
             // the nodes that stand, the other way round).
-            let back: Vec<u32> = (0..centroid.len())
-                .map(|i| {
-                    old_of
-                        .iter()
-                        .position(|&o| o == i as u32)
-                        .map_or(NONE, |p| p as u32)
-                })
-                .collect();
+            let back = counterparts_back(&old_of, centroid.len());
             ml.rebuild(&centroid, &fixed, &bonds, &back, None);
             assert_eq!(
                 signature(&mut ml, &fixed),
@@ -922,14 +928,7 @@ pub(super) mod tests {
             2 * copied > above,
             "{copied} of {above} rows copied above level 1"
         );
-        let back: Vec<u32> = (0..centroid.len())
-            .map(|i| {
-                old_of
-                    .iter()
-                    .position(|&o| o == i as u32)
-                    .map_or(NONE, |p| p as u32)
-            })
-            .collect();
+        let back = counterparts_back(&old_of, centroid.len());
         ml.rebuild(&centroid, &fixed, &bonds, &back, None);
         let mut built = Multilevel::default();
         built.build(&centroid, &fixed, &bonds);

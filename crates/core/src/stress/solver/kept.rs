@@ -359,16 +359,7 @@ mod tests {
         let asset = Asset::new(&grid_desc(10, 8, 2, 0.5, 2400.0, 40.0)).unwrap();
         let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
         let c = Material::CONCRETE;
-        let scaled = |l: crate::stress::StressLimit| crate::stress::StressLimit {
-            elastic: 0.2 * l.elastic,
-            fatal: 0.2 * l.fatal,
-        };
-        let weak = Material {
-            compression: scaled(c.compression),
-            tension: scaled(c.tension),
-            shear: scaled(c.shear),
-            ..c
-        };
+        let weak = c.with_limits_scaled(0.2);
         let weak_bonds: Vec<usize> = (0..asset.bond_count()).filter(|b| b % 37 == 5).collect();
         let materials = StressMaterials {
             materials: vec![c, weak],
