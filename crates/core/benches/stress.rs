@@ -1,7 +1,9 @@
 //! One stress solve from cold (no warm start) to the residual ε = 1e-3 of
 //! an intact structure under gravity (issue 13 benchmarks, `cold/…`: the
 //! solver has seen the structure before and reuses its forest and
-//! multilevel hierarchy; `first/…`: a solver that never has), the
+//! multilevel hierarchy; `first/…`: a solver that never has;
+//! `prepared/…`, reduced structures only: a solver that has only been
+//! prepared for it with `StressSolver::prepare`), the
 //! same solve warm-started from the previous frame's answer (`warm/…`),
 //! a re-solve after one bond broke, warm-started from the answer
 //! before (`break/…`: two damaged states in turn, so each solve also
@@ -112,6 +114,23 @@ fn bench(c: &mut Criterion) {
                 )
             },
         );
+        // A solver prepared beforehand (`StressSolver::prepare`, as
+        // `InstanceStress::new` does at load): its first solve finds the
+        // reduced system standing. Reduced structures only.
+        let mut prepared = fresh.clone();
+        if prepared.prepare(asset, &nodes, &health).unwrap() {
+            g.bench_with_input(
+                BenchmarkId::new(format!("prepared/{name}"), size),
+                size,
+                |b, _| {
+                    b.iter_batched(
+                        || prepared.clone(),
+                        |mut s| black_box(s.solve(asset, &nodes, &health, &loads).unwrap()),
+                        criterion::BatchSize::LargeInput,
+                    )
+                },
+            );
+        }
         g.bench_with_input(
             BenchmarkId::new(format!("cold/{name}"), size),
             size,

@@ -1,8 +1,11 @@
 //! A stress solve of the 100 × 50 × 2 wall (10,000 chunks, 24,700 bonds,
 //! concrete) sliced by a per-frame work budget, as
 //! `InstanceStress::update_within` slices it: from rest and after one bond
-//! breaks, in full and reduced (`REDUCE_ABOVE`). Prints the calls, the
-//! total and the median and worst call, in milliseconds.
+//! breaks, in full and reduced (`REDUCE_ABOVE`), and reduced from rest on
+//! a solver prepared beforehand (`StressSolver::prepare`, as
+//! `InstanceStress::new` does at load; its time is printed after the
+//! table). Prints the calls, the total and the median and worst call, in
+//! milliseconds.
 //! `cargo run --release -p smithereens-core --example stress_slices -- 50000`
 //! (the argument is the budget in bond passes; default 50,000, the
 //! `DestructionSettings::stress_work_per_frame` default).
@@ -32,8 +35,16 @@ fn main() {
     broken[asset.bond_count() / 3] = 0.0;
     println!("| solve | phase | calls | total, ms | median call, ms | worst call, ms | residual |");
     println!("|---|---|---|---|---|---|---|");
-    for (name, reduce_above) in [("full", 0), ("reduced", REDUCE_ABOVE)] {
+    let mut prepare_ms = 0.0;
+    for (name, reduce_above) in [
+        ("full", 0),
+        ("reduced", REDUCE_ABOVE),
+        ("prepared", REDUCE_ABOVE),
+    ] {
         for phase in ["rest", "break"] {
+            if name == "prepared" && phase == "break" {
+                continue;
+            }
             let settings = StressSettings {
                 reduce_above,
                 ..Default::default()
@@ -44,6 +55,11 @@ fn main() {
                 StressMaterials::uniform(Material::CONCRETE),
             )
             .unwrap();
+            if name == "prepared" {
+                let t0 = Instant::now();
+                assert!(s.prepare(&asset, &nodes, &health).unwrap());
+                prepare_ms = t0.elapsed().as_secs_f64() * 1e3;
+            }
             let h = if phase == "break" {
                 s.solve(&asset, &nodes, &health, &loads).unwrap();
                 &broken
@@ -73,4 +89,6 @@ fn main() {
             );
         }
     }
+    println!();
+    println!("prepare (before the prepared solve): {prepare_ms:.2} ms");
 }

@@ -97,6 +97,7 @@ use crate::stress::section::Section;
 use glam::{DMat3, DVec3, Vec3};
 
 mod kept;
+mod prepare;
 mod progress;
 pub mod reduced;
 mod split;

@@ -287,7 +287,7 @@ impl StressSolver {
     /// arrays, bonds and adjacency for them. The fine system is the one
     /// gathered, or the one kept aside (`restore_fine`), whose bonds broken
     /// since are passed over here and by the grouping's search.
-    fn reduce(&mut self, asset: &Asset, health: &[f32]) {
+    pub(super) fn reduce(&mut self, asset: &Asset, health: &[f32]) {
         // The fine structure's bonds, adjacency, forest and hierarchy are
         // overwritten by the super-nodes': none may be reused after.
         self.key_valid = false;

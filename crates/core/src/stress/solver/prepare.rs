@@ -1,0 +1,135 @@
+//! Preparing a large cluster's reduced system ahead of its first solve
+//! (issue 13 item 6: ≤ 1 ms per update on the 100 × 50 × 2 wall).
+//!
+//! A new solver's first reduced solve gathers the cluster, groups it into
+//! super-nodes and builds the multilevel hierarchy before it iterates:
+//! 2–5 ms on the 10,000-chunk wall, which a work budget cannot slice,
+//! because where a budget cuts a solve must depend on its inputs and
+//! progress only, not on what the solver happens to hold (a solver
+//! restored from a snapshot holds nothing, and must cut where the original
+//! did). [`StressSolver::prepare`] does that setup outside a solve, at a
+//! time of the caller's choosing (loading a level, restoring a snapshot:
+//! `InstanceStress::new` prepares the first cluster it will solve). The
+//! next solve of the same nodes and intact bonds then finds the reduced
+//! system standing (`solver/kept.rs`) and only iterates. A kept system
+//! gives the results a fresh one would, bit for bit, so preparing changes
+//! no report, bond result or cut (`tests/stress_prepare.rs`).
+
+use super::{Asset, ChunkIndex, StressError, StressSolver};
+use crate::stress::solver::kept::Kept;
+
+impl StressSolver {
+    /// Gathers `nodes` (one cluster's support-level chunks, as for
+    /// [`Self::solve`]) under `health` and, when the cluster would be
+    /// solved reduced (anchored, with more than
+    /// [`super::StressSettings::reduce_above`] free chunks), groups it into
+    /// super-nodes and builds their multilevel hierarchy, as the first
+    /// round of its solve would, and keeps them for the next solve of the
+    /// same nodes and intact bonds. Returns whether such a system now
+    /// stands (false: the cluster is solved in full, or unanchored, and
+    /// nothing is kept). Changes no result: a kept system gives a fresh
+    /// one's results bit for bit, so a prepared solver reports, cuts and
+    /// results as an unprepared one would (a work limit could not slice
+    /// this setup, since where it cuts a solve must not depend on what the
+    /// solver holds). Costs what a first round's setup costs
+    /// (2–5 ms on the 100 × 50 × 2 wall); nothing when the system already
+    /// stands.
+    ///
+    /// # Errors
+    /// As [`Self::solve`] for the asset, `health` and `nodes`; on error
+    /// nothing is kept.
+    pub fn prepare(
+        &mut self,
+        asset: &Asset,
+        nodes: &[ChunkIndex],
+        health: &[f32],
+    ) -> Result<bool, StressError> {
+        if asset.fingerprint() != self.fingerprint || asset.chunk_count() != self.warm_u.len() {
+            return Err(StressError::AssetMismatch);
+        }
+        if health.len() != asset.bond_count() {
+            return Err(StressError::HealthLength {
+                found: health.len(),
+                expected: asset.bond_count(),
+            });
+        }
+        if nodes.is_empty() {
+            return Err(StressError::EmptyCluster);
+        }
+        if self.kept_system(nodes, health) == Some(Kept::Same) && self.system_refined_none() {
+            return Ok(true);
+        }
+        self.gather_nodes(asset, nodes)?;
+        self.gather_bonds(asset, health);
+        let n = self.chunk.len();
+        let anchored =
+            self.fixed[..n].iter().any(|&f| f) || self.adj_offsets[n] < self.adj_offsets[n + 1];
+        let free = self.fixed[..n].iter().filter(|&&f| !f).count();
+        let reduce_above = self.settings.reduce_above as usize;
+        if !(anchored && reduce_above > 0 && free > reduce_above) {
+            return Ok(false);
+        }
+        // The first round of `solve_reduced`: nothing refined yet.
+        self.refined.clear();
+        self.refined.resize(n, false);
+        self.reduce(asset, health);
+        self.build_forest();
+        self.ensure_hierarchy(false);
+        Ok(true)
+    }
+
+    /// The kept system refines no chunk (it is a first round's).
+    fn system_refined_none(&self) -> bool {
+        !self.system_refined.iter().any(|&r| r)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::fixtures::stress_wall_desc;
+    use crate::stress::{Material, StressLoads, StressMaterials, StressSettings, StressSolver};
+    use crate::{Asset, ChunkIndex};
+    use glam::Vec3;
+
+    /// The first solve after `prepare` finds the reduced system standing
+    /// and does not group the cluster again; without it, the solve does.
+    #[test]
+    fn a_prepared_first_solve_does_not_reduce_again() {
+        let asset = Asset::new(&stress_wall_desc(24, 12, 2)).unwrap_or_else(|e| panic!("{e}"));
+        let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+        let health = vec![10.0; asset.bond_count()];
+        let loads = StressLoads {
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            ..Default::default()
+        };
+        let settings = StressSettings {
+            reduce_above: 100,
+            ..Default::default()
+        };
+        let new = || {
+            StressSolver::new(
+                &asset,
+                settings,
+                StressMaterials::uniform(Material::CONCRETE),
+            )
+            .unwrap_or_else(|e| panic!("{e}"))
+        };
+        let mut prepared = new();
+        assert_eq!(prepared.prepare(&asset, &nodes, &health), Ok(true));
+        assert_eq!(prepared.reductions, 1);
+        let r = prepared
+            .solve(&asset, &nodes, &health, &loads)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(r.converged, "{r:?}");
+        assert_eq!(
+            prepared.reductions, 1,
+            "the solve grouped the cluster again"
+        );
+        let mut fresh = new();
+        fresh
+            .solve(&asset, &nodes, &health, &loads)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(fresh.reductions, 1);
+        assert_eq!(fresh.bond_stresses(), prepared.bond_stresses());
+    }
+}
