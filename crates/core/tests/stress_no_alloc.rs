@@ -33,22 +33,12 @@ fn steady_state_stress_allocates_nothing() {
 /// progress, sized then for every round) and never after, cuts between
 /// rounds included.
 fn a_sliced_reduced_solve_allocates_only_at_its_first_cut() {
-    use smithereens_core::stress::StressLimit;
     let asset = Asset::new(&fixtures::stress_wall_desc(24, 12, 2)).unwrap();
     let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
     // A 4-column gap under the wall: the bonds beside it refine.
     let health =
         fixtures::health_with_cut(&asset, 10.0, |p| p.y < 1.0 && (5.0..7.0).contains(&p.x));
-    let limit = |elastic: f32| StressLimit {
-        elastic,
-        fatal: 2.0 * elastic,
-    };
-    let weak = Material {
-        compression: limit(150e3),
-        tension: limit(60e3),
-        shear: limit(60e3),
-        damage_rate: 1e-5,
-    };
+    let weak = fixtures::refining_material();
     let settings = StressSettings {
         max_iterations: 10_000,
         reduce_above: 100,

@@ -10,26 +10,13 @@
 //! weak material whose bonds beside the gap refine (more than one round).
 #![allow(clippy::unwrap_used)]
 
-use smithereens_core::fixtures::{health_with_cut, stress_wall_desc};
+use smithereens_core::fixtures::{health_with_cut, refining_material, stress_wall_desc};
 use smithereens_core::glam::Vec3;
 use smithereens_core::stress::{
-    BondStress, Material, SolveProgress, StressError, StressLimit, StressLoads, StressMaterials,
-    StressReport, StressSettings, StressSolver,
+    BondStress, SolveProgress, StressError, StressLoads, StressMaterials, StressReport,
+    StressSettings, StressSolver,
 };
 use smithereens_core::*;
-
-fn weak() -> Material {
-    let limit = |elastic: f32| StressLimit {
-        elastic,
-        fatal: 2.0 * elastic,
-    };
-    Material {
-        compression: limit(150e3),
-        tension: limit(60e3),
-        shear: limit(60e3),
-        damage_rate: 1e-5,
-    }
-}
 
 const GRAVITY: StressLoads<'static> = StressLoads {
     gravity: Vec3::new(0.0, -9.81, 0.0),
@@ -60,7 +47,12 @@ fn solver(asset: &Asset, reduce_above: u32) -> StressSolver {
         reduce_above,
         ..Default::default()
     };
-    StressSolver::new(asset, settings, StressMaterials::uniform(weak())).unwrap()
+    StressSolver::new(
+        asset,
+        settings,
+        StressMaterials::uniform(refining_material()),
+    )
+    .unwrap()
 }
 
 /// Every call of a solve sliced by `work`: its report and bond results.

@@ -13,30 +13,17 @@
 //! around them: the solve takes more than one round.
 #![allow(clippy::unwrap_used)]
 
-use smithereens_core::fixtures::{health_with_cut, stress_wall_desc};
+use smithereens_core::fixtures::{health_with_cut, refining_material, stress_wall_desc};
 use smithereens_core::glam::Vec3;
 use smithereens_core::stress::solver::{
     EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES, MULTILEVEL_ITERATION_PASSES,
     STRUCTURE_PASSES,
 };
 use smithereens_core::stress::{
-    BondStress, Material, PointLoad, SolveProgress, StressLimit, StressLoads, StressMaterials,
-    StressReport, StressSettings, StressSolver,
+    BondStress, Material, PointLoad, SolveProgress, StressLoads, StressMaterials, StressReport,
+    StressSettings, StressSolver,
 };
 use smithereens_core::*;
-
-fn weak() -> Material {
-    let limit = |elastic: f32| StressLimit {
-        elastic,
-        fatal: 2.0 * elastic,
-    };
-    Material {
-        compression: limit(150e3),
-        tension: limit(60e3),
-        shear: limit(60e3),
-        damage_rate: 1e-5,
-    }
-}
 
 struct Wall {
     asset: Asset,
@@ -66,7 +53,7 @@ fn solver_of(asset: &Asset, material: Material) -> StressSolver {
 }
 
 fn solver(asset: &Asset) -> StressSolver {
-    solver_of(asset, weak())
+    solver_of(asset, refining_material())
 }
 
 /// The wall under gravity in one unlimited call: its report and bond results.

@@ -1036,18 +1036,7 @@ impl StressSolver {
         self.report = None;
         self.passes = 0;
         self.pass_limit = work;
-        if asset.fingerprint() != self.fingerprint || asset.chunk_count() != self.warm_u.len() {
-            return Err(StressError::AssetMismatch);
-        }
-        if health.len() != asset.bond_count() {
-            return Err(StressError::HealthLength {
-                found: health.len(),
-                expected: asset.bond_count(),
-            });
-        }
-        if nodes.is_empty() {
-            return Err(StressError::EmptyCluster);
-        }
+        self.check_cluster(asset, nodes, health)?;
         if !(loads.gravity.is_finite() && loads.angular_velocity.is_finite()) {
             return Err(StressError::NonFiniteLoad { load: None });
         }
@@ -1170,6 +1159,30 @@ impl StressSolver {
         };
         self.report = Some(report);
         Ok(report)
+    }
+
+    /// The checks every call on a cluster starts with: the solver's asset,
+    /// one health per bond, at least one node (the nodes themselves are
+    /// checked as they are gathered).
+    fn check_cluster(
+        &self,
+        asset: &Asset,
+        nodes: &[ChunkIndex],
+        health: &[f32],
+    ) -> Result<(), StressError> {
+        if asset.fingerprint() != self.fingerprint || asset.chunk_count() != self.warm_u.len() {
+            return Err(StressError::AssetMismatch);
+        }
+        if health.len() != asset.bond_count() {
+            return Err(StressError::HealthLength {
+                found: health.len(),
+                expected: asset.bond_count(),
+            });
+        }
+        if nodes.is_empty() {
+            return Err(StressError::EmptyCluster);
+        }
+        Ok(())
     }
 
     /// A solve that did not converge and whose answer is not finite in the

@@ -44,18 +44,7 @@ impl StressSolver {
         nodes: &[ChunkIndex],
         health: &[f32],
     ) -> Result<bool, StressError> {
-        if asset.fingerprint() != self.fingerprint || asset.chunk_count() != self.warm_u.len() {
-            return Err(StressError::AssetMismatch);
-        }
-        if health.len() != asset.bond_count() {
-            return Err(StressError::HealthLength {
-                found: health.len(),
-                expected: asset.bond_count(),
-            });
-        }
-        if nodes.is_empty() {
-            return Err(StressError::EmptyCluster);
-        }
+        self.check_cluster(asset, nodes, health)?;
         if self.kept_system(nodes, health) == Some(Kept::Same) && self.system_refined_none() {
             return Ok(true);
         }
