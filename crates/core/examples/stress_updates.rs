@@ -1,0 +1,135 @@
+//! The per-update cost of `InstanceStress` on the 100 × 50 × 2 wall
+//! (10,000 chunks) solved reduced (`REDUCE_ABOVE`), and for comparison in
+//! full (`reduce_above = 0`), under the default frame
+//! budget (50,000 bond passes, `DestructionSettings::stress_work_per_frame`),
+//! in the four scenes of `tests/issue_13_multiresolution.rs`: the solid wall
+//! and the wall whose support is removed under columns 40–59, each of
+//! concrete (stands) and of a weak material (collapses). Each update's
+//! event is committed at once (headless), as the test does, until the
+//! stress is idle or 3,000 updates have run. Prints, per scene, the time of
+//! `InstanceStress::new` (which prepares the first cluster), the updates,
+//! their median, p95 and worst time, and the updates over 1 ms with their
+//! clusters and work.
+//! `cargo run --release -p smithereens-core --example stress_updates [-- FILTER]`
+#![allow(missing_docs, clippy::unwrap_used)]
+
+use smithereens_core::fixtures::grid_desc;
+use smithereens_core::glam::Vec3;
+use smithereens_core::stress::{
+    InstanceStress, Material, REDUCE_ABOVE, StressDesc, StressLimit, StressMaterials,
+};
+use smithereens_core::*;
+use std::sync::Arc;
+use std::time::Instant;
+
+/// One cube's weight, N (0.5 m, 2,400 kg/m³).
+const W: f32 = 300.0 * 9.81;
+
+fn wall(gap: Option<(u32, u32)>) -> Arc<Asset> {
+    let mut d = grid_desc(100, 50, 2, 0.5, 2400.0, 40.0);
+    if let Some((x0, x1)) = gap {
+        for (i, c) in d.chunks.iter_mut().enumerate() {
+            if (x0..x1).contains(&(i as u32 % 100)) {
+                c.support = false;
+            }
+        }
+    }
+    Arc::new(Asset::new(&d).unwrap())
+}
+
+fn far() -> StressLimit {
+    StressLimit {
+        elastic: 1e12,
+        fatal: 1e12,
+    }
+}
+
+fn main() {
+    let filter = std::env::args().nth(1).unwrap_or_default();
+    let base = 50.0 * W / 0.25;
+    let weak_solid = Material {
+        compression: StressLimit {
+            elastic: 0.5 * base,
+            fatal: 0.6 * base,
+        },
+        tension: far(),
+        shear: far(),
+        damage_rate: 1e-5,
+    };
+    let weak_gap = Material {
+        compression: far(),
+        tension: far(),
+        shear: StressLimit {
+            elastic: 40e3,
+            fatal: 60e3,
+        },
+        damage_rate: 1e-5,
+    };
+    let scenes = [
+        ("solid, concrete", None, Material::CONCRETE),
+        ("solid, weak", None, weak_solid),
+        ("gap, concrete", Some((40, 60)), Material::CONCRETE),
+        ("gap, weak", Some((40, 60)), weak_gap),
+    ];
+    for (scene, gap, material) in scenes {
+        for (mode, reduce_above) in [("reduced", REDUCE_ABOVE), ("full", 0)] {
+            let name = format!("{scene}, {mode}");
+            if !name.contains(filter.as_str()) {
+                continue;
+            }
+            let mut instance = Instance::new(wall(gap), Pose::IDENTITY).unwrap();
+            let mut desc = StressDesc::new(StressMaterials::uniform(material));
+            desc.settings.reduce_above = reduce_above;
+            desc.settings.max_iterations = 1000;
+            let t0 = Instant::now();
+            let mut stress = InstanceStress::new(&instance, desc).unwrap();
+            let new_ms = t0.elapsed().as_secs_f64() * 1e3;
+            let mut times = Vec::new();
+            let mut slow = Vec::new();
+            let mut broken = 0;
+            for update in 0..3000 {
+                let mut budget = 50_000u64;
+                let t0 = Instant::now();
+                let u = stress
+                    .update_within(
+                        &instance,
+                        Vec3::new(0.0, -9.81, 0.0),
+                        1.0 / 60.0,
+                        &mut budget,
+                    )
+                    .unwrap();
+                let ms = t0.elapsed().as_secs_f64() * 1e3;
+                times.push(ms);
+                if ms > 1.0 {
+                    slow.push(format!(
+                        "update {update}: {ms:.2} ms, {} clusters, {} iterations, {} passes",
+                        instance.clusters().count(),
+                        u.iterations,
+                        u.work
+                    ));
+                }
+                if let Some(event) = u.event {
+                    instance.admit(event).unwrap();
+                    let out = instance.commit(&mut HeadlessBackend::default()).unwrap();
+                    broken += out.broken.len();
+                    stress.observe_commit(&instance, &out);
+                } else if stress.is_idle() {
+                    break;
+                }
+            }
+            let n = times.len();
+            let mut sorted = times.clone();
+            sorted.sort_by(f64::total_cmp);
+            println!(
+                "{name}: new {new_ms:.2} ms; {n} updates, {broken} bonds broken; median {:.3}, p95 {:.3}, worst {:.2} ms; {} over 1 ms",
+                sorted[n / 2],
+                sorted[n * 95 / 100],
+                sorted[n - 1],
+                slow.len()
+            );
+            for line in slow.iter().take(6) {
+                println!("  {line}");
+            }
+        }
+    }
+}
