@@ -13,8 +13,8 @@
 use smithereens_core::fixtures::{health_with_cut, refining_material, stress_wall_desc};
 use smithereens_core::glam::Vec3;
 use smithereens_core::stress::{
-    BondStress, SolveProgress, StressError, StressLoads, StressMaterials, StressReport,
-    StressSettings, StressSolver,
+    BondStress, Preconditioner, SolveProgress, StressError, StressLoads, StressMaterials,
+    StressReport, StressSettings, StressSolver,
 };
 use smithereens_core::*;
 
@@ -105,6 +105,38 @@ fn a_prepared_solver_reports_what_a_fresh_one_does_call_for_call() {
         assert!(prepared.prepare(&w.asset, &w.nodes, &broken).unwrap());
         let got = calls(&mut prepared, &w, &broken, work);
         assert_eq!(got, expected, "work {work}, after the breaks");
+    }
+}
+
+#[test]
+fn a_prepared_solver_reports_what_a_fresh_one_does_under_each_preconditioner() {
+    let w = wall();
+    for preconditioner in [Preconditioner::Forest, Preconditioner::Multilevel] {
+        let settings = StressSettings {
+            max_iterations: 10_000,
+            reduce_above: 100,
+            preconditioner,
+            ..Default::default()
+        };
+        let new = || {
+            StressSolver::new(
+                &w.asset,
+                settings,
+                StressMaterials::uniform(refining_material()),
+            )
+            .unwrap()
+        };
+        for work in [5_000, u64::MAX] {
+            let (mut fresh, mut prepared) = (new(), new());
+            assert!(prepared.prepare(&w.asset, &w.nodes, &w.health).unwrap());
+            let expected = calls(&mut fresh, &w, &w.health, work);
+            assert!(expected.last().unwrap().0.converged, "{preconditioner:?}");
+            assert_eq!(
+                calls(&mut prepared, &w, &w.health, work),
+                expected,
+                "{preconditioner:?}, work {work}"
+            );
+        }
     }
 }
 

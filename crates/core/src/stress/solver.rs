@@ -1073,8 +1073,7 @@ impl StressSolver {
         self.gather_bonds(asset, health);
         // Charged whether or not the structure is reused (see Work).
         self.passes += (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * self.bonds.len() as u64;
-        let anchored = self.fixed[..self.chunk.len()].iter().any(|&f| f)
-            || self.adj_offsets[self.chunk.len()] < self.adj_offsets[self.chunk.len() + 1];
+        let anchored = self.gathered_anchored();
         let mode = if anchored {
             SolveMode::Anchored
         } else if loads.angular_velocity != Vec3::ZERO && self.chunk.len() > 1 {
@@ -1101,12 +1100,7 @@ impl StressSolver {
             // leave it no reaction.
             self.fixed[0] = true;
         }
-        let free = self.fixed[..self.chunk.len()]
-            .iter()
-            .filter(|&&f| !f)
-            .count();
-        let reduce_above = self.settings.reduce_above as usize;
-        if mode == SolveMode::Anchored && reduce_above > 0 && free > reduce_above {
+        if mode == SolveMode::Anchored && self.gathered_reduces() {
             return self.solve_reduced(asset, nodes, health, loads, progress, None);
         }
         self.reset_vectors(self.chunk.len() + 1);
@@ -1159,6 +1153,24 @@ impl StressSolver {
         };
         self.report = Some(report);
         Ok(report)
+    }
+
+    /// The gathered cluster has an anchor: a support among its nodes or a
+    /// bond to the world.
+    fn gathered_anchored(&self) -> bool {
+        let n = self.chunk.len();
+        self.fixed[..n].iter().any(|&f| f) || self.adj_offsets[n] < self.adj_offsets[n + 1]
+    }
+
+    /// The gathered cluster, anchored, is solved reduced: it has more than
+    /// [`StressSettings::reduce_above`] free nodes (and that is not 0).
+    fn gathered_reduces(&self) -> bool {
+        let reduce_above = self.settings.reduce_above as usize;
+        let free = self.fixed[..self.chunk.len()]
+            .iter()
+            .filter(|&&f| !f)
+            .count();
+        reduce_above > 0 && free > reduce_above
     }
 
     /// The checks every call on a cluster starts with: the solver's asset,

@@ -15,7 +15,7 @@
 //! gives the results a fresh one would, bit for bit, so preparing changes
 //! no report, bond result or cut (`tests/stress_prepare.rs`).
 
-use super::{Asset, ChunkIndex, StressError, StressSolver};
+use super::{Asset, ChunkIndex, Preconditioner, StressError, StressSolver};
 use crate::stress::solver::kept::Kept;
 
 impl StressSolver {
@@ -50,20 +50,19 @@ impl StressSolver {
         }
         self.gather_nodes(asset, nodes)?;
         self.gather_bonds(asset, health);
-        let n = self.chunk.len();
-        let anchored =
-            self.fixed[..n].iter().any(|&f| f) || self.adj_offsets[n] < self.adj_offsets[n + 1];
-        let free = self.fixed[..n].iter().filter(|&&f| !f).count();
-        let reduce_above = self.settings.reduce_above as usize;
-        if !(anchored && reduce_above > 0 && free > reduce_above) {
+        if !(self.gathered_anchored() && self.gathered_reduces()) {
             return Ok(false);
         }
         // The first round of `solve_reduced`: nothing refined yet.
         self.refined.clear();
-        self.refined.resize(n, false);
+        self.refined.resize(self.chunk.len(), false);
         self.reduce(asset, health);
         self.build_forest();
-        self.ensure_hierarchy(false);
+        // A reduced solve preconditions with the hierarchy unless told to
+        // use the forest alone (see `conjugate_gradient`).
+        if self.settings.preconditioner != Preconditioner::Forest {
+            self.ensure_hierarchy(false);
+        }
         Ok(true)
     }
 
