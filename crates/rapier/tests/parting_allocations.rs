@@ -39,7 +39,6 @@ fn step(set: &mut DestructionSet, physics: &mut PhysicsWorld) -> usize {
     before + after
 }
 
-#[test]
 fn a_piece_parting_on_inside_the_fixed_part_allocates_nothing_per_step() {
     let mut physics = new_physics_world(&WorldSettings::default());
     insert_ground(&mut physics, 0.0, 0.7);
@@ -88,4 +87,13 @@ fn a_piece_parting_on_inside_the_fixed_part_allocates_nothing_per_step() {
     let at = physics.bodies[rb].translation();
     assert!((at.x - placed.x).abs() < 0.01, "moved to x = {}", at.x);
     assert_eq!(allocations, 0, "allocations in 120 parting steps");
+}
+
+/// Runs without libtest's harness (`harness = false` in Cargo.toml): the
+/// allocation counter is global, and the harness's main thread does its
+/// own bookkeeping while a test runs on another thread (one 96-byte
+/// allocation counted inside a measured section: a CI flake), so the check
+/// runs on the main thread alone.
+fn main() {
+    a_piece_parting_on_inside_the_fixed_part_allocates_nothing_per_step();
 }
