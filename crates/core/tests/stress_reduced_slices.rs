@@ -342,3 +342,30 @@ fn a_reduced_slice_under_the_forest_resumes_under_another_preconditioner() {
     assert_eq!(turned, kept);
     assert_eq!(turned_results, kept_results);
 }
+
+/// A call that ends in `SolveMode::Skipped` (a free cluster at rest: here
+/// one chunk that is not a support) is not cut short, so it leaves no
+/// progress, whatever progress it was handed: a loop slicing until the
+/// progress is `None` ends (it used to keep the other solve's progress
+/// and report `converged`, so that loop never did).
+#[test]
+fn a_skipped_solve_leaves_no_progress() {
+    let w = wall();
+    let mut s = solver(&w.asset);
+    let mut progress = None;
+    let cut = s
+        .solve_within(&w.asset, &w.nodes, &w.health, &GRAVITY, 1, &mut progress)
+        .unwrap();
+    assert!(!cut.converged && progress.is_some(), "{cut:?}");
+    let free = *w
+        .nodes
+        .iter()
+        .find(|&&c| !w.asset.chunks()[c].support)
+        .unwrap();
+    let r = s
+        .solve_within(&w.asset, &[free], &w.health, &GRAVITY, 1, &mut progress)
+        .unwrap();
+    assert_eq!(r.mode, smithereens_core::stress::SolveMode::Skipped);
+    assert!(r.converged);
+    assert!(progress.is_none());
+}

@@ -233,27 +233,63 @@ impl InstanceStress {
     /// The stress of `instance`, with every supported cluster due for a
     /// solve at the first [`Self::update`] (a weak structure fails under its
     /// own weight from the first step). The first of them to be solved
-    /// (the lowest handle) is prepared here ([`StressSolver::prepare`]):
-    /// when it is solved reduced, its super-nodes and hierarchy are built
-    /// now, at load, rather than in the first update (2–5 ms on the
-    /// 100 × 50 × 2 wall). That changes no result.
+    /// (the lowest handle) is prepared here ([`Self::prepare_next`]).
     ///
     /// # Errors
     /// As [`StressDesc::validate`] and [`StressSolver::new`] (bad materials
     /// for the asset, a zero-area bond), and as [`StressSolver::prepare`]
     /// for the first cluster.
     pub fn new(instance: &Instance, desc: StressDesc) -> Result<Self, StressError> {
+        let mut s = Self::unprepared(instance, desc)?;
+        s.prepare_next(instance)?;
+        Ok(s)
+    }
+
+    /// Prepares ([`StressSolver::prepare`]) the cluster the next update
+    /// will solve first (the first due after the last update's turn, as
+    /// [`Self::update_within`] picks them), unless a solve of it is under
+    /// way past its first refinement round (a prepared first round would
+    /// not serve it): when it is solved reduced, its super-nodes and
+    /// hierarchy are built now rather than in that update (1.5–1.6 ms on
+    /// the 100 × 50 × 2 wall, 2–5 ms in a fresh process, page faults
+    /// included). [`Self::new`] and [`Self::from_state`] call it: loading
+    /// and restoring are where that cost belongs. It changes no result.
+    ///
+    /// # Errors
+    /// As [`StressSolver::prepare`].
+    pub fn prepare_next(&mut self, instance: &Instance) -> Result<(), StressError> {
+        use std::ops::Bound::{Excluded, Unbounded};
+        let after = self
+            .turn
+            .map(|t| self.dirty.range((Excluded(t), Unbounded)).copied());
+        let next = after
+            .into_iter()
+            .flatten()
+            .chain(self.dirty.iter().copied())
+            .find(|&h| instance.cluster(h).is_some_and(|c| c.supported));
+        let Some(h) = next else {
+            return Ok(());
+        };
+        let refining = self
+            .progress
+            .binary_search_by_key(&h, |(c, _)| *c)
+            .is_ok_and(|at| self.progress[at].1.reduced_round().2 > 0);
+        if let (Some(cluster), false) = (instance.cluster(h), refining) {
+            self.solver
+                .prepare(instance.asset(), &cluster.nodes, instance.health())?;
+        }
+        Ok(())
+    }
+
+    /// [`Self::new`] without the prepare.
+    fn unprepared(instance: &Instance, desc: StressDesc) -> Result<Self, StressError> {
         desc.validate()?;
-        let mut solver =
-            StressSolver::new(instance.asset(), desc.settings, desc.materials.clone())?;
-        let dirty: BTreeSet<ClusterHandle> = instance
+        let solver = StressSolver::new(instance.asset(), desc.settings, desc.materials.clone())?;
+        let dirty = instance
             .clusters()
             .filter(|(_, c)| c.supported)
             .map(|(h, _)| h)
             .collect();
-        if let Some(cluster) = dirty.first().and_then(|&h| instance.cluster(h)) {
-            solver.prepare(instance.asset(), &cluster.nodes, instance.health())?;
-        }
         Ok(Self {
             desc,
             solver,
@@ -706,7 +742,9 @@ impl InstanceStress {
         }
     }
 
-    /// Rebuilds the stress of `instance` from a [`Self::state`].
+    /// Rebuilds the stress of `instance` from a [`Self::state`], and
+    /// prepares the cluster its next update solves first
+    /// ([`Self::prepare_next`]).
     ///
     /// # Errors
     /// As [`Self::new`], plus [`StressError::AssetMismatch`] when the warm
@@ -715,7 +753,7 @@ impl InstanceStress {
         instance: &Instance,
         state: InstanceStressState,
     ) -> Result<Self, StressError> {
-        let mut s = Self::new(instance, state.desc)?;
+        let mut s = Self::unprepared(instance, state.desc)?;
         let (u, t): (Vec<DVec3>, Vec<DVec3>) = state.warm.into_iter().unzip();
         s.solver.set_warm_start(&u, &t)?;
         s.dirty = state.dirty.into_iter().collect();
@@ -727,6 +765,7 @@ impl InstanceStress {
         s.progress = state.progress;
         s.progress.sort_by_key(|(c, _)| *c);
         s.progress.dedup_by_key(|(c, _)| *c);
+        s.prepare_next(instance)?;
         Ok(s)
     }
 }

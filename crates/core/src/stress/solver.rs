@@ -1082,6 +1082,8 @@ impl StressSolver {
             SolveMode::Skipped
         };
         if mode == SolveMode::Skipped {
+            // Not cut short: no progress (one of another solve is dropped).
+            *progress = None;
             for lb in &self.bonds {
                 self.stresses.push(BondStress::zero(lb.bond));
             }
