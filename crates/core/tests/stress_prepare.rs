@@ -205,3 +205,62 @@ fn a_failed_prepare_keeps_nothing_and_changes_nothing() {
         calls(&mut fresh, &w, &w.health, 5_000)
     );
 }
+
+#[test]
+fn is_prepared_says_whether_the_next_solve_only_iterates() {
+    let w = wall();
+    let mut s = solver(&w.asset, 100);
+    assert!(!s.is_prepared(&w.nodes, &w.health));
+    assert!(s.prepare(&w.asset, &w.nodes, &w.health).unwrap());
+    assert!(s.is_prepared(&w.nodes, &w.health));
+    // Other nodes, another order, other bonds, a health of the wrong
+    // length: not prepared (and no panic).
+    assert!(!s.is_prepared(&w.nodes[1..], &w.health));
+    let reversed: Vec<ChunkIndex> = w.nodes.iter().rev().copied().collect();
+    assert!(!s.is_prepared(&reversed, &w.health));
+    let mut broken = w.health.clone();
+    broken[w.asset.bond_count() / 2] = 0.0;
+    assert!(!s.is_prepared(&w.nodes, &broken));
+    assert!(!s.is_prepared(&w.nodes, &w.health[1..]));
+    // A sliced solve that refines leaves a later round's system.
+    calls(&mut s, &w, &w.health, u64::MAX);
+    assert!(!s.is_prepared(&w.nodes, &w.health));
+}
+
+/// Two supported walls of 12 × 12 × 2 side by side, not bonded to each
+/// other: an instance of two clusters, each reduced above 100.
+fn twin_walls() -> Instance {
+    let mut d = stress_wall_desc(24, 12, 2);
+    d.bonds.retain(|b| match b.chunk1 {
+        smithereens_core::BondEnd::Chunk(c1) => {
+            let x = |c: u32| d.chunks[c as usize].centroid.x < 6.0;
+            x(b.chunk0) == x(c1)
+        }
+        smithereens_core::BondEnd::World => true,
+    });
+    let asset = std::sync::Arc::new(Asset::new(&d).unwrap());
+    Instance::new(asset, Pose::IDENTITY).unwrap()
+}
+
+#[test]
+fn instance_stress_prepares_the_cluster_its_next_update_solves_first() {
+    use smithereens_core::stress::{InstanceStress, StressDesc};
+    let inst = twin_walls();
+    let clusters: Vec<_> = inst
+        .clusters()
+        .map(|(h, c)| (h, c.nodes.to_vec()))
+        .collect();
+    assert_eq!(clusters.len(), 2);
+    let mut desc = StressDesc::new(StressMaterials::uniform(refining_material()));
+    desc.settings.reduce_above = 100;
+    let stress = InstanceStress::new(&inst, desc).unwrap();
+    // The first update starts from the lowest handle.
+    assert!(stress.solver().is_prepared(&clusters[0].1, inst.health()));
+    // Restored with the turn at the first cluster, the next update starts
+    // at the second: that one is prepared.
+    let mut state = stress.state();
+    state.turn = Some(clusters[0].0);
+    let restored = InstanceStress::from_state(&inst, state).unwrap();
+    assert!(restored.solver().is_prepared(&clusters[1].1, inst.health()));
+    assert!(!restored.solver().is_prepared(&clusters[0].1, inst.health()));
+}

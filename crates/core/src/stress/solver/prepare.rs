@@ -29,7 +29,7 @@ impl StressSolver {
     /// round of its solve would, and keeps them for the next solve of the
     /// same nodes and intact bonds. Returns whether such a system now
     /// stands (false: the cluster is solved in full, or unanchored, and
-    /// nothing is kept). Changes no result: a kept system gives a fresh
+    /// nothing is kept; [`Self::is_prepared`] asks without preparing). Changes no result: a kept system gives a fresh
     /// one's results bit for bit, so a prepared solver reports, cuts and
     /// results as an unprepared one would (a work limit could not slice
     /// this setup, since where it cuts a solve must not depend on what the
@@ -53,7 +53,7 @@ impl StressSolver {
         health: &[f32],
     ) -> Result<bool, StressError> {
         self.check_cluster(asset, nodes, health)?;
-        if self.kept_system(nodes, health) == Some(Kept::Same) && self.system_refined_none() {
+        if self.is_prepared(nodes, health) {
             return Ok(true);
         }
         self.gather_nodes(asset, nodes)?;
@@ -74,9 +74,16 @@ impl StressSolver {
         Ok(true)
     }
 
-    /// The kept system refines no chunk (it is a first round's).
-    fn system_refined_none(&self) -> bool {
-        !self.system_refined.iter().any(|&r| r)
+    /// Whether the solver holds a first round's reduced system of exactly
+    /// these nodes (the same, in the same order) with the same bonds intact
+    /// under `health` (one entry per asset bond; any other length: false),
+    /// so that the next solve of them only iterates: what
+    /// [`Self::prepare`] leaves (and a solve whose last round refined
+    /// nothing). Changes nothing; O(nodes + bonds of the cluster).
+    pub fn is_prepared(&self, nodes: &[ChunkIndex], health: &[f32]) -> bool {
+        health.len() == self.bond_consts.len()
+            && self.kept_system(nodes, health) == Some(Kept::Same)
+            && !self.system_refined.iter().any(|&r| r)
     }
 }
 
