@@ -2,7 +2,8 @@
 //! (10,000 chunks) solved reduced (`REDUCE_ABOVE`), and for comparison in
 //! full (`reduce_above = 0`), under the default frame
 //! budget (50,000 bond passes, `DestructionSettings::stress_work_per_frame`),
-//! in the four scenes of `tests/issue_13_multiresolution.rs`: the solid wall
+//! in the four scenes of `fixtures::multiresolution_scenes` (those of
+//! `tests/issue_13_multiresolution.rs`): the solid wall
 //! and the wall whose support is removed under columns 40–59, each of
 //! concrete (stands) and of a weak material (collapses). Each update's
 //! event is committed at once (headless), as the test does, until the
@@ -13,72 +14,24 @@
 //! `cargo run --release -p smithereens-core --example stress_updates [-- FILTER]`
 #![allow(missing_docs, clippy::unwrap_used)]
 
-use smithereens_core::fixtures::grid_desc;
+use smithereens_core::fixtures::multiresolution_scenes;
 use smithereens_core::glam::Vec3;
-use smithereens_core::stress::{
-    InstanceStress, Material, REDUCE_ABOVE, StressDesc, StressLimit, StressMaterials,
-};
+use smithereens_core::stress::{InstanceStress, REDUCE_ABOVE, StressDesc, StressMaterials};
 use smithereens_core::*;
 use std::sync::Arc;
 use std::time::Instant;
 
-/// One cube's weight, N (0.5 m, 2,400 kg/m³).
-const W: f32 = 300.0 * 9.81;
-
-fn wall(gap: Option<(u32, u32)>) -> Arc<Asset> {
-    let mut d = grid_desc(100, 50, 2, 0.5, 2400.0, 40.0);
-    if let Some((x0, x1)) = gap {
-        for (i, c) in d.chunks.iter_mut().enumerate() {
-            if (x0..x1).contains(&(i as u32 % 100)) {
-                c.support = false;
-            }
-        }
-    }
-    Arc::new(Asset::new(&d).unwrap())
-}
-
-fn far() -> StressLimit {
-    StressLimit {
-        elastic: 1e12,
-        fatal: 1e12,
-    }
-}
-
 fn main() {
     let filter = std::env::args().nth(1).unwrap_or_default();
-    let base = 50.0 * W / 0.25;
-    let weak_solid = Material {
-        compression: StressLimit {
-            elastic: 0.5 * base,
-            fatal: 0.6 * base,
-        },
-        tension: far(),
-        shear: far(),
-        damage_rate: 1e-5,
-    };
-    let weak_gap = Material {
-        compression: far(),
-        tension: far(),
-        shear: StressLimit {
-            elastic: 40e3,
-            fatal: 60e3,
-        },
-        damage_rate: 1e-5,
-    };
-    let scenes = [
-        ("solid, concrete", None, Material::CONCRETE),
-        ("solid, weak", None, weak_solid),
-        ("gap, concrete", Some((40, 60)), Material::CONCRETE),
-        ("gap, weak", Some((40, 60)), weak_gap),
-    ];
-    for (scene, gap, material) in scenes {
+    for scene in multiresolution_scenes() {
         for (mode, reduce_above) in [("reduced", REDUCE_ABOVE), ("full", 0)] {
-            let name = format!("{scene}, {mode}");
+            let name = format!("{}, {mode}", scene.name);
             if !name.contains(filter.as_str()) {
                 continue;
             }
-            let mut instance = Instance::new(wall(gap), Pose::IDENTITY).unwrap();
-            let mut desc = StressDesc::new(StressMaterials::uniform(material));
+            let asset = Arc::new(Asset::new(&scene.desc).unwrap());
+            let mut instance = Instance::new(asset, Pose::IDENTITY).unwrap();
+            let mut desc = StressDesc::new(StressMaterials::uniform(scene.material));
             desc.settings.reduce_above = reduce_above;
             desc.settings.max_iterations = 1000;
             let t0 = Instant::now();

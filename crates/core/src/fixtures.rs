@@ -2,7 +2,8 @@
 
 mod stress_structures;
 pub use stress_structures::{
-    health_with_cut, refining_material, stress_bridge_desc, stress_tower_desc, stress_wall_desc,
+    MultiresolutionScene, health_with_cut, multiresolution_scenes, refining_material,
+    refining_wall, stress_bridge_desc, stress_tower_desc, stress_wall_desc,
 };
 
 use crate::asset::{Asset, AssetDesc, BondDesc, BondEnd, ChunkDesc, HullDesc};

@@ -2,40 +2,22 @@
 //! Issue 13 item 6: the reduced (multi-resolution) solve of a large
 //! cluster reaches the same outcome as the full solve.
 //!
-//! A 100 × 50 × 2 wall of 0.5 m cubes (10,000 chunks, 2,400 kg/m³, one cube
-//! weighs W = 2,943 N; the bottom row is supported) runs the per-frame
-//! stress loop with commits until nothing changes, once with every
-//! cluster solved in full (`reduce_above = 0`) and once reduced above
-//! [`REDUCE_ABOVE`] free chunks. Scenes: the solid wall and the wall with
-//! the support removed under columns 40–59 (the middle hangs on shear
-//! from its neighbours), each with a strong material (concrete: stands)
-//! and a weak one (compression fatal at 0.6 × the base stress 50 W /
-//! 0.25 m² = 589 kPa for the solid wall, shear fatal at 60 kPa for the
-//! gap: both collapse). Same outcome: both stand or both collapse, and
-//! at least 95 % of the bonds broken in either run are broken in both.
+//! The scenes of `fixtures::multiresolution_scenes` (a 100 × 50 × 2 wall
+//! of 0.5 m cubes, 10,000 chunks, solid and over a 20-column gap in its
+//! support, each of concrete, which stands, and of a weak material, which
+//! collapses) run the per-frame stress loop with commits until nothing
+//! changes, once with every cluster solved in full (`reduce_above = 0`)
+//! and once reduced above [`REDUCE_ABOVE`] free chunks. Same outcome: both
+//! stand or both collapse, and at least 95 % of the bonds broken in either
+//! run are broken in both.
 
-use smithereens_core::fixtures::grid_desc;
+use smithereens_core::fixtures::{MultiresolutionScene, multiresolution_scenes};
 use smithereens_core::glam::Vec3;
 use smithereens_core::stress::{
     InstanceStress, Material, REDUCE_ABOVE, StressDesc, StressLimit, StressMaterials,
 };
 use smithereens_core::*;
 use std::sync::Arc;
-
-const W: f32 = 300.0 * 9.81;
-
-fn wall(gap: Option<(u32, u32)>) -> Arc<Asset> {
-    let mut d = grid_desc(100, 50, 2, 0.5, 2400.0, 40.0);
-    if let Some((x0, x1)) = gap {
-        for (i, c) in d.chunks.iter_mut().enumerate() {
-            let x = i as u32 % 100;
-            if (x0..x1).contains(&x) {
-                c.support = false;
-            }
-        }
-    }
-    Arc::new(Asset::new(&d).unwrap())
-}
 
 /// Runs stress → event → commit until idle; returns (collapsed, broken
 /// bonds ascending, largest residual of a solve).
@@ -70,8 +52,9 @@ fn outcome(asset: &Arc<Asset>, m: Material, reduce_above: u32) -> (bool, Vec<Bon
     (collapsed, broken, worst)
 }
 
-fn same_outcome(gap: Option<(u32, u32)>, m: Material, collapses: bool) {
-    let asset = wall(gap);
+fn same_outcome(scene: &MultiresolutionScene) {
+    let (m, collapses) = (scene.material, scene.collapses);
+    let asset = Arc::new(Asset::new(&scene.desc).unwrap());
     let (full_c, full, full_res) = outcome(&asset, m, 0);
     let (red_c, red, red_res) = outcome(&asset, m, REDUCE_ABOVE);
     assert!(full_res <= 1e-3 && red_res <= 1e-3, "{full_res} {red_res}");
@@ -92,64 +75,26 @@ fn same_outcome(gap: Option<(u32, u32)>, m: Material, collapses: bool) {
     }
 }
 
-fn far() -> StressLimit {
-    StressLimit {
-        elastic: 1e12,
-        fatal: 1e12,
-    }
-}
-
 #[test]
 fn a_strong_solid_wall_stands_full_and_reduced() {
-    same_outcome(None, Material::CONCRETE, false);
+    same_outcome(&multiresolution_scenes()[0]);
 }
 
 #[test]
 fn a_weak_solid_wall_collapses_with_the_same_bonds_full_and_reduced() {
-    let base = 50.0 * W / 0.25;
-    let m = Material {
-        compression: StressLimit {
-            elastic: 0.5 * base,
-            fatal: 0.6 * base,
-        },
-        tension: far(),
-        shear: far(),
-        damage_rate: 1e-5,
-    };
-    same_outcome(None, m, true);
+    same_outcome(&multiresolution_scenes()[1]);
 }
 
 #[test]
 fn a_strong_wall_over_a_gap_stands_full_and_reduced() {
-    same_outcome(Some((40, 60)), Material::CONCRETE, false);
+    same_outcome(&multiresolution_scenes()[2]);
 }
 
 #[test]
 fn a_weak_wall_over_a_gap_collapses_with_the_same_bonds_full_and_reduced() {
-    let m = Material {
-        compression: far(),
-        tension: far(),
-        shear: StressLimit {
-            elastic: 40e3,
-            fatal: 60e3,
-        },
-        damage_rate: 1e-5,
-    };
-    same_outcome(Some((40, 60)), m, true);
+    same_outcome(&multiresolution_scenes()[3]);
 }
 
-/// A weak bond hidden inside a super-node: the reduced graph drops the
-/// bonds inside its super-nodes, so a bond of weaker material there would
-/// never be looked at if refinement judged the bonds between super-nodes
-/// by their own limits only. It judges them by the weakest limit inside
-/// their super-nodes as well, so the weak bond is solved at full
-/// resolution and reported, past its fatal limit as in the full solve.
-///
-/// The 24 × 12 × 2 wall of 0.5 m cubes, concrete, reduced above 100 free
-/// chunks; the bonds tried are vertical bonds of the lower rows that the
-/// reduced solve does not report with concrete everywhere (inside a
-/// super-node), each in turn made of a material whose compression elastic
-/// limit, 50 kPa, is below the ~100 kPa its row carries.
 #[test]
 fn a_weak_bond_inside_a_super_node_is_refined_and_reported() {
     use smithereens_core::fixtures::stress_wall_desc;

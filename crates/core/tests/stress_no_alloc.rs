@@ -33,11 +33,9 @@ fn steady_state_stress_allocates_nothing() {
 /// progress, sized then for every round) and never after, cuts between
 /// rounds included.
 fn a_sliced_reduced_solve_allocates_only_at_its_first_cut() {
-    let asset = Asset::new(&fixtures::stress_wall_desc(24, 12, 2)).unwrap();
-    let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
     // A 4-column gap under the wall: the bonds beside it refine.
-    let health =
-        fixtures::health_with_cut(&asset, 10.0, |p| p.y < 1.0 && (5.0..7.0).contains(&p.x));
+    let (asset, health) = fixtures::refining_wall().unwrap();
+    let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
     let weak = fixtures::refining_material();
     let settings = StressSettings {
         max_iterations: 10_000,

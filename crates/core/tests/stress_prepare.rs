@@ -10,7 +10,7 @@
 //! weak material whose bonds beside the gap refine (more than one round).
 #![allow(clippy::unwrap_used)]
 
-use smithereens_core::fixtures::{health_with_cut, refining_material, stress_wall_desc};
+use smithereens_core::fixtures::{refining_material, refining_wall, stress_wall_desc};
 use smithereens_core::glam::Vec3;
 use smithereens_core::stress::{
     BondStress, Preconditioner, SolveProgress, StressError, StressLoads, StressMaterials,
@@ -31,9 +31,8 @@ struct Wall {
 }
 
 fn wall() -> Wall {
-    let asset = Asset::new(&stress_wall_desc(24, 12, 2)).unwrap();
+    let (asset, health) = refining_wall().unwrap();
     let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
-    let health = health_with_cut(&asset, 10.0, |p| p.y < 1.0 && (5.0..7.0).contains(&p.x));
     Wall {
         asset,
         nodes,
