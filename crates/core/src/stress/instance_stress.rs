@@ -712,11 +712,11 @@ impl InstanceStress {
             h.write_u32(c.index());
             h.write_u32(c.generation());
             h.write_u32(p.iterations());
-            let (round, started, refined) = p.reduced_round();
+            let (round, stage, refined) = p.reduced_round();
             if round > 0 {
                 // A reduced solve's place (full solves hash as before).
                 h.write_u32(round);
-                h.write_u32(u32::from(started));
+                h.write_u32(u32::from(stage));
                 h.write_u64(refined as u64);
             }
         }

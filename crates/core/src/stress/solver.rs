@@ -104,6 +104,19 @@ mod split;
 pub use progress::{SolveProgress, SolveProgressV1};
 pub use reduced::REDUCE_ABOVE;
 
+/// How [`StressSolver::conjugate_gradient`] treats its start (not a
+/// resumed slice).
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+enum CgStart {
+    /// Charged the hierarchy's build, and the first iteration runs in the
+    /// same call (every solve but a reduced one).
+    Whole,
+    /// A reduced round's: the hierarchy was built and charged as a step of
+    /// its own, and the start is one too (see "Slices" in [`reduced`]), so
+    /// the call may end before the first iteration.
+    Step,
+}
+
 /// How a conjugate-gradient run ended: iterations of this call, and the
 /// residual when the warm start already met ε (`Done`); or cut short by
 /// the work limit, its state saved to resume from.
@@ -1016,10 +1029,11 @@ impl StressSolver {
     /// A call overshoots `work` by at most the hierarchy's build when the
     /// forest trial ends ([`HIERARCHY_BUILD_PASSES`] per bond), or does its
     /// gathering, building, first iteration and evaluation whatever `work`
-    /// is. The reduced solve ([`StressSettings::reduce_above`]) is sliced
-    /// the same way, and also ends a call between two of its refinement
-    /// rounds when the next round's gathering, building, first iteration
-    /// and evaluation would pass `work` (see [`reduced`]).
+    /// is. The reduced solve ([`StressSettings::reduce_above`]) takes each
+    /// refinement round in steps (reduction, hierarchy, start, iterations)
+    /// and ends a call before a step that would pass `work`, after one step
+    /// at least (see [Slices](reduced#slices)); a call overshoots by at
+    /// most the gathering and one step.
     ///
     /// # Errors
     /// As [`Self::solve`].
@@ -1122,29 +1136,30 @@ impl StressSolver {
         let resume = slot
             .as_ref()
             .is_some_and(|p| p.continues(mode, &self.chunk, &self.bond_list, &self.b_u, &self.b_t));
-        let (iterations, residual) = match self.conjugate_gradient(inertial, &mut slot, resume) {
-            CgEnd::Done(iterations, Some(residual)) => (iterations, residual),
-            CgEnd::Done(iterations, None) => {
-                self.store_warm_start();
-                (iterations, self.evaluate(inertial))
-            }
-            CgEnd::CutShort(iterations) => {
-                // No bond results: the solve is not done. A restart (other
-                // loads, a restored snapshot without it) begins from here.
-                self.store_warm_start();
-                let residual = self.residual_norm();
-                *progress = slot;
-                let report = StressReport {
-                    iterations,
-                    residual: residual as f32,
-                    converged: false,
-                    mode,
-                    work: self.passes,
-                };
-                self.report = Some(report);
-                return Ok(report);
-            }
-        };
+        let (iterations, residual) =
+            match self.conjugate_gradient(inertial, &mut slot, resume, CgStart::Whole) {
+                CgEnd::Done(iterations, Some(residual)) => (iterations, residual),
+                CgEnd::Done(iterations, None) => {
+                    self.store_warm_start();
+                    (iterations, self.evaluate(inertial))
+                }
+                CgEnd::CutShort(iterations) => {
+                    // No bond results: the solve is not done. A restart (other
+                    // loads, a restored snapshot without it) begins from here.
+                    self.store_warm_start();
+                    let residual = self.residual_norm();
+                    *progress = slot;
+                    let report = StressReport {
+                        iterations,
+                        residual: residual as f32,
+                        converged: false,
+                        mode,
+                        work: self.passes,
+                    };
+                    self.report = Some(report);
+                    return Ok(report);
+                }
+            };
         self.forget_diverged(residual);
         let report = StressReport {
             iterations,
@@ -1645,6 +1660,26 @@ impl StressSolver {
             .max(self.r_t[k].length_squared() * self.inv_wl2[k])
     }
 
+    /// The residual at rest (zero displacements, `r = b`): the largest
+    /// over the free nodes of the loads over the node's weight (and size):
+    /// under gravity alone, |g| / [`STANDARD_GRAVITY`]. What a reduced call
+    /// that ends before its round's first iterate reports. Reads `b` (the
+    /// loads set); O(nodes).
+    pub(super) fn rest_residual(&self) -> f64 {
+        let mut worst = 0.0f64;
+        for k in 0..self.chunk.len() {
+            if !self.fixed[k] {
+                let r = (self.b_u[k].length_squared() * self.inv_w2[k])
+                    .max(self.b_t[k].length_squared() * self.inv_wl2[k]);
+                if r.is_nan() {
+                    return f64::NAN;
+                }
+                worst = worst.max(r);
+            }
+        }
+        worst.sqrt()
+    }
+
     /// The largest node residual over the free nodes (NaN if any is: a
     /// diverged solve must not read as converged).
     fn residual_norm(&self) -> f64 {
@@ -1664,11 +1699,15 @@ impl StressSolver {
     /// Runs PCG from the warm start in `x`, or from the progress in `slot`
     /// when `resume` (it is the progress of this very solve); returns how
     /// it ended. A cut saves the state into `slot`.
+    ///
+    /// `start`: how a start (not `resume`) is charged and cut (a reduced
+    /// round's, see "Slices" in [`reduced`], or any other solve's).
     fn conjugate_gradient(
         &mut self,
         inertial: bool,
         slot: &mut Option<SolveProgress>,
         resume: bool,
+        start: CgStart,
     ) -> CgEnd {
         let eps = f64::from(self.settings.epsilon);
         let mut total;
@@ -1762,7 +1801,9 @@ impl StressSolver {
                     if !hierarchy {
                         self.ensure_hierarchy(inertial);
                     }
-                    self.passes += HIERARCHY_BUILD_PASSES * self.bonds.len() as u64;
+                    if start == CgStart::Whole {
+                        self.passes += HIERARCHY_BUILD_PASSES * self.bonds.len() as u64;
+                    }
                 }
                 self.precondition(multilevel);
                 self.p_u.copy_from_slice(&self.z_u);
@@ -1771,6 +1812,9 @@ impl StressSolver {
                 total = 0;
             }
         }
+        // A reduced round's start is a step of its own: the call may end
+        // before the first iteration.
+        let started = !resume && start == CgStart::Step;
         let mut iterations = 0;
         let bonds = self.bonds.len() as u64;
         // The residual of a check that failed, while `x` is still the one
@@ -1788,7 +1832,7 @@ impl StressSolver {
             } else {
                 FOREST_ITERATION_PASSES
             };
-            if iterations > 0
+            if (iterations > 0 || started)
                 && self
                     .passes
                     .saturating_add((next + EVALUATION_PASSES) * bonds)

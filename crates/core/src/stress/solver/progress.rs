@@ -47,20 +47,61 @@ struct CgState {
 }
 
 /// A reduced solve's place ([`super::reduced`]): the round under way
-/// (1-based; 0 for a solve that is not reduced), whether its conjugate
-/// gradient has started (false: cut between two rounds, the next one to be
-/// built from `warm_u`, `warm_t`, one entry per full-resolution node), the
-/// chunks refined so far, and what the solve is of at full resolution (the
-/// nodes, and the loads bit for bit; the intact bonds are the state's).
+/// (1-based; 0 for a solve that is not reduced), how far it has come
+/// (before its conjugate gradient starts, the round is built from `warm_u`,
+/// `warm_t`, one entry per full-resolution node), the chunks refined so
+/// far, and what the solve is of at full resolution (the nodes, and the
+/// loads bit for bit; the intact bonds are the state's).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 struct ReducedPlace {
     round: u32,
-    round_started: bool,
+    stage: RoundStage,
     refined: Vec<ChunkIndex>,
     fine_nodes: Vec<ChunkIndex>,
     loads_key: Vec<u32>,
     warm_u: Vec<DVec3>,
     warm_t: Vec<DVec3>,
+}
+
+/// How far a reduced round has come (see "Slices" in [`super::reduced`]),
+/// in the order a round goes through them. Stored as its code (the
+/// variant's index): 0 and 1 are what format 12 of the set snapshots wrote
+/// as `false` and `true` of a flag "started".
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub(super) enum RoundStage {
+    /// Nothing of the round built by an earlier call.
+    #[default]
+    NotStarted,
+    /// Its conjugate gradient is under way: the state is in [`CgState`].
+    Iterating,
+    /// Its reduced system was built (and charged) by an earlier call.
+    Reduced,
+    /// Its reduced system and multilevel hierarchy were built (and
+    /// charged) by earlier calls.
+    Preconditioned,
+}
+
+impl RoundStage {
+    /// The setup done before the round iterates, in order: what is left
+    /// to build and charge.
+    pub(super) fn built(self) -> u8 {
+        match self {
+            Self::NotStarted => 0,
+            Self::Reduced => 1,
+            Self::Preconditioned => 2,
+            Self::Iterating => 3,
+        }
+    }
+
+    /// The stage code (see the type's docs).
+    fn code(self) -> u8 {
+        match self {
+            Self::NotStarted => 0,
+            Self::Iterating => 1,
+            Self::Reduced => 2,
+            Self::Preconditioned => 3,
+        }
+    }
 }
 
 /// The loads of a solve as bits, in a fixed order (gravity, angular
@@ -169,26 +210,27 @@ impl SolveProgress {
     }
 
     /// Marks a progress just saved by the conjugate gradient of a reduced
-    /// solve (or, with `started` false, a cut between two rounds: `slot`
-    /// is filled) with the reduced solve's place: `round`, the chunks
-    /// `solver` has refined, and the full-resolution nodes (the solver's
-    /// fine nodes, set aside while it holds the reduced system), intact
-    /// bonds and `loads` it is a solve of.
+    /// solve (`stage` [`RoundStage::Iterating`]) or, with another `stage`,
+    /// a cut before the round's iteration (`slot` is filled), with the
+    /// reduced solve's place: `round`, how far it has come, the chunks
+    /// `solver` has refined, the full-resolution nodes (the solver's fine
+    /// nodes, set aside while it holds the reduced system), intact bonds
+    /// and `loads` it is a solve of.
     ///
-    /// Between two rounds (`started` false) the next round starts from the
-    /// solver's warm start, which another solve could change before the
-    /// next call: the cluster's (one entry per full-resolution node) is
-    /// kept and put back by [`Self::resume_warm`]. Every vector is sized
-    /// for the full-resolution cluster at the first cut, so later rounds
-    /// (more nodes as refinement adds them) do not grow them.
+    /// Before the iteration the round starts from the solver's warm start,
+    /// which another solve could change before the next call: the
+    /// cluster's (one entry per full-resolution node) is kept and put back
+    /// by [`Self::resume_warm`]. Every vector is sized for the
+    /// full-resolution cluster at the first cut, so later rounds (more
+    /// nodes as refinement adds them) do not grow them.
     pub(super) fn mark_reduced(
         slot: &mut Option<Self>,
         solver: &StressSolver,
         round: u32,
-        started: bool,
+        stage: RoundStage,
         loads: &StressLoads<'_>,
     ) {
-        let fine_nodes = &solver.fine_chunk;
+        let fine_nodes = solver.fine_nodes();
         let Self { cg, place } = slot.get_or_insert_with(Self::default);
         let len = fine_nodes.len() + 1;
         for v in [
@@ -210,11 +252,11 @@ impl SolveProgress {
             .refined
             .reserve(len.saturating_sub(place.refined.len()));
         // `save` took the mode from the forest, which a reduced system's
-        // is not recorded as; between rounds there is no conjugate-gradient
-        // state for `continues` to match.
+        // is not recorded as; before the iteration there is no
+        // conjugate-gradient state for `continues` to match.
         place.warm_u.clear();
         place.warm_t.clear();
-        if started {
+        if stage == RoundStage::Iterating {
             cg.mode = mode_code(SolveMode::Anchored);
         } else {
             cg.mode = u8::MAX;
@@ -227,7 +269,7 @@ impl SolveProgress {
         }
         cg.bonds.clone_from(&solver.bond_list);
         place.round = round;
-        place.round_started = started;
+        place.stage = stage;
         place.refined.clear();
         place.refined.extend(
             solver
@@ -237,31 +279,32 @@ impl SolveProgress {
                 .filter(|(r, _)| **r)
                 .map(|(_, &c)| c),
         );
-        place.fine_nodes.clone_from(fine_nodes);
+        place.fine_nodes.clear();
+        place.fine_nodes.extend_from_slice(fine_nodes);
         place.loads_key.clear();
         place.loads_key.extend(loads_bits(loads));
     }
 
     /// The reduced solve's place when this is the progress of a reduced
     /// solve of these full-resolution nodes, intact bonds and loads:
-    /// `(round, started, refined chunks)`.
+    /// `(round, stage, refined chunks)`.
     pub(super) fn reduced_place(
         &self,
         fine_nodes: &[ChunkIndex],
         fine_bonds: &[u32],
         loads: &StressLoads<'_>,
-    ) -> Option<(u32, bool, &[ChunkIndex])> {
+    ) -> Option<(u32, RoundStage, &[ChunkIndex])> {
         let place = &self.place;
         // A place decoded from damaged bytes must not pass the round limit
         // or miss its warm start.
-        let warm_ok = place.round_started
+        let warm_ok = place.stage == RoundStage::Iterating
             || (place.warm_u.len() == fine_nodes.len() && place.warm_t.len() == fine_nodes.len());
         ((1..=super::reduced::MAX_ROUNDS).contains(&place.round)
             && warm_ok
             && place.fine_nodes == fine_nodes
             && self.cg.bonds == fine_bonds
             && place.loads_key.iter().copied().eq(loads_bits(loads)))
-        .then_some((place.round, place.round_started, &place.refined))
+        .then_some((place.round, place.stage, &place.refined))
     }
 
     /// The warm start of each full-resolution node kept at a cut between
@@ -276,11 +319,13 @@ impl SolveProgress {
     }
 
     /// Where a reduced solve stands, for a state hash: the round (0 for a
-    /// full solve), whether its iteration has started, and how many chunks
-    /// are refined.
-    pub fn reduced_round(&self) -> (u32, bool, usize) {
+    /// full solve), how far it has come (0: nothing of the round built,
+    /// 1: iterating, 2: its reduced system built, 3: its hierarchy built
+    /// too; see "Slices" in [`super::reduced`]), and how many chunks are
+    /// refined.
+    pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
-        (place.round, place.round_started, place.refined.len())
+        (place.round, place.stage.code(), place.refined.len())
     }
 
     /// Puts the state back into `solver` (whose structure and loads

@@ -50,24 +50,44 @@
 //! of that solve: a super-node's net force over its weight.
 //!
 //! # Slices
-//! Under a work limit ([`StressSolver::solve_within`]) a round's conjugate
-//! gradient is cut like a full solve's, and a call also ends between two
-//! rounds when the next round's gathering, building, first iteration and
-//! evaluation would pass the limit. The [`SolveProgress`] keeps the round,
-//! the refined chunks and the iteration state, keyed by the full-resolution
-//! nodes, intact bonds and loads (bit for bit); the next call with the same
-//! ones rebuilds the same reduced system and continues, so the sliced solve
-//! ends with the results of one call, bit for bit
-//! (`tests/stress_reduced_slices.rs`).
+//! Under a work limit ([`StressSolver::solve_within`]) a round is taken in
+//! steps, and a call ends before a step that would take it past the limit
+//! (after one step at least, so a solve advances under any limit):
 //!
+//! 1. the reduction (grouping, super-node bonds, forest), charged as the
+//!    gather every call is charged;
+//! 2. the multilevel hierarchy's build ([`HIERARCHY_BUILD_PASSES`] per
+//!    bond of the reduced system; none under the forest preconditioner);
+//! 3. the conjugate gradient's start, the warm start's check (an
+//!    evaluation) and the first preconditioning, estimated at
+//!    [`EVALUATION_PASSES`] + [`MULTILEVEL_ITERATION_PASSES`] per bond;
+//! 4. each iteration, cut as a full solve's are.
+//!
+//! A converged round that refines ends the call when the next round's
+//! reduction would pass the limit. The [`SolveProgress`] keeps the round,
+//! how far it came, the refined chunks and the iteration state, keyed by
+//! the full-resolution nodes, intact bonds and loads (bit for bit); the
+//! next call with the same ones continues at the next step, rebuilding
+//! without charge what an earlier call built and the solver no longer
+//! holds (another cluster solved since, a restored snapshot), so where a
+//! limit cuts depends on the inputs and the progress only, and the sliced
+//! solve ends with the results of one call, bit for bit
+//! (`tests/stress_reduced_slices.rs`). A call that ends before its round
+//! has an iterate reports the residual at rest of the round's system
+//! (under gravity alone, |g| / [`super::STANDARD_GRAVITY`]).
+//!
+//! On the 100 × 50 × 2 wall failing under its own weight, a refinement
+//! round's setup (reduction 1–2.5 ms, hierarchy 3–9 ms, start 1–2.5 ms)
+//! took one call of 10–16 ms before it was taken in steps.
 //!
 //! # Reuse
 //! The reduced system stays in the solver after a call and serves the
 //! next call of the same cluster when it can (`solver/kept.rs`).
 
 use super::kept::{Grouping, Kept};
+use super::progress::RoundStage;
 use super::{
-    DVec3, EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES,
+    CgStart, DVec3, EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES,
     MULTILEVEL_ITERATION_PASSES, NONE, STRUCTURE_PASSES, SolveMode, SolveProgress, StressError,
     StressLoads, StressReport, StressSolver,
 };
@@ -113,12 +133,11 @@ impl StressSolver {
 
     /// The reduced solve of an anchored cluster whose fine system is
     /// gathered (see the [module docs](self)), within the solver's pass
-    /// limit: a round's conjugate gradient is cut like a full solve's, and
-    /// a round that ends without the passes for the next round's building,
-    /// first iteration and evaluation ends the call; `progress` then holds
-    /// the place (round, refined chunks, iteration state) and the next call
-    /// of the same nodes, intact bonds and loads continues from it, bit for
-    /// bit as one call would have.
+    /// limit: a round is taken in steps, and the call ends before a step
+    /// that would pass the limit (see [Slices](self#slices)); `progress`
+    /// then holds the place (round, step, refined chunks, iteration state)
+    /// and the next call of the same nodes, intact bonds and loads
+    /// continues from it, bit for bit as one call would have.
     ///
     /// With `kept`, the reduced system standing in the solver was built
     /// from these nodes ([`StressSolver::kept_system`]): the first round
@@ -143,8 +162,9 @@ impl StressSolver {
         // A progress of this very solve puts it back at its place; any
         // other only lends its buffers.
         let mut slot = progress.take();
-        let mut resume = false;
-        if let Some((at, started, refined)) = slot
+        // How far the round under way came in earlier calls.
+        let mut stage = RoundStage::NotStarted;
+        if let Some((at, at_stage, refined)) = slot
             .as_ref()
             .and_then(|p| p.reduced_place(self.fine_nodes(), &self.bond_list, loads))
         {
@@ -154,8 +174,8 @@ impl StressSolver {
                 }
             }
             round = at - 1;
-            resume = started;
-            if !started {
+            stage = at_stage;
+            if stage != RoundStage::Iterating {
                 // The round starts from the warm start the cut left.
                 if let Some(p) = slot.as_ref() {
                     self.kx_valid = false;
@@ -168,12 +188,18 @@ impl StressSolver {
             }
         }
         let fine_bonds = self.bond_list.len() as u64;
+        // A reduced solve preconditions with the hierarchy unless told to
+        // use the forest alone (see `conjugate_gradient`).
+        let multilevel = self.settings.preconditioner != super::Preconditioner::Forest;
         // The fine system stands in the node and bond arrays (else the
         // reduced system of `kept` does), and the call has been charged for
         // this round's gather.
         let mut gathered = kept.is_none();
         let mut charged = true;
         let mut first = true;
+        // Whether this call has taken a step of the solve (see Slices):
+        // before its first, a call does not end.
+        let mut stepped = false;
         loop {
             let grouping = match kept {
                 Some(Kept::Same) if first && self.refined == self.system_refined => {
@@ -209,12 +235,15 @@ impl StressSolver {
                 self.reduce(asset, health);
                 self.build_forest();
             }
+            // The reduction is this call's step unless an earlier call took
+            // it (and this one only found it standing, or built it again).
+            stepped |= stage.built() < RoundStage::Reduced.built();
             gathered = false;
             charged = false;
             first = false;
             round += 1;
             self.anchored_loads(loads);
-            let resume_cg = resume
+            let resume = stage == RoundStage::Iterating
                 && slot.as_ref().is_some_and(|p| {
                     p.continues(
                         SolveMode::Anchored,
@@ -224,17 +253,57 @@ impl StressSolver {
                         &self.b_t,
                     )
                 });
-            resume = false;
-            let (it, evaluated) = match self.conjugate_gradient(false, &mut slot, resume_cg) {
-                super::CgEnd::Done(it, evaluated) => (it, evaluated),
-                super::CgEnd::CutShort(it) => {
-                    self.store_warm_start();
-                    let residual = self.residual_norm();
-                    SolveProgress::mark_reduced(&mut slot, self, round, true, loads);
-                    *progress = slot;
-                    return Ok(self.cut_report(iterations + it, residual));
+            if !resume {
+                let bonds = self.bonds.len() as u64;
+                if multilevel && stage.built() < RoundStage::Preconditioned.built() {
+                    let build = HIERARCHY_BUILD_PASSES * bonds;
+                    if stepped && self.passes.saturating_add(build) > self.pass_limit {
+                        return Ok(self.cut_before_iterating(
+                            &mut slot,
+                            progress,
+                            round,
+                            RoundStage::Reduced,
+                            iterations,
+                            loads,
+                        ));
+                    }
+                    self.ensure_hierarchy(false);
+                    self.passes += build;
+                    stepped = true;
                 }
-            };
+                // The start: the warm start's check (an evaluation) and the
+                // first preconditioning, about an iteration's work.
+                let start = (EVALUATION_PASSES + MULTILEVEL_ITERATION_PASSES) * bonds;
+                if stepped && self.passes.saturating_add(start) > self.pass_limit {
+                    let built = if multilevel {
+                        RoundStage::Preconditioned
+                    } else {
+                        RoundStage::Reduced
+                    };
+                    return Ok(self.cut_before_iterating(
+                        &mut slot, progress, round, built, iterations, loads,
+                    ));
+                }
+            }
+            // A later round in this call starts from nothing.
+            stage = RoundStage::NotStarted;
+            let (it, evaluated) =
+                match self.conjugate_gradient(false, &mut slot, resume, CgStart::Step) {
+                    super::CgEnd::Done(it, evaluated) => (it, evaluated),
+                    super::CgEnd::CutShort(it) => {
+                        self.store_warm_start();
+                        let residual = self.residual_norm();
+                        SolveProgress::mark_reduced(
+                            &mut slot,
+                            self,
+                            round,
+                            RoundStage::Iterating,
+                            loads,
+                        );
+                        *progress = slot;
+                        return Ok(self.cut_report(iterations + it, residual));
+                    }
+                };
             iterations += it;
             let residual = match evaluated {
                 Some(residual) => residual,
@@ -255,19 +324,44 @@ impl StressSolver {
                 self.report = Some(report);
                 return Ok(report);
             }
-            // The next round gathers, reduces and builds its forest and
-            // hierarchy, and runs one iteration and an evaluation at least
-            // (on at least this round's bonds: refining adds some).
-            let next = (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds
-                + (HIERARCHY_BUILD_PASSES + MULTILEVEL_ITERATION_PASSES + EVALUATION_PASSES)
-                    * self.bonds.len() as u64;
+            // The next round starts with its reduction, charged as a
+            // gather.
+            let next = (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds;
             if self.passes.saturating_add(next) > self.pass_limit {
                 self.stresses.clear();
-                SolveProgress::mark_reduced(&mut slot, self, round + 1, false, loads);
+                SolveProgress::mark_reduced(
+                    &mut slot,
+                    self,
+                    round + 1,
+                    RoundStage::NotStarted,
+                    loads,
+                );
                 *progress = slot;
                 return Ok(self.cut_report(iterations, residual));
             }
         }
+    }
+
+    /// Ends a call before round `round`'s iteration, with its setup built
+    /// up to `built` (see Slices): the place goes into `progress` (the
+    /// warm start the round starts from with it), and the report has the
+    /// iterations of this call and the residual at rest of the round's
+    /// system (no iterate of the round is measured yet; under gravity
+    /// alone, |g| / [`super::STANDARD_GRAVITY`]).
+    fn cut_before_iterating(
+        &mut self,
+        slot: &mut Option<SolveProgress>,
+        progress: &mut Option<SolveProgress>,
+        round: u32,
+        built: RoundStage,
+        iterations: u32,
+        loads: &StressLoads<'_>,
+    ) -> StressReport {
+        self.stresses.clear();
+        SolveProgress::mark_reduced(slot, self, round, built, loads);
+        *progress = slot.take();
+        let residual = self.rest_residual();
+        self.cut_report(iterations, residual)
     }
 
     /// The report of a call that ends before the solve is done.
