@@ -380,4 +380,21 @@ mod tests {
         let old: SolveProgressV1 = postcard::from_bytes(v1).unwrap_or_default();
         assert_eq!(SolveProgress::from(old), p);
     }
+
+    /// Format 12 of the set snapshots wrote the place's stage as a flag,
+    /// "started": its bytes read as the stage it meant (false: nothing of
+    /// the round built, true: iterating), and those two stages write the
+    /// same bytes again.
+    #[test]
+    fn a_started_flag_reads_as_its_stage() {
+        for (started, stage) in [
+            (false, RoundStage::NotStarted),
+            (true, RoundStage::Iterating),
+        ] {
+            let old = postcard::to_stdvec(&(3u32, started, 7u8)).unwrap_or_default();
+            let new: (u32, RoundStage, u8) = postcard::from_bytes(&old).unwrap_or_default();
+            assert_eq!(new, (3, stage, 7));
+            assert_eq!(postcard::to_stdvec(&new).unwrap_or_default(), old);
+        }
+    }
 }
