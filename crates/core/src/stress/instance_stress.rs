@@ -34,10 +34,10 @@
 //! changed and nothing is overloaded. No allocation in steady state once
 //! the buffers have grown. [`InstanceStress::update_within`] bounds the
 //! solves' work by a budget in bond passes, so a frame where a large
-//! structure changes costs at most that budget (plus one iteration of one
-//! cluster): a solve cut short resumes exactly where it stopped at the
-//! next update, and the bonds break a few frames later, with the same
-//! results, instead of in one long frame.
+//! structure changes costs at most that budget (plus one iteration or one
+//! set-up step of one cluster): a solve cut short resumes exactly where it
+//! stopped at the next update, and the bonds break a few frames later, with
+//! the same results, instead of in one long frame.
 
 use crate::cluster::ClusterHandle;
 use crate::commit::CommitOutcome;
@@ -479,11 +479,13 @@ impl InstanceStress {
     /// unbudgeted update, only later. Once the budget is spent the
     /// remaining clusters wait for a later update
     /// ([`StressUpdate::deferred`]). The first solve of an update always
-    /// runs at least one iteration, so every update with a budget makes
-    /// progress, and an update overshoots the budget by at most one
+    /// runs at least one iteration (a reduced one: one step), so every
+    /// update with a budget makes progress, and an update overshoots the budget by at most one
     /// iteration of one cluster plus its set-up (gathering, building and
-    /// evaluation passes). Standing overloads still damage their bonds
-    /// every update. A budget of 0 solves nothing.
+    /// evaluation passes); a reduced solve's set-up is itself taken in
+    /// steps, so there it overshoots by the gathering and one step (see
+    /// "Slices" in [`crate::stress::solver::reduced`]). Standing overloads
+    /// still damage their bonds every update. A budget of 0 solves nothing.
     ///
     /// # Errors
     /// As [`Self::update`].

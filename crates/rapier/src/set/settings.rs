@@ -154,7 +154,9 @@ pub struct DestructionSettings {
     /// instead of stalling one frame. A frame overshoots the budget by at
     /// most one iteration and one hierarchy build of one cluster (or that
     /// cluster's set-up, first iteration and evaluation, whatever the
-    /// budget).
+    /// budget; a cluster solved reduced takes its set-up in steps and
+    /// overshoots by one of them, see
+    /// `smithereens_core::stress::solver::reduced`).
     pub stress_work_per_frame: u64,
 }
 

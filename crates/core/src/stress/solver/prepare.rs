@@ -3,17 +3,20 @@
 //!
 //! A new solver's first reduced solve gathers the cluster, groups it into
 //! super-nodes and builds the multilevel hierarchy before it iterates:
-//! 2–5 ms on the 10,000-chunk wall, which a work budget cannot slice,
-//! because where a budget cuts a solve must depend on its inputs and
-//! progress only, not on what the solver happens to hold (a solver
-//! restored from a snapshot holds nothing, and must cut where the original
-//! did). [`StressSolver::prepare`] does that setup outside a solve, at a
-//! time of the caller's choosing (loading a level, restoring a snapshot:
-//! `InstanceStress::new` prepares the first cluster it will solve). The
-//! next solve of the same nodes and intact bonds then finds the reduced
-//! system standing (`solver/kept.rs`) and only iterates. A kept system
-//! gives the results a fresh one would, bit for bit, so preparing changes
-//! no report, bond result or cut (`tests/stress_prepare.rs`).
+//! 2–5 ms on the 10,000-chunk wall. A work budget takes that setup in
+//! steps (see "Slices" in `solver/reduced.rs`), but a step is charged
+//! whether or not the solver holds what it builds, since where a budget
+//! cuts a solve must depend on its inputs and progress only, not on what
+//! the solver happens to hold (a solver restored from a snapshot holds
+//! nothing, and must cut where the original did); so the steps still take
+//! their time, about 1 ms each there. [`StressSolver::prepare`] does that
+//! setup outside a solve, at a time of the caller's choosing (loading a
+//! level, restoring a snapshot: `InstanceStress::new` prepares the first
+//! cluster it will solve). The next solve of the same nodes and intact
+//! bonds then finds the reduced system standing (`solver/kept.rs`), and
+//! its setup steps cost next to nothing. A kept system gives the results a
+//! fresh one would, bit for bit, so preparing changes no report, bond
+//! result or cut (`tests/stress_prepare.rs`).
 
 use super::{Asset, ChunkIndex, Preconditioner, StressError, StressSolver};
 use crate::stress::solver::kept::Kept;
@@ -29,11 +32,12 @@ impl StressSolver {
     /// round of its solve would, and keeps them for the next solve of the
     /// same nodes and intact bonds. Returns whether such a system now
     /// stands (false: the cluster is solved in full, or unanchored, and
-    /// nothing is kept; [`Self::is_prepared`] asks without preparing). Changes no result: a kept system gives a fresh
-    /// one's results bit for bit, so a prepared solver reports, cuts and
-    /// results as an unprepared one would (a work limit could not slice
-    /// this setup, since where it cuts a solve must not depend on what the
-    /// solver holds). Costs what a first round's setup costs (1.5–1.6 ms
+    /// nothing is kept; [`Self::is_prepared`] asks without preparing).
+    /// Changes no result: a kept system gives a fresh one's results bit for
+    /// bit, so a prepared solver reports, cuts and results as an unprepared
+    /// one would (the setup steps a work limit cuts are charged whether or
+    /// not the solver holds what they build), only sooner. Costs what a
+    /// first round's setup costs (1.5–1.6 ms
     /// on the 100 × 50 × 2 wall with the solver's memory touched, 2–5 ms in
     /// a fresh process, page faults included); nothing when the system
     /// already stands.

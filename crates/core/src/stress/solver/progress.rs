@@ -63,10 +63,10 @@ struct ReducedPlace {
     warm_t: Vec<DVec3>,
 }
 
-/// How far a reduced round has come (see "Slices" in [`super::reduced`]),
-/// in the order a round goes through them. Stored as its code (the
-/// variant's index): 0 and 1 are what format 12 of the set snapshots wrote
-/// as `false` and `true` of a flag "started".
+/// How far a reduced round has come (see "Slices" in [`super::reduced`]);
+/// [`Self::built`] orders them as a round goes through them. Stored as its
+/// code (the variant's index): 0 and 1 are what format 12 of the set
+/// snapshots wrote as `false` and `true` of a flag "started".
 #[derive(Copy, Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub(super) enum RoundStage {
     /// Nothing of the round built by an earlier call.
