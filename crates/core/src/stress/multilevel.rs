@@ -61,7 +61,9 @@
 use crate::stress::solver::{LocalBond, NONE};
 use glam::{DMat3, DVec3, Mat3A, Vec3A, Vec3Swizzles};
 
+mod build;
 mod jacobi;
+pub(crate) use build::Piece as HierarchyPiece;
 mod rebuild;
 mod update;
 
@@ -822,6 +824,8 @@ pub(crate) struct Multilevel {
     skip: Vec<u32>,
     /// The system and level 1 set aside by [`Self::rebuild`].
     prev: rebuild::Previous,
+    /// A build taken in pieces that has pieces left (`multilevel/build.rs`).
+    pending: Option<build::Pending>,
 }
 
 /// Adds row `c` of level `next` from level `lv` (`Pᵀ A P` over the
@@ -979,116 +983,33 @@ impl Multilevel {
         fixed: &[bool],
         bonds: &[LocalBond],
     ) -> bool {
-        let fine = &self.fine;
-        self.built_on(centroid, fixed)
-            && fine.bonds.len() == bonds.len()
-            && fine.bonds.iter().zip(bonds).all(|(a, b)| a.same_bits(b))
+        self.built && self.fine_is(centroid, fixed, bonds)
     }
 
     /// True when the hierarchy was built (and still stands) on these
     /// nodes, bit for bit; its bonds are not compared.
     pub(crate) fn built_on(&self, centroid: &[DVec3], fixed: &[bool]) -> bool {
+        self.built && self.fine_nodes_are(centroid, fixed)
+    }
+
+    /// The fine level's copy of the system is this one, bit for bit.
+    fn fine_is(&self, centroid: &[DVec3], fixed: &[bool], bonds: &[LocalBond]) -> bool {
         let fine = &self.fine;
-        self.built
-            && fine.fixed == fixed
+        self.fine_nodes_are(centroid, fixed)
+            && fine.bonds.len() == bonds.len()
+            && fine.bonds.iter().zip(bonds).all(|(a, b)| a.same_bits(b))
+    }
+
+    /// The fine level's copy of the nodes is this one, bit for bit.
+    fn fine_nodes_are(&self, centroid: &[DVec3], fixed: &[bool]) -> bool {
+        let fine = &self.fine;
+        fine.fixed == fixed
             && fine.centroid.len() == centroid.len()
             && fine
                 .centroid
                 .iter()
                 .zip(centroid)
                 .all(|(a, b)| a.to_array().map(f64::to_bits) == b.to_array().map(f64::to_bits))
-    }
-
-    /// Builds the hierarchy over the fine system (`n + 1` nodes, the last
-    /// the world).
-    pub(crate) fn build(&mut self, centroid: &[DVec3], fixed: &[bool], bonds: &[LocalBond]) {
-        self.build_with(centroid, fixed, bonds, None);
-    }
-
-    /// [`Self::build`]; with `reuse`, an assembled level 1 copies the rows
-    /// that stand from the previous one ([`Self::rebuild`], which set it
-    /// aside).
-    fn build_with(
-        &mut self,
-        centroid: &[DVec3],
-        fixed: &[bool],
-        bonds: &[LocalBond],
-        reuse: Option<&[u32]>,
-    ) {
-        self.built = true;
-        let fine = &mut self.fine;
-        fine.centroid.clear();
-        fine.centroid.extend_from_slice(centroid);
-        fine.fixed.clear();
-        fine.fixed.extend_from_slice(fixed);
-        fine.bonds.clear();
-        fine.bonds.extend_from_slice(bonds);
-        let len = fine.len();
-        resize(len, [&mut fine.e_u, &mut fine.e_t]);
-        fine.prepare_adjacency();
-        self.used = 0;
-        self.direct = false;
-        self.assembled = false;
-        let free = fine.free_count();
-        if free <= COARSEST {
-            // One aggregate per free node: level 1 is the fine system, solved densely.
-            let count = fine.identity_aggregates();
-            if self.coarse.is_empty() {
-                self.coarse.push(Coarse::default());
-            }
-            self.assemble_from_bonds(count);
-            self.used = 1;
-            self.factor_coarsest();
-            self.direct = self.dense_ok;
-            if self.direct {
-                return;
-            }
-            self.used = 0;
-        }
-        let fine = &mut self.fine;
-        self.pairs = if free > COARSEST {
-            fine.coupled_pairs(&mut self.marker)
-        } else {
-            0
-        };
-        self.assembled = free > COARSEST && fine.bonds.len() >= PARALLEL_BONDS * self.pairs;
-        if !self.assembled {
-            fine.prepare_inverses();
-        }
-        if free > COARSEST {
-            let count = if self.assembled {
-                fine.identity_aggregates()
-            } else {
-                fine.aggregate()
-            };
-            if !self.assembled {
-                fine.keep_inter();
-            }
-            if self.assembled || count * 10 <= free * 9 {
-                if self.coarse.is_empty() {
-                    self.coarse.push(Coarse::default());
-                }
-                let reusing = match reuse {
-                    Some(old_of) if self.assembled => {
-                        self.assemble_reusing(count, old_of);
-                        true
-                    }
-                    _ => {
-                        self.assemble_from_bonds(count);
-                        false
-                    }
-                };
-                if self.assembled {
-                    self.balance_buffers();
-                }
-                self.used = 1;
-                self.build_coarser(reusing);
-                if self.assembled {
-                    self.balance_levels();
-                }
-            }
-        }
-        self.factor_coarsest();
     }
 
     /// The levels past level 1, by aggregation and `Pᵀ A P`, until one is

@@ -92,7 +92,7 @@ use crate::index::{BondIndex, ChunkIndex};
 use crate::stress::StressError;
 use crate::stress::damage::{StressBondDamage, stress_damage};
 use crate::stress::material::StressMaterials;
-use crate::stress::multilevel::Multilevel;
+use crate::stress::multilevel::{HierarchyPiece, Multilevel};
 use crate::stress::section::Section;
 use glam::{DMat3, DVec3, Vec3};
 
@@ -2071,13 +2071,46 @@ impl StressSolver {
 
     /// Builds the multilevel hierarchy unless it stands for this structure
     /// and mode (a reduced solve's: unless it was built from this very
-    /// reduced system, bit for bit).
+    /// reduced system, bit for bit), finishing a build in pieces begun
+    /// over it.
     fn ensure_hierarchy(&mut self, inertial: bool) {
+        self.hierarchy_through(inertial, HierarchyPiece::Levels);
+    }
+
+    /// Brings the multilevel hierarchy of this structure and mode through
+    /// `piece` of its build (`multilevel/build.rs`): the pieces a build in
+    /// pieces begun over this very system has left up to it, or, when
+    /// none is under way and the hierarchy does not stand, a new build (or
+    /// update) through it.
+    fn hierarchy_through(&mut self, inertial: bool, piece: HierarchyPiece) {
+        self.start_hierarchy(inertial, piece == HierarchyPiece::Levels);
+        while let Some(next) = self.multilevel.pending_piece() {
+            if next > piece {
+                break;
+            }
+            self.multilevel.build_piece(Some(&self.old_of));
+        }
+        if self.multilevel.pending_piece().is_none() {
+            self.hierarchy_synced = true;
+        }
+    }
+
+    /// The first piece of the hierarchy's build (with `whole`, all of
+    /// them), unless it stands (see [`Self::ensure_hierarchy`]) or a build
+    /// in pieces over this very system is under way.
+    fn start_hierarchy(&mut self, inertial: bool, whole: bool) {
         let mode = if inertial {
             SolveMode::Inertial
         } else {
             SolveMode::Anchored
         };
+        if self
+            .multilevel
+            .pending_on(&self.centroid, &self.fixed, &self.bonds)
+            .is_some()
+        {
+            return;
+        }
         let stands = if self.reduced {
             // A reduced system is not keyed like the fine structure: the
             // hierarchy stands when it was built from this very system (a
@@ -2116,22 +2149,37 @@ impl StressSolver {
                     } else {
                         None
                     };
-                    self.multilevel.rebuild(
-                        &self.centroid,
-                        &self.fixed,
-                        &self.bonds,
-                        &self.old_of,
-                        changed,
-                    );
-                } else {
+                    if whole {
+                        self.multilevel.rebuild(
+                            &self.centroid,
+                            &self.fixed,
+                            &self.bonds,
+                            &self.old_of,
+                            changed,
+                        );
+                    } else {
+                        self.multilevel.start_rebuild(
+                            &self.centroid,
+                            &self.fixed,
+                            &self.bonds,
+                            &self.old_of,
+                            changed,
+                        );
+                    }
+                } else if whole {
                     self.multilevel
                         .build(&self.centroid, &self.fixed, &self.bonds);
+                } else {
+                    self.multilevel
+                        .start_build(&self.centroid, &self.fixed, &self.bonds, false);
                 }
             }
             self.regrouped = false;
             self.hierarchy_mode = (!self.reduced).then_some(mode);
         }
-        self.hierarchy_synced = true;
+        // In step with the bonds once built; a build under way is not (a
+        // change of the bonds starts another).
+        self.hierarchy_synced = self.multilevel.pending_piece().is_none();
         self.hierarchy_removed.clear();
         self.split_trusted = false;
     }

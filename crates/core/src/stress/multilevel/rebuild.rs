@@ -120,6 +120,21 @@ impl Multilevel {
         old_of: &[u32],
         changed: Option<&[u32]>,
     ) {
+        self.start_rebuild(centroid, fixed, bonds, old_of, changed);
+        self.finish_build(Some(old_of));
+    }
+
+    /// [`Self::rebuild`]'s first piece ([`super::build`]): sets the
+    /// hierarchy standing aside when it can serve, and starts the build;
+    /// the pieces left take the same `old_of`.
+    pub(crate) fn start_rebuild(
+        &mut self,
+        centroid: &[DVec3],
+        fixed: &[bool],
+        bonds: &[LocalBond],
+        old_of: &[u32],
+        changed: Option<&[u32]>,
+    ) {
         let usable = self.built
             && self.assembled
             && !self.direct
@@ -127,7 +142,7 @@ impl Multilevel {
             && old_of.len() == centroid.len()
             && (changed.is_some() || (ascending(bonds) && ascending(&self.fine.bonds)));
         if !usable {
-            self.build(centroid, fixed, bonds);
+            self.start_build(centroid, fixed, bonds, false);
             return;
         }
         let prev = &mut self.prev;
@@ -147,7 +162,7 @@ impl Multilevel {
             std::mem::swap(&mut self.coarse[l], &mut prev.levels[l - 1]);
         }
         prev.copied_above = 0;
-        self.build_with(centroid, fixed, bonds, Some(old_of));
+        self.start_build(centroid, fixed, bonds, true);
     }
 
     /// Grows the buffers [`Self::rebuild`] sets aside to the capacity of

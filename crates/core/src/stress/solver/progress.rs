@@ -79,6 +79,11 @@ pub(super) enum RoundStage {
     /// Its reduced system and multilevel hierarchy were built (and
     /// charged) by earlier calls.
     Preconditioned,
+    /// Its reduced system and the hierarchy's first piece (the fine
+    /// level's copy and aggregates, `multilevel/build.rs`) were built.
+    Started,
+    /// ... and the hierarchy's second piece (the fine level's smoothing).
+    Smoothed,
 }
 
 impl RoundStage {
@@ -88,8 +93,10 @@ impl RoundStage {
         match self {
             Self::NotStarted => 0,
             Self::Reduced => 1,
-            Self::Preconditioned => 2,
-            Self::Iterating => 3,
+            Self::Started => 2,
+            Self::Smoothed => 3,
+            Self::Preconditioned => 4,
+            Self::Iterating => 5,
         }
     }
 
@@ -100,6 +107,8 @@ impl RoundStage {
             Self::Iterating => 1,
             Self::Reduced => 2,
             Self::Preconditioned => 3,
+            Self::Started => 4,
+            Self::Smoothed => 5,
         }
     }
 }
@@ -321,8 +330,8 @@ impl SolveProgress {
     /// Where a reduced solve stands, for a state hash: the round (0 for a
     /// full solve), how far it has come (0: nothing of the round built,
     /// 1: iterating, 2: its reduced system built, 3: its hierarchy built
-    /// too; see "Slices" in [`super::reduced`]), and how many chunks are
-    /// refined.
+    /// too, 4 and 5: the hierarchy's first one and two pieces built; see
+    /// "Slices" in [`super::reduced`]), and how many chunks are refined.
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
         (place.round, place.stage.code(), place.refined.len())

@@ -94,6 +94,7 @@ use super::{
 use crate::asset::Asset;
 use crate::index::{BondIndex, ChunkIndex};
 use crate::stress::Material;
+use crate::stress::multilevel::HierarchyPiece;
 
 /// A [`super::StressSettings::reduce_above`] for large structures: clusters
 /// with more than 4,096 free chunks are solved reduced (the benchmark
@@ -116,6 +117,30 @@ pub const REFINE_AT: f32 = 0.5;
 
 /// Most solves (reduced, then refined) per [`StressSolver::solve`].
 pub const MAX_ROUNDS: u32 = 4;
+
+/// The hierarchy's build as steps of a round (see Slices): each piece
+/// (`multilevel/build.rs`), its share of [`HIERARCHY_BUILD_PASSES`] per
+/// bond, the stage a call cut before it leaves, and the one after it.
+const HIERARCHY_STEPS: [(HierarchyPiece, u64, RoundStage, RoundStage); 3] = [
+    (
+        HierarchyPiece::Start,
+        HIERARCHY_BUILD_PASSES / 4,
+        RoundStage::Reduced,
+        RoundStage::Started,
+    ),
+    (
+        HierarchyPiece::Smoothing,
+        HIERARCHY_BUILD_PASSES / 4,
+        RoundStage::Started,
+        RoundStage::Smoothed,
+    ),
+    (
+        HierarchyPiece::Levels,
+        HIERARCHY_BUILD_PASSES - HIERARCHY_BUILD_PASSES / 2,
+        RoundStage::Smoothed,
+        RoundStage::Preconditioned,
+    ),
+];
 
 impl StressSolver {
     /// The cluster's full-resolution nodes, ascending.
@@ -255,19 +280,20 @@ impl StressSolver {
                 });
             if !resume {
                 let bonds = self.bonds.len() as u64;
-                if multilevel && stage.built() < RoundStage::Preconditioned.built() {
-                    let build = HIERARCHY_BUILD_PASSES * bonds;
+                // The hierarchy's build, piece by piece: each brings it
+                // through one more, after what an earlier call built and
+                // the solver lost, uncharged.
+                for (piece, share, before, after) in HIERARCHY_STEPS {
+                    if !multilevel || stage.built() >= after.built() {
+                        continue;
+                    }
+                    let build = share * bonds;
                     if stepped && self.passes.saturating_add(build) > self.pass_limit {
                         return Ok(self.cut_before_iterating(
-                            &mut slot,
-                            progress,
-                            round,
-                            RoundStage::Reduced,
-                            iterations,
-                            loads,
+                            &mut slot, progress, round, before, iterations, loads,
                         ));
                     }
-                    self.ensure_hierarchy(false);
+                    self.hierarchy_through(false, piece);
                     self.passes += build;
                     stepped = true;
                 }
