@@ -56,8 +56,11 @@
 //!
 //! 1. the reduction (grouping, super-node bonds, forest), charged as the
 //!    gather every call is charged;
-//! 2. the multilevel hierarchy's build ([`HIERARCHY_BUILD_PASSES`] per
-//!    bond of the reduced system; none under the forest preconditioner);
+//! 2. the multilevel hierarchy's build, in three steps, its pieces
+//!    (`multilevel/build.rs`: the fine level's copy and aggregates, its
+//!    smoothing, the coarser levels), charged a quarter, a quarter and a
+//!    half of [`HIERARCHY_BUILD_PASSES`] per bond of the reduced system
+//!    (none under the forest preconditioner);
 //! 3. the conjugate gradient's start, the warm start's check (an
 //!    evaluation) and the first preconditioning, estimated at
 //!    [`EVALUATION_PASSES`] + [`MULTILEVEL_ITERATION_PASSES`] per bond;
