@@ -248,6 +248,45 @@ fn a_round_is_taken_one_step_per_call_under_the_tightest_limit() {
     assert!(reports.last().unwrap().converged);
 }
 
+/// A solver that forgets its reduced system between two calls
+/// (`set_settings`, even to the same settings) groups the cluster again in
+/// the next one, whichever step it is at (between two pieces of the
+/// hierarchy's build among them): the sliced solve still ends as one call
+/// does, wherever the solver forgot.
+#[test]
+fn a_solver_that_groups_the_cluster_again_between_steps_ends_as_one_call() {
+    let w = wall();
+    let (whole, expected) = one_call(&w);
+    for meddle_at in 1..40 {
+        let mut s = solver(&w.asset);
+        let settings = *s.settings();
+        let mut progress: Option<SolveProgress> = None;
+        let mut calls = 0;
+        let r = loop {
+            let r = s
+                .solve_within(&w.asset, &w.nodes, &w.health, &GRAVITY, 1, &mut progress)
+                .unwrap();
+            calls += 1;
+            if progress.is_none() {
+                break r;
+            }
+            if calls == meddle_at {
+                s.set_settings(settings).unwrap();
+            }
+        };
+        assert_eq!(
+            r.residual.to_bits(),
+            whole.residual.to_bits(),
+            "meddled at call {meddle_at}"
+        );
+        assert_eq!(
+            s.bond_stresses(),
+            &expected[..],
+            "meddled at call {meddle_at}"
+        );
+    }
+}
+
 /// Between two slices the solver's warm start is reset (or another solve
 /// of the same chunks moves it): a cut inside a round carries its iterate
 /// in the progress, and a cut between two rounds carries the warm start

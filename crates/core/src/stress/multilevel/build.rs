@@ -199,6 +199,12 @@ impl Multilevel {
         }
     }
 
+    /// Drops the pieces a build under way has left: the hierarchy is not
+    /// built, and the next build starts afresh (a rebuild cannot reuse it).
+    pub(crate) fn drop_pending(&mut self) {
+        self.pending = None;
+    }
+
     /// The next piece of the build under way, if it has pieces left.
     pub(crate) fn pending_piece(&self) -> Option<Piece> {
         self.pending.map(|p| p.next)

@@ -416,6 +416,10 @@ impl StressSolver {
         self.key_valid = false;
         self.forest_mode = None;
         self.hierarchy_mode = None;
+        // A hierarchy built in pieces continues only over the grouping it
+        // began with (a rebuild's counterparts, `old_of`, are made anew
+        // here, even for the same system).
+        self.multilevel.drop_pending();
         // The fine system is kept aside (`restore_fine` puts it back).
         self.swap_fine();
         if !self.fine_restored {
