@@ -172,7 +172,8 @@ pub const STRUCTURE_PASSES: u64 = 2;
 /// Passes per bond charged for the spanning forest, every call.
 pub const FOREST_BUILD_PASSES: u64 = 2;
 /// Passes per bond charged for the multilevel hierarchy, once per call
-/// that starts using it (not by a resumed slice).
+/// that starts using it (not by a resumed slice); a reduced round charges
+/// it over the three steps that build it (see "Slices" in [`reduced`]).
 pub const HIERARCHY_BUILD_PASSES: u64 = 16;
 /// Passes per bond charged for one iteration with the forest.
 pub const FOREST_ITERATION_PASSES: u64 = 3;
