@@ -1657,8 +1657,30 @@ impl StressSolver {
     /// Squared residual of node `k` over its weight (and size).
     #[inline]
     fn node_residual2(&self, k: usize) -> f64 {
-        (self.r_u[k].length_squared() * self.inv_w2[k])
-            .max(self.r_t[k].length_squared() * self.inv_wl2[k])
+        self.weighted2(k, &self.r_u, &self.r_t)
+    }
+
+    /// Squared force and moment `(u[k], t[k])` of node `k` over its
+    /// weight (and size).
+    #[inline]
+    fn weighted2(&self, k: usize, u: &[DVec3], t: &[DVec3]) -> f64 {
+        (u[k].length_squared() * self.inv_w2[k]).max(t[k].length_squared() * self.inv_wl2[k])
+    }
+
+    /// The largest over the free nodes of `(u, t)` over the node's weight
+    /// (and size); NaN if any is.
+    fn largest_weighted(&self, u: &[DVec3], t: &[DVec3]) -> f64 {
+        let mut worst = 0.0f64;
+        for k in 0..self.chunk.len() {
+            if !self.fixed[k] {
+                let r = self.weighted2(k, u, t);
+                if r.is_nan() {
+                    return f64::NAN;
+                }
+                worst = worst.max(r);
+            }
+        }
+        worst.sqrt()
     }
 
     /// The residual at rest (zero displacements, `r = b`): the largest
@@ -1667,34 +1689,13 @@ impl StressSolver {
     /// that ends before its round's first iterate reports. Reads `b` (the
     /// loads set); O(nodes).
     pub(super) fn rest_residual(&self) -> f64 {
-        let mut worst = 0.0f64;
-        for k in 0..self.chunk.len() {
-            if !self.fixed[k] {
-                let r = (self.b_u[k].length_squared() * self.inv_w2[k])
-                    .max(self.b_t[k].length_squared() * self.inv_wl2[k]);
-                if r.is_nan() {
-                    return f64::NAN;
-                }
-                worst = worst.max(r);
-            }
-        }
-        worst.sqrt()
+        self.largest_weighted(&self.b_u, &self.b_t)
     }
 
     /// The largest node residual over the free nodes (NaN if any is: a
     /// diverged solve must not read as converged).
     fn residual_norm(&self) -> f64 {
-        let mut worst = 0.0f64;
-        for k in 0..self.chunk.len() {
-            if !self.fixed[k] {
-                let r = self.node_residual2(k);
-                if r.is_nan() {
-                    return f64::NAN;
-                }
-                worst = worst.max(r);
-            }
-        }
-        worst.sqrt()
+        self.largest_weighted(&self.r_u, &self.r_t)
     }
 
     /// Runs PCG from the warm start in `x`, or from the progress in `slot`
