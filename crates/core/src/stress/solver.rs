@@ -119,10 +119,11 @@ enum CgStart {
 
 /// How a conjugate-gradient run ended: iterations of this call, and the
 /// residual when the warm start already met ε (`Done`); or cut short by
-/// the work limit, its state saved to resume from.
+/// the work limit, its state saved to resume from, with the residual norm
+/// of its `r` ([`StressSolver::residual_norm`]) when already measured.
 enum CgEnd {
     Done(u32, Option<f64>),
-    CutShort(u32),
+    CutShort(u32, Option<f64>),
 }
 
 /// `G/E` of the bond springs: shear and torsion stiffness over axial and
@@ -1125,7 +1126,7 @@ impl StressSolver {
             self.forest_topology();
             self.forest_mode = Some(mode);
         }
-        self.forest_state();
+        self.fix_unreached();
         match mode {
             SolveMode::Anchored => self.anchored_loads(loads),
             _ => self.inertial_loads(asset, loads.angular_velocity),
@@ -1137,6 +1138,9 @@ impl StressSolver {
         let resume = slot
             .as_ref()
             .is_some_and(|p| p.continues(mode, &self.chunk, &self.bond_list, &self.b_u, &self.b_t));
+        if !resume {
+            self.start_warm();
+        }
         let (iterations, residual) =
             match self.conjugate_gradient(inertial, &mut slot, resume, CgStart::Whole) {
                 CgEnd::Done(iterations, Some(residual)) => (iterations, residual),
@@ -1144,11 +1148,11 @@ impl StressSolver {
                     self.store_warm_start();
                     (iterations, self.evaluate(inertial))
                 }
-                CgEnd::CutShort(iterations) => {
+                CgEnd::CutShort(iterations, known) => {
                     // No bond results: the solve is not done. A restart (other
                     // loads, a restored snapshot without it) begins from here.
                     self.store_warm_start();
-                    let residual = self.residual_norm();
+                    let residual = known.unwrap_or_else(|| self.residual_norm());
                     *progress = slot;
                     let report = StressReport {
                         iterations,
@@ -1496,17 +1500,29 @@ impl StressSolver {
     }
 
     /// The per-solve part of [`Self::build_forest`]: nodes the forest did
-    /// not reach are fixed, and the free nodes start from the warm start.
+    /// not reach are fixed ([`Self::fix_unreached`]), and the free nodes
+    /// start from the warm start ([`Self::start_warm`]).
     fn forest_state(&mut self) {
+        self.fix_unreached();
+        self.start_warm();
+    }
+
+    /// Fixes the nodes the forest did not reach: they stay at zero and
+    /// carry nothing.
+    fn fix_unreached(&mut self) {
         let len = self.chunk.len() + 1;
-        // Unreached nodes stay fixed at zero: they carry nothing.
         for v in 0..len {
             if self.dist[v] == NONE {
                 self.fixed[v] = true;
             }
         }
-        // Warm start of the free nodes (a super-node: its members' mean
-        // motion, by mass).
+    }
+
+    /// The free nodes' displacements from the warm start (a super-node:
+    /// its members' mean motion, by mass); `warm` says whether any moves.
+    /// A call that resumes a progress skips it: the progress puts back its
+    /// own displacements ([`SolveProgress::restore`]).
+    fn start_warm(&mut self) {
         self.warm = false;
         for k in 0..self.chunk.len() {
             if self.fixed[k] {
@@ -1715,7 +1731,7 @@ impl StressSolver {
         let mut total;
         let mut multilevel;
         let mut rz;
-        match slot.as_ref().filter(|_| resume) {
+        match slot.as_mut().filter(|_| resume) {
             Some(progress) => {
                 // The state at the top of the loop, as the last call left it.
                 (total, multilevel, rz) = progress.restore(self);
@@ -1840,12 +1856,12 @@ impl StressSolver {
                     .saturating_add((next + EVALUATION_PASSES) * bonds)
                     > self.pass_limit
             {
-                SolveProgress::save(slot, self, total, multilevel, rz);
+                SolveProgress::save(slot, self, resume, total, multilevel, rz);
                 if checked.is_some() {
                     // A call cut short reports no bond results.
                     self.stresses.clear();
                 }
-                return CgEnd::CutShort(iterations);
+                return CgEnd::CutShort(iterations, worst);
             }
             if !multilevel
                 && total == FOREST_TRIAL

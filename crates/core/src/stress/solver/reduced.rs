@@ -229,6 +229,7 @@ impl StressSolver {
         // before its first, a call does not end.
         let mut stepped = false;
         loop {
+            let mut start_warm = false;
             let grouping = match kept {
                 Some(Kept::Same) if first && self.refined == self.system_refined => {
                     Grouping::Stands
@@ -249,7 +250,9 @@ impl StressSolver {
                     self.forest_topology();
                 }
                 self.reset_vectors(self.chunk.len() + 1);
-                self.forest_state();
+                self.fix_unreached();
+                // The warm start waits for whether the call resumes (below).
+                start_warm = true;
             } else {
                 if first && kept.is_some() {
                     self.restore_fine();
@@ -281,6 +284,9 @@ impl StressSolver {
                         &self.b_t,
                     )
                 });
+            if start_warm && !resume {
+                self.start_warm();
+            }
             if !resume {
                 let bonds = self.bonds.len() as u64;
                 // The hierarchy's build, piece by piece: each brings it
@@ -319,9 +325,9 @@ impl StressSolver {
             let (it, evaluated) =
                 match self.conjugate_gradient(false, &mut slot, resume, CgStart::Step) {
                     super::CgEnd::Done(it, evaluated) => (it, evaluated),
-                    super::CgEnd::CutShort(it) => {
+                    super::CgEnd::CutShort(it, known) => {
                         self.store_warm_start();
-                        let residual = self.residual_norm();
+                        let residual = known.unwrap_or_else(|| self.residual_norm());
                         SolveProgress::mark_reduced(
                             &mut slot,
                             self,
