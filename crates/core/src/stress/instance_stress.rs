@@ -482,8 +482,9 @@ impl InstanceStress {
     /// runs at least one iteration (a reduced one: one step), so every
     /// update with a budget makes progress, and an update overshoots the budget by at most one
     /// iteration of one cluster plus its set-up (gathering, building and
-    /// evaluation passes); a reduced solve's set-up is itself taken in
-    /// steps, so there it overshoots by the gathering and one step (see
+    /// evaluation passes); the hierarchy's build at a full solve's switch
+    /// from the forest, and a reduced solve's set-up, are themselves taken
+    /// in steps, so there it overshoots by the gathering and one step (see
     /// "Slices" in [`crate::stress::solver::reduced`]). Standing overloads
     /// still damage their bonds every update. A budget of 0 solves nothing.
     ///

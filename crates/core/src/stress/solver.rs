@@ -75,7 +75,7 @@
 //! | step | passes per bond |
 //! | --- | --- |
 //! | gathering the bonds, spring list and adjacency, spanning forest (every call) | 1 + [`STRUCTURE_PASSES`] + [`FOREST_BUILD_PASSES`] |
-//! | multilevel hierarchy (when a call starts using it) | [`HIERARCHY_BUILD_PASSES`] |
+//! | multilevel hierarchy (when a solve starts using it; at the switch from the forest, in three steps of 4, 4 and 8) | [`HIERARCHY_BUILD_PASSES`] |
 //! | iteration with the forest | [`FOREST_ITERATION_PASSES`] |
 //! | iteration with the hierarchy | [`MULTILEVEL_ITERATION_PASSES`] |
 //! | evaluation (bond results and residual) | [`EVALUATION_PASSES`] |
@@ -86,6 +86,13 @@
 //! solve's inputs and progress, never on what the solver solved last: a
 //! stress restored from a snapshot is sliced exactly as the original.
 //! [`StressSolver::solve_within`] stops iterating before a limit on it.
+//! Where a solve switches from the forest to the hierarchy, the
+//! hierarchy's build is taken in its three pieces (`multilevel/build.rs`),
+//! each a step a call may end before, as a reduced round's setup is (see
+//! "Slices" in [`reduced`]); the progress keeps how far it came. Built in
+//! one call, the switch took 14 ms on the 100 × 50 × 2 wall after a
+//! break, the worst call of that solve 19–25 ms; in steps, 7.5 ms
+//! (`examples/stress_slices.rs`).
 
 use crate::asset::Asset;
 use crate::index::{BondIndex, ChunkIndex};
@@ -95,6 +102,7 @@ use crate::stress::material::StressMaterials;
 use crate::stress::multilevel::{HierarchyPiece, Multilevel};
 use crate::stress::section::Section;
 use glam::{DMat3, DVec3, Vec3};
+use progress::RoundStage;
 
 mod kept;
 mod prepare;
@@ -1731,9 +1739,13 @@ impl StressSolver {
         let mut total;
         let mut multilevel;
         let mut rz;
+        // How far the hierarchy's build at the switch from the forest has
+        // come (see the loop).
+        let mut switch = RoundStage::NotStarted;
         match slot.as_mut().filter(|_| resume) {
             Some(progress) => {
                 // The state at the top of the loop, as the last call left it.
+                switch = progress.switch_stage();
                 (total, multilevel, rz) = progress.restore(self);
                 if multilevel {
                     self.ensure_hierarchy(inertial);
@@ -1840,37 +1852,66 @@ impl StressSolver {
         let mut checked: Option<f64> = None;
         // The recursive residual of the current `r` once known.
         let mut worst: Option<f64> = None;
+        // Whether this call has built a piece of the hierarchy at the
+        // switch: it may end before the next step.
+        let mut stepped = false;
         while total < self.settings.max_iterations {
-            // Stop before an iteration that, with the final evaluation,
-            // would pass the work limit (but run one at least).
             let switching =
                 total == FOREST_TRIAL && self.settings.preconditioner == Preconditioner::Auto;
+            // The forest is not enough: the hierarchy's build, piece by
+            // piece, each a step the call may end before (after a step at
+            // least), charged whether or not the solver still holds what
+            // an earlier call built (rebuilt uncharged, as a reduced
+            // round's; see "Slices" in [`reduced`]). Built in one call, it
+            // took 14 ms on the 100 × 50 × 2 wall after a break.
+            if switching && !multilevel {
+                for (piece, share, _, after) in reduced::HIERARCHY_STEPS {
+                    if switch.built() >= after.built() {
+                        continue;
+                    }
+                    let build = share * bonds;
+                    if (iterations > 0 || started || stepped)
+                        && self.passes.saturating_add(build) > self.pass_limit
+                    {
+                        SolveProgress::save(slot, self, resume, total, multilevel, rz, switch);
+                        if checked.is_some() {
+                            // A call cut short reports no bond results.
+                            self.stresses.clear();
+                        }
+                        return CgEnd::CutShort(iterations, worst);
+                    }
+                    self.hierarchy_through(inertial, piece);
+                    self.passes += build;
+                    stepped = true;
+                    switch = after;
+                }
+            }
+            // Stop before an iteration that, with the final evaluation,
+            // would pass the work limit (but run one at least).
             let next = if multilevel || switching {
                 MULTILEVEL_ITERATION_PASSES
             } else {
                 FOREST_ITERATION_PASSES
             };
-            if (iterations > 0 || started)
+            if (iterations > 0 || started || stepped)
                 && self
                     .passes
                     .saturating_add((next + EVALUATION_PASSES) * bonds)
                     > self.pass_limit
             {
-                SolveProgress::save(slot, self, resume, total, multilevel, rz);
+                SolveProgress::save(slot, self, resume, total, multilevel, rz, switch);
                 if checked.is_some() {
                     // A call cut short reports no bond results.
                     self.stresses.clear();
                 }
                 return CgEnd::CutShort(iterations, worst);
             }
-            if !multilevel
-                && total == FOREST_TRIAL
-                && self.settings.preconditioner == Preconditioner::Auto
-            {
-                // The forest is not enough: restart with the hierarchy.
+            if !multilevel && switching {
+                // Restart with the hierarchy, charged above (what the
+                // solver lost of it since is built again here).
                 multilevel = true;
+                switch = RoundStage::NotStarted;
                 self.ensure_hierarchy(inertial);
-                self.passes += HIERARCHY_BUILD_PASSES * bonds;
                 self.precondition(true);
                 self.p_u.copy_from_slice(&self.z_u);
                 self.p_t.copy_from_slice(&self.z_t);

@@ -165,6 +165,11 @@ impl SolveProgress {
     /// With `resumed`, `slot` holds the progress this call resumed
     /// ([`Self::restore`]), which [`Self::continues`] found to be of these
     /// very nodes, bonds and loads: they are not copied again.
+    ///
+    /// The place is a full solve's (round 0), with `switch`, how far the
+    /// hierarchy's build at the switch from the forest has come
+    /// ([`Self::switch_stage`]); a reduced solve's call marks its own
+    /// place after ([`Self::mark_reduced`]).
     pub(super) fn save(
         slot: &mut Option<Self>,
         solver: &StressSolver,
@@ -172,8 +177,16 @@ impl SolveProgress {
         iterations: u32,
         multilevel: bool,
         rz: f64,
+        switch: RoundStage,
     ) {
-        let p = &mut slot.get_or_insert_with(Self::default).cg;
+        let Self { cg: p, place } = slot.get_or_insert_with(Self::default);
+        place.round = 0;
+        place.stage = switch;
+        place.refined.clear();
+        place.fine_nodes.clear();
+        place.loads_key.clear();
+        place.warm_u.clear();
+        place.warm_t.clear();
         p.mode = solver.forest_mode.map_or(u8::MAX, mode_code);
         if !resumed {
             p.nodes.clone_from(&solver.chunk);
@@ -353,9 +366,30 @@ impl SolveProgress {
     /// 1: iterating, 2: its reduced system built, 3: its hierarchy built
     /// too, 4 and 5: the hierarchy's first one and two pieces built; see
     /// "Slices" in [`super::reduced`]), and how many chunks are refined.
+    /// A full solve's progress uses 4, 5 and 3 for the hierarchy's pieces
+    /// built at its switch from the forest, else 0 (see "Work" in
+    /// [`crate::stress::solver`]).
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
         (place.round, place.stage.code(), place.refined.len())
+    }
+
+    /// How far a full solve's switch from the forest to the multilevel
+    /// hierarchy has come: the pieces of the hierarchy's build charged by
+    /// earlier calls ([`RoundStage::NotStarted`], [`RoundStage::Started`],
+    /// [`RoundStage::Smoothed`] or [`RoundStage::Preconditioned`] for
+    /// none, one, two or all three; see `conjugate_gradient`). A reduced
+    /// solve's progress, or a full one written before the switch was
+    /// stepped, says none.
+    pub(super) fn switch_stage(&self) -> RoundStage {
+        match self.place.stage {
+            s @ (RoundStage::Started | RoundStage::Smoothed | RoundStage::Preconditioned)
+                if self.place.round == 0 =>
+            {
+                s
+            }
+            _ => RoundStage::NotStarted,
+        }
     }
 
     /// Puts the state back into `solver` (whose structure and loads

@@ -123,8 +123,10 @@ pub const MAX_ROUNDS: u32 = 4;
 
 /// The hierarchy's build as steps of a round (see Slices): each piece
 /// (`multilevel/build.rs`), its share of [`HIERARCHY_BUILD_PASSES`] per
-/// bond, the stage a call cut before it leaves, and the one after it.
-const HIERARCHY_STEPS: [(HierarchyPiece, u64, RoundStage, RoundStage); 3] = [
+/// bond, the stage a call cut before it leaves, and the one after it. A
+/// full solve's switch from the forest takes the same steps
+/// (`conjugate_gradient`).
+pub(super) const HIERARCHY_STEPS: [(HierarchyPiece, u64, RoundStage, RoundStage); 3] = [
     (
         HierarchyPiece::Start,
         HIERARCHY_BUILD_PASSES / 4,

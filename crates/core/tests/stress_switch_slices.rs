@@ -1,0 +1,167 @@
+//! A full solve's switch from the spanning-forest preconditioner to the
+//! multilevel hierarchy (after `FOREST_TRIAL` iterations) is taken in steps
+//! under a work limit, as a reduced round's setup is: the hierarchy's build
+//! in its three pieces, each a step a call may end before, then the
+//! switching iteration. Built in one call it took 14 ms on the
+//! 100 × 50 × 2 wall after a break (`examples/stress_slices.rs`). Each
+//! piece is charged whether or not the solver still holds what an earlier
+//! call built, so the calls are the same when the solver solves another
+//! cluster between them (which drops a build under way), and the sliced
+//! solve ends with the bond results of one unlimited call, bit for bit.
+//!
+//! The structure is the 24 × 12 × 2 wall with a gap of
+//! `tests/stress_reduced_slices.rs` (576 chunks, 1,368 bonds), solved at
+//! full resolution.
+#![allow(clippy::unwrap_used)]
+
+use smithereens_core::fixtures::{refining_material, refining_wall};
+use smithereens_core::glam::Vec3;
+use smithereens_core::stress::solver::HIERARCHY_BUILD_PASSES;
+use smithereens_core::stress::{
+    BondStress, SolveProgress, StressLoads, StressMaterials, StressReport, StressSettings,
+    StressSolver,
+};
+use smithereens_core::*;
+
+const GRAVITY: StressLoads<'static> = StressLoads {
+    gravity: Vec3::new(0.0, -9.81, 0.0),
+    point_loads: &[],
+    angular_velocity: Vec3::ZERO,
+};
+
+fn solver(asset: &Asset) -> StressSolver {
+    let settings = StressSettings {
+        max_iterations: 10_000,
+        reduce_above: 0,
+        ..Default::default()
+    };
+    StressSolver::new(
+        asset,
+        settings,
+        StressMaterials::uniform(refining_material()),
+    )
+    .unwrap()
+}
+
+/// One call's report and the progress's place after it (round, stage code,
+/// refined chunks; `None` once done).
+type Call = (StressReport, Option<(u32, u8, usize)>);
+
+/// What happens between two calls of a sliced solve.
+#[derive(Copy, Clone, Debug, PartialEq)]
+enum Meddle {
+    None,
+    /// The solver solves another cluster (the wall's bottom row) in one
+    /// call.
+    OtherCluster,
+    /// The next call is on a new solver, given the warm start (as a
+    /// restored snapshot would be): it holds nothing of the build.
+    NewSolver,
+}
+
+/// The wall's solve in calls of `work` passes, meddled with between any
+/// two. The calls, the bond results of the last.
+fn sliced(work: u64, meddle: Meddle) -> (Vec<Call>, Vec<BondStress>) {
+    let (asset, health) = refining_wall().unwrap();
+    let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+    let row: Vec<ChunkIndex> = nodes
+        .iter()
+        .copied()
+        .filter(|&c| asset.chunks()[c].centroid.y < 0.5)
+        .collect();
+    assert!(!row.is_empty() && row.len() < nodes.len());
+    let mut s = solver(&asset);
+    let mut progress: Option<SolveProgress> = None;
+    let mut calls = Vec::new();
+    for _ in 0..10_000 {
+        let r = s
+            .solve_within(&asset, &nodes, &health, &GRAVITY, work, &mut progress)
+            .unwrap();
+        calls.push((r, progress.as_ref().map(SolveProgress::reduced_round)));
+        if progress.is_none() {
+            return (calls, s.bond_stresses().to_vec());
+        }
+        assert!(s.bond_stresses().is_empty(), "a cut reports no bonds");
+        match meddle {
+            Meddle::None => {}
+            Meddle::OtherCluster => {
+                s.solve(&asset, &row, &health, &GRAVITY).unwrap();
+            }
+            Meddle::NewSolver => {
+                let (u, t) = s.warm_start();
+                let (u, t) = (u.to_vec(), t.to_vec());
+                s = solver(&asset);
+                s.set_warm_start(&u, &t).unwrap();
+            }
+        }
+    }
+    panic!("the sliced solve did not finish");
+}
+
+fn one_call() -> (StressReport, Vec<BondStress>) {
+    let (asset, health) = refining_wall().unwrap();
+    let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+    let mut s = solver(&asset);
+    let r = s.solve(&asset, &nodes, &health, &GRAVITY).unwrap();
+    (r, s.bond_stresses().to_vec())
+}
+
+#[test]
+fn the_switch_to_the_hierarchy_is_taken_one_piece_per_call_under_the_tightest_limit() {
+    let (whole, bonds) = one_call();
+    assert!(whole.converged && whole.iterations > 2, "{whole:?}");
+    let (calls, sliced_bonds) = sliced(1, Meddle::None);
+    // The forest's iteration; the hierarchy's three pieces (stages
+    // Started 4, Smoothed 5, Preconditioned 3 in the progress, round 0:
+    // a full solve's); the switching iteration, and on.
+    let stages: Vec<Option<u8>> = calls.iter().take(5).map(|c| c.1.map(|p| p.1)).collect();
+    assert_eq!(
+        stages,
+        [Some(0), Some(4), Some(5), Some(3), Some(0)],
+        "{calls:#?}"
+    );
+    let iterations: Vec<u32> = calls.iter().take(5).map(|c| c.0.iterations).collect();
+    assert_eq!(iterations, [1, 0, 0, 0, 1]);
+    assert!(
+        calls
+            .iter()
+            .all(|c| c.1.is_none_or(|p| p.0 == 0 && p.2 == 0))
+    );
+    // The pieces are charged a quarter, a quarter and a half of the
+    // build, each call also its gather.
+    let (_, health) = refining_wall().unwrap();
+    let bonds_in = health.iter().filter(|&&h| h > 0.0).count() as u64;
+    assert_eq!(calls[1].0.work, calls[2].0.work, "{calls:#?}");
+    assert_eq!(
+        calls[3].0.work - calls[1].0.work,
+        (HIERARCHY_BUILD_PASSES / 2 - HIERARCHY_BUILD_PASSES / 4) * bonds_in
+    );
+    let last = calls.last().unwrap().0;
+    assert!(last.converged);
+    assert_eq!(last.residual.to_bits(), whole.residual.to_bits());
+    let total: u32 = calls.iter().map(|c| c.0.iterations).sum();
+    assert_eq!(total, whole.iterations);
+    assert_eq!(format!("{sliced_bonds:?}"), format!("{bonds:?}"));
+}
+
+#[test]
+fn another_cluster_or_a_new_solver_between_the_pieces_changes_no_call() {
+    let (whole, bonds) = one_call();
+    for (work, meddle) in [1, 3_000, 20_000]
+        .into_iter()
+        .flat_map(|w| [(w, Meddle::OtherCluster), (w, Meddle::NewSolver)])
+    {
+        let (calm, calm_bonds) = sliced(work, Meddle::None);
+        let (meddled, meddled_bonds) = sliced(work, meddle);
+        assert!(calm.len() > 4, "work {work}: {} calls", calm.len());
+        assert_eq!(
+            format!("{calm:?}"),
+            format!("{meddled:?}"),
+            "work {work}, {meddle:?}: the calls differ"
+        );
+        assert_eq!(format!("{calm_bonds:?}"), format!("{bonds:?}"));
+        assert_eq!(format!("{meddled_bonds:?}"), format!("{bonds:?}"));
+        let total: u32 = calm.iter().map(|c| c.0.iterations).sum();
+        assert_eq!(total, whole.iterations, "work {work}");
+    }
+}
