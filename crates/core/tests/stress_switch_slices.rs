@@ -1,7 +1,7 @@
 //! A full solve's switch from the spanning-forest preconditioner to the
 //! multilevel hierarchy (after `FOREST_TRIAL` iterations) is taken in steps
 //! under a work limit, as a reduced round's setup is: the hierarchy's build
-//! in its three pieces, each a step a call may end before, then the
+//! in its five pieces, each a step a call may end before, then the
 //! switching iteration. Built in one call it took 14 ms on the
 //! 100 × 50 × 2 wall after a break (`examples/stress_slices.rs`). Each
 //! piece is charged whether or not the solver still holds what an earlier
@@ -111,31 +111,38 @@ fn the_switch_to_the_hierarchy_is_taken_one_piece_per_call_under_the_tightest_li
     let (whole, bonds) = one_call();
     assert!(whole.converged && whole.iterations > 2, "{whole:?}");
     let (calls, sliced_bonds) = sliced(1, Meddle::None);
-    // The forest's iteration; the hierarchy's three pieces (stages
-    // Started 4, Smoothed 5, Preconditioned 3 in the progress, round 0:
-    // a full solve's); the switching iteration, and on.
-    let stages: Vec<Option<u8>> = calls.iter().take(5).map(|c| c.1.map(|p| p.1)).collect();
+    // The forest's iteration; the hierarchy's five pieces (stages
+    // Started 4, Inverted 6, Smoothed 5, Assembled 7, Preconditioned 3 in
+    // the progress, round 0: a full solve's); the switching iteration, and
+    // on.
+    let stages: Vec<Option<u8>> = calls.iter().take(7).map(|c| c.1.map(|p| p.1)).collect();
     assert_eq!(
         stages,
-        [Some(0), Some(4), Some(5), Some(3), Some(0)],
+        [
+            Some(0),
+            Some(4),
+            Some(6),
+            Some(5),
+            Some(7),
+            Some(3),
+            Some(0)
+        ],
         "{calls:#?}"
     );
-    let iterations: Vec<u32> = calls.iter().take(5).map(|c| c.0.iterations).collect();
-    assert_eq!(iterations, [1, 0, 0, 0, 1]);
+    let iterations: Vec<u32> = calls.iter().take(7).map(|c| c.0.iterations).collect();
+    assert_eq!(iterations, [1, 0, 0, 0, 0, 0, 1]);
     assert!(
         calls
             .iter()
             .all(|c| c.1.is_none_or(|p| p.0 == 0 && p.2 == 0))
     );
-    // The pieces are charged a quarter, a quarter and a half of the
-    // build, each call also its gather.
+    // The pieces are charged 3, 3, 3, 4 and 3 sixteenths of the build,
+    // each call also its gather.
     let (_, health) = refining_wall().unwrap();
     let bonds_in = health.iter().filter(|&&h| h > 0.0).count() as u64;
-    assert_eq!(calls[1].0.work, calls[2].0.work, "{calls:#?}");
-    assert_eq!(
-        calls[3].0.work - calls[1].0.work,
-        (HIERARCHY_BUILD_PASSES / 2 - HIERARCHY_BUILD_PASSES / 4) * bonds_in
-    );
+    let work: Vec<u64> = calls.iter().take(6).map(|c| c.0.work).collect();
+    assert_eq!([work[2], work[3], work[5]], [work[1]; 3], "{calls:#?}");
+    assert_eq!(work[4] - work[1], HIERARCHY_BUILD_PASSES / 16 * bonds_in);
     let last = calls.last().unwrap().0;
     assert!(last.converged);
     assert_eq!(last.residual.to_bits(), whole.residual.to_bits());

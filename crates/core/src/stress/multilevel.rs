@@ -488,8 +488,9 @@ impl Fine {
         self.fixed.len()
     }
 
-    /// Inverse diagonal blocks (for the Jacobi smoothing; an assembled
-    /// fine level smooths on its blocks instead).
+    /// Inverse diagonal blocks (for the Jacobi smoothing, which
+    /// [`Self::prepare_smoothing`] then makes; an assembled fine level
+    /// smooths on its blocks instead).
     fn prepare_inverses(&mut self) {
         let len = self.len();
         self.inv.clear();
@@ -508,6 +509,11 @@ impl Fine {
                 self.inv[i] = self.inv[i].inverse();
             }
         }
+    }
+
+    /// The block-Jacobi smoothing from the inverse blocks
+    /// ([`Self::prepare_inverses`]).
+    fn prepare_smoothing(&mut self) {
         self.jacobi.build(&self.bonds, &self.inv);
     }
 
@@ -1041,6 +1047,13 @@ impl Multilevel {
     /// Level 1 from the fine bonds: each bond between two aggregates adds
     /// its element blocks with arms from the aggregate centres.
     fn assemble_from_bonds(&mut self, count: usize) {
+        self.sum_from_bonds(count);
+        self.coarse[0].finish();
+    }
+
+    /// [`Self::assemble_from_bonds`] but for the inverse and
+    /// single-precision blocks and the row split ([`Coarse::finish`]).
+    fn sum_from_bonds(&mut self, count: usize) {
         self.assemble_pattern(count);
         let (fine, next) = (&self.fine, &mut self.coarse[0]);
         next.diag.clear();
@@ -1066,7 +1079,6 @@ impl Multilevel {
                 next.diag[cb].add(&end_block(t.k, t.kr, t.rb));
             }
         }
-        next.finish();
     }
 
     /// Level 1's aggregates (`count`, from the fine `coarse_of`) and

@@ -75,7 +75,7 @@
 //! | step | passes per bond |
 //! | --- | --- |
 //! | gathering the bonds, spring list and adjacency, spanning forest (every call) | 1 + [`STRUCTURE_PASSES`] + [`FOREST_BUILD_PASSES`] |
-//! | multilevel hierarchy (when a solve starts using it; at the switch from the forest, in three steps of 4, 4 and 8) | [`HIERARCHY_BUILD_PASSES`] |
+//! | multilevel hierarchy (when a solve starts using it; at the switch from the forest and in a reduced round, in five steps of 3, 3, 3, 4 and 3) | [`HIERARCHY_BUILD_PASSES`] |
 //! | iteration with the forest | [`FOREST_ITERATION_PASSES`] |
 //! | iteration with the hierarchy | [`MULTILEVEL_ITERATION_PASSES`] |
 //! | evaluation (bond results and residual) | [`EVALUATION_PASSES`] |
@@ -87,7 +87,7 @@
 //! stress restored from a snapshot is sliced exactly as the original.
 //! [`StressSolver::solve_within`] stops iterating before a limit on it.
 //! Where a solve switches from the forest to the hierarchy, the
-//! hierarchy's build is taken in its three pieces (`multilevel/build.rs`),
+//! hierarchy's build is taken in its five pieces (`multilevel/build.rs`),
 //! each a step a call may end before, as a reduced round's setup is (see
 //! "Slices" in [`reduced`]); the progress keeps how far it came. Built in
 //! one call, the switch took 14 ms on the 100 × 50 × 2 wall after a
@@ -181,8 +181,9 @@ pub const STRUCTURE_PASSES: u64 = 2;
 /// Passes per bond charged for the spanning forest, every call.
 pub const FOREST_BUILD_PASSES: u64 = 2;
 /// Passes per bond charged for the multilevel hierarchy, once per call
-/// that starts using it (not by a resumed slice); a reduced round charges
-/// it over the three steps that build it (see "Slices" in [`reduced`]).
+/// that starts using it (not by a resumed slice); a reduced round, and a
+/// full solve at its switch from the forest, charge it over the five steps
+/// that build it (see "Slices" in [`reduced`]).
 pub const HIERARCHY_BUILD_PASSES: u64 = 16;
 /// Passes per bond charged for one iteration with the forest.
 pub const FOREST_ITERATION_PASSES: u64 = 3;

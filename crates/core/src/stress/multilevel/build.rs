@@ -1,28 +1,34 @@
 //! Building the hierarchy, whole or in pieces.
 //!
-//! A build has three pieces, always run in this order and each a pass over
+//! A build has five pieces, always run in this order and each a pass over
 //! the system it builds:
 //!
 //! 1. [`Piece::Start`]: the fine level's copy of the system and its
 //!    adjacency, whether level 1 is that system assembled (or the whole
 //!    preconditioner, solved densely: the build ends here), and the
 //!    aggregates of level 1;
-//! 2. [`Piece::Smoothing`]: the fine level's block-Jacobi smoothing (the
-//!    inverse diagonal blocks and the bonds between aggregates; nothing
-//!    when the fine level is assembled, whose level 1 smooths on its own
-//!    blocks);
-//! 3. [`Piece::Levels`]: level 1 (summed from the bonds, or copying the
-//!    rows that stand in a rebuild), the coarser levels and the coarsest
-//!    level's dense factor.
+//! 2. [`Piece::Inverses`]: the fine level's inverse diagonal blocks, for
+//!    its block-Jacobi smoothing;
+//! 3. [`Piece::Smoothing`]: that smoothing (its single-precision copies
+//!    and the bonds between aggregates; this piece and the one before do
+//!    nothing when the fine level is assembled, whose level 1 smooths on
+//!    its own blocks);
+//! 4. [`Piece::Assembly`]: level 1's pattern and blocks (summed from the
+//!    bonds, or copying the rows that stand in a rebuild);
+//! 5. [`Piece::Levels`]: level 1's inverse and single-precision blocks,
+//!    the coarser levels and the coarsest level's dense factor.
 //!
-//! [`Multilevel::build`] runs them in one go. The reduced solve runs them as
-//! steps of their own under a work limit (`solver/reduced.rs`, "Slices"):
-//! [`Multilevel::start_build`] runs the first and keeps the rest pending,
-//! [`Multilevel::build_piece`] runs the next. The pieces read nothing but
-//! the system given to the first (its copy) and what the earlier pieces
-//! wrote, so a build in pieces is bit for bit a build in one go whatever
-//! runs between them, as long as nothing else builds, rebuilds or updates
-//! this hierarchy in between (which drops the pending pieces).
+//! [`Multilevel::build`] runs them in one go. A solve runs them as steps of
+//! their own under a work limit (`solver/reduced.rs`, "Slices", and the
+//! full solve's switch from the forest): [`Multilevel::start_build`] runs
+//! the first and keeps the rest pending, [`Multilevel::build_piece`] runs
+//! the next. The pieces read nothing but the system given to the first
+//! (its copy) and what the earlier pieces wrote, so a build in pieces is
+//! bit for bit a build in one go whatever runs between them, as long as
+//! nothing else builds, rebuilds or updates this hierarchy in between
+//! (which drops the pending pieces). (Three pieces before: the inverses
+//! with the smoothing, level 1 with the coarser levels; on the 100 × 50 ×
+//! 2 wall the larger of those took up to 4.5 ms on this project's machine.)
 
 use super::{COARSEST, Coarse, LocalBond, Multilevel, PARALLEL_BONDS, resize};
 use glam::DVec3;
@@ -34,16 +40,20 @@ pub(crate) enum Piece {
     /// The fine level's copy, adjacency and level 1's aggregates
     /// ([`Multilevel::start_build`]).
     Start,
+    /// The fine level's inverse diagonal blocks.
+    Inverses,
     /// The fine level's smoothing.
     Smoothing,
-    /// Level 1, the coarser levels and the dense factor.
+    /// Level 1's pattern and blocks.
+    Assembly,
+    /// The rest of level 1, the coarser levels and the dense factor.
     Levels,
 }
 
 /// What a build begun by [`Multilevel::start_build`] has left.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Pending {
-    /// The next piece to run ([`Piece::Smoothing`] or [`Piece::Levels`]).
+    /// The next piece to run (never [`Piece::Start`]).
     next: Piece,
     /// Level 1's aggregates.
     count: usize,
@@ -56,6 +66,9 @@ pub(crate) struct Pending {
     /// A rebuild that set the hierarchy before aside: an assembled level 1
     /// copies its rows that stand.
     reusing: bool,
+    /// Level 1 was assembled copying rows ([`Piece::Assembly`] done so):
+    /// its finish and the coarser levels reuse too.
+    reused: bool,
 }
 
 impl Multilevel {
@@ -130,14 +143,15 @@ impl Multilevel {
         };
         self.pending = Some(Pending {
             next: if self.assembled {
-                Piece::Levels
+                Piece::Assembly
             } else {
-                Piece::Smoothing
+                Piece::Inverses
             },
             count,
             aggregated,
             levels,
             reusing,
+            reused: false,
         });
     }
 
@@ -150,38 +164,60 @@ impl Multilevel {
         match pending.next {
             // Run by `start_build`, never pending.
             Piece::Start => {}
+            Piece::Inverses => {
+                self.fine.prepare_inverses();
+                self.pending = Some(Pending {
+                    next: Piece::Smoothing,
+                    ..pending
+                });
+            }
             Piece::Smoothing => {
                 let fine = &mut self.fine;
-                fine.prepare_inverses();
+                fine.prepare_smoothing();
                 if pending.aggregated {
                     fine.keep_inter();
                 }
                 self.pending = Some(Pending {
+                    next: Piece::Assembly,
+                    ..pending
+                });
+            }
+            Piece::Assembly => {
+                let mut reused = false;
+                if pending.levels {
+                    if self.coarse.is_empty() {
+                        self.coarse.push(Coarse::default());
+                    }
+                    reused = match old_of {
+                        Some(old_of) if pending.reusing && self.assembled => {
+                            self.sum_reusing(pending.count, old_of);
+                            true
+                        }
+                        _ => {
+                            self.sum_from_bonds(pending.count);
+                            false
+                        }
+                    };
+                }
+                self.pending = Some(Pending {
                     next: Piece::Levels,
+                    reused,
                     ..pending
                 });
             }
             Piece::Levels => {
                 self.pending = None;
                 if pending.levels {
-                    if self.coarse.is_empty() {
-                        self.coarse.push(Coarse::default());
+                    if pending.reused {
+                        self.finish_reusing();
+                    } else {
+                        self.coarse[0].finish();
                     }
-                    let reusing = match old_of {
-                        Some(old_of) if pending.reusing && self.assembled => {
-                            self.assemble_reusing(pending.count, old_of);
-                            true
-                        }
-                        _ => {
-                            self.assemble_from_bonds(pending.count);
-                            false
-                        }
-                    };
                     if self.assembled {
                         self.balance_buffers();
                     }
                     self.used = 1;
-                    self.build_coarser(reusing);
+                    self.build_coarser(pending.reused);
                     if self.assembled {
                         self.balance_levels();
                     }

@@ -335,8 +335,10 @@ impl Multilevel {
 
     /// Level 1 of an assembled system (identity aggregates, `count` rows),
     /// copying the rows that stand from the previous level 1 (see the
-    /// [module docs](self)).
-    pub(super) fn assemble_reusing(&mut self, count: usize, old_of: &[u32]) {
+    /// [module docs](self)), but for the inverse and single-precision
+    /// blocks of the rows summed and the row split
+    /// ([`Self::finish_reusing`], a later piece of the build).
+    pub(super) fn sum_reusing(&mut self, count: usize, old_of: &[u32]) {
         self.assemble_pattern(count);
         let (fine, prev, next) = (&self.fine, &mut self.prev, &mut self.coarse[0]);
         let old_len = prev.centroid.len();
@@ -484,6 +486,12 @@ impl Multilevel {
         // `assemble_from_bonds` does.
         next.copy_rows(old_level, &prev.row_old);
         add_bonds_to_rows(fine, next, &self.touched);
+    }
+
+    /// The rest of level 1 after [`Self::sum_reusing`]: the inverse and
+    /// single-precision blocks of the rows it summed, and the row split.
+    pub(super) fn finish_reusing(&mut self) {
+        let next = &mut self.coarse[0];
         next.finish_rows(&self.touched);
         next.finish_pattern();
     }

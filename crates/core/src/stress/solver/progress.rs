@@ -82,8 +82,14 @@ pub(super) enum RoundStage {
     /// Its reduced system and the hierarchy's first piece (the fine
     /// level's copy and aggregates, `multilevel/build.rs`) were built.
     Started,
-    /// ... and the hierarchy's second piece (the fine level's smoothing).
+    /// ... and the hierarchy's second and third pieces (the fine level's
+    /// inverse blocks and smoothing).
     Smoothed,
+    /// ... and the hierarchy's second piece (the inverse blocks) only.
+    Inverted,
+    /// ... and the hierarchy's first four pieces (level 1's pattern and
+    /// blocks too).
+    Assembled,
 }
 
 impl RoundStage {
@@ -94,9 +100,11 @@ impl RoundStage {
             Self::NotStarted => 0,
             Self::Reduced => 1,
             Self::Started => 2,
-            Self::Smoothed => 3,
-            Self::Preconditioned => 4,
-            Self::Iterating => 5,
+            Self::Inverted => 3,
+            Self::Smoothed => 4,
+            Self::Assembled => 5,
+            Self::Preconditioned => 6,
+            Self::Iterating => 7,
         }
     }
 
@@ -109,6 +117,8 @@ impl RoundStage {
             Self::Preconditioned => 3,
             Self::Started => 4,
             Self::Smoothed => 5,
+            Self::Inverted => 6,
+            Self::Assembled => 7,
         }
     }
 }
@@ -364,11 +374,11 @@ impl SolveProgress {
     /// Where a reduced solve stands, for a state hash: the round (0 for a
     /// full solve), how far it has come (0: nothing of the round built,
     /// 1: iterating, 2: its reduced system built, 3: its hierarchy built
-    /// too, 4 and 5: the hierarchy's first one and two pieces built; see
-    /// "Slices" in [`super::reduced`]), and how many chunks are refined.
-    /// A full solve's progress uses 4, 5 and 3 for the hierarchy's pieces
-    /// built at its switch from the forest, else 0 (see "Work" in
-    /// [`crate::stress::solver`]).
+    /// too, 4, 6, 5 and 7: the hierarchy's first one, two, three and four
+    /// of its five pieces built; see "Slices" in [`super::reduced`]), and
+    /// how many chunks are refined. A full solve's progress uses 4, 6, 5,
+    /// 7 and 3 for the hierarchy's pieces built at its switch from the
+    /// forest, else 0 (see "Work" in [`crate::stress::solver`]).
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
         (place.round, place.stage.code(), place.refined.len())
@@ -377,13 +387,19 @@ impl SolveProgress {
     /// How far a full solve's switch from the forest to the multilevel
     /// hierarchy has come: the pieces of the hierarchy's build charged by
     /// earlier calls ([`RoundStage::NotStarted`], [`RoundStage::Started`],
-    /// [`RoundStage::Smoothed`] or [`RoundStage::Preconditioned`] for
-    /// none, one, two or all three; see `conjugate_gradient`). A reduced
+    /// [`RoundStage::Inverted`], [`RoundStage::Smoothed`],
+    /// [`RoundStage::Assembled`] or [`RoundStage::Preconditioned`] for
+    /// none, one, two, three, four or all five; see `conjugate_gradient`).
+    /// A reduced
     /// solve's progress, or a full one written before the switch was
     /// stepped, says none.
     pub(super) fn switch_stage(&self) -> RoundStage {
         match self.place.stage {
-            s @ (RoundStage::Started | RoundStage::Smoothed | RoundStage::Preconditioned)
+            s @ (RoundStage::Started
+            | RoundStage::Inverted
+            | RoundStage::Smoothed
+            | RoundStage::Assembled
+            | RoundStage::Preconditioned)
                 if self.place.round == 0 =>
             {
                 s
@@ -468,5 +484,33 @@ mod tests {
             assert_eq!(new, (3, stage, 7));
             assert_eq!(postcard::to_stdvec(&new).unwrap_or_default(), old);
         }
+    }
+
+    /// Every stage writes its code as one byte (so the stages format 13
+    /// wrote read as before: the new ones only add codes 6 and 7), and
+    /// [`RoundStage::built`] puts the hierarchy's pieces between the
+    /// reduction and the start in the order they run.
+    #[test]
+    fn every_stage_writes_its_code_and_the_pieces_come_in_order() {
+        use RoundStage::*;
+        let order = [
+            NotStarted,
+            Reduced,
+            Started,
+            Inverted,
+            Smoothed,
+            Assembled,
+            Preconditioned,
+            Iterating,
+        ];
+        for (k, stage) in order.into_iter().enumerate() {
+            assert_eq!(stage.built() as usize, k, "{stage:?}");
+            let bytes = postcard::to_stdvec(&stage).unwrap_or_default();
+            assert_eq!(bytes, [stage.code()], "{stage:?}");
+            assert_eq!(postcard::from_bytes::<RoundStage>(&bytes).ok(), Some(stage));
+        }
+        let codes: Vec<u8> = order.iter().map(|s| s.code()).collect();
+        assert_eq!(codes, [0, 2, 4, 6, 5, 7, 3, 1]);
+        assert!(postcard::from_bytes::<RoundStage>(&[8]).is_err());
     }
 }

@@ -56,11 +56,12 @@
 //!
 //! 1. the reduction (grouping, super-node bonds, forest), charged as the
 //!    gather every call is charged;
-//! 2. the multilevel hierarchy's build, in three steps, its pieces
+//! 2. the multilevel hierarchy's build, in five steps, its pieces
 //!    (`multilevel/build.rs`: the fine level's copy and aggregates, its
-//!    smoothing, the coarser levels), charged a quarter, a quarter and a
-//!    half of [`HIERARCHY_BUILD_PASSES`] per bond of the reduced system
-//!    (none under the forest preconditioner);
+//!    inverse blocks, its smoothing, level 1's blocks, the rest of the
+//!    levels), charged 3, 3, 3, 4 and 3 of the 16
+//!    [`HIERARCHY_BUILD_PASSES`] per bond of the reduced system (none
+//!    under the forest preconditioner; see `HIERARCHY_STEPS`);
 //! 3. the conjugate gradient's start, the warm start's check (an
 //!    evaluation) and the first preconditioning, estimated at
 //!    [`EVALUATION_PASSES`] + [`MULTILEVEL_ITERATION_PASSES`] per bond;
@@ -123,26 +124,39 @@ pub const MAX_ROUNDS: u32 = 4;
 
 /// The hierarchy's build as steps of a round (see Slices): each piece
 /// (`multilevel/build.rs`), its share of [`HIERARCHY_BUILD_PASSES`] per
-/// bond, the stage a call cut before it leaves, and the one after it. A
-/// full solve's switch from the forest takes the same steps
-/// (`conjugate_gradient`).
-pub(super) const HIERARCHY_STEPS: [(HierarchyPiece, u64, RoundStage, RoundStage); 3] = [
+/// bond (3, 3, 3, 4 and 3 of its 16, roughly as the pieces' times went on
+/// the 100 × 50 × 2 wall), the stage a call cut before it leaves, and the
+/// one after it. A full solve's switch from the forest takes the same
+/// steps (`conjugate_gradient`).
+pub(super) const HIERARCHY_STEPS: [(HierarchyPiece, u64, RoundStage, RoundStage); 5] = [
     (
         HierarchyPiece::Start,
-        HIERARCHY_BUILD_PASSES / 4,
+        HIERARCHY_BUILD_PASSES * 3 / 16,
         RoundStage::Reduced,
         RoundStage::Started,
     ),
     (
-        HierarchyPiece::Smoothing,
-        HIERARCHY_BUILD_PASSES / 4,
+        HierarchyPiece::Inverses,
+        HIERARCHY_BUILD_PASSES * 3 / 16,
         RoundStage::Started,
+        RoundStage::Inverted,
+    ),
+    (
+        HierarchyPiece::Smoothing,
+        HIERARCHY_BUILD_PASSES * 3 / 16,
+        RoundStage::Inverted,
         RoundStage::Smoothed,
     ),
     (
-        HierarchyPiece::Levels,
-        HIERARCHY_BUILD_PASSES - HIERARCHY_BUILD_PASSES / 2,
+        HierarchyPiece::Assembly,
+        HIERARCHY_BUILD_PASSES / 4,
         RoundStage::Smoothed,
+        RoundStage::Assembled,
+    ),
+    (
+        HierarchyPiece::Levels,
+        HIERARCHY_BUILD_PASSES - 3 * (HIERARCHY_BUILD_PASSES * 3 / 16) - HIERARCHY_BUILD_PASSES / 4,
+        RoundStage::Assembled,
         RoundStage::Preconditioned,
     ),
 ];
