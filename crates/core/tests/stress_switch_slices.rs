@@ -2,7 +2,7 @@
 //! multilevel hierarchy (after `FOREST_TRIAL` iterations) is taken in steps
 //! under a work limit, as a reduced round's setup is: the hierarchy's build
 //! in its five pieces, each a step a call may end before, then the
-//! switching iteration. Built in one call it took 14 ms on the
+//! first preconditioning with it, a step too. Built in one call it took 14 ms on the
 //! 100 × 50 × 2 wall after a break (`examples/stress_slices.rs`). Each
 //! piece is charged whether or not the solver still holds what an earlier
 //! call built, so the calls are the same when the solver solves another
@@ -16,7 +16,7 @@
 
 use smithereens_core::fixtures::{refining_material, refining_wall};
 use smithereens_core::glam::Vec3;
-use smithereens_core::stress::solver::HIERARCHY_BUILD_PASSES;
+use smithereens_core::stress::solver::{HIERARCHY_BUILD_PASSES, MULTILEVEL_ITERATION_PASSES};
 use smithereens_core::stress::{
     BondStress, SolveProgress, StressLoads, StressMaterials, StressReport, StressSettings,
     StressSolver,
@@ -113,24 +113,14 @@ fn the_switch_to_the_hierarchy_is_taken_one_piece_per_call_under_the_tightest_li
     let (calls, sliced_bonds) = sliced(1, Meddle::None);
     // The forest's iteration; the hierarchy's five pieces (stages
     // Started 4, Inverted 6, Smoothed 5, Assembled 7, Preconditioned 3 in
-    // the progress, round 0: a full solve's); the switching iteration, and
-    // on.
-    let stages: Vec<Option<u8>> = calls.iter().take(7).map(|c| c.1.map(|p| p.1)).collect();
-    assert_eq!(
-        stages,
-        [
-            Some(0),
-            Some(4),
-            Some(6),
-            Some(5),
-            Some(7),
-            Some(3),
-            Some(0)
-        ],
-        "{calls:#?}"
-    );
-    let iterations: Vec<u32> = calls.iter().take(7).map(|c| c.0.iterations).collect();
-    assert_eq!(iterations, [1, 0, 0, 0, 0, 0, 1]);
+    // the progress, round 0: a full solve's); the first preconditioning
+    // with it (the switch done: stage 0 again); the first iteration with
+    // it, and on.
+    let stages: Vec<Option<u8>> = calls.iter().take(8).map(|c| c.1.map(|p| p.1)).collect();
+    let expected = [0, 4, 6, 5, 7, 3, 0, 0].map(Some);
+    assert_eq!(stages, expected, "{calls:#?}");
+    let iterations: Vec<u32> = calls.iter().take(8).map(|c| c.0.iterations).collect();
+    assert_eq!(iterations, [1, 0, 0, 0, 0, 0, 0, 1]);
     assert!(
         calls
             .iter()
@@ -140,9 +130,14 @@ fn the_switch_to_the_hierarchy_is_taken_one_piece_per_call_under_the_tightest_li
     // each call also its gather.
     let (_, health) = refining_wall().unwrap();
     let bonds_in = health.iter().filter(|&&h| h > 0.0).count() as u64;
-    let work: Vec<u64> = calls.iter().take(6).map(|c| c.0.work).collect();
+    let work: Vec<u64> = calls.iter().take(7).map(|c| c.0.work).collect();
     assert_eq!([work[2], work[3], work[5]], [work[1]; 3], "{calls:#?}");
     assert_eq!(work[4] - work[1], HIERARCHY_BUILD_PASSES / 16 * bonds_in);
+    // The switch's first preconditioning is charged as an iteration.
+    assert_eq!(
+        work[6] - work[1],
+        (MULTILEVEL_ITERATION_PASSES - HIERARCHY_BUILD_PASSES * 3 / 16) * bonds_in
+    );
     let last = calls.last().unwrap().0;
     assert!(last.converged);
     assert_eq!(last.residual.to_bits(), whole.residual.to_bits());

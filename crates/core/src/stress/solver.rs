@@ -1887,9 +1887,35 @@ impl StressSolver {
                     switch = after;
                 }
             }
+            if !multilevel && switching {
+                // Restart with the hierarchy (charged above; what the
+                // solver lost of it since is built again here): its first
+                // preconditioning, a step too, charged as an iteration
+                // with it (about a V-cycle and a product).
+                let first = MULTILEVEL_ITERATION_PASSES * bonds;
+                if (iterations > 0 || started || stepped)
+                    && self.passes.saturating_add(first) > self.pass_limit
+                {
+                    SolveProgress::save(slot, self, resume, total, multilevel, rz, switch);
+                    if checked.is_some() {
+                        // A call cut short reports no bond results.
+                        self.stresses.clear();
+                    }
+                    return CgEnd::CutShort(iterations, worst);
+                }
+                multilevel = true;
+                switch = RoundStage::NotStarted;
+                self.ensure_hierarchy(inertial);
+                self.precondition(true);
+                self.p_u.copy_from_slice(&self.z_u);
+                self.p_t.copy_from_slice(&self.z_t);
+                rz = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
+                self.passes += first;
+                stepped = true;
+            }
             // Stop before an iteration that, with the final evaluation,
             // would pass the work limit (but run one at least).
-            let next = if multilevel || switching {
+            let next = if multilevel {
                 MULTILEVEL_ITERATION_PASSES
             } else {
                 FOREST_ITERATION_PASSES
@@ -1906,17 +1932,6 @@ impl StressSolver {
                     self.stresses.clear();
                 }
                 return CgEnd::CutShort(iterations, worst);
-            }
-            if !multilevel && switching {
-                // Restart with the hierarchy, charged above (what the
-                // solver lost of it since is built again here).
-                multilevel = true;
-                switch = RoundStage::NotStarted;
-                self.ensure_hierarchy(inertial);
-                self.precondition(true);
-                self.p_u.copy_from_slice(&self.z_u);
-                self.p_t.copy_from_slice(&self.z_t);
-                rz = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
             }
             // Far from ε the product may be the smoothing's single-precision
             // one (see `SINGLE_PRECISION_ABOVE`); the residual decides, so a
