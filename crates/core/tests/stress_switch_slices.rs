@@ -2,8 +2,9 @@
 //! multilevel hierarchy (after `FOREST_TRIAL` iterations) is taken in steps
 //! under a work limit, as a reduced round's setup is: the hierarchy's build
 //! in its five pieces, each a step a call may end before, then the
-//! first preconditioning with it, a step too. Built in one call it took 14 ms on the
-//! 100 × 50 × 2 wall after a break (`examples/stress_slices.rs`). Each
+//! first preconditioning with it, a step too. Built in one call it took
+//! 14 ms on the 100 × 50 × 2 wall after a break
+//! (`examples/stress_slices.rs`). Each
 //! piece is charged whether or not the solver still holds what an earlier
 //! call built, so the calls are the same when the solver solves another
 //! cluster between them (which drops a build under way), and the sliced

@@ -76,6 +76,7 @@
 //! | --- | --- |
 //! | gathering the bonds, spring list and adjacency, spanning forest (every call) | 1 + [`STRUCTURE_PASSES`] + [`FOREST_BUILD_PASSES`] |
 //! | multilevel hierarchy (when a solve starts using it; at the switch from the forest and in a reduced round, in five steps of 3, 3, 3, 4 and 3) | [`HIERARCHY_BUILD_PASSES`] |
+//! | first preconditioning at the switch from the forest (a step of its own) | [`MULTILEVEL_ITERATION_PASSES`] |
 //! | iteration with the forest | [`FOREST_ITERATION_PASSES`] |
 //! | iteration with the hierarchy | [`MULTILEVEL_ITERATION_PASSES`] |
 //! | evaluation (bond results and residual) | [`EVALUATION_PASSES`] |
@@ -89,10 +90,11 @@
 //! Where a solve switches from the forest to the hierarchy, the
 //! hierarchy's build is taken in its five pieces (`multilevel/build.rs`),
 //! each a step a call may end before, as a reduced round's setup is (see
-//! "Slices" in [`reduced`]); the progress keeps how far it came. Built in
-//! one call, the switch took 14 ms on the 100 × 50 × 2 wall after a
-//! break, the worst call of that solve 19–25 ms; in steps, 7.5 ms
-//! (`examples/stress_slices.rs`).
+//! "Slices" in [`reduced`]), and so is the first preconditioning with it
+//! (charged as a [`MULTILEVEL_ITERATION_PASSES`] iteration); the progress
+//! keeps how far it came. Built in one call, the switch took 14 ms on the
+//! 100 × 50 × 2 wall after a break, the worst call of that solve 19–25
+//! ms; in steps, 4.3–5.4 ms (`examples/stress_slices.rs`).
 
 use crate::asset::Asset;
 use crate::index::{BondIndex, ChunkIndex};
