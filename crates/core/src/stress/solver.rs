@@ -130,10 +130,14 @@ enum CgStart {
 /// How a conjugate-gradient run ended: iterations of this call, and the
 /// residual when the warm start already met ε (`Done`); or cut short by
 /// the work limit, its state saved to resume from, with the residual norm
-/// of its `r` ([`StressSolver::residual_norm`]) when already measured.
+/// of its `r` ([`StressSolver::residual_norm`]) when already measured
+/// (`CutShort`, or `Checked` before any iteration).
 enum CgEnd {
     Done(u32, Option<f64>),
     CutShort(u32, Option<f64>),
+    /// A reduced round's start (`CgStart::Step`) cut between its check and
+    /// its first preconditioning: the state (`x`, `r`) is saved.
+    Checked,
 }
 
 /// `G/E` of the bond springs: shear and torsion stiffness over axial and
@@ -1159,9 +1163,14 @@ impl StressSolver {
                     self.store_warm_start();
                     (iterations, self.evaluate(inertial))
                 }
-                CgEnd::CutShort(iterations, known) => {
+                end @ (CgEnd::CutShort(..) | CgEnd::Checked) => {
                     // No bond results: the solve is not done. A restart (other
                     // loads, a restored snapshot without it) begins from here.
+                    // (`Checked` is a reduced round's only.)
+                    let (iterations, known) = match end {
+                        CgEnd::CutShort(iterations, known) => (iterations, known),
+                        _ => (0, None),
+                    };
                     self.store_warm_start();
                     let residual = known.unwrap_or_else(|| self.residual_norm());
                     *progress = slot;
@@ -1745,13 +1754,37 @@ impl StressSolver {
         // How far the hierarchy's build at the switch from the forest has
         // come (see the loop).
         let mut switch = RoundStage::NotStarted;
+        // Whether this call has taken a step of the solve before its first
+        // iteration (a piece of the hierarchy at the switch, a start's
+        // preconditioning): it may end before the next.
+        let mut stepped = false;
+        // A reduced round's start is two steps: the check (or, from rest,
+        // the loads), then the first preconditioning, charged as an
+        // iteration with that preconditioner.
+        let first_passes = |multilevel: bool| {
+            if multilevel {
+                MULTILEVEL_ITERATION_PASSES
+            } else {
+                FOREST_ITERATION_PASSES
+            }
+        };
         match slot.as_mut().filter(|_| resume) {
             Some(progress) => {
-                // The state at the top of the loop, as the last call left it.
+                // The state at the top of the loop, as the last call left it
+                // (or, for a round's start cut after its check, `x` and `r`).
                 switch = progress.switch_stage();
+                let checked_only = progress.checked();
                 (total, multilevel, rz) = progress.restore(self);
                 if multilevel {
                     self.ensure_hierarchy(inertial);
+                }
+                if checked_only {
+                    self.precondition(multilevel);
+                    self.p_u.copy_from_slice(&self.z_u);
+                    self.p_t.copy_from_slice(&self.z_t);
+                    rz = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
+                    self.passes += first_passes(multilevel) * self.bonds.len() as u64;
+                    stepped = true;
                 }
             }
             None => {
@@ -1830,6 +1863,22 @@ impl StressSolver {
                 if !self.warm && !inertial && self.residual_norm() <= eps {
                     return CgEnd::Done(0, None);
                 }
+                let first = first_passes(multilevel) * self.bonds.len() as u64;
+                if start == CgStart::Step {
+                    if self.passes.saturating_add(first) > self.pass_limit {
+                        SolveProgress::save(
+                            slot,
+                            self,
+                            false,
+                            0,
+                            multilevel,
+                            0.0,
+                            RoundStage::NotStarted,
+                        );
+                        return CgEnd::Checked;
+                    }
+                    self.passes += first;
+                }
                 if multilevel {
                     if !hierarchy {
                         self.ensure_hierarchy(inertial);
@@ -1855,9 +1904,6 @@ impl StressSolver {
         let mut checked: Option<f64> = None;
         // The recursive residual of the current `r` once known.
         let mut worst: Option<f64> = None;
-        // Whether this call has built a piece of the hierarchy at the
-        // switch: it may end before the next step.
-        let mut stepped = false;
         while total < self.settings.max_iterations {
             let switching =
                 total == FOREST_TRIAL && self.settings.preconditioner == Preconditioner::Auto;

@@ -90,9 +90,21 @@ pub(super) enum RoundStage {
     /// ... and the hierarchy's first four pieces (level 1's pattern and
     /// blocks too).
     Assembled,
+    /// Its setup built and the conjugate gradient's start begun: the warm
+    /// start checked (or, from rest, the loads taken), its first
+    /// preconditioning not yet run; the state (`x` and `r`) is in
+    /// [`CgState`].
+    Checked,
 }
 
 impl RoundStage {
+    /// Whether a progress at this stage holds the conjugate gradient's
+    /// state ([`CgState`]) rather than the warm start the round starts
+    /// from.
+    pub(super) fn holds_state(self) -> bool {
+        matches!(self, Self::Iterating | Self::Checked)
+    }
+
     /// The setup done before the round iterates, in order: what is left
     /// to build and charge.
     pub(super) fn built(self) -> u8 {
@@ -104,7 +116,8 @@ impl RoundStage {
             Self::Smoothed => 4,
             Self::Assembled => 5,
             Self::Preconditioned => 6,
-            Self::Iterating => 7,
+            Self::Checked => 7,
+            Self::Iterating => 8,
         }
     }
 
@@ -119,6 +132,7 @@ impl RoundStage {
             Self::Smoothed => 5,
             Self::Inverted => 6,
             Self::Assembled => 7,
+            Self::Checked => 8,
         }
     }
 }
@@ -248,7 +262,9 @@ impl SolveProgress {
     }
 
     /// Marks a progress just saved by the conjugate gradient of a reduced
-    /// solve (`stage` [`RoundStage::Iterating`]) or, with another `stage`,
+    /// solve (`stage` [`RoundStage::Iterating`], or [`RoundStage::Checked`]
+    /// when it stopped between its start's check and its first
+    /// preconditioning) or, with another `stage`,
     /// a cut before the round's iteration (`slot` is filled), with the
     /// reduced solve's place: `round`, how far it has come, the chunks
     /// `solver` has refined, the full-resolution nodes (the solver's fine
@@ -294,7 +310,7 @@ impl SolveProgress {
         // conjugate-gradient state for `continues` to match.
         place.warm_u.clear();
         place.warm_t.clear();
-        if stage == RoundStage::Iterating {
+        if stage.holds_state() {
             cg.mode = mode_code(SolveMode::Anchored);
         } else {
             cg.mode = u8::MAX;
@@ -350,7 +366,7 @@ impl SolveProgress {
         let place = &self.place;
         // A place decoded from damaged bytes must not pass the round limit
         // or miss its warm start.
-        let warm_ok = place.stage == RoundStage::Iterating
+        let warm_ok = place.stage.holds_state()
             || (place.warm_u.len() == fine_nodes.len() && place.warm_t.len() == fine_nodes.len());
         ((1..=super::reduced::MAX_ROUNDS).contains(&place.round)
             && warm_ok
@@ -375,13 +391,21 @@ impl SolveProgress {
     /// full solve), how far it has come (0: nothing of the round built,
     /// 1: iterating, 2: its reduced system built, 3: its hierarchy built
     /// too, 4, 6, 5 and 7: the hierarchy's first one, two, three and four
-    /// of its five pieces built; see "Slices" in [`super::reduced`]), and
+    /// of its five pieces built, 8: the start's check done, not its first
+    /// preconditioning; see "Slices" in [`super::reduced`]), and
     /// how many chunks are refined. A full solve's progress uses 4, 6, 5,
     /// 7 and 3 for the hierarchy's pieces built at its switch from the
     /// forest, else 0 (see "Work" in [`crate::stress::solver`]).
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
         (place.round, place.stage.code(), place.refined.len())
+    }
+
+    /// Whether this is a reduced round's progress stopped between its
+    /// conjugate gradient's check and first preconditioning
+    /// ([`RoundStage::Checked`]).
+    pub(super) fn checked(&self) -> bool {
+        self.place.round > 0 && self.place.stage == RoundStage::Checked
     }
 
     /// How far a full solve's switch from the forest to the multilevel
@@ -487,7 +511,7 @@ mod tests {
     }
 
     /// Every stage writes its code as one byte (so the stages format 13
-    /// wrote read as before: the new ones only add codes 6 and 7), and
+    /// wrote read as before: the new ones only add codes 6, 7 and 8), and
     /// [`RoundStage::built`] puts the hierarchy's pieces between the
     /// reduction and the start in the order they run.
     #[test]
@@ -501,6 +525,7 @@ mod tests {
             Smoothed,
             Assembled,
             Preconditioned,
+            Checked,
             Iterating,
         ];
         for (k, stage) in order.into_iter().enumerate() {
@@ -510,7 +535,7 @@ mod tests {
             assert_eq!(postcard::from_bytes::<RoundStage>(&bytes).ok(), Some(stage));
         }
         let codes: Vec<u8> = order.iter().map(|s| s.code()).collect();
-        assert_eq!(codes, [0, 2, 4, 6, 5, 7, 3, 1]);
-        assert!(postcard::from_bytes::<RoundStage>(&[8]).is_err());
+        assert_eq!(codes, [0, 2, 4, 6, 5, 7, 3, 8, 1]);
+        assert!(postcard::from_bytes::<RoundStage>(&[9]).is_err());
     }
 }

@@ -62,9 +62,11 @@
 //!    levels), charged 3, 3, 3, 4 and 3 of the 16
 //!    [`HIERARCHY_BUILD_PASSES`] per bond of the reduced system (none
 //!    under the forest preconditioner; see `HIERARCHY_STEPS`);
-//! 3. the conjugate gradient's start, the warm start's check (an
-//!    evaluation) and the first preconditioning, estimated at
-//!    [`EVALUATION_PASSES`] + [`MULTILEVEL_ITERATION_PASSES`] per bond;
+//! 3. the conjugate gradient's start in two steps: the warm start's check
+//!    (an evaluation, [`EVALUATION_PASSES`] per bond), then the first
+//!    preconditioning, charged as an iteration
+//!    ([`super::MULTILEVEL_ITERATION_PASSES`] per bond; a call cut between them
+//!    leaves the state in the progress, stage `Checked`);
 //! 4. each iteration, cut as a full solve's are.
 //!
 //! A converged round that refines ends the call when the next round's
@@ -91,9 +93,9 @@
 use super::kept::{Grouping, Kept};
 use super::progress::RoundStage;
 use super::{
-    CgStart, DVec3, EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES,
-    MULTILEVEL_ITERATION_PASSES, NONE, STRUCTURE_PASSES, SolveMode, SolveProgress, StressError,
-    StressLoads, StressReport, StressSolver,
+    CgStart, DVec3, EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES, NONE,
+    STRUCTURE_PASSES, SolveMode, SolveProgress, StressError, StressLoads, StressReport,
+    StressSolver,
 };
 use crate::asset::Asset;
 use crate::index::{BondIndex, ChunkIndex};
@@ -219,7 +221,7 @@ impl StressSolver {
             }
             round = at - 1;
             stage = at_stage;
-            if stage != RoundStage::Iterating {
+            if !stage.holds_state() {
                 // The round starts from the warm start the cut left.
                 if let Some(p) = slot.as_ref() {
                     self.kx_valid = false;
@@ -290,7 +292,7 @@ impl StressSolver {
             first = false;
             round += 1;
             self.anchored_loads(loads);
-            let resume = stage == RoundStage::Iterating
+            let resume = stage.holds_state()
                 && slot.as_ref().is_some_and(|p| {
                     p.continues(
                         SolveMode::Anchored,
@@ -322,9 +324,10 @@ impl StressSolver {
                     self.passes += build;
                     stepped = true;
                 }
-                // The start: the warm start's check (an evaluation) and the
-                // first preconditioning, about an iteration's work.
-                let start = (EVALUATION_PASSES + MULTILEVEL_ITERATION_PASSES) * bonds;
+                // The start's first step: the warm start's check (an
+                // evaluation; the first preconditioning is a step of its
+                // own, `conjugate_gradient`).
+                let start = EVALUATION_PASSES * bonds;
                 if stepped && self.passes.saturating_add(start) > self.pass_limit {
                     let built = if multilevel {
                         RoundStage::Preconditioned
@@ -341,6 +344,19 @@ impl StressSolver {
             let (it, evaluated) =
                 match self.conjugate_gradient(false, &mut slot, resume, CgStart::Step) {
                     super::CgEnd::Done(it, evaluated) => (it, evaluated),
+                    super::CgEnd::Checked => {
+                        self.store_warm_start();
+                        let residual = self.residual_norm();
+                        SolveProgress::mark_reduced(
+                            &mut slot,
+                            self,
+                            round,
+                            RoundStage::Checked,
+                            loads,
+                        );
+                        *progress = slot;
+                        return Ok(self.cut_report(iterations, residual));
+                    }
                     super::CgEnd::CutShort(it, known) => {
                         self.store_warm_start();
                         let residual = known.unwrap_or_else(|| self.residual_norm());
