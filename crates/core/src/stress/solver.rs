@@ -1904,6 +1904,18 @@ impl StressSolver {
         let mut checked: Option<f64> = None;
         // The recursive residual of the current `r` once known.
         let mut worst: Option<f64> = None;
+        // Ends the call before its next step: the state at the top of the
+        // loop is saved to resume from, and a call cut short reports no
+        // bond results.
+        macro_rules! cut_short {
+            () => {{
+                SolveProgress::save(slot, self, resume, total, multilevel, rz, switch);
+                if checked.is_some() {
+                    self.stresses.clear();
+                }
+                return CgEnd::CutShort(iterations, worst);
+            }};
+        }
         while total < self.settings.max_iterations {
             let switching =
                 total == FOREST_TRIAL && self.settings.preconditioner == Preconditioner::Auto;
@@ -1922,12 +1934,7 @@ impl StressSolver {
                     if (iterations > 0 || started || stepped)
                         && self.passes.saturating_add(build) > self.pass_limit
                     {
-                        SolveProgress::save(slot, self, resume, total, multilevel, rz, switch);
-                        if checked.is_some() {
-                            // A call cut short reports no bond results.
-                            self.stresses.clear();
-                        }
-                        return CgEnd::CutShort(iterations, worst);
+                        cut_short!();
                     }
                     self.hierarchy_through(inertial, piece);
                     self.passes += build;
@@ -1944,12 +1951,7 @@ impl StressSolver {
                 if (iterations > 0 || started || stepped)
                     && self.passes.saturating_add(first) > self.pass_limit
                 {
-                    SolveProgress::save(slot, self, resume, total, multilevel, rz, switch);
-                    if checked.is_some() {
-                        // A call cut short reports no bond results.
-                        self.stresses.clear();
-                    }
-                    return CgEnd::CutShort(iterations, worst);
+                    cut_short!();
                 }
                 multilevel = true;
                 switch = RoundStage::NotStarted;
@@ -1974,12 +1976,7 @@ impl StressSolver {
                     .saturating_add((next + EVALUATION_PASSES) * bonds)
                     > self.pass_limit
             {
-                SolveProgress::save(slot, self, resume, total, multilevel, rz, switch);
-                if checked.is_some() {
-                    // A call cut short reports no bond results.
-                    self.stresses.clear();
-                }
-                return CgEnd::CutShort(iterations, worst);
+                cut_short!();
             }
             // Far from ε the product may be the smoothing's single-precision
             // one (see `SINGLE_PRECISION_ABOVE`); the residual decides, so a

@@ -46,6 +46,22 @@ struct CgState {
     p_t: Vec<DVec3>,
 }
 
+impl CgState {
+    /// The per-node vectors: loads, displacements, residuals, directions.
+    fn vectors_mut(&mut self) -> [&mut Vec<DVec3>; 8] {
+        [
+            &mut self.b_u,
+            &mut self.b_t,
+            &mut self.x_u,
+            &mut self.x_t,
+            &mut self.r_u,
+            &mut self.r_t,
+            &mut self.p_u,
+            &mut self.p_t,
+        ]
+    }
+}
+
 /// A reduced solve's place ([`super::reduced`]): the round under way
 /// (1-based; 0 for a solve that is not reduced), how far it has come
 /// (before its conjugate gradient starts, the round is built from `warm_u`,
@@ -287,18 +303,11 @@ impl SolveProgress {
         let fine_nodes = solver.fine_nodes();
         let Self { cg, place } = slot.get_or_insert_with(Self::default);
         let len = fine_nodes.len() + 1;
-        for v in [
-            &mut cg.b_u,
-            &mut cg.b_t,
-            &mut cg.x_u,
-            &mut cg.x_t,
-            &mut cg.r_u,
-            &mut cg.r_t,
-            &mut cg.p_u,
-            &mut cg.p_t,
-            &mut place.warm_u,
-            &mut place.warm_t,
-        ] {
+        for v in cg
+            .vectors_mut()
+            .into_iter()
+            .chain([&mut place.warm_u, &mut place.warm_t])
+        {
             v.reserve(len.saturating_sub(v.len()));
         }
         cg.nodes.reserve(len.saturating_sub(cg.nodes.len()));
@@ -319,16 +328,7 @@ impl SolveProgress {
             // Nor any state: what an earlier round left here (or, once
             // `restore` has swapped them, the solver's old vectors) must
             // not reach the bytes of a snapshot.
-            for v in [
-                &mut cg.b_u,
-                &mut cg.b_t,
-                &mut cg.x_u,
-                &mut cg.x_t,
-                &mut cg.r_u,
-                &mut cg.r_t,
-                &mut cg.p_u,
-                &mut cg.p_t,
-            ] {
+            for v in cg.vectors_mut() {
                 v.clear();
             }
             for c in fine_nodes {
