@@ -55,8 +55,9 @@ enum Meddle {
     /// The solver solves another cluster (the wall's bottom row) in one
     /// call.
     OtherCluster,
-    /// The next call is on a new solver, given the warm start (as a
-    /// restored snapshot would be): it holds nothing of the build.
+    /// The next call is on a new solver, given the warm start and the
+    /// progress sent through postcard (as a restored snapshot would be):
+    /// it holds nothing of the build, and the progress keeps its stage.
     NewSolver,
 }
 
@@ -93,6 +94,8 @@ fn sliced(work: u64, meddle: Meddle) -> (Vec<Call>, Vec<BondStress>) {
                 let (u, t) = (u.to_vec(), t.to_vec());
                 s = solver(&asset);
                 s.set_warm_start(&u, &t).unwrap();
+                let bytes = postcard::to_stdvec(&progress).unwrap();
+                progress = postcard::from_bytes(&bytes).unwrap();
             }
         }
     }
