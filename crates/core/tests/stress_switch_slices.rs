@@ -171,3 +171,34 @@ fn another_cluster_or_a_new_solver_between_the_pieces_changes_no_call() {
         assert_eq!(total, whole.iterations, "work {work}");
     }
 }
+
+/// A progress decoded from damaged bytes that holds more forest iterations
+/// than the trial (`FOREST_TRIAL`, 1) still switches to the hierarchy: the
+/// solve converges. (It went on with the forest alone before, which on
+/// this wall diverged to a residual of 1e13–1e15 over 9,993 iterations;
+/// found by a fuzzer editing `cg.iterations` in serde_json.)
+#[test]
+fn a_progress_past_the_forest_trial_still_switches() {
+    let (asset, health) = refining_wall().unwrap();
+    let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+    for calls in 1..=4 {
+        let mut s = solver(&asset);
+        let mut progress: Option<SolveProgress> = None;
+        for _ in 0..calls {
+            s.solve_within(&asset, &nodes, &health, &GRAVITY, 1, &mut progress)
+                .unwrap();
+        }
+        let mut bytes = serde_json::to_value(progress.as_ref().unwrap()).unwrap();
+        assert_eq!(bytes["cg"]["multilevel"], serde_json::json!(false));
+        bytes["cg"]["iterations"] = serde_json::json!(7);
+        let mut damaged: Option<SolveProgress> = Some(serde_json::from_value(bytes).unwrap());
+        let r = s
+            .solve_within(&asset, &nodes, &health, &GRAVITY, u64::MAX, &mut damaged)
+            .unwrap();
+        assert!(
+            r.converged && damaged.is_none(),
+            "after {calls} calls: {r:?}"
+        );
+        assert!(r.iterations < 200, "after {calls} calls: {r:?}");
+    }
+}

@@ -1917,8 +1917,11 @@ impl StressSolver {
             }};
         }
         while total < self.settings.max_iterations {
+            // (At or past the trial: a progress decoded from damaged bytes
+            // may hold more forest iterations than the trial, and must
+            // switch all the same rather than go on with the forest alone.)
             let switching =
-                total == FOREST_TRIAL && self.settings.preconditioner == Preconditioner::Auto;
+                total >= FOREST_TRIAL && self.settings.preconditioner == Preconditioner::Auto;
             // The forest is not enough: the hierarchy's build, piece by
             // piece, each a step the call may end before (after a step at
             // least), charged whether or not the solver still holds what
@@ -2060,7 +2063,7 @@ impl StressSolver {
                 }
             }
             if !multilevel
-                && total == FOREST_TRIAL
+                && total >= FOREST_TRIAL
                 && self.settings.preconditioner == Preconditioner::Auto
             {
                 // The next iteration restarts with the hierarchy (top of
