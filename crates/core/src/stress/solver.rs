@@ -129,15 +129,21 @@ enum CgStart {
 
 /// How a conjugate-gradient run ended: iterations of this call, and the
 /// residual when the warm start already met ε (`Done`); or cut short by
-/// the work limit, its state saved to resume from, with the residual norm
-/// of its `r` ([`StressSolver::residual_norm`]) when already measured
-/// (`CutShort`, or `Checked` before any iteration).
+/// the work limit, its state saved to resume from (`CutShort`).
 enum CgEnd {
     Done(u32, Option<f64>),
-    CutShort(u32, Option<f64>),
-    /// A reduced round's start (`CgStart::Step`) cut between its check and
-    /// its first preconditioning: the state (`x`, `r`) is saved.
-    Checked,
+    CutShort {
+        /// Iterations of this call.
+        iterations: u32,
+        /// The residual norm of its `r` ([`StressSolver::residual_norm`])
+        /// when already measured.
+        known: Option<f64>,
+        /// Where it stopped: [`RoundStage::Iterating`], or
+        /// [`RoundStage::Checked`] for a reduced round's start
+        /// (`CgStart::Step`) cut between its check and its first
+        /// preconditioning (the state saved is `x` and `r`).
+        stage: RoundStage,
+    },
 }
 
 /// `G/E` of the bond springs: shear and torsion stiffness over axial and
@@ -1163,14 +1169,11 @@ impl StressSolver {
                     self.store_warm_start();
                     (iterations, self.evaluate(inertial))
                 }
-                end @ (CgEnd::CutShort(..) | CgEnd::Checked) => {
+                CgEnd::CutShort {
+                    iterations, known, ..
+                } => {
                     // No bond results: the solve is not done. A restart (other
                     // loads, a restored snapshot without it) begins from here.
-                    // (`Checked` is a reduced round's only.)
-                    let (iterations, known) = match end {
-                        CgEnd::CutShort(iterations, known) => (iterations, known),
-                        _ => (0, None),
-                    };
                     self.store_warm_start();
                     let residual = known.unwrap_or_else(|| self.residual_norm());
                     *progress = slot;
@@ -1875,7 +1878,11 @@ impl StressSolver {
                             0.0,
                             RoundStage::NotStarted,
                         );
-                        return CgEnd::Checked;
+                        return CgEnd::CutShort {
+                            iterations: 0,
+                            known: None,
+                            stage: RoundStage::Checked,
+                        };
                     }
                     self.passes += first;
                 }
@@ -1913,7 +1920,11 @@ impl StressSolver {
                 if checked.is_some() {
                     self.stresses.clear();
                 }
-                return CgEnd::CutShort(iterations, worst);
+                return CgEnd::CutShort {
+                    iterations,
+                    known: worst,
+                    stage: RoundStage::Iterating,
+                };
             }};
         }
         while total < self.settings.max_iterations {

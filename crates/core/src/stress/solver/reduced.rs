@@ -157,11 +157,22 @@ pub(super) const HIERARCHY_STEPS: [(HierarchyPiece, u64, RoundStage, RoundStage)
     ),
     (
         HierarchyPiece::Levels,
-        HIERARCHY_BUILD_PASSES - 3 * (HIERARCHY_BUILD_PASSES * 3 / 16) - HIERARCHY_BUILD_PASSES / 4,
+        HIERARCHY_BUILD_PASSES * 3 / 16,
         RoundStage::Assembled,
         RoundStage::Preconditioned,
     ),
 ];
+
+// The steps charge the whole build between them.
+const _: () = {
+    let mut sum = 0;
+    let mut k = 0;
+    while k < HIERARCHY_STEPS.len() {
+        sum += HIERARCHY_STEPS[k].1;
+        k += 1;
+    }
+    assert!(sum == HIERARCHY_BUILD_PASSES);
+};
 
 impl StressSolver {
     /// The cluster's full-resolution nodes, ascending.
@@ -344,29 +355,14 @@ impl StressSolver {
             let (it, evaluated) =
                 match self.conjugate_gradient(false, &mut slot, resume, CgStart::Step) {
                     super::CgEnd::Done(it, evaluated) => (it, evaluated),
-                    super::CgEnd::Checked => {
-                        self.store_warm_start();
-                        let residual = self.residual_norm();
-                        SolveProgress::mark_reduced(
-                            &mut slot,
-                            self,
-                            round,
-                            RoundStage::Checked,
-                            loads,
-                        );
-                        *progress = slot;
-                        return Ok(self.cut_report(iterations, residual));
-                    }
-                    super::CgEnd::CutShort(it, known) => {
+                    super::CgEnd::CutShort {
+                        iterations: it,
+                        known,
+                        stage: cut,
+                    } => {
                         self.store_warm_start();
                         let residual = known.unwrap_or_else(|| self.residual_norm());
-                        SolveProgress::mark_reduced(
-                            &mut slot,
-                            self,
-                            round,
-                            RoundStage::Iterating,
-                            loads,
-                        );
+                        SolveProgress::mark_reduced(&mut slot, self, round, cut, loads);
                         *progress = slot;
                         return Ok(self.cut_report(iterations + it, residual));
                     }
