@@ -198,9 +198,10 @@ fn a_reduced_progress_of_other_loads_or_bonds_is_not_continued() {
 /// rest of the levels; the second and third do nothing on this assembled
 /// system but are steps all the same), the seventh starts the conjugate
 /// gradient (from rest: takes the loads as the residual), the eighth runs
-/// its first preconditioning, and only the ninth iterates. The first eight
-/// report no iteration, and the first seven, having no iterate, the
-/// residual at
+/// its first preconditioning, the ninth takes the first iteration's update
+/// and the tenth its preconditioning (each iteration is two steps). The
+/// first eight report no iteration, and the first seven, having no
+/// iterate, the residual at
 /// rest: under gravity alone, |g| over the standard gravity the node
 /// weights are measured with (9.81 / 9.80665). The next call of a round
 /// that refines reduces again. The sliced solve still ends as one call
@@ -224,19 +225,26 @@ fn a_round_is_taken_one_step_per_call_under_the_tightest_limit() {
     }
     // (round, step, refined chunks): 2 reduced, 4, 6, 5, 7 and 3 the
     // hierarchy through its first to fifth piece, 8 the start's check
-    // done, 1 iterating (0 iterations yet after the start).
+    // done, 1 iterating (0 iterations yet after the start), 9 the first
+    // iteration's update taken (the progress holds its start: still 0
+    // iterations), 1 iterating after it.
     let steps = [2, 4, 6, 5, 7, 3, 8, 1];
     for (k, step) in steps.into_iter().enumerate() {
         assert_eq!(places[k], ((1, step, 0), 0), "call {}", k + 1);
     }
-    assert_eq!(places[8], ((1, 1, 0), 1));
+    assert_eq!(places[8], ((1, 9, 0), 0));
+    assert_eq!(places[9], ((1, 1, 0), 1));
+    assert_eq!(places[10], ((1, 9, 0), 1));
     let at_rest = (9.81 / STANDARD_GRAVITY) as f32;
     for r in &reports[..7] {
         assert_eq!(r.iterations, 0, "{r:?}");
         assert!((r.residual - at_rest).abs() < 1e-6, "{r:?}");
     }
     assert_eq!(reports[7].iterations, 0);
+    // The update counts the iteration; its preconditioning adds none.
     assert_eq!(reports[8].iterations, 1);
+    assert_eq!(reports[9].iterations, 0);
+    assert!(!reports[8].converged && !reports[9].converged);
     // The second round: cut before it (0: nothing built), then one step a
     // call again, with the chunks refined by the first.
     let second = places

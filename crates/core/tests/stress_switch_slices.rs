@@ -17,7 +17,9 @@
 
 use smithereens_core::fixtures::{refining_material, refining_wall};
 use smithereens_core::glam::Vec3;
-use smithereens_core::stress::solver::{HIERARCHY_BUILD_PASSES, MULTILEVEL_ITERATION_PASSES};
+use smithereens_core::stress::solver::{
+    HIERARCHY_BUILD_PASSES, MULTILEVEL_ITERATION_PASSES, MULTILEVEL_UPDATE_PASSES,
+};
 use smithereens_core::stress::{
     BondStress, SolveProgress, StressLoads, StressMaterials, StressReport, StressSettings,
     StressSolver,
@@ -118,13 +120,14 @@ fn the_switch_to_the_hierarchy_is_taken_one_piece_per_call_under_the_tightest_li
     // The forest's iteration; the hierarchy's five pieces (stages
     // Started 4, Inverted 6, Smoothed 5, Assembled 7, Preconditioned 3 in
     // the progress, round 0: a full solve's); the first preconditioning
-    // with it (the switch done: stage 0 again); the first iteration with
-    // it, and on.
-    let stages: Vec<Option<u8>> = calls.iter().take(8).map(|c| c.1.map(|p| p.1)).collect();
-    let expected = [0, 4, 6, 5, 7, 3, 0, 0].map(Some);
+    // with it (the switch done: stage 0 again); then each iteration with
+    // it in two calls, its update (stage 9: the progress holds the
+    // iteration's start; the iteration counted) and its preconditioning.
+    let stages: Vec<Option<u8>> = calls.iter().take(10).map(|c| c.1.map(|p| p.1)).collect();
+    let expected = [0, 4, 6, 5, 7, 3, 0, 9, 0, 9].map(Some);
     assert_eq!(stages, expected, "{calls:#?}");
-    let iterations: Vec<u32> = calls.iter().take(8).map(|c| c.0.iterations).collect();
-    assert_eq!(iterations, [1, 0, 0, 0, 0, 0, 0, 1]);
+    let iterations: Vec<u32> = calls.iter().take(10).map(|c| c.0.iterations).collect();
+    assert_eq!(iterations, [1, 0, 0, 0, 0, 0, 0, 1, 0, 1]);
     assert!(
         calls
             .iter()
@@ -134,13 +137,22 @@ fn the_switch_to_the_hierarchy_is_taken_one_piece_per_call_under_the_tightest_li
     // each call also its gather.
     let (_, health) = refining_wall().unwrap();
     let bonds_in = health.iter().filter(|&&h| h > 0.0).count() as u64;
-    let work: Vec<u64> = calls.iter().take(7).map(|c| c.0.work).collect();
+    let work: Vec<u64> = calls.iter().take(9).map(|c| c.0.work).collect();
     assert_eq!([work[2], work[3], work[5]], [work[1]; 3], "{calls:#?}");
     assert_eq!(work[4] - work[1], HIERARCHY_BUILD_PASSES / 16 * bonds_in);
     // The switch's first preconditioning is charged as an iteration.
     assert_eq!(
         work[6] - work[1],
         (MULTILEVEL_ITERATION_PASSES - HIERARCHY_BUILD_PASSES * 3 / 16) * bonds_in
+    );
+    // An iteration's update and preconditioning share its charge.
+    assert_eq!(
+        work[7] + HIERARCHY_BUILD_PASSES * 3 / 16 * bonds_in,
+        work[1] + MULTILEVEL_UPDATE_PASSES * bonds_in
+    );
+    assert_eq!(
+        work[8] + MULTILEVEL_UPDATE_PASSES * bonds_in,
+        work[7] + (MULTILEVEL_ITERATION_PASSES - MULTILEVEL_UPDATE_PASSES) * bonds_in
     );
     let last = calls.last().unwrap().0;
     assert!(last.converged);

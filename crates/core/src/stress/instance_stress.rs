@@ -480,12 +480,13 @@ impl InstanceStress {
     /// remaining clusters wait for a later update
     /// ([`StressUpdate::deferred`]). The first solve of an update always
     /// runs at least one iteration (a reduced one: one step), so every
-    /// update with a budget makes progress, and an update overshoots the budget by at most one
-    /// iteration of one cluster plus its set-up (gathering, building and
-    /// evaluation passes); the hierarchy's build at a full solve's switch
-    /// from the forest, and a reduced solve's set-up, are themselves taken
-    /// in steps, so there it overshoots by the gathering and one step (see
-    /// "Slices" in [`crate::stress::solver::reduced`]). Standing overloads
+    /// update with a budget makes progress, and an update overshoots the
+    /// budget by at most one step of one cluster's solve (an iteration's
+    /// update with the evaluation, or its preconditioning; a piece of the
+    /// hierarchy's build) plus its gathering, or, for a full solve that
+    /// starts, its set-up, start and first update (see
+    /// [`StressSolver::solve_within`] and "Slices" in
+    /// [`crate::stress::solver::reduced`]). Standing overloads
     /// still damage their bonds every update. A budget of 0 solves nothing.
     ///
     /// # Errors

@@ -77,8 +77,8 @@
 //! | gathering the bonds, spring list and adjacency, spanning forest (every call) | 1 + [`STRUCTURE_PASSES`] + [`FOREST_BUILD_PASSES`] |
 //! | multilevel hierarchy (when a solve starts using it; at the switch from the forest and in a reduced round, in five steps of 3, 3, 3, 4 and 3) | [`HIERARCHY_BUILD_PASSES`] |
 //! | first preconditioning at the switch from the forest (a step of its own) | [`MULTILEVEL_ITERATION_PASSES`] |
-//! | iteration with the forest | [`FOREST_ITERATION_PASSES`] |
-//! | iteration with the hierarchy | [`MULTILEVEL_ITERATION_PASSES`] |
+//! | iteration with the forest (update [`FOREST_UPDATE_PASSES`], then preconditioning) | [`FOREST_ITERATION_PASSES`] |
+//! | iteration with the hierarchy (update [`MULTILEVEL_UPDATE_PASSES`], then preconditioning) | [`MULTILEVEL_ITERATION_PASSES`] |
 //! | evaluation (bond results and residual) | [`EVALUATION_PASSES`] |
 //!
 //! Building is charged whether or not the solver reuses a structure it
@@ -95,6 +95,12 @@
 //! keeps how far it came. Built in one call, the switch took 14 ms on the
 //! 100 × 50 × 2 wall after a break, the worst call of that solve 19–25
 //! ms; in steps, 4.3–5.4 ms (`examples/stress_slices.rs`).
+//!
+//! Each iteration is two steps too, its update and its preconditioning: a
+//! call whose limit has room for the update but not the rest ends between
+//! them (`solver/half_iteration.rs`). On the 100 × 50 × 2 wall refined,
+//! an iteration took one call of 2.3–2.8 ms; its update takes 0.45–0.8 ms
+//! of it and its preconditioning 1.25–1.65 ms.
 
 use crate::asset::Asset;
 use crate::index::{BondIndex, ChunkIndex};
@@ -104,8 +110,10 @@ use crate::stress::material::StressMaterials;
 use crate::stress::multilevel::{HierarchyPiece, Multilevel};
 use crate::stress::section::Section;
 use glam::{DMat3, DVec3, Vec3};
+use half_iteration::{HalfIteration, HalfVectors};
 use progress::RoundStage;
 
+mod half_iteration;
 mod kept;
 mod prepare;
 mod progress;
@@ -138,12 +146,41 @@ enum CgEnd {
         /// The residual norm of its `r` ([`StressSolver::residual_norm`])
         /// when already measured.
         known: Option<f64>,
-        /// Where it stopped: [`RoundStage::Iterating`], or
+        /// Where it stopped: [`RoundStage::Iterating`];
         /// [`RoundStage::Checked`] for a reduced round's start
         /// (`CgStart::Step`) cut between its check and its first
-        /// preconditioning (the state saved is `x` and `r`).
+        /// preconditioning (the state saved is `x` and `r`); or
+        /// [`RoundStage::Updated`] between an iteration's update and its
+        /// preconditioning (the state saved is the iteration's start).
         stage: RoundStage,
     },
+}
+
+/// How an iteration's update ([`StressSolver::cg_update`]) ended.
+enum Update {
+    /// `pᵀq` is not positive or the step not finite: the iteration stops.
+    Diverged,
+    /// Checked within ε with the bond forces (the residual).
+    Converged(f64),
+    /// Taken with step `alpha`; `polished` when a Gauss–Seidel polish
+    /// followed (the next direction restarts).
+    Taken { alpha: f64, polished: bool },
+}
+
+/// The passes per bond of an iteration's update and of its
+/// preconditioning, with the hierarchy or the forest.
+fn iteration_shares(multilevel: bool) -> (u64, u64) {
+    if multilevel {
+        (
+            MULTILEVEL_UPDATE_PASSES,
+            MULTILEVEL_ITERATION_PASSES - MULTILEVEL_UPDATE_PASSES,
+        )
+    } else {
+        (
+            FOREST_UPDATE_PASSES,
+            FOREST_ITERATION_PASSES - FOREST_UPDATE_PASSES,
+        )
+    }
 }
 
 /// `G/E` of the bond springs: shear and torsion stiffness over axial and
@@ -201,6 +238,13 @@ pub const HIERARCHY_BUILD_PASSES: u64 = 16;
 pub const FOREST_ITERATION_PASSES: u64 = 3;
 /// Passes per bond charged for one iteration with the hierarchy.
 pub const MULTILEVEL_ITERATION_PASSES: u64 = 9;
+/// Of [`FOREST_ITERATION_PASSES`], the passes per bond of an iteration's
+/// update (its stiffness product and step), a step of its own; the rest is
+/// its preconditioning (see [Work](self#work)).
+pub const FOREST_UPDATE_PASSES: u64 = 1;
+/// Of [`MULTILEVEL_ITERATION_PASSES`], the update's share: 0.45–0.8 ms of
+/// an iteration's 1.7–2.4 ms on the 100 × 50 × 2 wall refined.
+pub const MULTILEVEL_UPDATE_PASSES: u64 = 3;
 /// Passes per bond charged for an evaluation of the bond results.
 pub const EVALUATION_PASSES: u64 = 2;
 
@@ -756,6 +800,19 @@ pub struct StressSolver {
     /// before ([`Self::solve_within`]).
     passes: u64,
     pass_limit: u64,
+    /// An iteration's update kept at a cut before its preconditioning
+    /// (`half_iteration.rs`): while kept (`half`), as the call that may
+    /// resume it found it (`half_ready`, taken from `half` as each call
+    /// starts, so a call that solves anything else drops it), the tokens
+    /// given so far, and the vectors.
+    half: Option<HalfIteration>,
+    half_ready: Option<HalfIteration>,
+    half_tokens: u64,
+    half_vectors: HalfVectors,
+    /// Updates taken again at a resume (tests tell a kept update from one
+    /// taken again).
+    #[cfg(test)]
+    updates_again: u32,
 }
 
 impl StressSolver {
@@ -911,6 +968,12 @@ impl StressSolver {
             report: None,
             passes: 0,
             pass_limit: u64::MAX,
+            half: None,
+            half_ready: None,
+            half_tokens: 0,
+            half_vectors: HalfVectors::default(),
+            #[cfg(test)]
+            updates_again: 0,
         })
     }
 
@@ -927,6 +990,8 @@ impl StressSolver {
         settings.validate()?;
         self.settings = settings;
         self.system_kept = false;
+        // An update kept under the old settings is taken again.
+        self.half = None;
         Ok(())
     }
 
@@ -1033,9 +1098,10 @@ impl StressSolver {
     }
 
     /// [`Self::solve`] within `work` bond passes (see [Work](self#work)),
-    /// resumable: the conjugate gradient stops before an iteration that,
-    /// with the final evaluation, would take the solve past `work` (but
-    /// runs one at least, so a solve makes progress under any limit;
+    /// resumable: the conjugate gradient stops before an iteration's
+    /// update that, with the final evaluation, would take the solve past
+    /// `work`, or before its preconditioning that would (but takes one
+    /// step at least, so a solve makes progress under any limit;
     /// gathering and building are not cut short). A solve cut short
     /// reports `converged: false`, the recursive residual, no bond results
     /// ([`Self::bond_stresses`] is empty), and leaves its state in
@@ -1049,14 +1115,18 @@ impl StressSolver {
     /// `progress` is `None` after a solve that was not cut short, and
     /// untouched on error.
     ///
-    /// A call overshoots `work` by at most the hierarchy's build when the
-    /// forest trial ends ([`HIERARCHY_BUILD_PASSES`] per bond), or does its
-    /// gathering, building, first iteration and evaluation whatever `work`
-    /// is. The reduced solve ([`StressSettings::reduce_above`]) takes each
-    /// refinement round in steps (reduction, hierarchy, start, iterations)
-    /// and ends a call before a step that would pass `work`, after one step
-    /// at least (see [Slices](reduced#slices)); a call overshoots by at
-    /// most the gathering and one step.
+    /// A call that starts a full solve does its gathering, building, start
+    /// and first iteration's update (with the evaluation) whatever `work`
+    /// is; a call that resumes one overshoots `work` by at most its
+    /// gathering and one step (a piece of the hierarchy's build at the
+    /// switch from the forest, the switch's first preconditioning, an
+    /// iteration's update with the evaluation, or its preconditioning).
+    /// The reduced solve ([`StressSettings::reduce_above`]) takes each
+    /// refinement round in steps (reduction, hierarchy, start, each
+    /// iteration's update and preconditioning) and ends a call before a
+    /// step that would pass `work`, after one step at least (see
+    /// [Slices](reduced#slices)); a call overshoots by at most the
+    /// gathering and one step.
     ///
     /// # Errors
     /// As [`Self::solve`].
@@ -1073,6 +1143,8 @@ impl StressSolver {
         self.report = None;
         self.passes = 0;
         self.pass_limit = work;
+        // Only this call may take back an update kept for its progress.
+        self.half_ready = self.half.take();
         self.check_cluster(asset, nodes, health)?;
         if !(loads.gravity.is_finite() && loads.angular_velocity.is_finite()) {
             return Err(StressError::NonFiniteLoad { load: None });
@@ -1348,6 +1420,7 @@ impl StressSolver {
             v.clear();
             v.resize(len, DVec3::ZERO);
         }
+        self.half_vectors.reserve(len);
     }
 
     /// Intact bonds inside the cluster (and to the world), ascending by
@@ -1761,6 +1834,16 @@ impl StressSolver {
         // iteration (a piece of the hierarchy at the switch, a start's
         // preconditioning): it may end before the next.
         let mut stepped = false;
+        // The iterations this call takes.
+        let mut iterations = 0;
+        // The residual of a check that failed, while `x` is still the one
+        // checked (its bond results stand).
+        let mut checked: Option<f64> = None;
+        // The recursive residual of the current `r` once known.
+        let mut worst: Option<f64> = None;
+        // Resumed between an iteration's update and its preconditioning:
+        // the update's step and whether it polished.
+        let mut halfway: Option<(f64, bool)> = None;
         // A reduced round's start is two steps: the check (or, from rest,
         // the loads), then the first preconditioning, charged as an
         // iteration with that preconditioner.
@@ -1777,9 +1860,40 @@ impl StressSolver {
                 // (or, for a round's start cut after its check, `x` and `r`).
                 switch = progress.switch_stage();
                 let checked_only = progress.checked();
+                let updated = progress.updated();
                 (total, multilevel, rz) = progress.restore(self);
                 if multilevel {
                     self.ensure_hierarchy(inertial);
+                }
+                if let Some(token) = updated {
+                    // Cut after an iteration's update: the state is the
+                    // iteration's start. The update this solver kept for
+                    // it, else the update taken again, uncharged (the call
+                    // that cut was charged), bit for bit the same.
+                    let update = match self.take_held_update(token) {
+                        Some(kept) => kept,
+                        None => {
+                            #[cfg(test)]
+                            {
+                                self.updates_again += 1;
+                            }
+                            let passes = self.passes;
+                            let again =
+                                self.cg_update(multilevel, inertial, rz, &mut worst, &mut checked);
+                            self.passes = passes;
+                            match again {
+                                Update::Taken { alpha, polished } => (alpha, polished),
+                                // Only from damaged bytes: the call that
+                                // cut took this update and went on.
+                                Update::Converged(residual) => {
+                                    return CgEnd::Done(0, Some(residual));
+                                }
+                                Update::Diverged => return CgEnd::Done(0, checked),
+                            }
+                        }
+                    };
+                    halfway = Some(update);
+                    total += 1;
                 }
                 if checked_only {
                     self.precondition(multilevel);
@@ -1904,13 +2018,7 @@ impl StressSolver {
         // A reduced round's start is a step of its own: the call may end
         // before the first iteration.
         let started = !resume && start == CgStart::Step;
-        let mut iterations = 0;
         let bonds = self.bonds.len() as u64;
-        // The residual of a check that failed, while `x` is still the one
-        // checked (its bond results stand).
-        let mut checked: Option<f64> = None;
-        // The recursive residual of the current `r` once known.
-        let mut worst: Option<f64> = None;
         // Ends the call before its next step: the state at the top of the
         // loop is saved to resume from, and a call cut short reports no
         // bond results.
@@ -1928,159 +2036,140 @@ impl StressSolver {
             }};
         }
         while total < self.settings.max_iterations {
-            // (At or past the trial: a progress decoded from damaged bytes
-            // may hold more forest iterations than the trial, and must
-            // switch all the same rather than go on with the forest alone.)
-            let switching =
-                total >= FOREST_TRIAL && self.settings.preconditioner == Preconditioner::Auto;
-            // The forest is not enough: the hierarchy's build, piece by
-            // piece, each a step the call may end before (after a step at
-            // least), charged whether or not the solver still holds what
-            // an earlier call built (rebuilt uncharged, as a reduced
-            // round's; see "Slices" in [`reduced`]). Built in one call, it
-            // took 14 ms on the 100 × 50 × 2 wall after a break.
-            if switching && !multilevel {
-                for (piece, share, _, after) in reduced::HIERARCHY_STEPS {
-                    if switch.built() >= after.built() {
-                        continue;
+            let (alpha, polished) = match halfway.take() {
+                // Resumed between an iteration's update and its
+                // preconditioning.
+                Some(update) => update,
+                None => {
+                    // (At or past the trial: a progress decoded from
+                    // damaged bytes may hold more forest iterations than
+                    // the trial, and must switch all the same rather than
+                    // go on with the forest alone.)
+                    let switching = total >= FOREST_TRIAL
+                        && self.settings.preconditioner == Preconditioner::Auto;
+                    // The forest is not enough: the hierarchy's build, piece
+                    // by piece, each a step the call may end before (after
+                    // a step at least), charged whether or not the solver
+                    // still holds what an earlier call built (rebuilt
+                    // uncharged, as a reduced round's; see "Slices" in
+                    // [`reduced`]). Built in one call, it took 14 ms on the
+                    // 100 × 50 × 2 wall after a break.
+                    if switching && !multilevel {
+                        for (piece, share, _, after) in reduced::HIERARCHY_STEPS {
+                            if switch.built() >= after.built() {
+                                continue;
+                            }
+                            let build = share * bonds;
+                            if (iterations > 0 || started || stepped)
+                                && self.passes.saturating_add(build) > self.pass_limit
+                            {
+                                cut_short!();
+                            }
+                            self.hierarchy_through(inertial, piece);
+                            self.passes += build;
+                            stepped = true;
+                            switch = after;
+                        }
                     }
-                    let build = share * bonds;
+                    if !multilevel && switching {
+                        // Restart with the hierarchy (charged above; what
+                        // the solver lost of it since is built again here):
+                        // its first preconditioning, a step too, charged as
+                        // an iteration with it (about a V-cycle and a
+                        // product).
+                        let first = MULTILEVEL_ITERATION_PASSES * bonds;
+                        if (iterations > 0 || started || stepped)
+                            && self.passes.saturating_add(first) > self.pass_limit
+                        {
+                            cut_short!();
+                        }
+                        multilevel = true;
+                        switch = RoundStage::NotStarted;
+                        self.ensure_hierarchy(inertial);
+                        self.precondition(true);
+                        self.p_u.copy_from_slice(&self.z_u);
+                        self.p_t.copy_from_slice(&self.z_t);
+                        rz = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
+                        self.passes += first;
+                        stepped = true;
+                    }
+                    // Stop before an update that, with the final
+                    // evaluation, would pass the work limit (but take one
+                    // step at least).
+                    let (update, preconditioning) = iteration_shares(multilevel);
                     if (iterations > 0 || started || stepped)
-                        && self.passes.saturating_add(build) > self.pass_limit
+                        && self
+                            .passes
+                            .saturating_add((update + EVALUATION_PASSES) * bonds)
+                            > self.pass_limit
                     {
                         cut_short!();
                     }
-                    self.hierarchy_through(inertial, piece);
-                    self.passes += build;
-                    stepped = true;
-                    switch = after;
-                }
-            }
-            if !multilevel && switching {
-                // Restart with the hierarchy (charged above; what the
-                // solver lost of it since is built again here): its first
-                // preconditioning, a step too, charged as an iteration
-                // with it (about a V-cycle and a product).
-                let first = MULTILEVEL_ITERATION_PASSES * bonds;
-                if (iterations > 0 || started || stepped)
-                    && self.passes.saturating_add(first) > self.pass_limit
-                {
-                    cut_short!();
-                }
-                multilevel = true;
-                switch = RoundStage::NotStarted;
-                self.ensure_hierarchy(inertial);
-                self.precondition(true);
-                self.p_u.copy_from_slice(&self.z_u);
-                self.p_t.copy_from_slice(&self.z_t);
-                rz = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
-                self.passes += first;
-                stepped = true;
-            }
-            // Stop before an iteration that, with the final evaluation,
-            // would pass the work limit (but run one at least).
-            let next = if multilevel {
-                MULTILEVEL_ITERATION_PASSES
-            } else {
-                FOREST_ITERATION_PASSES
-            };
-            if (iterations > 0 || started || stepped)
-                && self
-                    .passes
-                    .saturating_add((next + EVALUATION_PASSES) * bonds)
-                    > self.pass_limit
-            {
-                cut_short!();
-            }
-            // Far from ε the product may be the smoothing's single-precision
-            // one (see `SINGLE_PRECISION_ABOVE`); the residual decides, so a
-            // resumed slice decides as one call would.
-            let far = multilevel
-                && *worst.get_or_insert_with(|| self.residual_norm())
-                    > SINGLE_PRECISION_ABOVE * eps;
-            if !(far
-                && self.multilevel.single_product(
-                    &self.p_u,
-                    &self.p_t,
-                    &mut self.q_u,
-                    &mut self.q_t,
-                ))
-            {
-                self.apply_stiffness(multilevel);
-            }
-            self.passes += if multilevel {
-                MULTILEVEL_ITERATION_PASSES
-            } else {
-                FOREST_ITERATION_PASSES
-            } * bonds;
-            let pq = dot6(&self.p_u, &self.p_t, &self.q_u, &self.q_t);
-            let alpha = rz / pq;
-            if !(pq > 0.0 && alpha.is_finite()) {
-                // Also a solve that diverged past the rounding floor (an ε
-                // it cannot reach): its products overflowed, and a step
-                // would make x NaN.
-                break;
-            }
-            if checked.take().is_some() {
-                self.stresses.clear();
-            }
-            for k in 0..self.x_u.len() {
-                self.x_u[k] += alpha * self.p_u[k];
-                self.x_t[k] += alpha * self.p_t[k];
-                self.r_u[k] -= alpha * self.q_u[k];
-                self.r_t[k] -= alpha * self.q_t[k];
-            }
-            iterations += 1;
-            total += 1;
-            let mut norm = self.residual_norm();
-            // Near ε on an assembled system: a Gauss–Seidel step at the
-            // nodes still over ε (see `POLISH_BELOW`), after which the
-            // conjugate gradient restarts (β = 0).
-            let mut polished = false;
-            if multilevel
-                && !inertial
-                && norm > eps
-                && norm <= POLISH_BELOW * eps
-                && self.multilevel.assembled()
-                && self.polish(eps)
-            {
-                polished = true;
-                norm = self.residual_norm();
-            }
-            worst = Some(norm);
-            if norm <= eps && (!inertial || self.reference_residual() <= eps) {
-                // Checked with the bond forces themselves. Short of ε, the
-                // iteration goes on from that residual (residual
-                // replacement: the recursive one has drifted from it), and
-                // `q` takes the drift, `r_new − r_old = −α q`, so the
-                // flexible β below stays exact; `z` holds the recursive `r`
-                // meanwhile (the preconditioner overwrites it next).
-                self.store_warm_start();
-                self.z_u.copy_from_slice(&self.r_u);
-                self.z_t.copy_from_slice(&self.r_t);
-                let residual = self.evaluate(inertial);
-                if residual <= eps {
-                    return CgEnd::Done(iterations, Some(residual));
-                }
-                checked = Some(residual);
-                worst = None;
-                for k in 0..self.r_u.len() {
-                    if self.fixed[k] {
-                        self.r_u[k] = DVec3::ZERO;
-                        self.r_t[k] = DVec3::ZERO;
+                    // A call that may end after the update keeps the
+                    // iteration's start aside for its progress.
+                    if self
+                        .passes
+                        .saturating_add((update + EVALUATION_PASSES + preconditioning) * bonds)
+                        > self.pass_limit
+                    {
+                        self.keep_iteration_start();
                     }
-                    self.q_u[k] -= (self.r_u[k] - self.z_u[k]) / alpha;
-                    self.q_t[k] -= (self.r_t[k] - self.z_t[k]) / alpha;
+                    self.passes += update * bonds;
+                    let (alpha, polished) =
+                        match self.cg_update(multilevel, inertial, rz, &mut worst, &mut checked) {
+                            // Also a solve that diverged past the rounding
+                            // floor (an ε it cannot reach).
+                            Update::Diverged => break,
+                            Update::Converged(residual) => {
+                                return CgEnd::Done(iterations + 1, Some(residual));
+                            }
+                            Update::Taken { alpha, polished } => (alpha, polished),
+                        };
+                    iterations += 1;
+                    total += 1;
+                    if !multilevel
+                        && total >= FOREST_TRIAL
+                        && self.settings.preconditioner == Preconditioner::Auto
+                    {
+                        // The next iteration restarts with the hierarchy
+                        // (top of the loop): no forest step to prepare.
+                        continue;
+                    }
+                    // No room for the preconditioning: the call ends here,
+                    // the progress at the iteration's start and the update
+                    // kept (see `solver/half_iteration.rs`).
+                    if self.passes.saturating_add(preconditioning * bonds) > self.pass_limit {
+                        let known = worst.unwrap_or_else(|| self.residual_norm());
+                        let token = self.next_half_token();
+                        SolveProgress::save_updated(
+                            slot,
+                            self,
+                            resume,
+                            total - 1,
+                            multilevel,
+                            rz,
+                            token,
+                        );
+                        self.hold_update(HalfIteration {
+                            token,
+                            alpha,
+                            polished,
+                        });
+                        if checked.is_some() {
+                            self.stresses.clear();
+                        }
+                        return CgEnd::CutShort {
+                            iterations,
+                            known: Some(known),
+                            stage: RoundStage::Updated,
+                        };
+                    }
+                    (alpha, polished)
                 }
-            }
-            if !multilevel
-                && total >= FOREST_TRIAL
-                && self.settings.preconditioner == Preconditioner::Auto
-            {
-                // The next iteration restarts with the hierarchy (top of
-                // the loop): no forest step to prepare.
-                continue;
-            }
+            };
+            // The iteration's preconditioning, the second of its steps.
+            self.passes += iteration_shares(multilevel).1 * bonds;
+            stepped = true;
             self.precondition(multilevel);
             let rz_new = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
             // The multilevel cycle is not a fixed linear operator (its
@@ -2103,6 +2192,94 @@ impl StressSolver {
             }
         }
         CgEnd::Done(iterations, checked)
+    }
+
+    /// An iteration's update, its first step (see
+    /// `solver/half_iteration.rs`): `q = K p`, `α = rz / pᵀq`, `x += α p`,
+    /// `r −= α q`, then near ε a polish, and within ε the check with the
+    /// bond forces themselves. `worst` is the residual norm of `r` when
+    /// known, `checked` the residual of a check that failed while `x` is
+    /// still the one checked (its bond results stand).
+    fn cg_update(
+        &mut self,
+        multilevel: bool,
+        inertial: bool,
+        rz: f64,
+        worst: &mut Option<f64>,
+        checked: &mut Option<f64>,
+    ) -> Update {
+        let eps = f64::from(self.settings.epsilon);
+        // Far from ε the product may be the smoothing's single-precision
+        // one (see `SINGLE_PRECISION_ABOVE`); the residual decides, so a
+        // resumed slice decides as one call would.
+        let far = multilevel
+            && *worst.get_or_insert_with(|| self.residual_norm()) > SINGLE_PRECISION_ABOVE * eps;
+        if !(far
+            && self
+                .multilevel
+                .single_product(&self.p_u, &self.p_t, &mut self.q_u, &mut self.q_t))
+        {
+            self.apply_stiffness(multilevel);
+        }
+        let pq = dot6(&self.p_u, &self.p_t, &self.q_u, &self.q_t);
+        let alpha = rz / pq;
+        if !(pq > 0.0 && alpha.is_finite()) {
+            // Also a solve that diverged past the rounding floor (an ε it
+            // cannot reach): its products overflowed, and a step would
+            // make x NaN.
+            return Update::Diverged;
+        }
+        if checked.take().is_some() {
+            self.stresses.clear();
+        }
+        for k in 0..self.x_u.len() {
+            self.x_u[k] += alpha * self.p_u[k];
+            self.x_t[k] += alpha * self.p_t[k];
+            self.r_u[k] -= alpha * self.q_u[k];
+            self.r_t[k] -= alpha * self.q_t[k];
+        }
+        let mut norm = self.residual_norm();
+        // Near ε on an assembled system: a Gauss–Seidel step at the nodes
+        // still over ε (see `POLISH_BELOW`), after which the conjugate
+        // gradient restarts (β = 0).
+        let mut polished = false;
+        if multilevel
+            && !inertial
+            && norm > eps
+            && norm <= POLISH_BELOW * eps
+            && self.multilevel.assembled()
+            && self.polish(eps)
+        {
+            polished = true;
+            norm = self.residual_norm();
+        }
+        *worst = Some(norm);
+        if norm <= eps && (!inertial || self.reference_residual() <= eps) {
+            // Checked with the bond forces themselves. Short of ε, the
+            // iteration goes on from that residual (residual replacement:
+            // the recursive one has drifted from it), and `q` takes the
+            // drift, `r_new − r_old = −α q`, so the flexible β stays
+            // exact; `z` holds the recursive `r` meanwhile (the
+            // preconditioner overwrites it next).
+            self.store_warm_start();
+            self.z_u.copy_from_slice(&self.r_u);
+            self.z_t.copy_from_slice(&self.r_t);
+            let residual = self.evaluate(inertial);
+            if residual <= eps {
+                return Update::Converged(residual);
+            }
+            *checked = Some(residual);
+            *worst = None;
+            for k in 0..self.r_u.len() {
+                if self.fixed[k] {
+                    self.r_u[k] = DVec3::ZERO;
+                    self.r_t[k] = DVec3::ZERO;
+                }
+                self.q_u[k] -= (self.r_u[k] - self.z_u[k]) / alpha;
+                self.q_t[k] -= (self.r_t[k] - self.z_t[k]) / alpha;
+            }
+        }
+        Update::Taken { alpha, polished }
     }
 
     /// The Gauss–Seidel steps of [`POLISH_BELOW`]: sweeps of one step at

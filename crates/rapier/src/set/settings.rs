@@ -152,11 +152,11 @@ pub struct DestructionSettings {
     /// point, and the clusters it did not reach wait, so a large structure
     /// that changes breaks a few frames later, with the same bond results,
     /// instead of stalling one frame. A frame overshoots the budget by at
-    /// most one iteration and one hierarchy build of one cluster (or that
-    /// cluster's set-up, first iteration and evaluation, whatever the
-    /// budget; a cluster solved reduced takes its set-up in steps and
-    /// overshoots by one of them, see
-    /// `smithereens_core::stress::solver::reduced`).
+    /// most one step of one cluster's solve (an iteration's update or its
+    /// preconditioning, a piece of a hierarchy's build) and its gathering
+    /// (or, for a full solve that starts, that cluster's set-up, start and
+    /// first update, whatever the budget; see
+    /// `smithereens_core::stress::StressSolver::solve_within`).
     pub stress_work_per_frame: u64,
 }
 

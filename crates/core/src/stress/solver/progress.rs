@@ -15,10 +15,25 @@ use serde::{Deserialize, Serialize};
 /// reduced system, sized for the full-resolution cluster, plus its node,
 /// refined chunk and bond lists, its loads, and two vectors per
 /// full-resolution node for the warm start of a cut between two rounds).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+///
+/// Equality compares the state and the place, not the token.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SolveProgress {
     cg: CgState,
     place: ReducedPlace,
+    /// At a cut between an iteration's update and its preconditioning
+    /// ([`RoundStage::Updated`]): the token under which the solver that cut
+    /// keeps the update (see [`super::half_iteration`]); 0 for none, and
+    /// for every progress read back from bytes, which takes the update
+    /// again.
+    #[serde(skip)]
+    token: u64,
+}
+
+impl PartialEq for SolveProgress {
+    fn eq(&self, other: &Self) -> bool {
+        self.cg == other.cg && self.place == other.place
+    }
 }
 
 /// The conjugate gradient's state at the top of its loop, and what it is
@@ -111,6 +126,11 @@ pub(super) enum RoundStage {
     /// preconditioning not yet run; the state (`x` and `r`) is in
     /// [`CgState`].
     Checked,
+    /// Its conjugate gradient under way, cut between an iteration's update
+    /// and its preconditioning: the state in [`CgState`] is that
+    /// iteration's start (see [`super::half_iteration`]). A full solve's
+    /// progress uses it too.
+    Updated,
 }
 
 impl RoundStage {
@@ -118,7 +138,7 @@ impl RoundStage {
     /// state ([`CgState`]) rather than the warm start the round starts
     /// from.
     pub(super) fn holds_state(self) -> bool {
-        matches!(self, Self::Iterating | Self::Checked)
+        matches!(self, Self::Iterating | Self::Checked | Self::Updated)
     }
 
     /// The setup done before the round iterates, in order: what is left
@@ -134,6 +154,7 @@ impl RoundStage {
             Self::Preconditioned => 6,
             Self::Checked => 7,
             Self::Iterating => 8,
+            Self::Updated => 9,
         }
     }
 
@@ -149,6 +170,7 @@ impl RoundStage {
             Self::Inverted => 6,
             Self::Assembled => 7,
             Self::Checked => 8,
+            Self::Updated => 9,
         }
     }
 }
@@ -180,6 +202,7 @@ impl From<SolveProgressV1> for SolveProgress {
         Self {
             cg: v.0,
             place: ReducedPlace::default(),
+            token: 0,
         }
     }
 }
@@ -219,9 +242,61 @@ impl SolveProgress {
         rz: f64,
         switch: RoundStage,
     ) {
-        let Self { cg: p, place } = slot.get_or_insert_with(Self::default);
+        Self::save_from(
+            slot, solver, resumed, iterations, multilevel, rz, switch, false,
+        );
+    }
+
+    /// [`Self::save`] at a cut between an iteration's update and its
+    /// preconditioning: the state is the iteration's start (`iterations`
+    /// before it, `x` and `r` as the solver copied them aside, `p`), at
+    /// [`RoundStage::Updated`], with the `token` the solver keeps the
+    /// update under ([`super::half_iteration`]).
+    pub(super) fn save_updated(
+        slot: &mut Option<Self>,
+        solver: &StressSolver,
+        resumed: bool,
+        iterations: u32,
+        multilevel: bool,
+        rz: f64,
+        token: u64,
+    ) {
+        Self::save_from(
+            slot,
+            solver,
+            resumed,
+            iterations,
+            multilevel,
+            rz,
+            RoundStage::Updated,
+            true,
+        );
+        if let Some(p) = slot.as_mut() {
+            p.token = token;
+        }
+    }
+
+    /// [`Self::save`], with `x` and `r` from the copies set aside before
+    /// an update when `start`.
+    #[allow(clippy::too_many_arguments)]
+    fn save_from(
+        slot: &mut Option<Self>,
+        solver: &StressSolver,
+        resumed: bool,
+        iterations: u32,
+        multilevel: bool,
+        rz: f64,
+        stage: RoundStage,
+        start: bool,
+    ) {
+        let Self {
+            cg: p,
+            place,
+            token,
+        } = slot.get_or_insert_with(Self::default);
+        *token = 0;
         place.round = 0;
-        place.stage = switch;
+        place.stage = stage;
         place.refined.clear();
         place.fine_nodes.clear();
         place.loads_key.clear();
@@ -237,10 +312,24 @@ impl SolveProgress {
         p.iterations = iterations;
         p.multilevel = multilevel;
         p.rz = rz;
-        p.x_u.clone_from(&solver.x_u);
-        p.x_t.clone_from(&solver.x_t);
-        p.r_u.clone_from(&solver.r_u);
-        p.r_t.clone_from(&solver.r_t);
+        let (x_u, x_t, r_u, r_t) = if start {
+            solver.half_vectors.start()
+        } else {
+            (
+                &solver.x_u[..],
+                &solver.x_t[..],
+                &solver.r_u[..],
+                &solver.r_t[..],
+            )
+        };
+        p.x_u.clear();
+        p.x_u.extend_from_slice(x_u);
+        p.x_t.clear();
+        p.x_t.extend_from_slice(x_t);
+        p.r_u.clear();
+        p.r_u.extend_from_slice(r_u);
+        p.r_t.clear();
+        p.r_t.extend_from_slice(r_t);
         p.p_u.clone_from(&solver.p_u);
         p.p_t.clone_from(&solver.p_t);
     }
@@ -301,7 +390,7 @@ impl SolveProgress {
         loads: &StressLoads<'_>,
     ) {
         let fine_nodes = solver.fine_nodes();
-        let Self { cg, place } = slot.get_or_insert_with(Self::default);
+        let Self { cg, place, .. } = slot.get_or_insert_with(Self::default);
         let len = fine_nodes.len() + 1;
         for v in cg
             .vectors_mut()
@@ -392,10 +481,12 @@ impl SolveProgress {
     /// 1: iterating, 2: its reduced system built, 3: its hierarchy built
     /// too, 4, 6, 5 and 7: the hierarchy's first one, two, three and four
     /// of its five pieces built, 8: the start's check done, not its first
+    /// preconditioning, 9: an iteration's update taken, not its
     /// preconditioning; see "Slices" in [`super::reduced`]), and
     /// how many chunks are refined. A full solve's progress uses 4, 6, 5,
     /// 7 and 3 for the hierarchy's pieces built at its switch from the
-    /// forest, else 0 (see "Work" in [`crate::stress::solver`]).
+    /// forest, 9 at a cut after an update, else 0 (see "Work" in
+    /// [`crate::stress::solver`]).
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
         (place.round, place.stage.code(), place.refined.len())
@@ -406,6 +497,14 @@ impl SolveProgress {
     /// ([`RoundStage::Checked`]).
     pub(super) fn checked(&self) -> bool {
         self.place.round > 0 && self.place.stage == RoundStage::Checked
+    }
+
+    /// The token of a progress cut between an iteration's update and its
+    /// preconditioning ([`RoundStage::Updated`], full or reduced), under
+    /// which the solver that cut may keep the update; `None` at any other
+    /// stage.
+    pub(super) fn updated(&self) -> Option<u64> {
+        (self.place.stage == RoundStage::Updated).then_some(self.token)
     }
 
     /// How far a full solve's switch from the forest to the multilevel
@@ -483,6 +582,7 @@ mod tests {
                 p_t: vec![6.0 * v; 3],
             },
             place: ReducedPlace::default(),
+            token: 0,
         };
         let bytes = postcard::to_stdvec(&p).unwrap_or_default();
         // The place: round 0, not started, and five empty lists (refined,
@@ -511,7 +611,7 @@ mod tests {
     }
 
     /// Every stage writes its code as one byte (so the stages format 13
-    /// wrote read as before: the new ones only add codes 6, 7 and 8), and
+    /// wrote read as before: the new ones only add codes 6, 7, 8 and 9), and
     /// [`RoundStage::built`] puts the hierarchy's pieces between the
     /// reduction and the start in the order they run.
     #[test]
@@ -527,6 +627,7 @@ mod tests {
             Preconditioned,
             Checked,
             Iterating,
+            Updated,
         ];
         for (k, stage) in order.into_iter().enumerate() {
             assert_eq!(stage.built() as usize, k, "{stage:?}");
@@ -535,7 +636,7 @@ mod tests {
             assert_eq!(postcard::from_bytes::<RoundStage>(&bytes).ok(), Some(stage));
         }
         let codes: Vec<u8> = order.iter().map(|s| s.code()).collect();
-        assert_eq!(codes, [0, 2, 4, 6, 5, 7, 3, 8, 1]);
-        assert!(postcard::from_bytes::<RoundStage>(&[9]).is_err());
+        assert_eq!(codes, [0, 2, 4, 6, 5, 7, 3, 8, 1, 9]);
+        assert!(postcard::from_bytes::<RoundStage>(&[10]).is_err());
     }
 }
