@@ -65,9 +65,9 @@ impl HalfVectors {
         }
     }
 
-    /// The iteration's start as copied aside: `(x_u, x_t, r_u, r_t)`.
-    pub(super) fn start(&self) -> (&[DVec3], &[DVec3], &[DVec3], &[DVec3]) {
-        (&self.x_u, &self.x_t, &self.r_u, &self.r_t)
+    /// The iteration's start as copied aside: `x_u, x_t, r_u, r_t`.
+    pub(super) fn start_mut(&mut self) -> [&mut Vec<DVec3>; 4] {
+        [&mut self.x_u, &mut self.x_t, &mut self.r_u, &mut self.r_t]
     }
 }
 

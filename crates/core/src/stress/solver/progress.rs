@@ -227,7 +227,10 @@ impl SolveProgress {
     /// (a solve sliced over many calls allocates only at its first cut).
     /// With `resumed`, `slot` holds the progress this call resumed
     /// ([`Self::restore`]), which [`Self::continues`] found to be of these
-    /// very nodes, bonds and loads: they are not copied again.
+    /// very nodes, bonds and loads: they are not copied again, and the
+    /// displacements, residuals and directions are swapped back rather than
+    /// copied (the solver is left holding the buffers `restore` gave the
+    /// progress, whose contents nothing reads after a cut).
     ///
     /// The place is a full solve's (round 0), with `switch`, how far the
     /// hierarchy's build at the switch from the forest has come
@@ -235,7 +238,7 @@ impl SolveProgress {
     /// place after ([`Self::mark_reduced`]).
     pub(super) fn save(
         slot: &mut Option<Self>,
-        solver: &StressSolver,
+        solver: &mut StressSolver,
         resumed: bool,
         iterations: u32,
         multilevel: bool,
@@ -254,7 +257,7 @@ impl SolveProgress {
     /// update under ([`super::half_iteration`]).
     pub(super) fn save_updated(
         slot: &mut Option<Self>,
-        solver: &StressSolver,
+        solver: &mut StressSolver,
         resumed: bool,
         iterations: u32,
         multilevel: bool,
@@ -281,7 +284,7 @@ impl SolveProgress {
     #[allow(clippy::too_many_arguments)]
     fn save_from(
         slot: &mut Option<Self>,
-        solver: &StressSolver,
+        solver: &mut StressSolver,
         resumed: bool,
         iterations: u32,
         multilevel: bool,
@@ -312,26 +315,32 @@ impl SolveProgress {
         p.iterations = iterations;
         p.multilevel = multilevel;
         p.rz = rz;
-        let (x_u, x_t, r_u, r_t) = if start {
-            solver.half_vectors.start()
+        // A resumed call swaps the vectors back (the progress lent the
+        // solver the buffers it gets; nothing reads them after a cut);
+        // else they are copied, and the progress keeps its own buffers.
+        let sources = if start {
+            solver.half_vectors.start_mut()
         } else {
-            (
-                &solver.x_u[..],
-                &solver.x_t[..],
-                &solver.r_u[..],
-                &solver.r_t[..],
-            )
+            [
+                &mut solver.x_u,
+                &mut solver.x_t,
+                &mut solver.r_u,
+                &mut solver.r_t,
+            ]
         };
-        p.x_u.clear();
-        p.x_u.extend_from_slice(x_u);
-        p.x_t.clear();
-        p.x_t.extend_from_slice(x_t);
-        p.r_u.clear();
-        p.r_u.extend_from_slice(r_u);
-        p.r_t.clear();
-        p.r_t.extend_from_slice(r_t);
-        p.p_u.clone_from(&solver.p_u);
-        p.p_t.clone_from(&solver.p_t);
+        let sources = sources
+            .into_iter()
+            .chain([&mut solver.p_u, &mut solver.p_t]);
+        let targets = [
+            &mut p.x_u, &mut p.x_t, &mut p.r_u, &mut p.r_t, &mut p.p_u, &mut p.p_t,
+        ];
+        for (to, from) in targets.into_iter().zip(sources) {
+            if resumed {
+                std::mem::swap(to, from);
+            } else {
+                to.clone_from(from);
+            }
+        }
     }
 
     /// True when this is the progress of a solve of these nodes, intact

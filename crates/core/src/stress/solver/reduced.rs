@@ -358,11 +358,9 @@ impl StressSolver {
                     super::CgEnd::Done(it, evaluated) => (it, evaluated),
                     super::CgEnd::CutShort {
                         iterations: it,
-                        known,
+                        known: residual,
                         stage: cut,
                     } => {
-                        self.store_warm_start();
-                        let residual = known.unwrap_or_else(|| self.residual_norm());
                         SolveProgress::mark_reduced(&mut slot, self, round, cut, loads);
                         *progress = slot;
                         return Ok(self.cut_report(iterations + it, residual));
