@@ -96,11 +96,12 @@
 //! 100 × 50 × 2 wall after a break, the worst call of that solve 19–25
 //! ms; in steps, 4.3–5.4 ms (`examples/stress_slices.rs`).
 //!
-//! Each iteration is two steps too, its update and its preconditioning: a
-//! call whose limit has room for the update but not the rest ends between
-//! them (`solver/half_iteration.rs`). On the 100 × 50 × 2 wall refined,
-//! an iteration took one call of 2.3–2.8 ms; its update takes 0.45–0.8 ms
-//! of it and its preconditioning 1.25–1.65 ms.
+//! Each iteration is taken in steps too: its update, then its
+//! preconditioning, whose multilevel cycle is three steps on a system
+//! that smooths on its bonds, each charged an equal share of the
+//! iteration's passes left (`solver/half_iteration.rs`). On the 100 × 50 ×
+//! 2 wall refined, an iteration took one call of 2.3–2.8 ms; its update
+//! takes 0.45–0.8 ms of it and the cycle's steps 0.25–0.54 ms each.
 
 use crate::asset::Asset;
 use crate::index::{BondIndex, ChunkIndex};
@@ -149,8 +150,10 @@ enum CgEnd {
         /// [`RoundStage::Checked`] for a reduced round's start
         /// (`CgStart::Step`) cut between its check and its first
         /// preconditioning (the state saved is `x` and `r`); or
-        /// [`RoundStage::Updated`] between an iteration's update and its
-        /// preconditioning (the state saved is the iteration's start).
+        /// [`RoundStage::Updated`], [`RoundStage::Restricted`] or
+        /// [`RoundStage::Coarsened`] inside an iteration, after its update
+        /// and none, one or two of its preconditioning's steps (the state
+        /// saved is the iteration's start).
         stage: RoundStage,
     },
 }
@@ -239,10 +242,11 @@ pub const FOREST_ITERATION_PASSES: u64 = 3;
 pub const MULTILEVEL_ITERATION_PASSES: u64 = 9;
 /// Of [`FOREST_ITERATION_PASSES`], the passes per bond of an iteration's
 /// update (its stiffness product and step), a step of its own; the rest is
-/// its preconditioning (see [Work](self#work)).
+/// its preconditioning, another (see [Work](self#work)).
 pub const FOREST_UPDATE_PASSES: u64 = 1;
-/// Of [`MULTILEVEL_ITERATION_PASSES`], the update's share: 0.45–0.8 ms of
-/// an iteration's 1.7–2.4 ms on the 100 × 50 × 2 wall refined.
+/// Of [`MULTILEVEL_ITERATION_PASSES`], the update's share (0.45–0.8 ms of
+/// an iteration's 1.7–2.4 ms on the 100 × 50 × 2 wall refined); the rest
+/// is shared equally by the steps of its preconditioning's cycle.
 pub const MULTILEVEL_UPDATE_PASSES: u64 = 3;
 /// Passes per bond charged for an evaluation of the bond results.
 pub const EVALUATION_PASSES: u64 = 2;
@@ -1735,6 +1739,27 @@ impl StressSolver {
         );
     }
 
+    /// How many steps an iteration's preconditioning is taken in: the
+    /// cycle's ([`Multilevel::apply_steps`]), or one with the forest.
+    fn preconditioning_steps(&self, multilevel: bool) -> u8 {
+        if multilevel {
+            self.multilevel.apply_steps()
+        } else {
+            1
+        }
+    }
+
+    /// Step `step` of `z = M⁻¹ r` ([`Self::preconditioning_steps`]; the
+    /// last writes `z`).
+    fn precondition_step(&mut self, multilevel: bool, step: u8) {
+        if multilevel {
+            self.multilevel
+                .apply_step(step, &self.r_u, &self.r_t, &mut self.z_u, &mut self.z_t);
+        } else if step == 0 {
+            self.precondition(false);
+        }
+    }
+
     /// `z = M⁻¹ r` with `M` the stiffness of the spanning forest: subtree
     /// loads flow down to the anchors, then each bond's deformation under
     /// its subtree load is integrated back up.
@@ -1862,9 +1887,9 @@ impl StressSolver {
         let mut checked: Option<f64> = None;
         // The recursive residual of the current `r` once known.
         let mut worst: Option<f64> = None;
-        // Resumed between an iteration's update and its preconditioning:
-        // the update's step and whether it polished.
-        let mut halfway: Option<(f64, bool)> = None;
+        // Resumed inside an iteration: the update's step, whether it
+        // polished, and the preconditioning's steps taken.
+        let mut halfway: Option<(f64, bool, u8)> = None;
         // A reduced round's start is two steps: the check (or, from rest,
         // the loads), then the first preconditioning, charged as an
         // iteration with that preconditioner.
@@ -1886,23 +1911,25 @@ impl StressSolver {
                 if multilevel {
                     self.ensure_hierarchy(inertial);
                 }
-                if let Some(token) = updated {
-                    // Cut after an iteration's update: the state is the
-                    // iteration's start. The update this solver kept for
-                    // it, else the update taken again, uncharged (the call
-                    // that cut was charged), bit for bit the same.
-                    let update = match self.take_held_update(token) {
+                if let Some((token, done)) = updated {
+                    // Cut inside an iteration, after its update and `done`
+                    // steps of its preconditioning: the state is the
+                    // iteration's start. What this solver kept of the
+                    // iteration, else the update and those steps taken
+                    // again, uncharged (the calls that cut were charged),
+                    // bit for bit the same.
+                    let update = match self.take_held_update(token, done) {
                         Some(kept) => kept,
                         None => {
                             #[cfg(test)]
                             {
                                 self.updates_again += 1;
                             }
+                            self.keep_iteration_start();
                             let passes = self.passes;
                             let again =
                                 self.cg_update(multilevel, inertial, rz, &mut worst, &mut checked);
-                            self.passes = passes;
-                            match again {
+                            let update = match again {
                                 Update::Taken { alpha, polished } => (alpha, polished),
                                 // Only from damaged bytes: the call that
                                 // cut took this update and went on.
@@ -1910,10 +1937,15 @@ impl StressSolver {
                                     return CgEnd::Done(0, Some(residual));
                                 }
                                 Update::Diverged => return CgEnd::Done(0, checked),
+                            };
+                            for step in 0..done.min(self.preconditioning_steps(multilevel)) {
+                                self.precondition_step(multilevel, step);
                             }
+                            self.passes = passes;
+                            update
                         }
                     };
-                    halfway = Some(update);
+                    halfway = Some((update.0, update.1, done));
                     total += 1;
                 }
                 if checked_only {
@@ -2061,9 +2093,8 @@ impl StressSolver {
             }};
         }
         while total < self.settings.max_iterations {
-            let (alpha, polished) = match halfway.take() {
-                // Resumed between an iteration's update and its
-                // preconditioning.
+            let (alpha, polished, mut done) = match halfway.take() {
+                // Resumed inside an iteration.
                 Some(update) => update,
                 None => {
                     // (At or past the trial: a progress decoded from
@@ -2130,8 +2161,8 @@ impl StressSolver {
                     {
                         cut_short!();
                     }
-                    // A call that may end after the update keeps the
-                    // iteration's start aside for its progress.
+                    // A call that may end inside the iteration keeps its
+                    // start aside for its progress.
                     if self
                         .passes
                         .saturating_add((update + EVALUATION_PASSES + preconditioning) * bonds)
@@ -2160,44 +2191,57 @@ impl StressSolver {
                         // (top of the loop): no forest step to prepare.
                         continue;
                     }
-                    // No room for the preconditioning: the call ends here,
-                    // the progress at the iteration's start and the update
-                    // kept (see `solver/half_iteration.rs`).
-                    if self.passes.saturating_add(preconditioning * bonds) > self.pass_limit {
-                        let known = worst.unwrap_or_else(|| self.residual_norm());
-                        // A restart begins from the update.
-                        self.write_warm_start();
-                        let token = self.next_half_token();
-                        SolveProgress::save_updated(
-                            slot,
-                            self,
-                            resume,
-                            total - 1,
-                            multilevel,
-                            rz,
-                            token,
-                        );
-                        self.hold_update(HalfIteration {
-                            token,
-                            alpha,
-                            polished,
-                        });
-                        if checked.is_some() {
-                            self.stresses.clear();
-                        }
-                        return CgEnd::CutShort {
-                            iterations,
-                            known,
-                            stage: RoundStage::Updated,
-                        };
-                    }
-                    (alpha, polished)
+                    (alpha, polished, 0)
                 }
             };
-            // The iteration's preconditioning, the second of its steps.
-            self.passes += iteration_shares(multilevel).1 * bonds;
-            stepped = true;
-            self.precondition(multilevel);
+            // The iteration's preconditioning, in steps (the cycle's; one
+            // with the forest), its passes shared among them. Before a step
+            // that would pass the limit the call ends, the progress at the
+            // iteration's start and what the iteration made kept (see
+            // `solver/half_iteration.rs`).
+            let steps = self.preconditioning_steps(multilevel);
+            let share = iteration_shares(multilevel).1;
+            while done < steps {
+                let (k, n) = (u64::from(done), u64::from(steps));
+                let charge = (share * (k + 1) / n - share * k / n) * bonds;
+                if (iterations > 0 || started || stepped)
+                    && self.passes.saturating_add(charge) > self.pass_limit
+                {
+                    let known = worst.unwrap_or_else(|| self.residual_norm());
+                    // A restart begins from the update.
+                    self.write_warm_start();
+                    let token = self.next_half_token();
+                    let stage = RoundStage::after_preconditioning(done);
+                    SolveProgress::save_updated(
+                        slot,
+                        self,
+                        resume,
+                        total - 1,
+                        multilevel,
+                        rz,
+                        stage,
+                        token,
+                    );
+                    self.hold_update(HalfIteration {
+                        token,
+                        alpha,
+                        polished,
+                        hierarchy: self.multilevel.changes(),
+                    });
+                    if checked.is_some() {
+                        self.stresses.clear();
+                    }
+                    return CgEnd::CutShort {
+                        iterations,
+                        known,
+                        stage,
+                    };
+                }
+                self.precondition_step(multilevel, done);
+                self.passes += charge;
+                stepped = true;
+                done += 1;
+            }
             let rz_new = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
             // The multilevel cycle is not a fixed linear operator (its
             // K-cycle weights depend on r), so its β is the flexible

@@ -90,6 +90,7 @@ impl Multilevel {
         bonds: &[LocalBond],
         reusing: bool,
     ) {
+        self.changes += 1;
         self.built = false;
         self.pending = None;
         let fine = &mut self.fine;
@@ -161,6 +162,7 @@ impl Multilevel {
         let Some(pending) = self.pending else {
             return;
         };
+        self.changes += 1;
         match pending.next {
             // Run by `start_build`, never pending.
             Piece::Start => {}
@@ -238,6 +240,7 @@ impl Multilevel {
     /// Drops the pieces a build under way has left: the hierarchy is not
     /// built, and the next build starts afresh (a rebuild cannot reuse it).
     pub(crate) fn drop_pending(&mut self) {
+        self.changes += 1;
         self.pending = None;
     }
 

@@ -135,6 +135,7 @@ impl Multilevel {
         old_of: &[u32],
         changed: Option<&[u32]>,
     ) {
+        self.changes += 1;
         let usable = self.built
             && self.assembled
             && !self.direct

@@ -41,6 +41,7 @@ impl Multilevel {
     /// order, a finest level that would no longer be assembled), with the
     /// hierarchy as it stood; the caller then builds (or rebuilds).
     pub(crate) fn update(&mut self, centroid: &[DVec3], fixed: &[bool], removed: &[u32]) -> bool {
+        self.changes += 1;
         if !(self.built && self.assembled && !self.direct && self.used >= 1) || removed.is_empty() {
             return false;
         }

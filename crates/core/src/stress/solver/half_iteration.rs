@@ -1,25 +1,33 @@
-//! An iteration of the conjugate gradient in two steps: its *update*
+//! An iteration of the conjugate gradient in steps: its *update*
 //! (`q = K p`, the step `α = rᵀz / pᵀq`, `x += α p`, `r −= α q`, the
-//! convergence check) and its *preconditioning* (`z = M⁻¹ r`, `β`,
-//! `p = z + β p`). On the 100 × 50 × 2 wall refined (about 8,000 nodes)
-//! the update takes 0.45–0.8 ms and the preconditioning 1.25–1.65 ms here,
-//! so a call whose limit has room for the update but not the whole
-//! iteration ends between the two ([`super::progress::RoundStage::Updated`]).
+//! convergence check), then its *preconditioning* (`z = M⁻¹ r`, `β`,
+//! `p = z + β p`), whose multilevel cycle is itself three steps on a
+//! system that smooths on its bonds (`Multilevel::apply_step`), else one.
+//! On the 100 × 50 × 2 wall refined (about 8,000 nodes) the update takes
+//! 0.45–0.8 ms and the cycle's steps 0.32–0.41, 0.37–0.54 and 0.25–0.34
+//! ms here, so a call ends before any of them that would take it past its
+//! limit ([`RoundStage::Updated`], [`RoundStage::Restricted`],
+//! [`RoundStage::Coarsened`]).
 //!
-//! The progress saved at that cut holds the iteration's *start* (`x`, `r`
-//! and `p` before the update, which the solver copies aside first), so it
-//! needs nothing the progress did not hold before. The solver keeps what
-//! the update made (the new `x` and `r`, `q`, `α`, whether the update
-//! polished) under a token that it also gives the progress (not
-//! serialised). A call that resumes that very progress from this solver,
-//! with nothing solved in between, takes them back; any other (another
-//! cluster was solved in between, a new solver, a progress from a
-//! snapshot) takes the update again from the start, uncharged, which gives
-//! bit for bit the same (the update is a function of the start, the
-//! system and the settings; [`StressSolver::set_settings`] drops what is
-//! kept). Either way the call goes on with the preconditioning.
+//! The progress saved at such a cut holds the iteration's *start* (`x`,
+//! `r` and `p` before the update, which the solver copies aside first), so
+//! it needs nothing the progress did not hold before. The solver keeps
+//! what the iteration made (the new `x` and `r`, `q`, `α`, whether the
+//! update polished, and the cycle's own vectors) under a token that it
+//! also gives the progress (not serialised). A call that resumes that very
+//! progress from this solver, with nothing solved in between and, for a
+//! cut inside the cycle, the hierarchy unchanged since
+//! (`Multilevel::changes`: preparing another cluster rebuilds it), takes
+//! them back; any other (another cluster solved in between, a new solver,
+//! a progress from a snapshot) takes the update and the cycle's steps
+//! again from the start, uncharged, which gives bit for bit the same (they
+//! are a function of the start, the system and the settings, and a
+//! hierarchy rebuilt is the same bit for bit; [`StressSolver::set_settings`]
+//! drops what is kept). Either way the call goes on with the next step.
 
 use super::StressSolver;
+#[cfg(doc)]
+use super::progress::RoundStage;
 use glam::DVec3;
 
 /// What an iteration's update left for its preconditioning, kept by the
@@ -33,6 +41,12 @@ pub(super) struct HalfIteration {
     /// The update ended with a Gauss–Seidel polish (the preconditioning
     /// restarts the directions, `β = 0`).
     pub(super) polished: bool,
+    /// The hierarchy's changes at the cut ([`Multilevel::changes`]): a cut
+    /// between the preconditioning's steps goes on from the cycle's vectors
+    /// only while it stands.
+    ///
+    /// [`Multilevel::changes`]: crate::stress::multilevel::Multilevel::changes
+    pub(super) hierarchy: u64,
 }
 
 /// The solver's vectors of a half-taken iteration: the start's `x` and
@@ -97,15 +111,20 @@ impl StressSolver {
     }
 
     /// At a resume of the progress with `token` from the iteration's
-    /// start (put back by `SolveProgress::restore`): takes back the update
-    /// kept at its cut, if this solver kept it for that progress and has
-    /// solved nothing since; returns `(α, polished)`, or `None` when the
-    /// update must be taken again.
-    pub(super) fn take_held_update(&mut self, token: u64) -> Option<(f64, bool)> {
+    /// start (put back by `SolveProgress::restore`), cut after `done`
+    /// steps of the preconditioning: takes back the update kept at its
+    /// cut, if this solver kept it for that progress and has solved
+    /// nothing since (nor, when `done` > 0, changed its hierarchy, whose
+    /// cycle holds those steps' vectors); returns `(α, polished)`, or
+    /// `None` when the update (and those steps) must be taken again. The
+    /// iteration's start goes aside, as [`Self::keep_iteration_start`]
+    /// puts it.
+    pub(super) fn take_held_update(&mut self, token: u64, done: u8) -> Option<(f64, bool)> {
+        let changes = self.multilevel.changes();
         let half = self
             .half_ready
             .take()
-            .filter(|h| token != 0 && h.token == token)?;
+            .filter(|h| token != 0 && h.token == token && (done == 0 || h.hierarchy == changes))?;
         let h = &mut self.half_vectors;
         let n = self.x_u.len();
         if [&h.x_u, &h.x_t, &h.r_u, &h.r_t, &h.q_u, &h.q_t]
@@ -149,6 +168,9 @@ mod tests {
         Settings,
         /// The progress goes through postcard (its token is not kept).
         Bytes,
+        /// The bottom half of the wall is prepared (its hierarchy built,
+        /// when it is solved reduced), the solver's token kept.
+        Prepare,
     }
 
     struct Run {
@@ -163,6 +185,7 @@ mod tests {
         let (asset, health) = refining_wall().unwrap_or_else(|e| panic!("{e}"));
         let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
         let row: Vec<ChunkIndex> = nodes.iter().copied().take(24).collect();
+        let half: Vec<ChunkIndex> = nodes.iter().copied().take(nodes.len() / 2).collect();
         let loads = StressLoads {
             gravity: Vec3::new(0.0, -9.81, 0.0),
             ..Default::default()
@@ -201,6 +224,10 @@ mod tests {
                         .unwrap_or_else(|e| panic!("{e}"));
                 }
                 Between::Settings => s.set_settings(settings).unwrap_or_else(|e| panic!("{e}")),
+                Between::Prepare => {
+                    s.prepare(&asset, &half, &health)
+                        .unwrap_or_else(|e| panic!("{e}"));
+                }
                 Between::Bytes => {
                     let bytes = postcard::to_stdvec(&progress).unwrap_or_default();
                     progress = postcard::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
@@ -211,9 +238,12 @@ mod tests {
     }
 
     /// Under the tightest limit every iteration ends a call after its
-    /// update. Undisturbed, each next call takes back the update the solver
-    /// kept; after another cluster's solve, new settings or a progress read
-    /// back from bytes, it takes the update again. Every call reports the
+    /// update (and, at full resolution, after each of its
+    /// preconditioning's first two steps). Undisturbed, each next call
+    /// takes back what the solver kept; after another cluster's solve, new
+    /// settings or a progress read back from bytes, it takes the update
+    /// (and those steps) again; after another cluster is prepared, it
+    /// takes them again where the hierarchy changed. Every call reports the
     /// same either way, and the solve ends with the bond results of one
     /// unlimited call, bit for bit. Full and reduced.
     #[test]
@@ -255,6 +285,20 @@ mod tests {
             );
             let last = calm.reports.last().map(|r| r.residual.to_bits());
             assert_eq!(last, Some(one.residual.to_bits()));
+            let prepared = run(reduce_above, Between::Prepare);
+            assert_eq!(
+                format!("{:?}", prepared.reports),
+                format!("{:?}", calm.reports)
+            );
+            assert!(prepared.bonds == calm.bonds, "{reduce_above}: prepared");
+            // Preparing changes the hierarchy at some cuts (those inside
+            // the preconditioning then take the iteration again), not all.
+            let again = prepared.updates_again as usize;
+            assert!(
+                0 < again && again < prepared.updated_cuts,
+                "{reduce_above}: {again} of {}",
+                prepared.updated_cuts
+            );
             for between in [Between::OtherCluster, Between::Settings, Between::Bytes] {
                 let other = run(reduce_above, between);
                 assert_eq!(

@@ -131,6 +131,12 @@ pub(super) enum RoundStage {
     /// iteration's start (see [`super::half_iteration`]). A full solve's
     /// progress uses it too.
     Updated,
+    /// ... and the first of its preconditioning's three steps taken (the
+    /// fine level's pre-smoothing and restriction,
+    /// `Multilevel::apply_step`).
+    Restricted,
+    /// ... and the first two (the coarse correction too).
+    Coarsened,
 }
 
 impl RoundStage {
@@ -138,7 +144,31 @@ impl RoundStage {
     /// state ([`CgState`]) rather than the warm start the round starts
     /// from.
     pub(super) fn holds_state(self) -> bool {
-        matches!(self, Self::Iterating | Self::Checked | Self::Updated)
+        matches!(
+            self,
+            Self::Iterating | Self::Checked | Self::Updated | Self::Restricted | Self::Coarsened
+        )
+    }
+
+    /// At a cut inside an iteration: how many steps of its preconditioning
+    /// were taken (see [`super::half_iteration`]).
+    pub(super) fn preconditioned(self) -> Option<u8> {
+        match self {
+            Self::Updated => Some(0),
+            Self::Restricted => Some(1),
+            Self::Coarsened => Some(2),
+            _ => None,
+        }
+    }
+
+    /// The stage of a cut inside an iteration after `done` steps of its
+    /// preconditioning (0, 1 or 2).
+    pub(super) fn after_preconditioning(done: u8) -> Self {
+        match done {
+            0 => Self::Updated,
+            1 => Self::Restricted,
+            _ => Self::Coarsened,
+        }
     }
 
     /// The setup done before the round iterates, in order: what is left
@@ -155,6 +185,8 @@ impl RoundStage {
             Self::Checked => 7,
             Self::Iterating => 8,
             Self::Updated => 9,
+            Self::Restricted => 10,
+            Self::Coarsened => 11,
         }
     }
 
@@ -171,6 +203,8 @@ impl RoundStage {
             Self::Assembled => 7,
             Self::Checked => 8,
             Self::Updated => 9,
+            Self::Restricted => 10,
+            Self::Coarsened => 11,
         }
     }
 }
@@ -250,11 +284,14 @@ impl SolveProgress {
         );
     }
 
-    /// [`Self::save`] at a cut between an iteration's update and its
-    /// preconditioning: the state is the iteration's start (`iterations`
-    /// before it, `x` and `r` as the solver copied them aside, `p`), at
-    /// [`RoundStage::Updated`], with the `token` the solver keeps the
-    /// update under ([`super::half_iteration`]).
+    /// [`Self::save`] at a cut inside an iteration, after its update and
+    /// `stage`'s steps of its preconditioning ([`RoundStage::Updated`],
+    /// [`RoundStage::Restricted`] or [`RoundStage::Coarsened`]): the state
+    /// is the iteration's start (`iterations` before it, `x` and `r` as
+    /// the solver copied them aside, `p`), with the `token` the solver
+    /// keeps what the iteration made so far under
+    /// ([`super::half_iteration`]).
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn save_updated(
         slot: &mut Option<Self>,
         solver: &mut StressSolver,
@@ -262,17 +299,11 @@ impl SolveProgress {
         iterations: u32,
         multilevel: bool,
         rz: f64,
+        stage: RoundStage,
         token: u64,
     ) {
         Self::save_from(
-            slot,
-            solver,
-            resumed,
-            iterations,
-            multilevel,
-            rz,
-            RoundStage::Updated,
-            true,
+            slot, solver, resumed, iterations, multilevel, rz, stage, true,
         );
         if let Some(p) = slot.as_mut() {
             p.token = token;
@@ -491,10 +522,11 @@ impl SolveProgress {
     /// too, 4, 6, 5 and 7: the hierarchy's first one, two, three and four
     /// of its five pieces built, 8: the start's check done, not its first
     /// preconditioning, 9: an iteration's update taken, not its
-    /// preconditioning; see "Slices" in [`super::reduced`]), and
+    /// preconditioning, 10 and 11: its update and one or two of its
+    /// preconditioning's three steps; see "Slices" in [`super::reduced`]), and
     /// how many chunks are refined. A full solve's progress uses 4, 6, 5,
     /// 7 and 3 for the hierarchy's pieces built at its switch from the
-    /// forest, 9 at a cut after an update, else 0 (see "Work" in
+    /// forest, 9, 10 and 11 at a cut inside an iteration, else 0 (see "Work" in
     /// [`crate::stress::solver`]).
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
@@ -508,12 +540,15 @@ impl SolveProgress {
         self.place.round > 0 && self.place.stage == RoundStage::Checked
     }
 
-    /// The token of a progress cut between an iteration's update and its
-    /// preconditioning ([`RoundStage::Updated`], full or reduced), under
-    /// which the solver that cut may keep the update; `None` at any other
-    /// stage.
-    pub(super) fn updated(&self) -> Option<u64> {
-        (self.place.stage == RoundStage::Updated).then_some(self.token)
+    /// Of a progress cut inside an iteration, after its update (full or
+    /// reduced): the token under which the solver that cut may keep what
+    /// the iteration made, and how many steps of its preconditioning were
+    /// taken; `None` at any other stage.
+    pub(super) fn updated(&self) -> Option<(u64, u8)> {
+        self.place
+            .stage
+            .preconditioned()
+            .map(|done| (self.token, done))
     }
 
     /// How far a full solve's switch from the forest to the multilevel
@@ -620,7 +655,7 @@ mod tests {
     }
 
     /// Every stage writes its code as one byte (so the stages format 13
-    /// wrote read as before: the new ones only add codes 6, 7, 8 and 9), and
+    /// wrote read as before: the new ones only add codes 6 to 11), and
     /// [`RoundStage::built`] puts the hierarchy's pieces between the
     /// reduction and the start in the order they run.
     #[test]
@@ -637,6 +672,8 @@ mod tests {
             Checked,
             Iterating,
             Updated,
+            Restricted,
+            Coarsened,
         ];
         for (k, stage) in order.into_iter().enumerate() {
             assert_eq!(stage.built() as usize, k, "{stage:?}");
@@ -645,7 +682,12 @@ mod tests {
             assert_eq!(postcard::from_bytes::<RoundStage>(&bytes).ok(), Some(stage));
         }
         let codes: Vec<u8> = order.iter().map(|s| s.code()).collect();
-        assert_eq!(codes, [0, 2, 4, 6, 5, 7, 3, 8, 1, 9]);
-        assert!(postcard::from_bytes::<RoundStage>(&[10]).is_err());
+        assert_eq!(codes, [0, 2, 4, 6, 5, 7, 3, 8, 1, 9, 10, 11]);
+        assert!(postcard::from_bytes::<RoundStage>(&[12]).is_err());
+        for done in 0..3 {
+            let stage = RoundStage::after_preconditioning(done);
+            assert_eq!(stage.preconditioned(), Some(done));
+            assert!(stage.holds_state());
+        }
     }
 }
