@@ -803,14 +803,13 @@ pub struct StressSolver {
     /// before ([`Self::solve_within`]).
     passes: u64,
     pass_limit: u64,
-    /// An iteration's update kept at a cut before its preconditioning
+    /// What an iteration made before a cut inside it
     /// (`half_iteration.rs`): while kept (`half`), as the call that may
     /// resume it found it (`half_ready`, taken from `half` as each call
-    /// starts, so a call that solves anything else drops it), the tokens
-    /// given so far, and the vectors.
+    /// starts, so a call that solves anything else drops it), and the
+    /// vectors.
     half: Option<HalfIteration>,
     half_ready: Option<HalfIteration>,
-    half_tokens: u64,
     half_vectors: HalfVectors,
     /// Updates taken again at a resume (tests tell a kept update from one
     /// taken again).
@@ -973,7 +972,6 @@ impl StressSolver {
             pass_limit: u64::MAX,
             half: None,
             half_ready: None,
-            half_tokens: 0,
             half_vectors: HalfVectors::default(),
             #[cfg(test)]
             updates_again: 0,
@@ -1946,7 +1944,8 @@ impl StressSolver {
                         }
                     };
                     halfway = Some((update.0, update.1, done));
-                    total += 1;
+                    // (Saturating: a count decoded from damaged bytes.)
+                    total = total.saturating_add(1);
                 }
                 if checked_only {
                     self.precondition(multilevel);
@@ -2210,7 +2209,7 @@ impl StressSolver {
                     let known = worst.unwrap_or_else(|| self.residual_norm());
                     // A restart begins from the update.
                     self.write_warm_start();
-                    let token = self.next_half_token();
+                    let token = Self::next_half_token();
                     let stage = RoundStage::after_preconditioning(done);
                     SolveProgress::save_updated(
                         slot,
@@ -2222,14 +2221,15 @@ impl StressSolver {
                         stage,
                         token,
                     );
-                    self.hold_update(HalfIteration {
-                        token,
-                        alpha,
-                        polished,
-                        hierarchy: self.multilevel.changes(),
-                    });
                     if checked.is_some() {
                         self.stresses.clear();
+                    } else {
+                        self.hold_update(HalfIteration {
+                            token,
+                            alpha,
+                            polished,
+                            hierarchy: self.multilevel.changes(),
+                        });
                     }
                     return CgEnd::CutShort {
                         iterations,

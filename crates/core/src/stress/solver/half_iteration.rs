@@ -29,6 +29,13 @@ use super::StressSolver;
 #[cfg(doc)]
 use super::progress::RoundStage;
 use glam::DVec3;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// The next token, unique in the process: a progress cut by one solver
+/// and resumed on another never takes back what the other kept for
+/// another progress (each solver counting its own tokens from 1 did:
+/// found by a fuzzer moving a progress between two solvers).
+static NEXT_TOKEN: AtomicU64 = AtomicU64::new(1);
 
 /// What an iteration's update left for its preconditioning, kept by the
 /// solver between the call that cut and the call that resumes.
@@ -95,10 +102,14 @@ impl StressSolver {
         h.r_t.clone_from(&self.r_t);
     }
 
-    /// At a cut after the update (the progress already saved from the
+    /// At a cut inside an iteration (the progress already saved from the
     /// start copied aside): keeps the update's `x`, `r` and `q` by swapping
     /// them with the copies, so the working vectors hold the start (the
-    /// state the progress has) and the kept ones the update.
+    /// state the progress has) and the kept ones the update. Not for an
+    /// update whose check with the bond forces failed: the call that
+    /// resumes takes it again, which leaves the check's residual and bond
+    /// results standing as one call would (kept, the next call evaluated
+    /// again, charged, where one call did not: found by a fuzzer).
     pub(super) fn hold_update(&mut self, half: HalfIteration) {
         let h = &mut self.half_vectors;
         std::mem::swap(&mut self.x_u, &mut h.x_u);
@@ -142,10 +153,12 @@ impl StressSolver {
         Some((half.alpha, half.polished))
     }
 
-    /// A new token for a cut after an update (never 0).
-    pub(super) fn next_half_token(&mut self) -> u64 {
-        self.half_tokens = self.half_tokens.wrapping_add(1).max(1);
-        self.half_tokens
+    /// A new token for a cut inside an iteration, unique in the process
+    /// (never 0). Which token a cut gets changes no result: a call that
+    /// resumes takes back what was kept, or takes it again, bit for bit
+    /// the same.
+    pub(super) fn next_half_token() -> u64 {
+        NEXT_TOKEN.fetch_add(1, Ordering::Relaxed).max(1)
     }
 }
 
