@@ -1,5 +1,5 @@
 //! An iteration of a sliced solve is taken in steps (its update, then its
-//! preconditioning's; `stress/solver/half_iteration.rs`), and a call cut
+//! preconditioning's; `stress/solver/iteration_steps.rs`), and a call cut
 //! inside one leaves the iteration's start in the progress while the
 //! solver keeps what the iteration made. These are the cases a fresh-eyes
 //! fuzzer found where keeping it changed a call: a progress moved between

@@ -99,7 +99,7 @@
 //! Each iteration is taken in steps too: its update, then its
 //! preconditioning, whose multilevel cycle is three steps on a system
 //! that smooths on its bonds, each charged an equal share of the
-//! iteration's passes left (`solver/half_iteration.rs`). On the 100 × 50 ×
+//! iteration's passes left (`solver/iteration_steps.rs`). On the 100 × 50 ×
 //! 2 wall refined, an iteration took one call of 2.3–2.8 ms; its update
 //! takes 0.45–0.8 ms of it and the cycle's steps 0.25–0.54 ms each.
 
@@ -111,10 +111,10 @@ use crate::stress::material::StressMaterials;
 use crate::stress::multilevel::{HierarchyPiece, Multilevel};
 use crate::stress::section::Section;
 use glam::{DMat3, DVec3, Vec3};
-use half_iteration::{HalfIteration, HalfVectors};
+use iteration_steps::{KeptIteration, KeptVectors};
 use progress::RoundStage;
 
-mod half_iteration;
+mod iteration_steps;
 mod kept;
 mod prepare;
 mod progress;
@@ -804,13 +804,13 @@ pub struct StressSolver {
     passes: u64,
     pass_limit: u64,
     /// What an iteration made before a cut inside it
-    /// (`half_iteration.rs`): while kept (`half`), as the call that may
-    /// resume it found it (`half_ready`, taken from `half` as each call
+    /// (`iteration_steps.rs`): while kept (`kept_iteration`), as the call
+    /// that may resume it found it (`kept_ready`, taken from it as each call
     /// starts, so a call that solves anything else drops it), and the
     /// vectors.
-    half: Option<HalfIteration>,
-    half_ready: Option<HalfIteration>,
-    half_vectors: HalfVectors,
+    kept_iteration: Option<KeptIteration>,
+    kept_ready: Option<KeptIteration>,
+    kept_vectors: KeptVectors,
     /// Updates taken again at a resume (tests tell a kept update from one
     /// taken again).
     #[cfg(test)]
@@ -970,9 +970,9 @@ impl StressSolver {
             report: None,
             passes: 0,
             pass_limit: u64::MAX,
-            half: None,
-            half_ready: None,
-            half_vectors: HalfVectors::default(),
+            kept_iteration: None,
+            kept_ready: None,
+            kept_vectors: KeptVectors::default(),
             #[cfg(test)]
             updates_again: 0,
         })
@@ -992,7 +992,7 @@ impl StressSolver {
         self.settings = settings;
         self.system_kept = false;
         // An update kept under the old settings is taken again.
-        self.half = None;
+        self.kept_iteration = None;
         Ok(())
     }
 
@@ -1145,7 +1145,7 @@ impl StressSolver {
         self.passes = 0;
         self.pass_limit = work;
         // Only this call may take back an update kept for its progress.
-        self.half_ready = self.half.take();
+        self.kept_ready = self.kept_iteration.take();
         self.check_cluster(asset, nodes, health)?;
         if !(loads.gravity.is_finite() && loads.angular_velocity.is_finite()) {
             return Err(StressError::NonFiniteLoad { load: None });
@@ -1432,7 +1432,7 @@ impl StressSolver {
         ] {
             v.resize(len, DVec3::ZERO);
         }
-        self.half_vectors.reserve(len);
+        self.kept_vectors.reserve(len);
     }
 
     /// Intact bonds inside the cluster (and to the world), ascending by
@@ -2197,7 +2197,7 @@ impl StressSolver {
             // with the forest), its passes shared among them. Before a step
             // that would pass the limit the call ends, the progress at the
             // iteration's start and what the iteration made kept (see
-            // `solver/half_iteration.rs`).
+            // `solver/iteration_steps.rs`).
             let steps = self.preconditioning_steps(multilevel);
             let share = iteration_shares(multilevel).1;
             while done < steps {
@@ -2209,7 +2209,7 @@ impl StressSolver {
                     let known = worst.unwrap_or_else(|| self.residual_norm());
                     // A restart begins from the update.
                     self.write_warm_start();
-                    let token = Self::next_half_token();
+                    let token = Self::next_iteration_token();
                     let stage = RoundStage::after_preconditioning(done);
                     SolveProgress::save_updated(
                         slot,
@@ -2224,7 +2224,7 @@ impl StressSolver {
                     if checked.is_some() {
                         self.stresses.clear();
                     } else {
-                        self.hold_update(HalfIteration {
+                        self.hold_update(KeptIteration {
                             token,
                             alpha,
                             polished,
@@ -2266,7 +2266,7 @@ impl StressSolver {
     }
 
     /// An iteration's update, its first step (see
-    /// `solver/half_iteration.rs`): `q = K p`, `α = rz / pᵀq`, `x += α p`,
+    /// `solver/iteration_steps.rs`): `q = K p`, `α = rz / pᵀq`, `x += α p`,
     /// `r −= α q`, then near ε a polish, and within ε the check with the
     /// bond forces themselves. `worst` is the residual norm of `r` when
     /// known, `checked` the residual of a check that failed while `x` is

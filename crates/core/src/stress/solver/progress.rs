@@ -23,7 +23,7 @@ pub struct SolveProgress {
     place: ReducedPlace,
     /// At a cut between an iteration's update and its preconditioning
     /// ([`RoundStage::Updated`]): the token under which the solver that cut
-    /// keeps the update (see [`super::half_iteration`]); 0 for none, and
+    /// keeps the update (see [`super::iteration_steps`]); 0 for none, and
     /// for every progress read back from bytes, which takes the update
     /// again.
     #[serde(skip)]
@@ -128,7 +128,7 @@ pub(super) enum RoundStage {
     Checked,
     /// Its conjugate gradient under way, cut between an iteration's update
     /// and its preconditioning: the state in [`CgState`] is that
-    /// iteration's start (see [`super::half_iteration`]). A full solve's
+    /// iteration's start (see [`super::iteration_steps`]). A full solve's
     /// progress uses it too.
     Updated,
     /// ... and the first of its preconditioning's three steps taken (the
@@ -151,7 +151,7 @@ impl RoundStage {
     }
 
     /// At a cut inside an iteration: how many steps of its preconditioning
-    /// were taken (see [`super::half_iteration`]).
+    /// were taken (see [`super::iteration_steps`]).
     pub(super) fn preconditioned(self) -> Option<u8> {
         match self {
             Self::Updated => Some(0),
@@ -290,7 +290,7 @@ impl SolveProgress {
     /// is the iteration's start (`iterations` before it, `x` and `r` as
     /// the solver copied them aside, `p`), with the `token` the solver
     /// keeps what the iteration made so far under
-    /// ([`super::half_iteration`]).
+    /// ([`super::iteration_steps`]).
     #[allow(clippy::too_many_arguments)]
     pub(super) fn save_updated(
         slot: &mut Option<Self>,
@@ -350,7 +350,7 @@ impl SolveProgress {
         // solver the buffers it gets; nothing reads them after a cut);
         // else they are copied, and the progress keeps its own buffers.
         let sources = if start {
-            solver.half_vectors.start_mut()
+            solver.kept_vectors.start_mut()
         } else {
             [
                 &mut solver.x_u,

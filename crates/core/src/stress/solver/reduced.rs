@@ -68,7 +68,7 @@
 //!    ([`super::MULTILEVEL_ITERATION_PASSES`] per bond; a call cut between them
 //!    leaves the state in the progress, stage `Checked`);
 //! 4. each iteration, cut as a full solve's are: in steps, its update and
-//!    its preconditioning (`solver/half_iteration.rs`).
+//!    its preconditioning (`solver/iteration_steps.rs`).
 //!
 //! A converged round that refines ends the call when the next round's
 //! reduction would pass the limit. The [`SolveProgress`] keeps the round,

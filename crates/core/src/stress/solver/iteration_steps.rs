@@ -37,10 +37,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// found by a fuzzer moving a progress between two solvers).
 static NEXT_TOKEN: AtomicU64 = AtomicU64::new(1);
 
-/// What an iteration's update left for its preconditioning, kept by the
+/// What an iteration cut inside made (besides the vectors), kept by the
 /// solver between the call that cut and the call that resumes.
 #[derive(Copy, Clone, Debug, PartialEq)]
-pub(super) struct HalfIteration {
+pub(super) struct KeptIteration {
     /// The token given to the progress saved at the cut (never 0).
     pub(super) token: u64,
     /// The step taken along `p`.
@@ -56,11 +56,11 @@ pub(super) struct HalfIteration {
     pub(super) hierarchy: u64,
 }
 
-/// The solver's vectors of a half-taken iteration: the start's `x` and
+/// The solver's vectors of an iteration cut inside: the start's `x` and
 /// `r` copied aside before the update, then (at a cut) the update's `x`,
 /// `r` and `q` kept while the working vectors serve other solves.
 #[derive(Clone, Debug, Default)]
-pub(super) struct HalfVectors {
+pub(super) struct KeptVectors {
     x_u: Vec<DVec3>,
     x_t: Vec<DVec3>,
     r_u: Vec<DVec3>,
@@ -69,7 +69,7 @@ pub(super) struct HalfVectors {
     q_t: Vec<DVec3>,
 }
 
-impl HalfVectors {
+impl KeptVectors {
     /// Room for `len` entries in each (they take turns with the solver's
     /// working vectors, so a steady stream of sliced solves allocates
     /// nothing after the first).
@@ -95,7 +95,7 @@ impl HalfVectors {
 impl StressSolver {
     /// Copies `x` and `r` aside before an update the call may end after.
     pub(super) fn keep_iteration_start(&mut self) {
-        let h = &mut self.half_vectors;
+        let h = &mut self.kept_vectors;
         h.x_u.clone_from(&self.x_u);
         h.x_t.clone_from(&self.x_t);
         h.r_u.clone_from(&self.r_u);
@@ -110,15 +110,15 @@ impl StressSolver {
     /// resumes takes it again, which leaves the check's residual and bond
     /// results standing as one call would (kept, the next call evaluated
     /// again, charged, where one call did not: found by a fuzzer).
-    pub(super) fn hold_update(&mut self, half: HalfIteration) {
-        let h = &mut self.half_vectors;
+    pub(super) fn hold_update(&mut self, kept: KeptIteration) {
+        let h = &mut self.kept_vectors;
         std::mem::swap(&mut self.x_u, &mut h.x_u);
         std::mem::swap(&mut self.x_t, &mut h.x_t);
         std::mem::swap(&mut self.r_u, &mut h.r_u);
         std::mem::swap(&mut self.r_t, &mut h.r_t);
         std::mem::swap(&mut self.q_u, &mut h.q_u);
         std::mem::swap(&mut self.q_t, &mut h.q_t);
-        self.half = Some(half);
+        self.kept_iteration = Some(kept);
     }
 
     /// At a resume of the progress with `token` from the iteration's
@@ -132,11 +132,11 @@ impl StressSolver {
     /// puts it.
     pub(super) fn take_held_update(&mut self, token: u64, done: u8) -> Option<(f64, bool)> {
         let changes = self.multilevel.changes();
-        let half = self
-            .half_ready
+        let kept = self
+            .kept_ready
             .take()
             .filter(|h| token != 0 && h.token == token && (done == 0 || h.hierarchy == changes))?;
-        let h = &mut self.half_vectors;
+        let h = &mut self.kept_vectors;
         let n = self.x_u.len();
         if [&h.x_u, &h.x_t, &h.r_u, &h.r_t, &h.q_u, &h.q_t]
             .iter()
@@ -150,14 +150,14 @@ impl StressSolver {
         std::mem::swap(&mut self.r_t, &mut h.r_t);
         std::mem::swap(&mut self.q_u, &mut h.q_u);
         std::mem::swap(&mut self.q_t, &mut h.q_t);
-        Some((half.alpha, half.polished))
+        Some((kept.alpha, kept.polished))
     }
 
     /// A new token for a cut inside an iteration, unique in the process
     /// (never 0). Which token a cut gets changes no result: a call that
     /// resumes takes back what was kept, or takes it again, bit for bit
     /// the same.
-    pub(super) fn next_half_token() -> u64 {
+    pub(super) fn next_iteration_token() -> u64 {
         NEXT_TOKEN.fetch_add(1, Ordering::Relaxed).max(1)
     }
 }
@@ -198,7 +198,7 @@ mod tests {
         let (asset, health) = refining_wall().unwrap_or_else(|e| panic!("{e}"));
         let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
         let row: Vec<ChunkIndex> = nodes.iter().copied().take(24).collect();
-        let half: Vec<ChunkIndex> = nodes.iter().copied().take(nodes.len() / 2).collect();
+        let lower: Vec<ChunkIndex> = nodes.iter().copied().take(nodes.len() / 2).collect();
         let loads = StressLoads {
             gravity: Vec3::new(0.0, -9.81, 0.0),
             ..Default::default()
@@ -238,7 +238,7 @@ mod tests {
                 }
                 Between::Settings => s.set_settings(settings).unwrap_or_else(|e| panic!("{e}")),
                 Between::Prepare => {
-                    s.prepare(&asset, &half, &health)
+                    s.prepare(&asset, &lower, &health)
                         .unwrap_or_else(|e| panic!("{e}"));
                 }
                 Between::Bytes => {
