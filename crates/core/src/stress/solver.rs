@@ -1422,17 +1422,23 @@ impl StressSolver {
             v.clear();
             v.resize(len, DVec3::ZERO);
         }
-        for v in [
+        for v in self.state_vectors_mut() {
+            v.resize(len, DVec3::ZERO);
+        }
+        self.kept_vectors.reserve(len);
+    }
+
+    /// The conjugate gradient's state: displacements, residuals and
+    /// directions per node.
+    fn state_vectors_mut(&mut self) -> [&mut Vec<DVec3>; 6] {
+        [
             &mut self.x_u,
             &mut self.x_t,
             &mut self.r_u,
             &mut self.r_t,
             &mut self.p_u,
             &mut self.p_t,
-        ] {
-            v.resize(len, DVec3::ZERO);
-        }
-        self.kept_vectors.reserve(len);
+        ]
     }
 
     /// Intact bonds inside the cluster (and to the world), ascending by
@@ -1632,14 +1638,7 @@ impl StressSolver {
     /// moves. A call that resumes a progress skips it: the progress puts
     /// back its own state ([`SolveProgress::restore`]).
     fn start_warm(&mut self) {
-        for v in [
-            &mut self.x_u,
-            &mut self.x_t,
-            &mut self.r_u,
-            &mut self.r_t,
-            &mut self.p_u,
-            &mut self.p_t,
-        ] {
+        for v in self.state_vectors_mut() {
             v.fill(DVec3::ZERO);
         }
         self.warm = false;

@@ -111,6 +111,12 @@ impl StressSolver {
     /// results standing as one call would (kept, the next call evaluated
     /// again, charged, where one call did not: found by a fuzzer).
     pub(super) fn hold_update(&mut self, kept: KeptIteration) {
+        self.swap_kept_vectors();
+        self.kept_iteration = Some(kept);
+    }
+
+    /// Swaps the working `x`, `r` and `q` with the kept ones.
+    fn swap_kept_vectors(&mut self) {
         let h = &mut self.kept_vectors;
         std::mem::swap(&mut self.x_u, &mut h.x_u);
         std::mem::swap(&mut self.x_t, &mut h.x_t);
@@ -118,7 +124,6 @@ impl StressSolver {
         std::mem::swap(&mut self.r_t, &mut h.r_t);
         std::mem::swap(&mut self.q_u, &mut h.q_u);
         std::mem::swap(&mut self.q_t, &mut h.q_t);
-        self.kept_iteration = Some(kept);
     }
 
     /// At a resume of the progress with `token` from the iteration's
@@ -136,7 +141,7 @@ impl StressSolver {
             .kept_ready
             .take()
             .filter(|h| token != 0 && h.token == token && (done == 0 || h.hierarchy == changes))?;
-        let h = &mut self.kept_vectors;
+        let h = &self.kept_vectors;
         let n = self.x_u.len();
         if [&h.x_u, &h.x_t, &h.r_u, &h.r_t, &h.q_u, &h.q_t]
             .iter()
@@ -144,12 +149,7 @@ impl StressSolver {
         {
             return None;
         }
-        std::mem::swap(&mut self.x_u, &mut h.x_u);
-        std::mem::swap(&mut self.x_t, &mut h.x_t);
-        std::mem::swap(&mut self.r_u, &mut h.r_u);
-        std::mem::swap(&mut self.r_t, &mut h.r_t);
-        std::mem::swap(&mut self.q_u, &mut h.q_u);
-        std::mem::swap(&mut self.q_t, &mut h.q_t);
+        self.swap_kept_vectors();
         Some((kept.alpha, kept.polished))
     }
 
