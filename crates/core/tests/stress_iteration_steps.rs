@@ -210,3 +210,49 @@ fn a_damaged_progress_at_the_largest_count_ends_at_the_limit() {
         assert_eq!(r.iterations, 0, "{reduce_above}: {r:?}");
     }
 }
+
+/// A progress read back from damaged bytes that says two steps of the
+/// preconditioning were taken (stage 11) on a system whose cycle is one
+/// step (the reduced wall's, assembled) takes the preconditioning whole:
+/// it goes on as the undamaged progress cut right after the update does,
+/// instead of iterating on with no preconditioning (a zero `z`).
+#[test]
+fn a_damaged_stage_past_the_cycle_takes_the_preconditioning_whole() {
+    let (asset, health) = refining_wall().unwrap();
+    let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+    let settings = StressSettings {
+        max_iterations: 10_000,
+        reduce_above: 100,
+        ..Default::default()
+    };
+    let mut a = solver(&asset, settings);
+    let mut p = None;
+    to_update(&mut a, &asset, &nodes, &health, &mut p);
+    let (u, t) = {
+        let (u, t) = a.warm_start();
+        (u.to_vec(), t.to_vec())
+    };
+    let go_on = |p: Option<SolveProgress>| {
+        let mut s = solver(&asset, settings);
+        s.set_warm_start(&u, &t).unwrap();
+        let mut p = p;
+        let r = s
+            .solve_within(&asset, &nodes, &health, &GRAVITY, u64::MAX, &mut p)
+            .unwrap();
+        assert!(p.is_none() && r.converged, "{r:?}");
+        (r, format!("{:?}", s.bond_stresses()))
+    };
+    // Both through the same JSON (which may round an f64: then both
+    // restart alike), one with its stage edited.
+    let v = serde_json::to_value(&p).unwrap();
+    assert_eq!(v["place"]["stage"], "Updated");
+    let undamaged: Option<SolveProgress> = serde_json::from_value(v.clone()).unwrap();
+    let mut v = v;
+    v["place"]["stage"] = serde_json::json!("Coarsened");
+    let damaged: Option<SolveProgress> = serde_json::from_value(v).unwrap();
+    assert_eq!(damaged.as_ref().map(|p| p.reduced_round().1), Some(11));
+    let (want, want_bonds) = go_on(undamaged);
+    let (got, got_bonds) = go_on(damaged);
+    assert_eq!(got, want);
+    assert!(got_bonds == want_bonds);
+}

@@ -1909,6 +1909,13 @@ impl StressSolver {
                     self.ensure_hierarchy(inertial);
                 }
                 if let Some((token, done)) = updated {
+                    // (A stage past this system's steps comes only from
+                    // damaged bytes: its preconditioning is taken whole.)
+                    let done = if done < self.preconditioning_steps(multilevel) {
+                        done
+                    } else {
+                        0
+                    };
                     // Cut inside an iteration, after its update and `done`
                     // steps of its preconditioning: the state is the
                     // iteration's start. What this solver kept of the
