@@ -53,6 +53,25 @@ fn to_update(
     }
 }
 
+/// A solver of the refining wall with `reduce_above` (a generous
+/// iteration cap), and its progress cut right after an update.
+fn cut_after_update(
+    asset: &Asset,
+    nodes: &[ChunkIndex],
+    health: &[f32],
+    reduce_above: u32,
+) -> (StressSettings, StressSolver, Option<SolveProgress>) {
+    let settings = StressSettings {
+        max_iterations: 10_000,
+        reduce_above,
+        ..Default::default()
+    };
+    let mut s = solver(asset, settings);
+    let mut p = None;
+    to_update(&mut s, asset, nodes, health, &mut p);
+    (settings, s, p)
+}
+
 /// The reports of the calls that finish a progress under the tightest
 /// limit, and the bond results.
 fn finish(
@@ -84,14 +103,7 @@ fn a_progress_moved_to_another_solver_takes_nothing_that_solver_kept() {
     let (asset, health) = refining_wall().unwrap();
     let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
     for reduce_above in [0, 100] {
-        let settings = StressSettings {
-            max_iterations: 10_000,
-            reduce_above,
-            ..Default::default()
-        };
-        let mut a = solver(&asset, settings);
-        let mut p = None;
-        to_update(&mut a, &asset, &nodes, &health, &mut p);
+        let (settings, a, mut p) = cut_after_update(&asset, &nodes, &health, reduce_above);
         let kept = p.clone();
         let (u, t) = {
             let (u, t) = a.warm_start();
@@ -191,14 +203,7 @@ fn a_damaged_progress_at_the_largest_count_ends_at_the_limit() {
     let (asset, health) = refining_wall().unwrap();
     let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
     for reduce_above in [0, 100] {
-        let settings = StressSettings {
-            max_iterations: 10_000,
-            reduce_above,
-            ..Default::default()
-        };
-        let mut a = solver(&asset, settings);
-        let mut p = None;
-        to_update(&mut a, &asset, &nodes, &health, &mut p);
+        let (settings, _, p) = cut_after_update(&asset, &nodes, &health, reduce_above);
         let mut v = serde_json::to_value(&p).unwrap();
         v["cg"]["iterations"] = serde_json::json!(u32::MAX);
         let mut q: Option<SolveProgress> = serde_json::from_value(v).unwrap();
@@ -220,14 +225,7 @@ fn a_damaged_progress_at_the_largest_count_ends_at_the_limit() {
 fn a_damaged_stage_past_the_cycle_takes_the_preconditioning_whole() {
     let (asset, health) = refining_wall().unwrap();
     let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
-    let settings = StressSettings {
-        max_iterations: 10_000,
-        reduce_above: 100,
-        ..Default::default()
-    };
-    let mut a = solver(&asset, settings);
-    let mut p = None;
-    to_update(&mut a, &asset, &nodes, &health, &mut p);
+    let (settings, a, p) = cut_after_update(&asset, &nodes, &health, 100);
     let (u, t) = {
         let (u, t) = a.warm_start();
         (u.to_vec(), t.to_vec())

@@ -2217,16 +2217,10 @@ impl StressSolver {
                     self.write_warm_start();
                     let token = Self::next_iteration_token();
                     let stage = RoundStage::after_preconditioning(done);
-                    SolveProgress::save_updated(
-                        slot,
-                        self,
-                        resume,
-                        total - 1,
-                        multilevel,
-                        rz,
-                        stage,
-                        token,
-                    );
+                    SolveProgress::save(slot, self, resume, total - 1, multilevel, rz, stage);
+                    if let Some(p) = slot.as_mut() {
+                        p.set_token(token);
+                    }
                     if checked.is_some() {
                         self.stresses.clear();
                     } else {

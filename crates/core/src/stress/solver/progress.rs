@@ -256,8 +256,8 @@ impl SolveProgress {
         self.cg.iterations
     }
 
-    /// Stores the state of `solver`'s conjugate gradient at the top of its
-    /// loop into `slot`, reusing the buffers of the progress already there
+    /// Stores the state of `solver`'s conjugate gradient at a cut into
+    /// `slot`, reusing the buffers of the progress already there
     /// (a solve sliced over many calls allocates only at its first cut).
     /// With `resumed`, `slot` holds the progress this call resumed
     /// ([`Self::restore`]), which [`Self::continues`] found to be of these
@@ -266,10 +266,15 @@ impl SolveProgress {
     /// copied (the solver is left holding the buffers `restore` gave the
     /// progress, whose contents nothing reads after a cut).
     ///
-    /// The place is a full solve's (round 0), with `switch`, how far the
+    /// The place is a full solve's (round 0) at `stage`: how far the
     /// hierarchy's build at the switch from the forest has come
-    /// ([`Self::switch_stage`]); a reduced solve's call marks its own
-    /// place after ([`Self::mark_reduced`]).
+    /// ([`Self::switch_stage`]), or, at a cut inside an iteration, after
+    /// its update and some steps of its preconditioning
+    /// ([`RoundStage::Updated`], [`RoundStage::Restricted`] or
+    /// [`RoundStage::Coarsened`]), where the state is the iteration's
+    /// start (`iterations` before it, `x` and `r` as the solver copied them
+    /// aside, `p`); a reduced solve's call marks its own place after
+    /// ([`Self::mark_reduced`]).
     pub(super) fn save(
         slot: &mut Option<Self>,
         solver: &mut StressSolver,
@@ -277,52 +282,9 @@ impl SolveProgress {
         iterations: u32,
         multilevel: bool,
         rz: f64,
-        switch: RoundStage,
-    ) {
-        Self::save_from(
-            slot, solver, resumed, iterations, multilevel, rz, switch, false,
-        );
-    }
-
-    /// [`Self::save`] at a cut inside an iteration, after its update and
-    /// `stage`'s steps of its preconditioning ([`RoundStage::Updated`],
-    /// [`RoundStage::Restricted`] or [`RoundStage::Coarsened`]): the state
-    /// is the iteration's start (`iterations` before it, `x` and `r` as
-    /// the solver copied them aside, `p`), with the `token` the solver
-    /// keeps what the iteration made so far under
-    /// ([`super::iteration_steps`]).
-    #[allow(clippy::too_many_arguments)]
-    pub(super) fn save_updated(
-        slot: &mut Option<Self>,
-        solver: &mut StressSolver,
-        resumed: bool,
-        iterations: u32,
-        multilevel: bool,
-        rz: f64,
         stage: RoundStage,
-        token: u64,
     ) {
-        Self::save_from(
-            slot, solver, resumed, iterations, multilevel, rz, stage, true,
-        );
-        if let Some(p) = slot.as_mut() {
-            p.token = token;
-        }
-    }
-
-    /// [`Self::save`], with `x` and `r` from the copies set aside before
-    /// an update when `start`.
-    #[allow(clippy::too_many_arguments)]
-    fn save_from(
-        slot: &mut Option<Self>,
-        solver: &mut StressSolver,
-        resumed: bool,
-        iterations: u32,
-        multilevel: bool,
-        rz: f64,
-        stage: RoundStage,
-        start: bool,
-    ) {
+        let start = stage.preconditioned().is_some();
         let Self {
             cg: p,
             place,
@@ -531,6 +493,13 @@ impl SolveProgress {
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
         (place.round, place.stage.code(), place.refined.len())
+    }
+
+    /// Gives a progress just saved inside an iteration the `token` under
+    /// which the solver keeps what the iteration made
+    /// ([`super::iteration_steps`]; [`Self::save`] leaves none).
+    pub(super) fn set_token(&mut self, token: u64) {
+        self.token = token;
     }
 
     /// Whether this is a reduced round's progress stopped between its
