@@ -722,6 +722,10 @@ impl InstanceStress {
                 h.write_u32(round);
                 h.write_u32(u32::from(stage));
                 h.write_u64(refined as u64);
+                if let Some((piece, part)) = p.building() {
+                    h.write_u32(u32::from(piece));
+                    h.write_u32(part);
+                }
             }
         }
     }

@@ -488,14 +488,21 @@ impl Fine {
         self.fixed.len()
     }
 
-    /// Inverse diagonal blocks (for the Jacobi smoothing, which
-    /// [`Self::prepare_smoothing`] then makes; an assembled fine level
-    /// smooths on its blocks instead).
-    fn prepare_inverses(&mut self) {
+    /// The inverse diagonal blocks (for the Jacobi smoothing; an assembled
+    /// fine level smooths on its blocks instead), in three passes (the
+    /// build's inverses piece, `multilevel/build.rs`): this start, every
+    /// block zero; [`Self::sum_inverses`]; [`Self::invert`].
+    fn clear_inverses(&mut self) {
         let len = self.len();
         self.inv.clear();
         self.inv.resize(len, Block::ZERO);
-        for lb in &self.bonds {
+    }
+
+    /// The inverse blocks' second pass: the sum of the diagonal blocks, over the
+    /// bonds `bonds` (in order: the ranges of a build in parts follow one
+    /// another, so the sums are those of one pass).
+    fn sum_inverses(&mut self, bonds: std::ops::Range<usize>) {
+        for lb in &self.bonds[bonds] {
             let k = spring(lb.ks, lb.kn, lb.normal);
             let kr = spring(lb.kb, lb.kt, lb.normal);
             for (node, r) in [(lb.a as usize, lb.ra), (lb.b as usize, lb.rb)] {
@@ -504,17 +511,16 @@ impl Fine {
                 }
             }
         }
-        for i in 0..len {
+    }
+
+    /// The inverse blocks' last pass: the inversion of the summed blocks of
+    /// the nodes `nodes`.
+    fn invert(&mut self, nodes: std::ops::Range<usize>) {
+        for i in nodes {
             if !self.fixed[i] {
                 self.inv[i] = self.inv[i].inverse();
             }
         }
-    }
-
-    /// The block-Jacobi smoothing from the inverse blocks
-    /// ([`Self::prepare_inverses`]).
-    fn prepare_smoothing(&mut self) {
-        self.jacobi.build(&self.bonds, &self.inv);
     }
 
     /// Node adjacency.
@@ -594,10 +600,11 @@ impl Fine {
     }
 
     /// Keeps the bonds between different aggregates (after aggregation)
-    /// for the smoothing's correction product.
-    fn keep_inter(&mut self) {
+    /// for the smoothing's correction product: those of `bonds`, after
+    /// those before them (the smoothing's start keeps none).
+    fn add_inter(&mut self, bonds: std::ops::Range<usize>) {
         let of = &self.coarse_of;
-        self.jacobi.set_inter(self.bonds.iter().filter(|lb| {
+        self.jacobi.add_inter(self.bonds[bonds].iter().filter(|lb| {
             let (a, b) = (of[lb.a as usize], of[lb.b as usize]);
             a == NONE || a != b
         }));
@@ -674,15 +681,34 @@ impl Coarse {
 
     /// Diagonal inverses and the vectors, once the blocks are assembled.
     fn finish(&mut self) {
-        self.inv.clear();
-        self.inv.extend(self.diag.iter().map(Block::inverse));
-        self.diag32.clear();
-        self.diag32.extend(self.diag.iter().map(Block32::of));
-        self.inv32.clear();
-        self.inv32.extend(self.inv.iter().map(Block32::of));
-        self.off32.clear();
-        self.off32.extend(self.off.iter().map(Block32::of));
+        self.start_finish();
+        self.finish_blocks(0..self.len());
+        self.finish_off(0..self.off.len());
         self.finish_pattern();
+    }
+
+    /// [`Self::finish`]'s start: no inverse or single-precision block yet.
+    fn start_finish(&mut self) {
+        self.inv.clear();
+        self.diag32.clear();
+        self.inv32.clear();
+        self.off32.clear();
+    }
+
+    /// [`Self::finish`] of the diagonal blocks `rows` (after those before
+    /// them): their inverses and single-precision copies.
+    fn finish_blocks(&mut self, rows: std::ops::Range<usize>) {
+        let diag = &self.diag[rows];
+        self.inv.extend(diag.iter().map(Block::inverse));
+        self.diag32.extend(diag.iter().map(Block32::of));
+        let at = self.inv.len() - diag.len();
+        self.inv32.extend(self.inv[at..].iter().map(Block32::of));
+    }
+
+    /// [`Self::finish`] of the off-diagonal blocks `slots` (after those
+    /// before them): their single-precision copies.
+    fn finish_off(&mut self, slots: std::ops::Range<usize>) {
+        self.off32.extend(self.off[slots].iter().map(Block32::of));
     }
 
     /// The split of each row and the vectors, once the pattern is made.
@@ -1059,12 +1085,25 @@ impl Multilevel {
     /// single-precision blocks and the row split ([`Coarse::finish`]).
     fn sum_from_bonds(&mut self, count: usize) {
         self.assemble_pattern(count);
-        let (fine, next) = (&self.fine, &mut self.coarse[0]);
+        self.start_sums(count);
+        self.sum_bonds(0..self.fine.bonds.len());
+    }
+
+    /// [`Self::sum_from_bonds`]' start, once the pattern is made: every
+    /// block of level 1 (`count` rows) zero.
+    fn start_sums(&mut self, count: usize) {
+        let next = &mut self.coarse[0];
         next.diag.clear();
         next.diag.resize(count, Block::ZERO);
         next.off.clear();
         next.off.resize(next.col.len(), Block::ZERO);
-        for lb in &fine.bonds {
+    }
+
+    /// [`Self::sum_from_bonds`] of the fine bonds `bonds`, after those
+    /// before them.
+    fn sum_bonds(&mut self, bonds: std::ops::Range<usize>) {
+        let (fine, next) = (&self.fine, &mut self.coarse[0]);
+        for lb in &fine.bonds[bonds] {
             let Some(t) = bond_terms(fine, &next.centroid, lb) else {
                 continue;
             };
@@ -1088,17 +1127,30 @@ impl Multilevel {
     /// Level 1's aggregates (`count`, from the fine `coarse_of`) and
     /// pattern (not its blocks).
     fn assemble_pattern(&mut self, count: usize) {
+        self.start_pattern(count);
+        self.pattern_rows(0..count);
+    }
+
+    /// [`Self::assemble_pattern`]'s start: level 1's aggregates, and no
+    /// row of its pattern yet.
+    fn start_pattern(&mut self, count: usize) {
         let fine = &self.fine;
         let next = &mut self.coarse[0];
         next.set_members(&fine.coarse_of, &fine.centroid, count);
-        // Pattern: per aggregate, the aggregates its members' bonds reach.
         self.marker.clear();
         self.marker.resize(count, NONE);
         next.row.clear();
         next.row.push(0);
         next.col.clear();
         next.met.clear();
-        for c in 0..count {
+    }
+
+    /// [`Self::assemble_pattern`] of the rows `rows`, after those before
+    /// them: per aggregate, the aggregates its members' bonds reach.
+    fn pattern_rows(&mut self, rows: std::ops::Range<usize>) {
+        let fine = &self.fine;
+        let next = &mut self.coarse[0];
+        for c in rows {
             for m in next.member_offsets[c]..next.member_offsets[c + 1] {
                 let i = next.members[m as usize];
                 let (lo, hi) = (

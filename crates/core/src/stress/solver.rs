@@ -251,6 +251,14 @@ pub const MULTILEVEL_UPDATE_PASSES: u64 = 3;
 /// Passes per bond charged for an evaluation of the bond results.
 pub const EVALUATION_PASSES: u64 = 2;
 
+/// Bonds per part of a piece of the hierarchy's build taken in steps
+/// (see "Slices" in [`reduced`]; Parts in `multilevel/build.rs`): a
+/// piece over a system of `b` bonds is taken in ⌈b / 4,096⌉ parts. On the
+/// 100 × 50 × 2 wall refined (about 8,000 nodes and 20,000 bonds) a piece
+/// took 1.4–2.3 ms whole on this project's machine, so five parts of
+/// 0.3–0.5 ms.
+pub const BUILD_PART_BONDS: usize = 4096;
+
 /// A warm start whose cheaper residual (the last answer's implied one, or
 /// the block product's; see `StressSolver::implied_residual`) is over this
 /// many ε skips its check with the bond results: that residual differs
@@ -811,6 +819,9 @@ pub struct StressSolver {
     kept_iteration: Option<KeptIteration>,
     kept_ready: Option<KeptIteration>,
     kept_vectors: KeptVectors,
+    /// Bonds per part of the hierarchy's build in steps
+    /// ([`BUILD_PART_BONDS`]; tests take smaller parts).
+    build_part_bonds: usize,
     /// Updates taken again at a resume (tests tell a kept update from one
     /// taken again).
     #[cfg(test)]
@@ -973,9 +984,19 @@ impl StressSolver {
             kept_iteration: None,
             kept_ready: None,
             kept_vectors: KeptVectors::default(),
+            build_part_bonds: BUILD_PART_BONDS,
             #[cfg(test)]
             updates_again: 0,
         })
+    }
+
+    /// The parts each piece of the hierarchy's build after the first is
+    /// taken in, in steps, over the system standing: ⌈bonds /
+    /// [`BUILD_PART_BONDS`]⌉, at least one (see "Slices" in [`reduced`]).
+    fn build_parts(&self) -> u32 {
+        u32::try_from(self.bonds.len().div_ceil(self.build_part_bonds.max(1)))
+            .unwrap_or(u32::MAX)
+            .max(1)
     }
 
     /// The settings.
@@ -2116,20 +2137,26 @@ impl StressSolver {
                     // [`reduced`]). Built in one call, it took 14 ms on the
                     // 100 × 50 × 2 wall after a break.
                     if switching && !multilevel {
-                        for (piece, share, _, after) in reduced::HIERARCHY_STEPS {
-                            if switch.built() >= after.built() {
-                                continue;
+                        let parts = self.build_parts();
+                        let done = switch.hierarchy_place();
+                        for (k, (piece, share)) in reduced::HIERARCHY_STEPS.into_iter().enumerate()
+                        {
+                            let parts = reduced::piece_parts(piece, parts);
+                            for part in 0..parts {
+                                if (k, part) < done {
+                                    continue;
+                                }
+                                let build = reduced::part_charge(share * bonds, part, parts);
+                                if (iterations > 0 || started || stepped)
+                                    && self.passes.saturating_add(build) > self.pass_limit
+                                {
+                                    cut_short!();
+                                }
+                                self.hierarchy_through(inertial, piece, part + 1);
+                                self.passes += build;
+                                stepped = true;
+                                switch = RoundStage::building(k, part + 1, parts);
                             }
-                            let build = share * bonds;
-                            if (iterations > 0 || started || stepped)
-                                && self.passes.saturating_add(build) > self.pass_limit
-                            {
-                                cut_short!();
-                            }
-                            self.hierarchy_through(inertial, piece);
-                            self.passes += build;
-                            stepped = true;
-                            switch = after;
                         }
                     }
                     if !multilevel && switching {
@@ -2456,21 +2483,23 @@ impl StressSolver {
     /// reduced system, bit for bit), finishing a build in pieces begun
     /// over it.
     fn ensure_hierarchy(&mut self, inertial: bool) {
-        self.hierarchy_through(inertial, HierarchyPiece::Levels);
+        self.hierarchy_through(inertial, HierarchyPiece::Levels, u32::MAX);
     }
 
     /// Brings the multilevel hierarchy of this structure and mode through
-    /// `piece` of its build (`multilevel/build.rs`): the pieces a build in
-    /// pieces begun over this very system has left up to it, or, when
-    /// none is under way and the hierarchy does not stand, a new build (or
-    /// update) through it.
-    fn hierarchy_through(&mut self, inertial: bool, piece: HierarchyPiece) {
-        self.start_hierarchy(inertial, piece == HierarchyPiece::Levels);
+    /// `parts` parts of `piece` of its build (`multilevel/build.rs`; all of
+    /// them for `u32::MAX`): the parts a build in pieces begun over this
+    /// very system has left up to there, or, when none is under way and
+    /// the hierarchy does not stand, a new build (or update) through there,
+    /// its pieces in [`Self::build_parts`] parts.
+    fn hierarchy_through(&mut self, inertial: bool, piece: HierarchyPiece, parts: u32) {
+        let whole = piece == HierarchyPiece::Levels && parts == u32::MAX;
+        self.start_hierarchy(inertial, whole);
         while let Some(next) = self.multilevel.pending_piece() {
-            if next > piece {
+            if next >= (piece, parts) {
                 break;
             }
-            self.multilevel.build_piece(Some(&self.old_of));
+            self.multilevel.build_part(Some(&self.old_of));
         }
         if self.multilevel.pending_piece().is_none() {
             self.hierarchy_synced = true;
@@ -2540,20 +2569,28 @@ impl StressSolver {
                             changed,
                         );
                     } else {
+                        let parts = self.build_parts();
                         self.multilevel.start_rebuild(
                             &self.centroid,
                             &self.fixed,
                             &self.bonds,
                             &self.old_of,
                             changed,
+                            parts,
                         );
                     }
                 } else if whole {
                     self.multilevel
                         .build(&self.centroid, &self.fixed, &self.bonds);
                 } else {
-                    self.multilevel
-                        .start_build(&self.centroid, &self.fixed, &self.bonds, false);
+                    let parts = self.build_parts();
+                    self.multilevel.start_build(
+                        &self.centroid,
+                        &self.fixed,
+                        &self.bonds,
+                        false,
+                        parts,
+                    );
                 }
             }
             self.regrouped = false;

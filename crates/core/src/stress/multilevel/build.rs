@@ -21,14 +21,30 @@
 //! [`Multilevel::build`] runs them in one go. A solve runs them as steps of
 //! their own under a work limit (`solver/reduced.rs`, "Slices", and the
 //! full solve's switch from the forest): [`Multilevel::start_build`] runs
-//! the first and keeps the rest pending, [`Multilevel::build_piece`] runs
-//! the next. The pieces read nothing but the system given to the first
-//! (its copy) and what the earlier pieces wrote, so a build in pieces is
-//! bit for bit a build in one go whatever runs between them, as long as
-//! nothing else builds, rebuilds or updates this hierarchy in between
-//! (which drops the pending pieces). (Three pieces before: the inverses
-//! with the smoothing, level 1 with the coarser levels; on the 100 × 50 ×
-//! 2 wall the larger of those took up to 4.5 ms on this project's machine.)
+//! the first and keeps the rest pending, [`Multilevel::build_part`] runs
+//! the next part of the next. The pieces read nothing but the system given
+//! to the first (its copy) and what the earlier pieces wrote, so a build
+//! in pieces is bit for bit a build in one go whatever runs between them,
+//! as long as nothing else builds, rebuilds or updates this hierarchy in
+//! between (which drops the pending pieces). (Three pieces before: the
+//! inverses with the smoothing, level 1 with the coarser levels; on the
+//! 100 × 50 × 2 wall the larger of those took up to 4.5 ms on this
+//! project's machine.)
+//!
+//! # Parts
+//! Each piece after the first is a sequence of passes (phases): the
+//! inverses sum the bonds' blocks, then invert the nodes'; the smoothing
+//! copies the bonds, the inverses and the bonds between aggregates; the
+//! assembly makes level 1's rows, then sums the bonds; the levels finish
+//! level 1's rows and blocks, then build the coarser levels. A build begun
+//! with `parts` > 1 takes each such piece in that many parts: the items of
+//! its phases (a bond, a node, a row, or a phase's start as one item) are
+//! dealt out evenly over the parts in order ([`in_part`]), so the parts
+//! together run every item once, in the order one pass does, and the
+//! build is bit for bit the same (`tests::a_build_in_parts_is_a_build_in_one_go`).
+//! The coarser levels are one item (on the refined 100 × 50 × 2 wall,
+//! 8,000 nodes, they took 1.1–1.4 ms of the levels' 2.1–2.5). On that
+//! wall a piece took 1.4–2.3 ms in one part.
 
 use super::{COARSEST, Coarse, LocalBond, Multilevel, PARALLEL_BONDS, resize};
 use glam::DVec3;
@@ -53,8 +69,11 @@ pub(crate) enum Piece {
 /// What a build begun by [`Multilevel::start_build`] has left.
 #[derive(Copy, Clone, Debug)]
 pub(crate) struct Pending {
-    /// The next piece to run (never [`Piece::Start`]).
+    /// The next piece to run (never [`Piece::Start`]), how many of its
+    /// parts have run, and how many each piece is taken in (see Parts).
     next: Piece,
+    part: u32,
+    parts: u32,
     /// Level 1's aggregates.
     count: usize,
     /// Whether the fine level was aggregated (it is larger than the
@@ -75,7 +94,7 @@ impl Multilevel {
     /// Builds the hierarchy over the fine system (`n + 1` nodes, the last
     /// the world), all pieces in one go.
     pub(crate) fn build(&mut self, centroid: &[DVec3], fixed: &[bool], bonds: &[LocalBond]) {
-        self.start_build(centroid, fixed, bonds, false);
+        self.start_build(centroid, fixed, bonds, false, 1);
         self.finish_build(None);
     }
 
@@ -83,12 +102,15 @@ impl Multilevel {
     /// and keeps the rest pending (none when the fine level is solved
     /// densely). `reusing`: a rebuild set the hierarchy before aside
     /// ([`Self::rebuild`]), so an assembled level 1 may copy its rows.
+    /// Every later piece is taken in `parts` parts (at least one; see
+    /// Parts).
     pub(crate) fn start_build(
         &mut self,
         centroid: &[DVec3],
         fixed: &[bool],
         bonds: &[LocalBond],
         reusing: bool,
+        parts: u32,
     ) {
         self.changes += 1;
         self.built = false;
@@ -148,6 +170,8 @@ impl Multilevel {
             } else {
                 Piece::Inverses
             },
+            part: 0,
+            parts: parts.max(1),
             count,
             aggregated,
             levels,
@@ -156,84 +180,132 @@ impl Multilevel {
         });
     }
 
-    /// The next piece of a build begun by [`Self::start_build`], if any
-    /// (`old_of`: a rebuild's counterparts, see [`Self::rebuild`]).
-    pub(crate) fn build_piece(&mut self, old_of: Option<&[u32]>) {
-        let Some(pending) = self.pending else {
+    /// The next part of the next piece of a build begun by
+    /// [`Self::start_build`], if any (`old_of`: a rebuild's counterparts,
+    /// see [`Self::rebuild`]).
+    pub(crate) fn build_part(&mut self, old_of: Option<&[u32]>) {
+        let Some(mut pending) = self.pending else {
             return;
         };
         self.changes += 1;
+        let (part, parts) = (pending.part, pending.parts);
+        let b = self.fine.bonds.len();
+        let n = self.fine.len();
         match pending.next {
             // Run by `start_build`, never pending.
             Piece::Start => {}
             Piece::Inverses => {
-                self.fine.prepare_inverses();
-                self.pending = Some(Pending {
-                    next: Piece::Smoothing,
-                    ..pending
+                let fine = &mut self.fine;
+                in_part(part, parts, [1, b, n], |phase, range| match phase {
+                    0 => fine.clear_inverses(),
+                    1 => fine.sum_inverses(range),
+                    _ => fine.invert(range),
                 });
             }
             Piece::Smoothing => {
                 let fine = &mut self.fine;
-                fine.prepare_smoothing();
-                if pending.aggregated {
-                    fine.keep_inter();
-                }
-                self.pending = Some(Pending {
-                    next: Piece::Assembly,
-                    ..pending
+                let inter = if pending.aggregated { b } else { 0 };
+                in_part(part, parts, [1, b, n, inter], |phase, range| match phase {
+                    0 => fine.jacobi.start_build(n),
+                    1 => fine.jacobi.add_bonds(&fine.bonds[range]),
+                    2 => fine.jacobi.add_inverses(&fine.inv[range]),
+                    _ => fine.add_inter(range),
                 });
             }
-            Piece::Assembly => {
-                let mut reused = false;
-                if pending.levels {
-                    if self.coarse.is_empty() {
-                        self.coarse.push(Coarse::default());
+            Piece::Assembly if pending.levels => {
+                if self.coarse.is_empty() {
+                    self.coarse.push(Coarse::default());
+                }
+                let count = pending.count;
+                if part == 0 {
+                    pending.reused = pending.reusing && self.assembled && old_of.is_some();
+                }
+                if pending.reused {
+                    if let (0, Some(old_of)) = (part, old_of) {
+                        self.sum_reusing(count, old_of);
                     }
-                    reused = match old_of {
-                        Some(old_of) if pending.reusing && self.assembled => {
-                            self.sum_reusing(pending.count, old_of);
-                            true
-                        }
-                        _ => {
-                            self.sum_from_bonds(pending.count);
-                            false
-                        }
-                    };
+                } else {
+                    in_part(part, parts, [1, count, 1, b], |phase, range| match phase {
+                        0 => self.start_pattern(count),
+                        1 => self.pattern_rows(range),
+                        2 => self.start_sums(count),
+                        _ => self.sum_bonds(range),
+                    });
                 }
-                self.pending = Some(Pending {
-                    next: Piece::Levels,
-                    reused,
-                    ..pending
-                });
             }
+            Piece::Assembly => {}
             Piece::Levels => {
-                self.pending = None;
-                if pending.levels {
-                    if pending.reused {
-                        self.finish_reusing();
-                    } else {
-                        self.coarse[0].finish();
-                    }
-                    if self.assembled {
-                        self.balance_buffers();
-                    }
-                    self.used = 1;
-                    self.build_coarser(pending.reused);
-                    if self.assembled {
-                        self.balance_levels();
-                    }
-                }
-                self.factor_coarsest();
-                self.built = true;
+                let (rows, slots) = match (pending.levels, pending.reused) {
+                    (true, false) => (self.coarse[0].len(), self.coarse[0].off.len()),
+                    _ => (0, 0),
+                };
+                let (start, finish) = match (pending.levels, pending.reused) {
+                    (true, false) => (1, 1),
+                    _ => (0, 1),
+                };
+                in_part(
+                    part,
+                    parts,
+                    [start, rows, slots, finish],
+                    |phase, range| match phase {
+                        0 => self.coarse[0].start_finish(),
+                        1 => self.coarse[0].finish_blocks(range),
+                        2 => self.coarse[0].finish_off(range),
+                        _ => self.finish_levels(pending),
+                    },
+                );
             }
         }
+        pending.part += 1;
+        if pending.part < pending.parts {
+            self.pending = Some(pending);
+            return;
+        }
+        pending.part = 0;
+        self.pending = match pending.next {
+            Piece::Start | Piece::Inverses => Some(Pending {
+                next: Piece::Smoothing,
+                ..pending
+            }),
+            Piece::Smoothing => Some(Pending {
+                next: Piece::Assembly,
+                ..pending
+            }),
+            Piece::Assembly => Some(Pending {
+                next: Piece::Levels,
+                ..pending
+            }),
+            Piece::Levels => None,
+        };
+    }
+
+    /// The levels piece's last item: level 1's row split (or, reused, its
+    /// rows summed finished), the coarser levels and the dense factor;
+    /// the hierarchy is built.
+    fn finish_levels(&mut self, pending: Pending) {
+        if pending.levels {
+            if pending.reused {
+                self.finish_reusing();
+            } else {
+                self.coarse[0].finish_pattern();
+            }
+            if self.assembled {
+                self.balance_buffers();
+            }
+            self.used = 1;
+            self.build_coarser(pending.reused);
+            if self.assembled {
+                self.balance_levels();
+            }
+        }
+        self.factor_coarsest();
+        self.built = true;
     }
 
     /// Runs the pieces a build has left.
     pub(crate) fn finish_build(&mut self, old_of: Option<&[u32]>) {
         while self.pending.is_some() {
-            self.build_piece(old_of);
+            self.build_part(old_of);
         }
     }
 
@@ -244,9 +316,10 @@ impl Multilevel {
         self.pending = None;
     }
 
-    /// The next piece of the build under way, if it has pieces left.
-    pub(crate) fn pending_piece(&self) -> Option<Piece> {
-        self.pending.map(|p| p.next)
+    /// The next piece of the build under way and how many of its parts
+    /// have run, if it has pieces left.
+    pub(crate) fn pending_piece(&self) -> Option<(Piece, u32)> {
+        self.pending.map(|p| (p.next, p.part))
     }
 
     /// The next piece of a build begun over exactly this fine system (bit
@@ -259,5 +332,128 @@ impl Multilevel {
     ) -> Option<Piece> {
         let pending = self.pending?;
         self.fine_is(centroid, fixed, bonds).then_some(pending.next)
+    }
+}
+
+/// Runs part `part` of `parts` of a piece made of phases of `lens` items
+/// each, in order (see Parts): the piece's items are dealt out evenly over
+/// the parts, and `run(phase, range)` takes each phase's share of this
+/// part's items (a range of that phase's items; empty shares are not run).
+/// Over `part` = 0 to `parts` − 1 every item runs once, in order.
+fn in_part<const K: usize>(
+    part: u32,
+    parts: u32,
+    lens: [usize; K],
+    mut run: impl FnMut(usize, std::ops::Range<usize>),
+) {
+    let total: usize = lens.iter().sum();
+    let (part, parts) = (part as usize, parts.max(1) as usize);
+    let (from, to) = (total * part / parts, total * (part + 1) / parts);
+    let mut at = 0;
+    for (phase, len) in lens.into_iter().enumerate() {
+        let (lo, hi) = (from.max(at), to.min(at + len));
+        if lo < hi {
+            run(phase, lo - at..hi - at);
+        }
+        at += len;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::stress::multilevel::rebuild::tests::levels;
+    use crate::stress::multilevel::update::tests::grid_system;
+
+    /// One application of the hierarchy to a fixed residual, as bits: it
+    /// reads every level, the fine level's inverse blocks and smoothing
+    /// included.
+    fn applied(ml: &mut Multilevel, len: usize) -> Vec<u64> {
+        let r_u: Vec<DVec3> = (0..len)
+            .map(|i| DVec3::new(1.0 + i as f64 * 0.01, -0.5, 0.25 * (i % 7) as f64))
+            .collect();
+        let r_t: Vec<DVec3> = (0..len)
+            .map(|i| DVec3::new(0.1, 0.02 * (i % 5) as f64, -0.3))
+            .collect();
+        let (mut z_u, mut z_t) = (vec![DVec3::ZERO; len], vec![DVec3::ZERO; len]);
+        ml.apply(&r_u, &r_t, &mut z_u, &mut z_t);
+        z_u.iter()
+            .chain(&z_t)
+            .flat_map(|v| v.to_array().map(f64::to_bits))
+            .collect()
+    }
+
+    /// A build whose pieces are taken in any number of parts (each part a
+    /// call of `build_part`) is bit for bit a build in one go: the same
+    /// levels and the
+    /// same preconditioner, on a system of single bonds (the fine level
+    /// smoothed on its bonds: every piece has work) and one of parallel
+    /// bonds (assembled: the inverses and smoothing have none), and each
+    /// part changes the hierarchy's count of changes. The parts take the
+    /// pieces' items in order, so a part count past the items leaves some
+    /// parts empty, which is allowed.
+    #[test]
+    fn a_build_in_parts_is_a_build_in_one_go() {
+        let (centroid, fixed, parallel) = grid_system(14, 11);
+        let single: Vec<LocalBond> = parallel.iter().step_by(4).copied().collect();
+        for (name, bonds) in [("single", single), ("parallel", parallel)] {
+            let len = centroid.len();
+            let mut whole = Multilevel::default();
+            whole.build(&centroid, &fixed, &bonds);
+            let expected = (levels(&whole), applied(&mut whole, len));
+            assert!(expected.0[0][0] >= 1, "{name}: a level 1");
+            for parts in [1, 2, 3, 5, 8, 40, 100_000] {
+                let mut ml = Multilevel::default();
+                ml.start_build(&centroid, &fixed, &bonds, false, parts);
+                let mut calls = 0;
+                let mut seen = Vec::new();
+                while let Some(place) = ml.pending_piece() {
+                    seen.push(place);
+                    let changes = ml.changes();
+                    ml.build_part(None);
+                    assert!(ml.changes() > changes);
+                    calls += 1;
+                    assert!(calls <= 4 * parts as usize, "{name}, {parts} parts");
+                }
+                assert!(ml.built, "{name}, {parts} parts");
+                // Every pending piece is taken in `parts` parts, in order.
+                let pieces = if name == "single" { 4 } else { 2 };
+                assert_eq!(calls, pieces * parts as usize, "{name}, {parts} parts");
+                assert!(seen.windows(2).all(|w| w[0] < w[1]), "{name}: {seen:?}");
+                assert_eq!(
+                    (levels(&ml), applied(&mut ml, len)),
+                    expected,
+                    "{name}, {parts} parts"
+                );
+            }
+            assert_eq!(whole.assembled, name == "parallel");
+        }
+    }
+
+    /// [`in_part`] runs every item of every phase once, in order, over the
+    /// parts, each part about an equal share.
+    #[test]
+    fn parts_deal_out_every_item_once_in_order() {
+        for parts in 1..12u32 {
+            let lens = [1, 17, 0, 5, 1, 30];
+            let total: usize = lens.iter().sum();
+            let mut seen = Vec::new();
+            for part in 0..parts {
+                let mut count = 0;
+                in_part(part, parts, lens, |phase, range| {
+                    assert!(!range.is_empty());
+                    count += range.len();
+                    seen.extend(range.map(|i| (phase, i)));
+                });
+                let share = total / parts as usize;
+                assert!(count == share || count == share + 1, "{parts}: {count}");
+            }
+            let all: Vec<(usize, usize)> = lens
+                .iter()
+                .enumerate()
+                .flat_map(|(phase, &len)| (0..len).map(move |i| (phase, i)))
+                .collect();
+            assert_eq!(seen, all, "{parts} parts");
+        }
     }
 }

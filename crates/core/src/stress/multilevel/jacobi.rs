@@ -109,16 +109,16 @@ pub(super) struct Jacobi {
 }
 
 impl Jacobi {
-    /// Takes the level's bonds and (double-precision) inverse diagonal
-    /// blocks, one per node.
-    pub(super) fn build(&mut self, bonds: &[LocalBond], inv: &[Block]) {
+    /// Starts taking the level's bonds and (double-precision) inverse
+    /// diagonal blocks, one per node, for `len` nodes: no bond or block
+    /// yet, the vectors sized; [`Self::add_bonds`], [`Self::add_inverses`]
+    /// and [`Self::add_inter`] take them in order, range by range.
+    pub(super) fn start_build(&mut self, len: usize) {
         self.bonds.clear();
-        self.bonds.extend(bonds.iter().map(Bond32::of));
         self.inter.clear();
         self.inv.clear();
-        self.inv.extend(inv.iter().map(Block32::of));
         resize(
-            inv.len(),
+            len,
             [
                 &mut self.r_u,
                 &mut self.r_t,
@@ -134,9 +134,19 @@ impl Jacobi {
         );
     }
 
-    /// The bonds a rigid motion of the aggregates deforms.
-    pub(super) fn set_inter<'a>(&mut self, inter: impl Iterator<Item = &'a LocalBond>) {
-        self.inter.clear();
+    /// Takes the bonds `bonds`, after those before them.
+    pub(super) fn add_bonds(&mut self, bonds: &[LocalBond]) {
+        self.bonds.extend(bonds.iter().map(Bond32::of));
+    }
+
+    /// Takes the inverse blocks `inv`, after those before them.
+    pub(super) fn add_inverses(&mut self, inv: &[Block]) {
+        self.inv.extend(inv.iter().map(Block32::of));
+    }
+
+    /// Adds bonds that a rigid motion of the aggregates deforms, after
+    /// those before them.
+    pub(super) fn add_inter<'a>(&mut self, inter: impl Iterator<Item = &'a LocalBond>) {
         self.inter.extend(inter.map(Bond32::of));
     }
 

@@ -120,13 +120,14 @@ impl Multilevel {
         old_of: &[u32],
         changed: Option<&[u32]>,
     ) {
-        self.start_rebuild(centroid, fixed, bonds, old_of, changed);
+        self.start_rebuild(centroid, fixed, bonds, old_of, changed, 1);
         self.finish_build(Some(old_of));
     }
 
     /// [`Self::rebuild`]'s first piece ([`super::build`]): sets the
     /// hierarchy standing aside when it can serve, and starts the build;
-    /// the pieces left take the same `old_of`.
+    /// the pieces left take the same `old_of`, each in `parts` parts (see
+    /// Parts in [`super::build`]).
     pub(crate) fn start_rebuild(
         &mut self,
         centroid: &[DVec3],
@@ -134,6 +135,7 @@ impl Multilevel {
         bonds: &[LocalBond],
         old_of: &[u32],
         changed: Option<&[u32]>,
+        parts: u32,
     ) {
         self.changes += 1;
         let usable = self.built
@@ -143,7 +145,7 @@ impl Multilevel {
             && old_of.len() == centroid.len()
             && (changed.is_some() || (ascending(bonds) && ascending(&self.fine.bonds)));
         if !usable {
-            self.start_build(centroid, fixed, bonds, false);
+            self.start_build(centroid, fixed, bonds, false, parts);
             return;
         }
         let prev = &mut self.prev;
@@ -163,7 +165,7 @@ impl Multilevel {
             std::mem::swap(&mut self.coarse[l], &mut prev.levels[l - 1]);
         }
         prev.copied_above = 0;
-        self.start_build(centroid, fixed, bonds, true);
+        self.start_build(centroid, fixed, bonds, true, parts);
     }
 
     /// Grows the buffers [`Self::rebuild`] sets aside to the capacity of
@@ -877,6 +879,26 @@ pub(super) mod tests {
             built.build(&c2, &f2, &b2);
             assert_eq!(levels(&ml), levels(&built), "{name} hint");
             assert_eq!(signature(&mut ml, &f2), expected, "{name} hint");
+            // In parts (see Parts in `multilevel/build.rs`): the same rows
+            // copied, the same hierarchy.
+            for parts in [2, 3, 7] {
+                let mut in_parts = Multilevel::default();
+                in_parts.build(&centroid, &fixed, &bonds);
+                in_parts.start_rebuild(&c2, &f2, &b2, hint, None, parts);
+                while in_parts.pending_piece().is_some() {
+                    in_parts.build_part(Some(hint));
+                }
+                assert_eq!(levels(&in_parts), levels(&built), "{name}, {parts} parts");
+                assert_eq!(
+                    in_parts.prev.row_old, ml.prev.row_old,
+                    "{name}, {parts} parts"
+                );
+                assert_eq!(
+                    signature(&mut in_parts, &f2),
+                    expected,
+                    "{name}, {parts} parts"
+                );
+            }
             if name == "true" {
                 // With the record of what changed instead of comparing the
                 // bonds: the same hierarchy, as many rows copied.

@@ -192,9 +192,18 @@ mod tests {
         /// Calls that ended between an update and its preconditioning.
         updated_cuts: usize,
         updates_again: u32,
+        /// Calls that ended inside a piece of the hierarchy's build, after
+        /// some of its parts: (piece, parts taken).
+        building: Vec<(u8, u32)>,
     }
 
     fn run(reduce_above: u32, between: Between) -> Run {
+        run_in_parts(reduce_above, between, super::super::BUILD_PART_BONDS)
+    }
+
+    /// [`run`] with the hierarchy's pieces taken in parts of `part_bonds`
+    /// bonds.
+    fn run_in_parts(reduce_above: u32, between: Between, part_bonds: usize) -> Run {
         let (asset, health) = refining_wall().unwrap_or_else(|e| panic!("{e}"));
         let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
         let row: Vec<ChunkIndex> = nodes.iter().copied().take(24).collect();
@@ -213,9 +222,11 @@ mod tests {
             StressMaterials::uniform(refining_material()),
         )
         .unwrap_or_else(|e| panic!("{e}"));
+        s.build_part_bonds = part_bonds;
         let mut progress: Option<SolveProgress> = None;
         let mut reports = Vec::new();
         let mut updated_cuts = 0;
+        let mut building = Vec::new();
         for _ in 0..10_000 {
             let r = s
                 .solve_within(&asset, &nodes, &health, &loads, 1, &mut progress)
@@ -227,9 +238,11 @@ mod tests {
                     bonds: format!("{:?}", s.bond_stresses()),
                     updated_cuts,
                     updates_again: s.updates_again,
+                    building,
                 };
             };
             updated_cuts += usize::from(p.updated().is_some());
+            building.extend(p.building());
             match between {
                 Between::Nothing => {}
                 Between::OtherCluster => {
@@ -326,6 +339,62 @@ mod tests {
                 assert_eq!(
                     other.updates_again as usize, calm.updated_cuts,
                     "{reduce_above}, {between:?}"
+                );
+            }
+        }
+    }
+
+    /// The hierarchy's pieces taken in parts (here of 64 bonds, so the
+    /// reduced wall's pieces take several; Parts in
+    /// `multilevel/build.rs`): under the tightest limit a call ends inside
+    /// pieces, after each of their parts, and whatever happens between
+    /// two calls (another cluster solved or prepared, whose builds drop
+    /// the one under way, which the next call then takes again uncharged
+    /// through the parts taken; the progress through bytes) every call
+    /// reports the same, and the solve ends with the bond results of one
+    /// unlimited call, bit for bit. Full (its switch from the forest) and
+    /// reduced.
+    #[test]
+    fn a_build_in_parts_gives_the_calls_of_one_in_any_weather() {
+        for reduce_above in [0, 100] {
+            let whole = run(reduce_above, Between::Nothing);
+            let calm = run_in_parts(reduce_above, Between::Nothing, 64);
+            assert!(whole.building.is_empty(), "{reduce_above}");
+            // Every piece after the first is cut inside, each part in turn.
+            for piece in 1..5 {
+                let parts: Vec<u32> = calm
+                    .building
+                    .iter()
+                    .filter(|b| b.0 == piece)
+                    .map(|b| b.1)
+                    .collect();
+                assert!(
+                    parts.len() >= 2 && parts.windows(2).any(|w| w[1] == w[0] + 1),
+                    "{reduce_above}: piece {piece}: {parts:?}"
+                );
+            }
+            assert!(calm.reports.len() > whole.reports.len() + 8);
+            assert!(calm.bonds == whole.bonds, "{reduce_above}: in parts");
+            assert_eq!(
+                calm.reports.last().map(|r| r.residual.to_bits()),
+                whole.reports.last().map(|r| r.residual.to_bits())
+            );
+            for between in [
+                Between::OtherCluster,
+                Between::Prepare,
+                Between::Bytes,
+                Between::Settings,
+            ] {
+                let other = run_in_parts(reduce_above, between, 64);
+                assert_eq!(
+                    format!("{:?}", other.reports),
+                    format!("{:?}", calm.reports),
+                    "{reduce_above}, {between:?}"
+                );
+                assert_eq!(other.building, calm.building, "{reduce_above}, {between:?}");
+                assert!(
+                    other.bonds == calm.bonds,
+                    "{reduce_above}, {between:?}: the bond results differ"
                 );
             }
         }

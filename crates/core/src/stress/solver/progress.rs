@@ -137,7 +137,25 @@ pub(super) enum RoundStage {
     Restricted,
     /// ... and the first two (the coarse correction too).
     Coarsened,
+    /// Inside the hierarchy's build: `part` parts (at least one, fewer
+    /// than the piece has) of its piece `piece` taken (0 to 4, in the
+    /// order of `reduced::HIERARCHY_STEPS`; see Parts in
+    /// `multilevel/build.rs`). A cut before a piece's first part is the
+    /// stage before that piece ([`Self::Reduced`] to [`Self::Assembled`]),
+    /// as when the pieces were not taken in parts.
+    Building { piece: u8, part: u32 },
 }
+
+/// The stage before each piece of the hierarchy's build, in order, and
+/// after the last ([`RoundStage::hierarchy_place`]).
+const PIECE_STAGES: [RoundStage; 6] = [
+    RoundStage::Reduced,
+    RoundStage::Started,
+    RoundStage::Inverted,
+    RoundStage::Smoothed,
+    RoundStage::Assembled,
+    RoundStage::Preconditioned,
+];
 
 impl RoundStage {
     /// Whether a progress at this stage holds the conjugate gradient's
@@ -171,10 +189,52 @@ impl RoundStage {
         }
     }
 
+    /// The stage after `part` of the `parts` parts of the hierarchy
+    /// build's piece `piece` (0 to 4): the stage before the piece for none,
+    /// the stage after it for all of them.
+    pub(super) fn building(piece: usize, part: u32, parts: u32) -> Self {
+        if part == 0 || part >= parts {
+            let k = if part == 0 { piece } else { piece + 1 };
+            PIECE_STAGES[k.min(PIECE_STAGES.len() - 1)]
+        } else {
+            Self::Building {
+                piece: piece as u8,
+                part,
+            }
+        }
+    }
+
+    /// How far the hierarchy's build has come at this stage: the pieces
+    /// done (0 to 5) and the parts of the next one. (A piece past the last,
+    /// only from damaged bytes, reads as the build done.)
+    pub(super) fn hierarchy_place(self) -> (usize, u32) {
+        match self {
+            Self::Building { piece, part } if usize::from(piece) < PIECE_STAGES.len() - 1 => {
+                (usize::from(piece), part)
+            }
+            Self::Building { .. } => (PIECE_STAGES.len() - 1, 0),
+            s => (
+                PIECE_STAGES
+                    .iter()
+                    .position(|&p| p == s)
+                    .unwrap_or(if s.built() == 0 {
+                        0
+                    } else {
+                        PIECE_STAGES.len() - 1
+                    }),
+                0,
+            ),
+        }
+    }
+
     /// The setup done before the round iterates, in order: what is left
-    /// to build and charge.
+    /// to build and charge (a stage inside a piece counts as the one
+    /// before it).
     pub(super) fn built(self) -> u8 {
         match self {
+            Self::Building { piece, .. } => {
+                PIECE_STAGES[usize::from(piece).min(PIECE_STAGES.len() - 1)].built()
+            }
             Self::NotStarted => 0,
             Self::Reduced => 1,
             Self::Started => 2,
@@ -205,6 +265,7 @@ impl RoundStage {
             Self::Updated => 9,
             Self::Restricted => 10,
             Self::Coarsened => 11,
+            Self::Building { .. } => 12,
         }
     }
 }
@@ -485,14 +546,27 @@ impl SolveProgress {
     /// of its five pieces built, 8: the start's check done, not its first
     /// preconditioning, 9: an iteration's update taken, not its
     /// preconditioning, 10 and 11: its update and one or two of its
-    /// preconditioning's three steps; see "Slices" in [`super::reduced`]), and
-    /// how many chunks are refined. A full solve's progress uses 4, 6, 5,
-    /// 7 and 3 for the hierarchy's pieces built at its switch from the
-    /// forest, 9, 10 and 11 at a cut inside an iteration, else 0 (see "Work" in
-    /// [`crate::stress::solver`]).
+    /// preconditioning's three steps, 12: inside a piece of the
+    /// hierarchy's build, see [`Self::building`]; see "Slices" in
+    /// [`super::reduced`]), and how many chunks are refined. A full solve's
+    /// progress uses 4, 6, 5, 7, 3 and 12 for the hierarchy's pieces built
+    /// at its switch from the forest, 9, 10 and 11 at a cut inside an
+    /// iteration, else 0 (see "Work" in [`crate::stress::solver`]).
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
         (place.round, place.stage.code(), place.refined.len())
+    }
+
+    /// Inside a piece of the hierarchy's build (stage 12 of
+    /// [`Self::reduced_round`]): the piece (0 to 4: the fine level's copy
+    /// and aggregates, its inverse blocks, its smoothing, level 1's
+    /// blocks, the rest of the levels) and how many of its parts were
+    /// taken (see Parts in `stress/multilevel/build.rs`).
+    pub fn building(&self) -> Option<(u8, u32)> {
+        match self.place.stage {
+            RoundStage::Building { piece, part } => Some((piece, part)),
+            _ => None,
+        }
     }
 
     /// Gives a progress just saved inside an iteration the `token` under
@@ -525,7 +599,8 @@ impl SolveProgress {
     /// earlier calls ([`RoundStage::NotStarted`], [`RoundStage::Started`],
     /// [`RoundStage::Inverted`], [`RoundStage::Smoothed`],
     /// [`RoundStage::Assembled`] or [`RoundStage::Preconditioned`] for
-    /// none, one, two, three, four or all five; see `conjugate_gradient`).
+    /// none, one, two, three, four or all five, [`RoundStage::Building`]
+    /// inside a piece; see `conjugate_gradient`).
     /// A reduced
     /// solve's progress, or a full one written before the switch was
     /// stepped, says none.
@@ -535,7 +610,8 @@ impl SolveProgress {
             | RoundStage::Inverted
             | RoundStage::Smoothed
             | RoundStage::Assembled
-            | RoundStage::Preconditioned)
+            | RoundStage::Preconditioned
+            | RoundStage::Building { .. })
                 if self.place.round == 0 =>
             {
                 s

@@ -56,12 +56,16 @@
 //!
 //! 1. the reduction (grouping, super-node bonds, forest), charged as the
 //!    gather every call is charged;
-//! 2. the multilevel hierarchy's build, in five steps, its pieces
+//! 2. the multilevel hierarchy's build, in five pieces
 //!    (`multilevel/build.rs`: the fine level's copy and aggregates, its
 //!    inverse blocks, its smoothing, level 1's blocks, the rest of the
 //!    levels), charged 3, 3, 3, 4 and 3 of the 16
 //!    [`HIERARCHY_BUILD_PASSES`] per bond of the reduced system (none
-//!    under the forest preconditioner; see `HIERARCHY_STEPS`);
+//!    under the forest preconditioner; see `HIERARCHY_STEPS`); each piece
+//!    after the first in ⌈bonds / [`super::BUILD_PART_BONDS`]⌉ steps, its
+//!    parts (Parts in `multilevel/build.rs`), charged equal shares of the
+//!    piece's passes (a cut inside a piece: stage 12,
+//!    [`SolveProgress::building`]);
 //! 3. the conjugate gradient's start in two steps: the warm start's check
 //!    (an evaluation, [`EVALUATION_PASSES`] per bond), then the first
 //!    preconditioning, charged as an iteration
@@ -126,42 +130,19 @@ pub const REFINE_AT: f32 = 0.5;
 pub const MAX_ROUNDS: u32 = 4;
 
 /// The hierarchy's build as steps of a round (see Slices): each piece
-/// (`multilevel/build.rs`), its share of [`HIERARCHY_BUILD_PASSES`] per
+/// (`multilevel/build.rs`) and its share of [`HIERARCHY_BUILD_PASSES`] per
 /// bond (3, 3, 3, 4 and 3 of its 16, roughly as the pieces' times went on
-/// the 100 × 50 × 2 wall), the stage a call cut before it leaves, and the
-/// one after it. A full solve's switch from the forest takes the same
-/// steps (`conjugate_gradient`).
-pub(super) const HIERARCHY_STEPS: [(HierarchyPiece, u64, RoundStage, RoundStage); 5] = [
-    (
-        HierarchyPiece::Start,
-        HIERARCHY_BUILD_PASSES * 3 / 16,
-        RoundStage::Reduced,
-        RoundStage::Started,
-    ),
-    (
-        HierarchyPiece::Inverses,
-        HIERARCHY_BUILD_PASSES * 3 / 16,
-        RoundStage::Started,
-        RoundStage::Inverted,
-    ),
-    (
-        HierarchyPiece::Smoothing,
-        HIERARCHY_BUILD_PASSES * 3 / 16,
-        RoundStage::Inverted,
-        RoundStage::Smoothed,
-    ),
-    (
-        HierarchyPiece::Assembly,
-        HIERARCHY_BUILD_PASSES / 4,
-        RoundStage::Smoothed,
-        RoundStage::Assembled,
-    ),
-    (
-        HierarchyPiece::Levels,
-        HIERARCHY_BUILD_PASSES * 3 / 16,
-        RoundStage::Assembled,
-        RoundStage::Preconditioned,
-    ),
+/// the 100 × 50 × 2 wall). Every piece but the first is taken in parts
+/// ([`StressSolver::build_parts`]), each a step charged an equal share of
+/// the piece's; a call cut before a piece's part leaves the stage
+/// [`RoundStage::building`] names. A full solve's switch from the forest
+/// takes the same steps (`conjugate_gradient`).
+pub(super) const HIERARCHY_STEPS: [(HierarchyPiece, u64); 5] = [
+    (HierarchyPiece::Start, HIERARCHY_BUILD_PASSES * 3 / 16),
+    (HierarchyPiece::Inverses, HIERARCHY_BUILD_PASSES * 3 / 16),
+    (HierarchyPiece::Smoothing, HIERARCHY_BUILD_PASSES * 3 / 16),
+    (HierarchyPiece::Assembly, HIERARCHY_BUILD_PASSES / 4),
+    (HierarchyPiece::Levels, HIERARCHY_BUILD_PASSES * 3 / 16),
 ];
 
 // The steps charge the whole build between them.
@@ -319,22 +300,28 @@ impl StressSolver {
             }
             if !resume {
                 let bonds = self.bonds.len() as u64;
-                // The hierarchy's build, piece by piece: each brings it
-                // through one more, after what an earlier call built and
-                // the solver lost, uncharged.
-                for (piece, share, before, after) in HIERARCHY_STEPS {
-                    if !multilevel || stage.built() >= after.built() {
-                        continue;
+                // The hierarchy's build, part by part of each piece: each
+                // brings it through one more, after what an earlier call
+                // built and the solver lost, uncharged.
+                let parts = self.build_parts();
+                let done = stage.hierarchy_place();
+                for (k, (piece, share)) in HIERARCHY_STEPS.into_iter().enumerate() {
+                    let parts = piece_parts(piece, parts);
+                    for part in 0..parts {
+                        if !multilevel || (k, part) < done {
+                            continue;
+                        }
+                        let build = part_charge(share * bonds, part, parts);
+                        if stepped && self.passes.saturating_add(build) > self.pass_limit {
+                            let built = RoundStage::building(k, part, parts);
+                            return Ok(self.cut_before_iterating(
+                                &mut slot, progress, round, built, iterations, loads,
+                            ));
+                        }
+                        self.hierarchy_through(false, piece, part + 1);
+                        self.passes += build;
+                        stepped = true;
                     }
-                    let build = share * bonds;
-                    if stepped && self.passes.saturating_add(build) > self.pass_limit {
-                        return Ok(self.cut_before_iterating(
-                            &mut slot, progress, round, before, iterations, loads,
-                        ));
-                    }
-                    self.hierarchy_through(false, piece);
-                    self.passes += build;
-                    stepped = true;
                 }
                 // The start's first step: the warm start's check (an
                 // evaluation; the first preconditioning is a step of its
@@ -849,4 +836,22 @@ pub(super) fn lower_limits(inner: &mut [f32; 3], m: &Material) {
     inner[0] = inner[0].min(m.compression.elastic);
     inner[1] = inner[1].min(m.tension.elastic);
     inner[2] = inner[2].min(m.shear.elastic);
+}
+
+/// The parts a piece of the hierarchy's build is taken in when its later
+/// pieces are taken in `parts` (see [`StressSolver::build_parts`]): the
+/// first piece is one (`multilevel/build.rs`).
+pub(super) fn piece_parts(piece: HierarchyPiece, parts: u32) -> u32 {
+    if piece == HierarchyPiece::Start {
+        1
+    } else {
+        parts.max(1)
+    }
+}
+
+/// The charge of part `part` of `parts` of a step charged `total`: equal
+/// shares, which add up to `total`.
+pub(super) fn part_charge(total: u64, part: u32, parts: u32) -> u64 {
+    let (k, n) = (u64::from(part), u64::from(parts.max(1)));
+    total * (k + 1) / n - total * k / n
 }
