@@ -42,6 +42,9 @@
 //! dealt out evenly over the parts in order ([`in_part`]), so the parts
 //! together run every item once, in the order one pass does, and the
 //! build is bit for bit the same (`tests::a_build_in_parts_is_a_build_in_one_go`).
+//! A phase's start (zeroing or sizing arrays over the nodes) runs whole
+//! in the part its first item falls in, and counts as many items as the
+//! arrays it sizes have entries, so that part takes fewer others.
 //! The coarser levels are one item (on the refined 100 × 50 × 2 wall,
 //! 8,000 nodes, they took 1.1–1.4 ms of the levels' 2.1–2.5). On that
 //! wall a piece took 1.4–2.3 ms in one part.
@@ -196,8 +199,9 @@ impl Multilevel {
             Piece::Start => {}
             Piece::Inverses => {
                 let fine = &mut self.fine;
-                in_part(part, parts, [1, b, n], |phase, range| match phase {
-                    0 => fine.clear_inverses(),
+                in_part(part, parts, [n, b, n], |phase, range| match phase {
+                    0 if range.start == 0 => fine.clear_inverses(),
+                    0 => {}
                     1 => fine.sum_inverses(range),
                     _ => fine.invert(range),
                 });
@@ -205,8 +209,9 @@ impl Multilevel {
             Piece::Smoothing => {
                 let fine = &mut self.fine;
                 let inter = if pending.aggregated { b } else { 0 };
-                in_part(part, parts, [1, b, n, inter], |phase, range| match phase {
-                    0 => fine.jacobi.start_build(n),
+                in_part(part, parts, [n, b, n, inter], |phase, range| match phase {
+                    0 if range.start == 0 => fine.jacobi.start_build(n),
+                    0 => {}
                     1 => fine.jacobi.add_bonds(&fine.bonds[range]),
                     2 => fine.jacobi.add_inverses(&fine.inv[range]),
                     _ => fine.add_inter(range),
@@ -225,12 +230,18 @@ impl Multilevel {
                         self.sum_reusing(count, old_of);
                     }
                 } else {
-                    in_part(part, parts, [1, count, 1, b], |phase, range| match phase {
-                        0 => self.start_pattern(count),
-                        1 => self.pattern_rows(range),
-                        2 => self.start_sums(count),
-                        _ => self.sum_bonds(range),
-                    });
+                    in_part(
+                        part,
+                        parts,
+                        [n, count, count, b],
+                        |phase, range| match phase {
+                            0 if range.start == 0 => self.start_pattern(count),
+                            1 => self.pattern_rows(range),
+                            2 if range.start == 0 => self.start_sums(count),
+                            0 | 2 => {}
+                            _ => self.sum_bonds(range),
+                        },
+                    );
                 }
             }
             Piece::Assembly => {}

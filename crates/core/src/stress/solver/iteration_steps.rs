@@ -184,6 +184,10 @@ mod tests {
         /// The bottom half of the wall is prepared (its hierarchy built,
         /// when it is solved reduced), the solver's token kept.
         Prepare,
+        /// The bottom half's solve is begun under the tightest limit and
+        /// left after a few calls (its hierarchy's build pending, over its
+        /// own system).
+        OtherSliced,
     }
 
     struct Run {
@@ -195,6 +199,8 @@ mod tests {
         /// Calls that ended inside a piece of the hierarchy's build, after
         /// some of its parts: (piece, parts taken).
         building: Vec<(u8, u32)>,
+        /// Pending builds the solver compared with its system.
+        builds_compared: u32,
     }
 
     fn run(reduce_above: u32, between: Between) -> Run {
@@ -239,6 +245,7 @@ mod tests {
                     updated_cuts,
                     updates_again: s.updates_again,
                     building,
+                    builds_compared: s.builds_compared,
                 };
             };
             updated_cuts += usize::from(p.updated().is_some());
@@ -257,6 +264,13 @@ mod tests {
                 Between::Bytes => {
                     let bytes = postcard::to_stdvec(&progress).unwrap_or_default();
                     progress = postcard::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+                }
+                Between::OtherSliced => {
+                    let mut other = None;
+                    for _ in 0..4 {
+                        s.solve_within(&asset, &lower, &health, &loads, 1, &mut other)
+                            .unwrap_or_else(|e| panic!("{e}"));
+                    }
                 }
             }
         }
@@ -375,6 +389,9 @@ mod tests {
             }
             assert!(calm.reports.len() > whole.reports.len() + 8);
             assert!(calm.bonds == whole.bonds, "{reduce_above}: in parts");
+            // Undisturbed, each call that goes on with the build trusts it
+            // (`build_steps.rs`); a progress from bytes compares.
+            assert_eq!(calm.builds_compared, 0, "{reduce_above}");
             assert_eq!(
                 calm.reports.last().map(|r| r.residual.to_bits()),
                 whole.reports.last().map(|r| r.residual.to_bits())
@@ -384,8 +401,12 @@ mod tests {
                 Between::Prepare,
                 Between::Bytes,
                 Between::Settings,
+                Between::OtherSliced,
             ] {
                 let other = run_in_parts(reduce_above, between, 64);
+                if between == Between::Bytes {
+                    assert!(other.builds_compared > 5, "{reduce_above}");
+                }
                 assert_eq!(
                     format!("{:?}", other.reports),
                     format!("{:?}", calm.reports),

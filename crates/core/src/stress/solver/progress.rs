@@ -571,9 +571,16 @@ impl SolveProgress {
 
     /// Gives a progress just saved inside an iteration the `token` under
     /// which the solver keeps what the iteration made
-    /// ([`super::iteration_steps`]; [`Self::save`] leaves none).
+    /// ([`super::iteration_steps`]; [`Self::save`] leaves none), or inside
+    /// the hierarchy's build the one under which it keeps the build
+    /// pending ([`super::build_steps`]).
     pub(super) fn set_token(&mut self, token: u64) {
         self.token = token;
+    }
+
+    /// The token [`Self::set_token`] gave (0 for none).
+    pub(super) fn token(&self) -> u64 {
+        self.token
     }
 
     /// Whether this is a reduced round's progress stopped between its

@@ -305,6 +305,9 @@ impl StressSolver {
                 // built and the solver lost, uncharged.
                 let parts = self.build_parts();
                 let done = stage.hierarchy_place();
+                if done != (0, 0) {
+                    self.trust_build(slot.as_ref().map_or(0, SolveProgress::token));
+                }
                 for (k, (piece, share)) in HIERARCHY_STEPS.into_iter().enumerate() {
                     let parts = piece_parts(piece, parts);
                     for part in 0..parts {
@@ -408,6 +411,7 @@ impl StressSolver {
     ) -> StressReport {
         self.stresses.clear();
         SolveProgress::mark_reduced(slot, self, round, built, loads);
+        self.hold_build(slot.as_mut());
         *progress = slot.take();
         let residual = self.rest_residual();
         self.cut_report(iterations, residual)
@@ -440,6 +444,7 @@ impl StressSolver {
         // began with (a rebuild's counterparts, `old_of`, are made anew
         // here, even for the same system).
         self.multilevel.drop_pending();
+        self.build_trusted = false;
         // The fine system is kept aside (`restore_fine` puts it back).
         self.swap_fine();
         if !self.fine_restored {
