@@ -1006,6 +1006,16 @@ impl StressSolver {
         })
     }
 
+    /// Sets the bonds per part of the hierarchy's build taken in steps
+    /// ([`BUILD_PART_BONDS`] by default; at least one). Results do not
+    /// depend on it, only where a work limit cuts: for tests and fuzzing
+    /// of the build in parts on small structures.
+    #[doc(hidden)]
+    pub fn set_build_part_bonds(&mut self, bonds: usize) {
+        self.build_part_bonds = bonds.max(1);
+        self.kept_build = None;
+    }
+
     /// The parts each piece of the hierarchy's build after the first is
     /// taken in, in steps, over the system standing: ⌈bonds /
     /// [`BUILD_PART_BONDS`]⌉, at least one (see "Slices" in [`reduced`]).
