@@ -722,9 +722,9 @@ impl InstanceStress {
                 h.write_u32(round);
                 h.write_u32(u32::from(stage));
                 h.write_u64(refined as u64);
-                if let Some((piece, part)) = p.building() {
-                    h.write_u32(u32::from(piece));
-                    h.write_u32(part);
+                if let Some(fields) = p.stage_fields() {
+                    h.write_u32(fields[0]);
+                    h.write_u32(fields[1]);
                 }
             }
         }

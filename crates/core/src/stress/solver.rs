@@ -837,6 +837,9 @@ pub struct StressSolver {
     /// Pending builds compared with the system (tests tell a trusted one).
     #[cfg(test)]
     builds_compared: u32,
+    /// Steps of a start's first preconditioning taken again at a resume.
+    #[cfg(test)]
+    starts_again: u32,
 }
 
 impl StressSolver {
@@ -1003,6 +1006,8 @@ impl StressSolver {
             updates_again: 0,
             #[cfg(test)]
             builds_compared: 0,
+            #[cfg(test)]
+            starts_again: 0,
         })
     }
 
@@ -1790,6 +1795,59 @@ impl StressSolver {
 
     /// How many steps an iteration's preconditioning is taken in: the
     /// cycle's ([`Multilevel::apply_steps`]), or one with the forest.
+    /// A reduced round's first preconditioning (`z = M⁻¹ r`, then `p = z`)
+    /// in the steps of its cycle from step `from`, charged equal shares of
+    /// `first` passes: before a step that would pass the limit (not the
+    /// call's first step unless `stepped`), the call ends with the state
+    /// (`x` and `r`, `resumed`: lent by the progress) saved at
+    /// [`RoundStage::Checked`] (before step 0) or
+    /// [`RoundStage::Starting`], and what the cycle holds kept for the
+    /// progress (`build_steps.rs`).
+    fn first_preconditioning(
+        &mut self,
+        multilevel: bool,
+        first: u64,
+        from: u8,
+        mut stepped: bool,
+        slot: &mut Option<SolveProgress>,
+        resumed: bool,
+    ) -> Option<CgEnd> {
+        let steps = self.preconditioning_steps(multilevel);
+        for step in from..steps {
+            let charge = reduced::part_charge(first, u32::from(step), u32::from(steps));
+            if stepped && self.passes.saturating_add(charge) > self.pass_limit {
+                let known = self.residual_norm();
+                self.write_warm_start();
+                SolveProgress::save(
+                    slot,
+                    self,
+                    resumed,
+                    0,
+                    multilevel,
+                    0.0,
+                    RoundStage::NotStarted,
+                );
+                let stage = if step == 0 {
+                    RoundStage::Checked
+                } else {
+                    self.hold_cycle(slot.as_mut());
+                    RoundStage::Starting { done: step }
+                };
+                return Some(CgEnd::CutShort {
+                    iterations: 0,
+                    known,
+                    stage,
+                });
+            }
+            self.precondition_step(multilevel, step);
+            self.passes += charge;
+            stepped = true;
+        }
+        self.p_u.copy_from_slice(&self.z_u);
+        self.p_t.copy_from_slice(&self.z_t);
+        None
+    }
+
     fn preconditioning_steps(&self, multilevel: bool) -> u8 {
         if multilevel {
             self.multilevel.apply_steps()
@@ -1958,6 +2016,7 @@ impl StressSolver {
                     self.trust_build(progress.token());
                 }
                 let checked_only = progress.checked();
+                let token = progress.token();
                 let updated = progress.updated();
                 (total, multilevel, rz) = progress.restore(self);
                 if multilevel {
@@ -2008,12 +2067,28 @@ impl StressSolver {
                     // (Saturating: a count decoded from damaged bytes.)
                     total = total.saturating_add(1);
                 }
-                if checked_only {
-                    self.precondition(multilevel);
-                    self.p_u.copy_from_slice(&self.z_u);
-                    self.p_t.copy_from_slice(&self.z_t);
+                if let Some(done) = checked_only {
+                    // The first preconditioning's steps left (those taken
+                    // by earlier calls taken again, uncharged, unless this
+                    // solver kept them for this progress).
+                    let steps = self.preconditioning_steps(multilevel);
+                    let done = if done < steps { done } else { 0 };
+                    if done > 0 && !self.trust_cycle(token) {
+                        #[cfg(test)]
+                        {
+                            self.starts_again += 1;
+                        }
+                        for step in 0..done {
+                            self.precondition_step(multilevel, step);
+                        }
+                    }
+                    let first = first_passes(multilevel) * self.bonds.len() as u64;
+                    if let Some(end) =
+                        self.first_preconditioning(multilevel, first, done, false, slot, true)
+                    {
+                        return end;
+                    }
                     rz = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
-                    self.passes += first_passes(multilevel) * self.bonds.len() as u64;
                     stepped = true;
                 }
             }
@@ -2094,27 +2169,6 @@ impl StressSolver {
                     return CgEnd::Done(0, None);
                 }
                 let first = first_passes(multilevel) * self.bonds.len() as u64;
-                if start == CgStart::Step {
-                    if self.passes.saturating_add(first) > self.pass_limit {
-                        let known = self.residual_norm();
-                        self.write_warm_start();
-                        SolveProgress::save(
-                            slot,
-                            self,
-                            false,
-                            0,
-                            multilevel,
-                            0.0,
-                            RoundStage::NotStarted,
-                        );
-                        return CgEnd::CutShort {
-                            iterations: 0,
-                            known,
-                            stage: RoundStage::Checked,
-                        };
-                    }
-                    self.passes += first;
-                }
                 if multilevel {
                     if !hierarchy {
                         self.ensure_hierarchy(inertial);
@@ -2123,9 +2177,18 @@ impl StressSolver {
                         self.passes += HIERARCHY_BUILD_PASSES * self.bonds.len() as u64;
                     }
                 }
-                self.precondition(multilevel);
-                self.p_u.copy_from_slice(&self.z_u);
-                self.p_t.copy_from_slice(&self.z_t);
+                if start == CgStart::Step {
+                    // In steps, the check being this call's step.
+                    if let Some(end) =
+                        self.first_preconditioning(multilevel, first, 0, true, slot, false)
+                    {
+                        return end;
+                    }
+                } else {
+                    self.precondition(multilevel);
+                    self.p_u.copy_from_slice(&self.z_u);
+                    self.p_t.copy_from_slice(&self.z_t);
+                }
                 rz = dot6(&self.r_u, &self.r_t, &self.z_u, &self.z_t);
                 total = 0;
             }

@@ -49,6 +49,34 @@ impl StressSolver {
         });
     }
 
+    /// At a cut inside a reduced round's first preconditioning, after some
+    /// steps of its cycle (`progress` just saved): gives the progress a new
+    /// token and keeps it, with the hierarchy's count of changes, so the
+    /// next call can go on from what the cycle holds ([`Self::trust_cycle`]).
+    pub(super) fn hold_cycle(&mut self, progress: Option<&mut SolveProgress>) {
+        let Some(progress) = progress else {
+            return;
+        };
+        let token = Self::next_iteration_token();
+        progress.set_token(token);
+        self.kept_build = Some(KeptBuild {
+            token,
+            hierarchy: self.multilevel.changes(),
+        });
+    }
+
+    /// At a resume of the progress with `token` inside a reduced round's
+    /// first preconditioning: whether the hierarchy's cycle holds the
+    /// steps taken before, this solver having kept them for it with
+    /// nothing solved and the hierarchy unchanged since; otherwise the
+    /// caller takes them again, uncharged, bit for bit the same.
+    pub(super) fn trust_cycle(&mut self, token: u64) -> bool {
+        let changes = self.multilevel.changes();
+        self.kept_build_ready
+            .take()
+            .is_some_and(|k| token != 0 && k.token == token && k.hierarchy == changes)
+    }
+
     /// At a resume inside the hierarchy's build of the progress with
     /// `token`: whether the build pending is the one this solver kept for
     /// it, untouched since (see the module docs); the pieces' parts then

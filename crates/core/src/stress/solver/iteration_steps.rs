@@ -201,6 +201,10 @@ mod tests {
         building: Vec<(u8, u32)>,
         /// Pending builds the solver compared with its system.
         builds_compared: u32,
+        /// Calls that ended inside a round's first preconditioning, and
+        /// the resumes that took its steps again.
+        starting_cuts: usize,
+        starts_again: u32,
     }
 
     fn run(reduce_above: u32, between: Between) -> Run {
@@ -233,6 +237,7 @@ mod tests {
         let mut reports = Vec::new();
         let mut updated_cuts = 0;
         let mut building = Vec::new();
+        let mut starting_cuts = 0;
         for _ in 0..10_000 {
             let r = s
                 .solve_within(&asset, &nodes, &health, &loads, 1, &mut progress)
@@ -246,10 +251,13 @@ mod tests {
                     updates_again: s.updates_again,
                     building,
                     builds_compared: s.builds_compared,
+                    starting_cuts,
+                    starts_again: s.starts_again,
                 };
             };
             updated_cuts += usize::from(p.updated().is_some());
             building.extend(p.building());
+            starting_cuts += usize::from(p.reduced_round().1 == 13);
             match between {
                 Between::Nothing => {}
                 Between::OtherCluster => {
@@ -339,8 +347,16 @@ mod tests {
                 "{reduce_above}: {again} of {}",
                 prepared.updated_cuts
             );
+            // A reduced round's first preconditioning in steps: kept
+            // undisturbed, taken again after anything else.
+            assert_eq!(calm.starts_again, 0, "{reduce_above}");
+            assert_eq!(calm.starting_cuts > 0, reduce_above > 0);
             for between in [Between::OtherCluster, Between::Settings, Between::Bytes] {
                 let other = run(reduce_above, between);
+                assert_eq!(
+                    other.starts_again as usize, calm.starting_cuts,
+                    "{reduce_above}, {between:?}"
+                );
                 assert_eq!(
                     format!("{:?}", other.reports),
                     format!("{:?}", calm.reports),

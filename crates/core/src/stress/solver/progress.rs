@@ -144,6 +144,10 @@ pub(super) enum RoundStage {
     /// stage before that piece ([`Self::Reduced`] to [`Self::Assembled`]),
     /// as when the pieces were not taken in parts.
     Building { piece: u8, part: u32 },
+    /// Its start's check done, and `done` steps (1 or 2) of its first
+    /// preconditioning's cycle taken (`Multilevel::apply_step`; the state,
+    /// `x` and `r`, in [`CgState`] as at [`Self::Checked`]).
+    Starting { done: u8 },
 }
 
 /// The stage before each piece of the hierarchy's build, in order, and
@@ -164,7 +168,12 @@ impl RoundStage {
     pub(super) fn holds_state(self) -> bool {
         matches!(
             self,
-            Self::Iterating | Self::Checked | Self::Updated | Self::Restricted | Self::Coarsened
+            Self::Iterating
+                | Self::Checked
+                | Self::Starting { .. }
+                | Self::Updated
+                | Self::Restricted
+                | Self::Coarsened
         )
     }
 
@@ -242,7 +251,7 @@ impl RoundStage {
             Self::Smoothed => 4,
             Self::Assembled => 5,
             Self::Preconditioned => 6,
-            Self::Checked => 7,
+            Self::Checked | Self::Starting { .. } => 7,
             Self::Iterating => 8,
             Self::Updated => 9,
             Self::Restricted => 10,
@@ -266,6 +275,7 @@ impl RoundStage {
             Self::Restricted => 10,
             Self::Coarsened => 11,
             Self::Building { .. } => 12,
+            Self::Starting { .. } => 13,
         }
     }
 }
@@ -547,7 +557,8 @@ impl SolveProgress {
     /// preconditioning, 9: an iteration's update taken, not its
     /// preconditioning, 10 and 11: its update and one or two of its
     /// preconditioning's three steps, 12: inside a piece of the
-    /// hierarchy's build, see [`Self::building`]; see "Slices" in
+    /// hierarchy's build, see [`Self::building`], 13: the start's check
+    /// done and one or two steps of its first preconditioning; see "Slices" in
     /// [`super::reduced`]), and how many chunks are refined. A full solve's
     /// progress uses 4, 6, 5, 7, 3 and 12 for the hierarchy's pieces built
     /// at its switch from the forest, 9, 10 and 11 at a cut inside an
@@ -569,6 +580,17 @@ impl SolveProgress {
         }
     }
 
+    /// What a stage with fields holds beyond its code, for a state hash:
+    /// [`RoundStage::Building`]'s piece and part, [`RoundStage::Starting`]'s
+    /// steps.
+    pub(crate) fn stage_fields(&self) -> Option<[u32; 2]> {
+        match self.place.stage {
+            RoundStage::Building { piece, part } => Some([u32::from(piece), part]),
+            RoundStage::Starting { done } => Some([u32::from(done), 0]),
+            _ => None,
+        }
+    }
+
     /// Gives a progress just saved inside an iteration the `token` under
     /// which the solver keeps what the iteration made
     /// ([`super::iteration_steps`]; [`Self::save`] leaves none), or inside
@@ -583,11 +605,19 @@ impl SolveProgress {
         self.token
     }
 
-    /// Whether this is a reduced round's progress stopped between its
-    /// conjugate gradient's check and first preconditioning
-    /// ([`RoundStage::Checked`]).
-    pub(super) fn checked(&self) -> bool {
-        self.place.round > 0 && self.place.stage == RoundStage::Checked
+    /// Of a reduced round's progress stopped between its conjugate
+    /// gradient's check and the end of its first preconditioning
+    /// ([`RoundStage::Checked`], [`RoundStage::Starting`]): how many steps
+    /// of that preconditioning were taken.
+    pub(super) fn checked(&self) -> Option<u8> {
+        if self.place.round == 0 {
+            return None;
+        }
+        match self.place.stage {
+            RoundStage::Checked => Some(0),
+            RoundStage::Starting { done } => Some(done),
+            _ => None,
+        }
     }
 
     /// Of a progress cut inside an iteration, after its update (full or
