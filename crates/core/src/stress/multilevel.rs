@@ -450,7 +450,23 @@ fn aggregate(
     coarse_of.clear();
     coarse_of.resize(len, NONE);
     let mut count = 0u32;
-    for i in 0..len {
+    aggregate_seeds(0..len, &fixed, &neighbours, adj, coarse_of, &mut count);
+    aggregate_stragglers(0..len, &fixed, &neighbours, adj, coarse_of, &mut count);
+    count as usize
+}
+
+/// [`aggregate`]'s first pass over the nodes `nodes` (after those before
+/// them; `coarse_of` starts all `NONE`): a node whose free neighbours are
+/// all unaggregated seeds an aggregate of itself and them.
+fn aggregate_seeds(
+    nodes: std::ops::Range<usize>,
+    fixed: impl Fn(usize) -> bool,
+    neighbours: impl Fn(usize) -> std::ops::Range<usize>,
+    adj: &[u32],
+    coarse_of: &mut [u32],
+    count: &mut u32,
+) {
+    for i in nodes {
         if fixed(i) || coarse_of[i] != NONE {
             continue;
         }
@@ -458,29 +474,42 @@ fn aggregate(
             .iter()
             .all(|&j| fixed(j as usize) || coarse_of[j as usize] == NONE);
         if lone {
-            coarse_of[i] = count;
+            coarse_of[i] = *count;
             for &j in &adj[neighbours(i)] {
                 if !fixed(j as usize) {
-                    coarse_of[j as usize] = count;
+                    coarse_of[j as usize] = *count;
                 }
             }
-            count += 1;
+            *count += 1;
         }
     }
-    for i in 0..len {
+}
+
+/// [`aggregate`]'s second pass over the nodes `nodes` (after those
+/// before them, and the whole first pass): a free node left joins the
+/// first aggregated neighbour's aggregate, or makes one of its own.
+fn aggregate_stragglers(
+    nodes: std::ops::Range<usize>,
+    fixed: impl Fn(usize) -> bool,
+    neighbours: impl Fn(usize) -> std::ops::Range<usize>,
+    adj: &[u32],
+    coarse_of: &mut [u32],
+    count: &mut u32,
+) {
+    for i in nodes {
         if fixed(i) || coarse_of[i] != NONE {
             continue;
         }
+        let made = *count;
         let joined = adj[neighbours(i)]
             .iter()
             .map(|&j| coarse_of[j as usize])
-            .find(|&c| c != NONE && c < count);
+            .find(|&c| c != NONE && c < made);
         coarse_of[i] = joined.unwrap_or_else(|| {
-            count += 1;
-            count - 1
+            *count += 1;
+            *count - 1
         });
     }
-    count as usize
 }
 
 impl Fine {
@@ -523,15 +552,27 @@ impl Fine {
         }
     }
 
-    /// Node adjacency.
-    fn prepare_adjacency(&mut self) {
+    /// The node adjacency, in four passes (the build's first piece,
+    /// `multilevel/build.rs`): this start; [`Self::count_adjacency`] over
+    /// the bonds; [`Self::sum_adjacency`]; [`Self::fill_adjacency`] over
+    /// the bonds.
+    fn start_adjacency(&mut self) {
         let len = self.len();
         self.adj_offsets.clear();
         self.adj_offsets.resize(len + 1, 0);
-        for lb in &self.bonds {
+    }
+
+    /// Counts the neighbours the bonds `bonds` give their ends.
+    fn count_adjacency(&mut self, bonds: std::ops::Range<usize>) {
+        for lb in &self.bonds[bonds] {
             self.adj_offsets[lb.a as usize + 1] += 1;
             self.adj_offsets[lb.b as usize + 1] += 1;
         }
+    }
+
+    /// The counts summed into offsets, and the fill cursors.
+    fn sum_adjacency(&mut self) {
+        let len = self.len();
         for i in 0..len {
             self.adj_offsets[i + 1] += self.adj_offsets[i];
         }
@@ -540,7 +581,12 @@ impl Fine {
         // coarse_of doubles as the fill cursor; aggregation resets it.
         self.coarse_of.clear();
         self.coarse_of.extend_from_slice(&self.adj_offsets[..len]);
-        for lb in &self.bonds {
+    }
+
+    /// Writes the neighbours the bonds `bonds` give their ends (after
+    /// those before them).
+    fn fill_adjacency(&mut self, bonds: std::ops::Range<usize>) {
+        for lb in &self.bonds[bonds] {
             for (from, to) in [(lb.a, lb.b), (lb.b, lb.a)] {
                 let slot = &mut self.coarse_of[from as usize];
                 self.adj[*slot as usize] = to;
@@ -549,12 +595,11 @@ impl Fine {
         }
     }
 
-    /// Distinct pairs of nodes joined by bonds (`marker`: scratch).
-    fn coupled_pairs(&self, marker: &mut Vec<u32>) -> usize {
-        marker.clear();
-        marker.resize(self.len(), NONE);
-        let mut pairs = 0;
-        for i in 0..self.len() {
+    /// Counts into `pairs` the distinct pairs of nodes joined by bonds
+    /// that the nodes `nodes` form with the nodes past them (`marker`:
+    /// scratch, every entry `NONE` before the first node).
+    fn count_pairs(&self, nodes: std::ops::Range<usize>, marker: &mut [u32], pairs: &mut usize) {
+        for i in nodes {
             let (lo, hi) = (
                 self.adj_offsets[i] as usize,
                 self.adj_offsets[i + 1] as usize,
@@ -562,11 +607,10 @@ impl Fine {
             for &j in &self.adj[lo..hi] {
                 if (j as usize) > i && marker[j as usize] != i as u32 {
                     marker[j as usize] = i as u32;
-                    pairs += 1;
+                    *pairs += 1;
                 }
             }
         }
-        pairs
     }
 
     /// One aggregate per free node (level 1 is this level assembled).
@@ -588,15 +632,38 @@ impl Fine {
         self.fixed.iter().filter(|&&f| !f).count()
     }
 
-    fn aggregate(&mut self) -> usize {
+    /// [`aggregate`]'s start: no node aggregated.
+    fn start_aggregates(&mut self) {
+        let len = self.len();
+        self.coarse_of.clear();
+        self.coarse_of.resize(len, NONE);
+    }
+
+    /// [`aggregate_seeds`] (`second`: [`aggregate_stragglers`]) over the
+    /// nodes `nodes`.
+    fn aggregate_part(&mut self, nodes: std::ops::Range<usize>, second: bool, count: &mut u32) {
         let (fixed, offsets) = (&self.fixed, &self.adj_offsets);
-        aggregate(
-            self.len(),
-            |i| fixed[i],
-            |i| offsets[i] as usize..offsets[i + 1] as usize,
-            &self.adj,
-            &mut self.coarse_of,
-        )
+        let fixed = |i: usize| fixed[i];
+        let neighbours = |i: usize| offsets[i] as usize..offsets[i + 1] as usize;
+        if second {
+            aggregate_stragglers(
+                nodes,
+                fixed,
+                neighbours,
+                &self.adj,
+                &mut self.coarse_of,
+                count,
+            );
+        } else {
+            aggregate_seeds(
+                nodes,
+                fixed,
+                neighbours,
+                &self.adj,
+                &mut self.coarse_of,
+                count,
+            );
+        }
     }
 
     /// Keeps the bonds between different aggregates (after aggregation)
@@ -862,6 +929,10 @@ pub(crate) struct Multilevel {
     prev: rebuild::Previous,
     /// A build taken in pieces that has pieces left (`multilevel/build.rs`).
     pending: Option<build::Pending>,
+    /// Of a build under way: the fine level's free nodes, and the
+    /// aggregates its first piece has made so far.
+    free: usize,
+    made: u32,
 }
 
 /// Adds row `c` of level `next` from level `lv` (`Pᵀ A P` over the

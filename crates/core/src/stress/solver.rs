@@ -1021,7 +1021,7 @@ impl StressSolver {
         self.kept_build = None;
     }
 
-    /// The parts each piece of the hierarchy's build after the first is
+    /// The parts each piece of the hierarchy's build is
     /// taken in, in steps, over the system standing: ⌈bonds /
     /// [`BUILD_PART_BONDS`]⌉, at least one (see "Slices" in [`reduced`]).
     fn build_parts(&self) -> u32 {
@@ -2241,7 +2241,6 @@ impl StressSolver {
                         let done = switch.hierarchy_place();
                         for (k, (piece, share)) in reduced::HIERARCHY_STEPS.into_iter().enumerate()
                         {
-                            let parts = reduced::piece_parts(piece, parts);
                             for part in 0..parts {
                                 if (k, part) < done {
                                     continue;
@@ -2599,7 +2598,7 @@ impl StressSolver {
             if next >= (piece, parts) {
                 break;
             }
-            self.multilevel.build_part(Some(&self.old_of));
+            self.multilevel.build_part(&self.bonds, Some(&self.old_of));
         }
         if self.multilevel.pending_piece().is_none() {
             self.hierarchy_synced = true;

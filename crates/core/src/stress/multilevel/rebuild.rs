@@ -121,7 +121,7 @@ impl Multilevel {
         changed: Option<&[u32]>,
     ) {
         self.start_rebuild(centroid, fixed, bonds, old_of, changed, 1);
-        self.finish_build(Some(old_of));
+        self.finish_build(bonds, Some(old_of));
     }
 
     /// [`Self::rebuild`]'s first piece ([`super::build`]): sets the
@@ -886,7 +886,7 @@ pub(super) mod tests {
                 in_parts.build(&centroid, &fixed, &bonds);
                 in_parts.start_rebuild(&c2, &f2, &b2, hint, None, parts);
                 while in_parts.pending_piece().is_some() {
-                    in_parts.build_part(Some(hint));
+                    in_parts.build_part(&b2, Some(hint));
                 }
                 assert_eq!(levels(&in_parts), levels(&built), "{name}, {parts} parts");
                 assert_eq!(

@@ -62,7 +62,7 @@
 //!    levels), charged 3, 3, 3, 4 and 3 of the 16
 //!    [`HIERARCHY_BUILD_PASSES`] per bond of the reduced system (none
 //!    under the forest preconditioner; see `HIERARCHY_STEPS`); each piece
-//!    after the first in ⌈bonds / [`super::BUILD_PART_BONDS`]⌉ steps, its
+//!    in ⌈bonds / [`super::BUILD_PART_BONDS`]⌉ steps, its
 //!    parts (Parts in `multilevel/build.rs`), charged equal shares of the
 //!    piece's passes (a cut inside a piece: stage 12,
 //!    [`SolveProgress::building`]);
@@ -132,7 +132,7 @@ pub const MAX_ROUNDS: u32 = 4;
 /// The hierarchy's build as steps of a round (see Slices): each piece
 /// (`multilevel/build.rs`) and its share of [`HIERARCHY_BUILD_PASSES`] per
 /// bond (3, 3, 3, 4 and 3 of its 16, roughly as the pieces' times went on
-/// the 100 × 50 × 2 wall). Every piece but the first is taken in parts
+/// the 100 × 50 × 2 wall). Every piece is taken in parts
 /// ([`StressSolver::build_parts`]), each a step charged an equal share of
 /// the piece's; a call cut before a piece's part leaves the stage
 /// [`RoundStage::building`] names. A full solve's switch from the forest
@@ -309,7 +309,6 @@ impl StressSolver {
                     self.trust_build(slot.as_ref().map_or(0, SolveProgress::token));
                 }
                 for (k, (piece, share)) in HIERARCHY_STEPS.into_iter().enumerate() {
-                    let parts = piece_parts(piece, parts);
                     for part in 0..parts {
                         if !multilevel || (k, part) < done {
                             continue;
@@ -841,17 +840,6 @@ pub(super) fn lower_limits(inner: &mut [f32; 3], m: &Material) {
     inner[0] = inner[0].min(m.compression.elastic);
     inner[1] = inner[1].min(m.tension.elastic);
     inner[2] = inner[2].min(m.shear.elastic);
-}
-
-/// The parts a piece of the hierarchy's build is taken in when its later
-/// pieces are taken in `parts` (see [`StressSolver::build_parts`]): the
-/// first piece is one (`multilevel/build.rs`).
-pub(super) fn piece_parts(piece: HierarchyPiece, parts: u32) -> u32 {
-    if piece == HierarchyPiece::Start {
-        1
-    } else {
-        parts.max(1)
-    }
 }
 
 /// The charge of part `part` of `parts` of a step charged `total`: equal
