@@ -66,11 +66,15 @@
 //!    parts (Parts in `multilevel/build.rs`), charged equal shares of the
 //!    piece's passes (a cut inside a piece: stage 12,
 //!    [`SolveProgress::building`]);
-//! 3. the conjugate gradient's start in two steps: the warm start's check
-//!    (an evaluation, [`EVALUATION_PASSES`] per bond), then the first
+//! 3. the conjugate gradient's start: the warm start's check (an
+//!    evaluation, [`EVALUATION_PASSES`] per bond), then the first
 //!    preconditioning, charged as an iteration
-//!    ([`super::MULTILEVEL_ITERATION_PASSES`] per bond; a call cut between them
-//!    leaves the state in the progress, stage `Checked`);
+//!    ([`super::MULTILEVEL_ITERATION_PASSES`] per bond) in the steps of its
+//!    cycle, equal shares (three on a system that smooths on its bonds,
+//!    else one; a call cut after the check leaves the state in the
+//!    progress, stage `Checked`, and after one or two of those steps stage
+//!    `Starting`, code 13, the cycle's vectors kept in the solver or taken
+//!    again, uncharged, `solver/build_steps.rs`);
 //! 4. each iteration, cut as a full solve's are: in steps, its update and
 //!    its preconditioning (`solver/iteration_steps.rs`).
 //!
