@@ -929,10 +929,13 @@ pub(crate) struct Multilevel {
     prev: rebuild::Previous,
     /// A build taken in pieces that has pieces left (`multilevel/build.rs`).
     pending: Option<build::Pending>,
-    /// Of a build under way: the fine level's free nodes, and the
-    /// aggregates its first piece has made so far.
+    /// Of a build under way: the fine level's free nodes, the aggregates
+    /// its first piece has made so far, and level 2's rows while its last
+    /// piece assembles it in parts (`None`: the coarsening ended at level
+    /// 1; see `multilevel/build.rs`).
     free: usize,
     made: u32,
+    second: Option<usize>,
 }
 
 /// Adds row `c` of level `next` from level `lv` (`Pᵀ A P` over the
@@ -1124,25 +1127,37 @@ impl Multilevel {
     /// that stand from the hierarchy a rebuild set aside, for as long as it
     /// has levels ([`Self::assemble_galerkin_reusing`]).
     fn build_coarser(&mut self, mut reusing: bool) {
-        while self.used < MAX_LEVELS - 1 {
+        while let Some(count) = self.next_level() {
             let l = self.used - 1;
-            let free = self.coarse[l].len();
-            if free <= COARSEST {
-                break;
-            }
-            let count = self.coarse[l].aggregate();
-            if count * 10 > free * 9 {
-                break; // coarsening stalled
-            }
-            if self.coarse.len() <= l + 1 {
-                self.coarse.push(Coarse::default());
-            }
             reusing = reusing && self.assemble_galerkin_reusing(l, count);
             if !reusing {
                 self.assemble_galerkin(l, count);
             }
             self.used += 1;
         }
+    }
+
+    /// The aggregates of the coarsest level in use, for a level past it
+    /// (made ready to be assembled): their count, or `None` when the
+    /// coarsening ends there (the most levels, a level small enough, or a
+    /// coarsening that stalls).
+    fn next_level(&mut self) -> Option<usize> {
+        if self.used >= MAX_LEVELS - 1 {
+            return None;
+        }
+        let l = self.used - 1;
+        let free = self.coarse[l].len();
+        if free <= COARSEST {
+            return None;
+        }
+        let count = self.coarse[l].aggregate();
+        if count * 10 > free * 9 {
+            return None; // coarsening stalled
+        }
+        if self.coarse.len() <= l + 1 {
+            self.coarse.push(Coarse::default());
+        }
+        Some(count)
     }
 
     /// Level 1 from the fine bonds: each bond between two aggregates adds
@@ -1244,6 +1259,14 @@ impl Multilevel {
 
     /// Level `l + 1` from level `l` by `Pᵀ A P` over rigid aggregates.
     fn assemble_galerkin(&mut self, l: usize, count: usize) {
+        self.start_galerkin(l, count);
+        self.galerkin_rows(l, 0..count);
+        self.coarse[l + 1].finish();
+    }
+
+    /// [`Self::assemble_galerkin`]'s start: level `l + 1`'s aggregates
+    /// (`count`) and pattern, every block zero.
+    fn start_galerkin(&mut self, l: usize, count: usize) {
         let (head, tail) = self.coarse.split_at_mut(l + 1);
         let (lv, next) = (&head[l], &mut tail[0]);
         next.set_members(&lv.coarse_of, &lv.centroid, count);
@@ -1252,13 +1275,18 @@ impl Multilevel {
         next.diag.resize(count, Block::ZERO);
         next.off.clear();
         next.off.resize(next.col.len(), Block::ZERO);
-        for c in 0..count {
+    }
+
+    /// [`Self::assemble_galerkin`] of level `l + 1`'s rows `rows`.
+    fn galerkin_rows(&mut self, l: usize, rows: std::ops::Range<usize>) {
+        let (head, tail) = self.coarse.split_at_mut(l + 1);
+        let (lv, next) = (&head[l], &mut tail[0]);
+        for c in rows {
             for slot in next.neighbours(c) {
                 self.marker[next.col[slot] as usize] = slot as u32;
             }
             add_galerkin_row(lv, next, c, &self.marker);
         }
-        next.finish();
     }
 
     /// Dense Cholesky of the coarsest assembled level.

@@ -41,7 +41,8 @@
 //! inverses sum the bonds' blocks, then invert the nodes'; the smoothing
 //! copies the bonds, the inverses and the bonds between aggregates; the
 //! assembly makes level 1's rows, then sums the bonds; the levels finish
-//! level 1's rows and blocks, then build the coarser levels. A build begun
+//! level 1's rows and blocks, then assemble level 2 from it row by row,
+//! then build the coarser levels past it. A build begun
 //! with `parts` > 1 takes each such piece in that many parts: the items of
 //! its phases (a bond, a node, a row, or a phase's start as one item) are
 //! dealt out evenly over the parts in order ([`in_part`]), so the parts
@@ -50,9 +51,11 @@
 //! A phase's start (zeroing or sizing arrays over the nodes) runs whole
 //! in the part its first item falls in, and counts as many items as the
 //! arrays it sizes have entries, so that part takes fewer others.
-//! The coarser levels are one item (on the refined 100 × 50 × 2 wall,
-//! 8,000 nodes, they took 1.1–1.4 ms of the levels' 2.1–2.5). On that
-//! wall a piece took 1.4–2.3 ms in one part.
+//! The levels past level 2 are one item (on the refined 100 × 50 × 2
+//! wall, 8,000 nodes, the levels past 1 took 1.1–1.4 ms of the piece's
+//! 2.1–2.5, most of it level 2), and so is a level 1 reused by a rebuild
+//! with the levels past it. On that wall a piece took 1.4–2.3 ms in one
+//! part.
 
 use super::{COARSEST, Coarse, LocalBond, Multilevel, NONE, PARALLEL_BONDS, resize};
 use glam::DVec3;
@@ -136,6 +139,7 @@ impl Multilevel {
         self.assembled = false;
         self.pairs = 0;
         self.made = 0;
+        self.second = None;
         self.free = fine.free_count();
         let small = self.free <= COARSEST;
         let parts = if small { 1 } else { parts.max(1) };
@@ -290,25 +294,49 @@ impl Multilevel {
             }
             Piece::Assembly => {}
             Piece::Levels => {
-                let (rows, slots) = match (pending.levels, pending.reused) {
-                    (true, false) => (self.coarse[0].len(), self.coarse[0].off.len()),
-                    _ => (0, 0),
+                // Level 1 summed from the bonds is finished, and level 2
+                // assembled from it, in parts (up to `rows` of its rows);
+                // a reused level 1 and the levels past 2 at the end.
+                let plain = pending.levels && !pending.reused;
+                let (rows, slots) = if plain {
+                    (self.coarse[0].len(), self.coarse[0].off.len())
+                } else {
+                    (0, 0)
                 };
-                let (start, finish) = match (pending.levels, pending.reused) {
-                    (true, false) => (1, 1),
-                    _ => (0, 1),
-                };
-                in_part(
-                    part,
-                    parts,
-                    [start, rows, slots, finish],
-                    |phase, range| match phase {
-                        0 => self.coarse[0].start_finish(),
+                let lens = [rows, rows, slots, rows, rows, rows, rows, 1];
+                in_part(part, parts, lens, |phase, range| {
+                    let first = range.start == 0;
+                    match phase {
+                        0 if first => self.coarse[0].start_finish(),
                         1 => self.coarse[0].finish_blocks(range),
                         2 => self.coarse[0].finish_off(range),
-                        _ => self.finish_levels(pending),
-                    },
-                );
+                        3 if first => {
+                            self.coarse[0].finish_pattern();
+                            if self.assembled {
+                                self.balance_buffers();
+                            }
+                            self.used = 1;
+                        }
+                        4 if first => {
+                            self.second = self.next_level();
+                            if let Some(count) = self.second {
+                                self.start_galerkin(0, count);
+                            }
+                        }
+                        5 => {
+                            if let Some(count) = self.second {
+                                let end = range.end.min(count);
+                                self.galerkin_rows(0, range.start.min(end)..end);
+                            }
+                        }
+                        6 if first && self.second.is_some() => {
+                            self.coarse[1].finish();
+                            self.used = 2;
+                        }
+                        7 => self.finish_levels(pending),
+                        _ => {}
+                    }
+                });
             }
         }
         pending.part += 1;
@@ -349,14 +377,15 @@ impl Multilevel {
         if pending.levels {
             if pending.reused {
                 self.finish_reusing();
-            } else {
-                self.coarse[0].finish_pattern();
+                if self.assembled {
+                    self.balance_buffers();
+                }
+                self.used = 1;
+                self.build_coarser(true);
+            } else if self.second.is_some() {
+                // Levels 1 and 2 made in the earlier phases.
+                self.build_coarser(false);
             }
-            if self.assembled {
-                self.balance_buffers();
-            }
-            self.used = 1;
-            self.build_coarser(pending.reused);
             if self.assembled {
                 self.balance_levels();
             }
@@ -457,14 +486,15 @@ mod tests {
     /// parts empty, which is allowed.
     #[test]
     fn a_build_in_parts_is_a_build_in_one_go() {
-        let (centroid, fixed, parallel) = grid_system(14, 11);
+        let (centroid, fixed, parallel) = grid_system(30, 24);
         let single: Vec<LocalBond> = parallel.iter().step_by(4).copied().collect();
         for (name, bonds) in [("single", single), ("parallel", parallel)] {
             let len = centroid.len();
             let mut whole = Multilevel::default();
             whole.build(&centroid, &fixed, &bonds);
             let expected = (levels(&whole), applied(&mut whole, len));
-            assert!(expected.0[0][0] >= 1, "{name}: a level 1");
+            // Levels 1 and 2 in parts, and one past them.
+            assert!(expected.0[0][0] >= 3, "{name}: {} levels", expected.0[0][0]);
             for parts in [1, 2, 3, 5, 8, 40, 100_000] {
                 let mut ml = Multilevel::default();
                 ml.start_build(&centroid, &fixed, &bonds, false, parts);
