@@ -830,6 +830,12 @@ pub struct StressSolver {
     kept_build: Option<KeptBuild>,
     kept_build_ready: Option<KeptBuild>,
     build_trusted: bool,
+    /// A reduced round's start's check resumed after `check_from` of its
+    /// parts, and whether this solver kept what they made (`r` in the kept
+    /// vectors, the bond results in `kept_stresses`; `build_steps.rs`).
+    check_from: u32,
+    check_trusted: bool,
+    kept_stresses: Vec<BondStress>,
     /// Updates taken again at a resume (tests tell a kept update from one
     /// taken again).
     #[cfg(test)]
@@ -840,6 +846,9 @@ pub struct StressSolver {
     /// Steps of a start's first preconditioning taken again at a resume.
     #[cfg(test)]
     starts_again: u32,
+    /// Parts of a start's check taken again at a resume.
+    #[cfg(test)]
+    checks_again: u32,
 }
 
 impl StressSolver {
@@ -1002,12 +1011,17 @@ impl StressSolver {
             kept_build: None,
             kept_build_ready: None,
             build_trusted: false,
+            check_from: 0,
+            check_trusted: false,
+            kept_stresses: Vec::new(),
             #[cfg(test)]
             updates_again: 0,
             #[cfg(test)]
             builds_compared: 0,
             #[cfg(test)]
             starts_again: 0,
+            #[cfg(test)]
+            checks_again: 0,
         })
     }
 
@@ -1203,6 +1217,8 @@ impl StressSolver {
         self.kept_ready = self.kept_iteration.take();
         self.kept_build_ready = self.kept_build.take();
         self.build_trusted = false;
+        self.check_from = 0;
+        self.check_trusted = false;
         self.check_cluster(asset, nodes, health)?;
         if !(loads.gravity.is_finite() && loads.angular_velocity.is_finite()) {
             return Err(StressError::NonFiniteLoad { load: None });
@@ -1848,6 +1864,56 @@ impl StressSolver {
         None
     }
 
+    /// A reduced round's start's check (the warm start's evaluation,
+    /// [`Self::evaluate`]) in [`Self::build_parts`] parts of the bonds,
+    /// each charged an equal share, from part `check_from` (set by the
+    /// caller; the parts before it taken again, uncharged, unless
+    /// `check_trusted`: this solver kept what they made). Before a part
+    /// after the call's first that would pass the limit, the call ends at
+    /// [`RoundStage::Checking`], what the parts made kept for the progress
+    /// (`build_steps.rs`) and no bond results reported. Returns the end of
+    /// the solve when the check passes, `None` when the start goes on.
+    fn check_in_parts(&mut self, inertial: bool, eps: f64) -> Option<CgEnd> {
+        let parts = self.build_parts();
+        let bonds = self.bonds.len();
+        let total = EVALUATION_PASSES * bonds as u64;
+        let from = std::mem::take(&mut self.check_from);
+        // (A part past the last only from damaged bytes: from the start.)
+        let from = if from < parts { from } else { 0 };
+        let range = |part: u32| {
+            let (k, n) = (part as usize, parts as usize);
+            bonds * k / n..bonds * (k + 1) / n
+        };
+        if from > 0 && std::mem::take(&mut self.check_trusted) && self.take_kept_check() {
+            // Goes on from what the parts before made.
+        } else {
+            #[cfg(test)]
+            {
+                self.checks_again += u32::from(from > 0);
+            }
+            self.start_evaluation();
+            for part in 0..from {
+                self.evaluate_bonds(range(part));
+            }
+        }
+        for part in from..parts {
+            let charge = reduced::part_charge(total, part, parts);
+            if part > from && self.passes.saturating_add(charge) > self.pass_limit {
+                // (The caller saves the progress, then keeps what the parts
+                // made for it, `hold_check`.)
+                return Some(CgEnd::CutShort {
+                    iterations: 0,
+                    known: self.rest_residual(),
+                    stage: RoundStage::Checking { part },
+                });
+            }
+            self.evaluate_bonds(range(part));
+            self.passes += charge;
+        }
+        let residual = self.finish_evaluation(inertial);
+        (residual <= eps).then_some(CgEnd::Done(0, Some(residual)))
+    }
+
     fn preconditioning_steps(&self, multilevel: bool) -> u8 {
         if multilevel {
             self.multilevel.apply_steps()
@@ -2136,6 +2202,11 @@ impl StressSolver {
                     if skip {
                         // Charged as the check it stands for.
                         self.passes += EVALUATION_PASSES * self.bonds.len() as u64;
+                    } else if start == CgStart::Step {
+                        // A reduced round's check, in parts.
+                        if let Some(end) = self.check_in_parts(inertial, eps) {
+                            return end;
+                        }
                     } else {
                         let residual = self.evaluate(inertial);
                         if residual <= eps {
@@ -2768,14 +2839,26 @@ impl StressSolver {
     /// reactions on fixed nodes).
     fn evaluate(&mut self, inertial: bool) -> f64 {
         self.passes += EVALUATION_PASSES * self.bonds.len() as u64;
+        self.start_evaluation();
+        self.evaluate_bonds(0..self.bonds.len());
+        self.finish_evaluation(inertial)
+    }
+
+    /// [`Self::evaluate`]'s start: no bond results, `r = b`.
+    fn start_evaluation(&mut self) {
         self.stresses.clear();
         // r = b − K x, accumulated from exactly the forces reported.
         self.r_u.copy_from_slice(&self.b_u);
         self.r_t.copy_from_slice(&self.b_t);
+    }
+
+    /// [`Self::evaluate`] of the bonds `bonds` (after those before them):
+    /// their results, and their forces taken from `r`.
+    fn evaluate_bonds(&mut self, bonds: std::ops::Range<usize>) {
         // Split borrows: the stores into `r` cannot alias the results.
         let (x_u, x_t, sections) = (&self.x_u, &self.x_t, &self.bond_sections);
         let (r_u, r_t) = (&mut self.r_u, &mut self.r_t);
-        self.stresses.extend(self.bonds.iter().map(|lb| {
+        self.stresses.extend(self.bonds[bonds].iter().map(|lb| {
             let (f, m) = bond_load(lb, x_u, x_t);
             let (a, b) = (lb.a as usize, lb.b as usize);
             r_u[b] -= f;
@@ -2784,6 +2867,11 @@ impl StressSolver {
             r_t[a] += lb.ra.cross(f) + m;
             bond_stress(lb, &sections[lb.bond.0 as usize], f, m)
         }));
+    }
+
+    /// [`Self::evaluate`]'s end, every bond evaluated: `K x` kept (a
+    /// reduced system) and the residual.
+    fn finish_evaluation(&mut self, inertial: bool) -> f64 {
         if self.reduced {
             // K x of this answer, for the next call's `implied_residual`.
             self.kx_u.clear();

@@ -77,6 +77,34 @@ impl StressSolver {
             .is_some_and(|k| token != 0 && k.token == token && k.hierarchy == changes)
     }
 
+    /// At a cut inside a reduced round's start's check (its evaluation
+    /// taken in parts, `progress` just saved): sets what the parts made
+    /// aside (`r` into the kept vectors, the bond results, so none are
+    /// reported) and keeps it for the progress under a new token.
+    pub(super) fn hold_check(&mut self, progress: Option<&mut SolveProgress>) {
+        self.swap_kept_check();
+        self.hold_cycle(progress);
+    }
+
+    /// At a resume of that check, trusted ([`Self::trust_cycle`]): puts
+    /// back what the parts before made; false (nothing changed) when the
+    /// kept vectors do not fit the system.
+    pub(super) fn take_kept_check(&mut self) -> bool {
+        let n = self.r_u.len();
+        let fits =
+            self.kept_vectors.r_lens() == (n, n) && self.kept_stresses.len() <= self.bonds.len();
+        if fits {
+            self.swap_kept_check();
+        }
+        fits
+    }
+
+    /// Swaps `r` and the bond results with the kept ones.
+    fn swap_kept_check(&mut self) {
+        self.kept_vectors.swap_r(&mut self.r_u, &mut self.r_t);
+        std::mem::swap(&mut self.stresses, &mut self.kept_stresses);
+    }
+
     /// At a resume inside the hierarchy's build of the progress with
     /// `token`: whether the build pending is the one this solver kept for
     /// it, untouched since (see the module docs); the pieces' parts then

@@ -86,6 +86,18 @@ impl KeptVectors {
         }
     }
 
+    /// The lengths of the kept `r`.
+    pub(super) fn r_lens(&self) -> (usize, usize) {
+        (self.r_u.len(), self.r_t.len())
+    }
+
+    /// Swaps the kept `r` with `r_u`, `r_t` (a start's check in parts
+    /// keeps its partial `r` there, `build_steps.rs`).
+    pub(super) fn swap_r(&mut self, r_u: &mut Vec<DVec3>, r_t: &mut Vec<DVec3>) {
+        std::mem::swap(&mut self.r_u, r_u);
+        std::mem::swap(&mut self.r_t, r_t);
+    }
+
     /// The iteration's start as copied aside: `x_u, x_t, r_u, r_t`.
     pub(super) fn start_mut(&mut self) -> [&mut Vec<DVec3>; 4] {
         [&mut self.x_u, &mut self.x_t, &mut self.r_u, &mut self.r_t]
@@ -205,6 +217,10 @@ mod tests {
         /// the resumes that took its steps again.
         starting_cuts: usize,
         starts_again: u32,
+        /// Calls that ended inside a round's start's check, and the
+        /// resumes that took its parts again.
+        checking_cuts: usize,
+        checks_again: u32,
     }
 
     fn run(reduce_above: u32, between: Between) -> Run {
@@ -238,6 +254,7 @@ mod tests {
         let mut updated_cuts = 0;
         let mut building = Vec::new();
         let mut starting_cuts = 0;
+        let mut checking_cuts = 0;
         for _ in 0..10_000 {
             let r = s
                 .solve_within(&asset, &nodes, &health, &loads, 1, &mut progress)
@@ -253,11 +270,14 @@ mod tests {
                     builds_compared: s.builds_compared,
                     starting_cuts,
                     starts_again: s.starts_again,
+                    checking_cuts,
+                    checks_again: s.checks_again,
                 };
             };
             updated_cuts += usize::from(p.updated().is_some());
             building.extend(p.building());
             starting_cuts += usize::from(p.reduced_round().1 == 13);
+            checking_cuts += usize::from(p.reduced_round().1 == 14);
             match between {
                 Between::Nothing => {}
                 Between::OtherCluster => {
@@ -406,8 +426,12 @@ mod tests {
             assert!(calm.reports.len() > whole.reports.len() + 8);
             assert!(calm.bonds == whole.bonds, "{reduce_above}: in parts");
             // Undisturbed, each call that goes on with the build trusts it
-            // (`build_steps.rs`); a progress from bytes compares.
+            // (`build_steps.rs`); a progress from bytes compares. A reduced
+            // round's check, in parts too, goes on from what its parts
+            // made, or takes them again.
             assert_eq!(calm.builds_compared, 0, "{reduce_above}");
+            assert_eq!(calm.checks_again, 0, "{reduce_above}");
+            assert_eq!(calm.checking_cuts > 0, reduce_above > 0, "{reduce_above}");
             assert_eq!(
                 calm.reports.last().map(|r| r.residual.to_bits()),
                 whole.reports.last().map(|r| r.residual.to_bits())
@@ -422,6 +446,7 @@ mod tests {
                 let other = run_in_parts(reduce_above, between, 64);
                 if between == Between::Bytes {
                     assert!(other.builds_compared > 5, "{reduce_above}");
+                    assert_eq!(other.checks_again as usize, calm.checking_cuts);
                 }
                 assert_eq!(
                     format!("{:?}", other.reports),

@@ -148,6 +148,11 @@ pub(super) enum RoundStage {
     /// preconditioning's cycle taken (`Multilevel::apply_step`; the state,
     /// `x` and `r`, in [`CgState`] as at [`Self::Checked`]).
     Starting { done: u8 },
+    /// Its setup built and its start's check (the evaluation of the warm
+    /// start) under way: `part` of its parts taken (as many as the
+    /// hierarchy's pieces have, see [`Self::Building`]; the progress holds
+    /// the warm start, as at [`Self::Preconditioned`]).
+    Checking { part: u32 },
 }
 
 /// The stage before each piece of the hierarchy's build, in order, and
@@ -250,7 +255,7 @@ impl RoundStage {
             Self::Inverted => 3,
             Self::Smoothed => 4,
             Self::Assembled => 5,
-            Self::Preconditioned => 6,
+            Self::Preconditioned | Self::Checking { .. } => 6,
             Self::Checked | Self::Starting { .. } => 7,
             Self::Iterating => 8,
             Self::Updated => 9,
@@ -276,6 +281,7 @@ impl RoundStage {
             Self::Coarsened => 11,
             Self::Building { .. } => 12,
             Self::Starting { .. } => 13,
+            Self::Checking { .. } => 14,
         }
     }
 }
@@ -558,7 +564,8 @@ impl SolveProgress {
     /// preconditioning, 10 and 11: its update and one or two of its
     /// preconditioning's three steps, 12: inside a piece of the
     /// hierarchy's build, see [`Self::building`], 13: the start's check
-    /// done and one or two steps of its first preconditioning; see "Slices" in
+    /// done and one or two steps of its first preconditioning, 14: the
+    /// start's check under way; see "Slices" in
     /// [`super::reduced`]), and how many chunks are refined. A full solve's
     /// progress uses 4, 6, 5, 7, 3 and 12 for the hierarchy's pieces built
     /// at its switch from the forest, 9, 10 and 11 at a cut inside an
@@ -587,6 +594,7 @@ impl SolveProgress {
         match self.place.stage {
             RoundStage::Building { piece, part } => Some([u32::from(piece), part]),
             RoundStage::Starting { done } => Some([u32::from(done), 0]),
+            RoundStage::Checking { part } => Some([part, 0]),
             _ => None,
         }
     }

@@ -67,7 +67,10 @@
 //!    piece's passes (a cut inside a piece: stage 12,
 //!    [`SolveProgress::building`]);
 //! 3. the conjugate gradient's start: the warm start's check (an
-//!    evaluation, [`EVALUATION_PASSES`] per bond), then the first
+//!    evaluation, [`EVALUATION_PASSES`] per bond, in as many parts of the
+//!    bonds as the hierarchy's pieces, equal shares; a cut inside it:
+//!    stage `Checking`, code 14, `r` and the bond results so far kept in
+//!    the solver or taken again, uncharged), then the first
 //!    preconditioning, charged as an iteration
 //!    ([`super::MULTILEVEL_ITERATION_PASSES`] per bond) in the steps of its
 //!    cycle, equal shares (three on a system that smooths on its bonds,
@@ -309,7 +312,7 @@ impl StressSolver {
                 // built and the solver lost, uncharged.
                 let parts = self.build_parts();
                 let done = stage.hierarchy_place();
-                if done != (0, 0) {
+                if done != (0, 0) && done.0 < HIERARCHY_STEPS.len() {
                     self.trust_build(slot.as_ref().map_or(0, SolveProgress::token));
                 }
                 for (k, (piece, share)) in HIERARCHY_STEPS.into_iter().enumerate() {
@@ -332,7 +335,7 @@ impl StressSolver {
                 // The start's first step: the warm start's check (an
                 // evaluation; the first preconditioning is a step of its
                 // own, `conjugate_gradient`).
-                let start = EVALUATION_PASSES * bonds;
+                let start = part_charge(EVALUATION_PASSES * bonds, 0, parts);
                 if stepped && self.passes.saturating_add(start) > self.pass_limit {
                     let built = if multilevel {
                         RoundStage::Preconditioned
@@ -344,6 +347,14 @@ impl StressSolver {
                     ));
                 }
             }
+            // A check cut in parts goes on after them (`check_in_parts`).
+            (self.check_from, self.check_trusted) = match stage {
+                RoundStage::Checking { part } if !resume => {
+                    let token = slot.as_ref().map_or(0, SolveProgress::token);
+                    (part, self.trust_cycle(token))
+                }
+                _ => (0, false),
+            };
             // A later round in this call starts from nothing.
             stage = RoundStage::NotStarted;
             let (it, evaluated) =
@@ -355,6 +366,9 @@ impl StressSolver {
                         stage: cut,
                     } => {
                         SolveProgress::mark_reduced(&mut slot, self, round, cut, loads);
+                        if let RoundStage::Checking { .. } = cut {
+                            self.hold_check(slot.as_mut());
+                        }
                         *progress = slot;
                         return Ok(self.cut_report(iterations + it, residual));
                     }
