@@ -773,11 +773,56 @@ mod tests {
         }
         let codes: Vec<u8> = order.iter().map(|s| s.code()).collect();
         assert_eq!(codes, [0, 2, 4, 6, 5, 7, 3, 8, 1, 9, 10, 11]);
-        assert!(postcard::from_bytes::<RoundStage>(&[12]).is_err());
+        assert!(postcard::from_bytes::<RoundStage>(&[15]).is_err());
         for done in 0..3 {
             let stage = RoundStage::after_preconditioning(done);
             assert_eq!(stage.preconditioned(), Some(done));
             assert!(stage.holds_state());
         }
+    }
+
+    /// The stages with fields (codes 12 to 14, added as the others were:
+    /// the bytes of every earlier stage read as before) write their code
+    /// and then their fields, and place themselves among the
+    /// others: inside a piece between the stages before and after it, the
+    /// start's check and first preconditioning with the stages they stand
+    /// between; a piece's part 0 and its last part name the stages before
+    /// and after the piece, so a build in one part writes what it did.
+    #[test]
+    fn stages_with_fields_write_their_fields_and_fall_in_place() {
+        use RoundStage::*;
+        for (stage, bytes) in [
+            (Building { piece: 2, part: 3 }, vec![12, 2, 3]),
+            (Starting { done: 1 }, vec![13, 1]),
+            (Checking { part: 200 }, vec![14, 200, 1]),
+        ] {
+            assert_eq!(postcard::to_stdvec(&stage).unwrap_or_default(), bytes);
+            assert_eq!(postcard::from_bytes::<RoundStage>(&bytes).ok(), Some(stage));
+        }
+        assert_eq!(Building { piece: 2, part: 3 }.hierarchy_place(), (2, 3));
+        assert_eq!(Building { piece: 2, part: 3 }.built(), Inverted.built());
+        assert_eq!(Checking { part: 1 }.built(), Preconditioned.built());
+        assert_eq!(Starting { done: 2 }.built(), Checked.built());
+        assert!(Starting { done: 2 }.holds_state() && !Checking { part: 1 }.holds_state());
+        // A damaged piece past the last reads as the build done.
+        assert_eq!(Building { piece: 9, part: 1 }.hierarchy_place(), (5, 0));
+        for (stage, place) in [
+            (NotStarted, (0, 0)),
+            (Reduced, (0, 0)),
+            (Started, (1, 0)),
+            (Assembled, (4, 0)),
+            (Preconditioned, (5, 0)),
+            (Checking { part: 2 }, (5, 0)),
+            (Iterating, (5, 0)),
+        ] {
+            assert_eq!(stage.hierarchy_place(), place, "{stage:?}");
+        }
+        assert_eq!(RoundStage::building(1, 0, 4), Started);
+        assert_eq!(
+            RoundStage::building(1, 2, 4),
+            Building { piece: 1, part: 2 }
+        );
+        assert_eq!(RoundStage::building(1, 4, 4), Inverted);
+        assert_eq!(RoundStage::building(4, 1, 1), Preconditioned);
     }
 }
