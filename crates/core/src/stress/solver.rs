@@ -110,17 +110,17 @@ use crate::stress::damage::{StressBondDamage, stress_damage};
 use crate::stress::material::StressMaterials;
 use crate::stress::multilevel::{HierarchyPiece, Multilevel};
 use crate::stress::section::Section;
-use build_steps::KeptBuild;
 use glam::{DMat3, DVec3, Vec3};
 use iteration_steps::{KeptIteration, KeptVectors};
 use progress::RoundStage;
+use setup_steps::KeptSetup;
 
-mod build_steps;
 mod iteration_steps;
 mod kept;
 mod prepare;
 mod progress;
 pub mod reduced;
+mod setup_steps;
 mod split;
 pub use progress::{SolveProgress, SolveProgressV1};
 pub use reduced::REDUCE_ABOVE;
@@ -824,15 +824,15 @@ pub struct StressSolver {
     /// Bonds per part of the hierarchy's build in steps
     /// ([`BUILD_PART_BONDS`]; tests take smaller parts).
     build_part_bonds: usize,
-    /// A cut inside the hierarchy's build (`build_steps.rs`): kept, as
-    /// the next call found it (taken as each call starts), and whether
-    /// this call trusts the build pending to be over its system.
-    kept_build: Option<KeptBuild>,
-    kept_build_ready: Option<KeptBuild>,
+    /// A cut inside a round's setup (`setup_steps.rs`): kept, as the next
+    /// call found it (taken as each call starts), and whether this call
+    /// trusts the hierarchy's build pending to be over its system.
+    kept_setup: Option<KeptSetup>,
+    kept_setup_ready: Option<KeptSetup>,
     build_trusted: bool,
     /// A reduced round's start's check resumed after `check_from` of its
     /// parts, and whether this solver kept what they made (`r` in the kept
-    /// vectors, the bond results in `kept_stresses`; `build_steps.rs`).
+    /// vectors, the bond results in `kept_stresses`; `setup_steps.rs`).
     check_from: u32,
     check_trusted: bool,
     kept_stresses: Vec<BondStress>,
@@ -1008,8 +1008,8 @@ impl StressSolver {
             kept_ready: None,
             kept_vectors: KeptVectors::default(),
             build_part_bonds: BUILD_PART_BONDS,
-            kept_build: None,
-            kept_build_ready: None,
+            kept_setup: None,
+            kept_setup_ready: None,
             build_trusted: false,
             check_from: 0,
             check_trusted: false,
@@ -1032,7 +1032,7 @@ impl StressSolver {
     #[doc(hidden)]
     pub fn set_build_part_bonds(&mut self, bonds: usize) {
         self.build_part_bonds = bonds.max(1);
-        self.kept_build = None;
+        self.kept_setup = None;
     }
 
     /// The parts each piece of the hierarchy's build is
@@ -1060,7 +1060,7 @@ impl StressSolver {
         // An update kept under the old settings is taken again, and a
         // build pending is compared.
         self.kept_iteration = None;
-        self.kept_build = None;
+        self.kept_setup = None;
         Ok(())
     }
 
@@ -1215,7 +1215,7 @@ impl StressSolver {
         // Only this call may take back an update kept for its progress,
         // or trust a build kept pending for it.
         self.kept_ready = self.kept_iteration.take();
-        self.kept_build_ready = self.kept_build.take();
+        self.kept_setup_ready = self.kept_setup.take();
         self.build_trusted = false;
         self.check_from = 0;
         self.check_trusted = false;
@@ -1818,7 +1818,7 @@ impl StressSolver {
     /// (`x` and `r`, `resumed`: lent by the progress) saved at
     /// [`RoundStage::Checked`] (before step 0) or
     /// [`RoundStage::Starting`], and what the cycle holds kept for the
-    /// progress (`build_steps.rs`).
+    /// progress (`setup_steps.rs`).
     fn first_preconditioning(
         &mut self,
         multilevel: bool,
@@ -1846,7 +1846,7 @@ impl StressSolver {
                 let stage = if step == 0 {
                     RoundStage::Checked
                 } else {
-                    self.hold_cycle(slot.as_mut());
+                    self.hold_setup(slot.as_mut());
                     RoundStage::Starting { done: step }
                 };
                 return Some(CgEnd::CutShort {
@@ -1871,7 +1871,7 @@ impl StressSolver {
     /// `check_trusted`: this solver kept what they made). Before a part
     /// after the call's first that would pass the limit, the call ends at
     /// [`RoundStage::Checking`], what the parts made kept for the progress
-    /// (`build_steps.rs`) and no bond results reported. Returns the end of
+    /// (`setup_steps.rs`) and no bond results reported. Returns the end of
     /// the solve when the check passes, `None` when the start goes on.
     fn check_in_parts(&mut self, inertial: bool, eps: f64) -> Option<CgEnd> {
         let parts = self.build_parts();
@@ -2139,7 +2139,7 @@ impl StressSolver {
                     // solver kept them for this progress).
                     let steps = self.preconditioning_steps(multilevel);
                     let done = if done < steps { done } else { 0 };
-                    if done > 0 && !self.trust_cycle(token) {
+                    if done > 0 && !self.trust_setup(token) {
                         #[cfg(test)]
                         {
                             self.starts_again += 1;
@@ -2686,7 +2686,7 @@ impl StressSolver {
             SolveMode::Anchored
         };
         // (Trusted: kept for the progress this call resumes, see
-        // `build_steps.rs`.)
+        // `setup_steps.rs`.)
         #[cfg(test)]
         if !self.build_trusted && self.multilevel.pending_piece().is_some() {
             self.builds_compared += 1;

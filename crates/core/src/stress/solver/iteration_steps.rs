@@ -92,7 +92,7 @@ impl KeptVectors {
     }
 
     /// Swaps the kept `r` with `r_u`, `r_t` (a start's check in parts
-    /// keeps its partial `r` there, `build_steps.rs`).
+    /// keeps its partial `r` there, `setup_steps.rs`).
     pub(super) fn swap_r(&mut self, r_u: &mut Vec<DVec3>, r_t: &mut Vec<DVec3>) {
         std::mem::swap(&mut self.r_u, r_u);
         std::mem::swap(&mut self.r_t, r_t);
@@ -426,7 +426,7 @@ mod tests {
             assert!(calm.reports.len() > whole.reports.len() + 8);
             assert!(calm.bonds == whole.bonds, "{reduce_above}: in parts");
             // Undisturbed, each call that goes on with the build trusts it
-            // (`build_steps.rs`); a progress from bytes compares. A reduced
+            // (`setup_steps.rs`); a progress from bytes compares. A reduced
             // round's check, in parts too, goes on from what its parts
             // made, or takes them again.
             assert_eq!(calm.builds_compared, 0, "{reduce_above}");

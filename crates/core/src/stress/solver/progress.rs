@@ -603,7 +603,7 @@ impl SolveProgress {
     /// which the solver keeps what the iteration made
     /// ([`super::iteration_steps`]; [`Self::save`] leaves none), or inside
     /// the hierarchy's build the one under which it keeps the build
-    /// pending ([`super::build_steps`]).
+    /// pending ([`super::setup_steps`]).
     pub(super) fn set_token(&mut self, token: u64) {
         self.token = token;
     }

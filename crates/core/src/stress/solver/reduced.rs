@@ -77,7 +77,7 @@
 //!    else one; a call cut after the check leaves the state in the
 //!    progress, stage `Checked`, and after one or two of those steps stage
 //!    `Starting`, code 13, the cycle's vectors kept in the solver or taken
-//!    again, uncharged, `solver/build_steps.rs`);
+//!    again, uncharged, `solver/setup_steps.rs`);
 //! 4. each iteration, cut as a full solve's are: in steps, its update and
 //!    its preconditioning (`solver/iteration_steps.rs`).
 //!
@@ -351,7 +351,7 @@ impl StressSolver {
             (self.check_from, self.check_trusted) = match stage {
                 RoundStage::Checking { part } if !resume => {
                     let token = slot.as_ref().map_or(0, SolveProgress::token);
-                    (part, self.trust_cycle(token))
+                    (part, self.trust_setup(token))
                 }
                 _ => (0, false),
             };
