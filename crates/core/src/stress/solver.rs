@@ -1426,6 +1426,7 @@ impl StressSolver {
     /// Local nodes in ascending chunk order, then the world.
     fn gather_nodes(&mut self, asset: &Asset, nodes: &[ChunkIndex]) -> Result<(), StressError> {
         self.system_kept = false;
+        self.build_trusted = false;
         self.input_nodes.clear();
         self.current = self.current.wrapping_add(1);
         if self.current == 0 {
@@ -2699,6 +2700,8 @@ impl StressSolver {
                 .is_some()
         };
         if pending {
+            // Over this system: the call's next parts need not compare.
+            self.build_trusted = true;
             return;
         }
         let stands = if self.reduced {
@@ -2776,8 +2779,10 @@ impl StressSolver {
             self.hierarchy_mode = (!self.reduced).then_some(mode);
         }
         // In step with the bonds once built; a build under way is not (a
-        // change of the bonds starts another).
+        // change of the bonds starts another), but is over this system for
+        // the rest of the call (`reduce` and a gather drop that).
         self.hierarchy_synced = self.multilevel.pending_piece().is_none();
+        self.build_trusted = !self.hierarchy_synced;
         self.hierarchy_removed.clear();
         self.split_trusted = false;
     }
