@@ -120,6 +120,7 @@ mod kept;
 mod prepare;
 mod progress;
 pub mod reduced;
+mod reduction;
 mod setup_steps;
 mod split;
 pub use progress::{SolveProgress, SolveProgressV1};
@@ -776,6 +777,14 @@ pub struct StressSolver {
     grouped_chunks: Vec<ChunkIndex>,
     old_of: Vec<u32>,
     regrouped: bool,
+    /// The reduction under way grouped the fine nodes the one before did
+    /// (`solver/reduction.rs`; `regroup_hint` reads it).
+    regrouping: bool,
+    /// Steps taken of a reduction cut short whose state the solver holds
+    /// (0: none; `solver/reduction.rs`).
+    reducing: u32,
+    /// Scratch of `fine_rest_residual`: point loads by fine node.
+    load_nodes: Vec<(u32, DVec3, DVec3)>,
     /// Scratch of `split_super_node`: the group's old super-nodes (first
     /// member, size, index), its pieces' members and ends, and their node
     /// values and limits inside.
@@ -843,6 +852,10 @@ pub struct StressSolver {
     /// Pending builds compared with the system (tests tell a trusted one).
     #[cfg(test)]
     builds_compared: u32,
+    /// Calls that went on with a reduction the solver kept
+    /// (`solver/reduction.rs`).
+    #[cfg(test)]
+    reductions_kept: u32,
     /// Steps of a start's first preconditioning taken again at a resume.
     #[cfg(test)]
     starts_again: u32,
@@ -982,6 +995,9 @@ impl StressSolver {
             grouped_chunks: Vec::new(),
             old_of: Vec::new(),
             regrouped: false,
+            regrouping: false,
+            reducing: 0,
+            load_nodes: Vec::new(),
             split_old: Vec::new(),
             split_new: Vec::new(),
             split_ends: Vec::new(),
@@ -1018,6 +1034,8 @@ impl StressSolver {
             updates_again: 0,
             #[cfg(test)]
             builds_compared: 0,
+            #[cfg(test)]
+            reductions_kept: 0,
             #[cfg(test)]
             starts_again: 0,
             #[cfg(test)]
@@ -1225,7 +1243,15 @@ impl StressSolver {
         }
         // A reduced system standing in the solver for these nodes (see
         // `reduced`): no gather.
-        let kept = self.kept_system(nodes, health);
+        let kept = if self.reduction_kept(nodes, health, progress.as_ref()) {
+            #[cfg(test)]
+            {
+                self.reductions_kept += 1;
+            }
+            Some(kept::Kept::Reducing)
+        } else {
+            self.kept_system(nodes, health)
+        };
         if kept.is_none() {
             self.gather_nodes(asset, nodes)?;
         }
@@ -1426,6 +1452,7 @@ impl StressSolver {
     /// Local nodes in ascending chunk order, then the world.
     fn gather_nodes(&mut self, asset: &Asset, nodes: &[ChunkIndex]) -> Result<(), StressError> {
         self.system_kept = false;
+        self.reducing = 0;
         self.build_trusted = false;
         self.input_nodes.clear();
         self.current = self.current.wrapping_add(1);

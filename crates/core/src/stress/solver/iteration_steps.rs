@@ -221,6 +221,10 @@ mod tests {
         /// resumes that took its parts again.
         checking_cuts: usize,
         checks_again: u32,
+        /// Calls that ended inside a round's reduction: the steps taken;
+        /// and the calls that went on with the reduction kept.
+        reducing: Vec<u32>,
+        reductions_kept: u32,
     }
 
     fn run(reduce_above: u32, between: Between) -> Run {
@@ -255,6 +259,7 @@ mod tests {
         let mut building = Vec::new();
         let mut starting_cuts = 0;
         let mut checking_cuts = 0;
+        let mut reducing = Vec::new();
         for _ in 0..10_000 {
             let r = s
                 .solve_within(&asset, &nodes, &health, &loads, 1, &mut progress)
@@ -272,12 +277,17 @@ mod tests {
                     starts_again: s.starts_again,
                     checking_cuts,
                     checks_again: s.checks_again,
+                    reducing,
+                    reductions_kept: s.reductions_kept,
                 };
             };
             updated_cuts += usize::from(p.updated().is_some());
             building.extend(p.building());
             starting_cuts += usize::from(p.reduced_round().1 == 13);
             checking_cuts += usize::from(p.reduced_round().1 == 14);
+            if p.reduced_round().1 == 15 {
+                reducing.extend(p.stage_fields().map(|f| f[0]));
+            }
             match between {
                 Between::Nothing => {}
                 Between::OtherCluster => {
@@ -396,14 +406,16 @@ mod tests {
 
     /// The hierarchy's pieces taken in parts (here of 64 bonds, so the
     /// reduced wall's pieces take several; Parts in
-    /// `multilevel/build.rs`): under the tightest limit a call ends inside
-    /// pieces, after each of their parts, and whatever happens between
-    /// two calls (another cluster solved or prepared, whose builds drop
-    /// the one under way, which the next call then takes again uncharged
-    /// through the parts taken; the progress through bytes) every call
-    /// reports the same, and the solve ends with the bond results of one
-    /// unlimited call, bit for bit. Full (its switch from the forest) and
-    /// reduced.
+    /// `multilevel/build.rs`), and a refining round's reduction in steps
+    /// (`solver/reduction.rs`; 27 on the wall refined): under the tightest
+    /// limit a call ends inside pieces, after each of their parts, and
+    /// inside the reduction after each of its steps, and whatever happens
+    /// between two calls (another cluster solved or prepared, whose builds
+    /// drop the one under way, which the next call then takes again
+    /// uncharged through the parts taken; the progress through bytes)
+    /// every call reports the same, and the solve ends with the bond
+    /// results of one unlimited call, bit for bit. Full (its switch from
+    /// the forest) and reduced.
     #[test]
     fn a_build_in_parts_gives_the_calls_of_one_in_any_weather() {
         for reduce_above in [0, 100] {
@@ -424,6 +436,20 @@ mod tests {
                 );
             }
             assert!(calm.reports.len() > whole.reports.len() + 8);
+            // Every refining round's reduction is cut after each of its
+            // steps but the last (1 to 26, every time), and each next call
+            // goes on with what the solver kept; the first round's is one
+            // step, and one unlimited call takes none.
+            assert!(whole.reducing.is_empty());
+            if reduce_above == 0 {
+                assert!(calm.reducing.is_empty());
+            } else {
+                let rounds = calm.reducing.len() / 26;
+                assert!(rounds >= 2, "{:?}", calm.reducing);
+                let steps: Vec<u32> = (0..rounds).flat_map(|_| 1..=26).collect();
+                assert_eq!(calm.reducing, steps);
+                assert_eq!(calm.reductions_kept as usize, calm.reducing.len());
+            }
             assert!(calm.bonds == whole.bonds, "{reduce_above}: in parts");
             // Undisturbed, each call that goes on with the build trusts it
             // (`setup_steps.rs`); a progress from bytes compares. A reduced
@@ -454,6 +480,9 @@ mod tests {
                     "{reduce_above}, {between:?}"
                 );
                 assert_eq!(other.building, calm.building, "{reduce_above}, {between:?}");
+                assert_eq!(other.reducing, calm.reducing, "{reduce_above}, {between:?}");
+                // Anything between two calls takes the steps again.
+                assert_eq!(other.reductions_kept, 0, "{reduce_above}, {between:?}");
                 assert!(
                     other.bonds == calm.bonds,
                     "{reduce_above}, {between:?}: the bond results differ"

@@ -34,7 +34,7 @@
 //! bonds to the world alone is gathered again (their loss may leave it
 //! unanchored).
 
-use super::{StressSolver, bond_load};
+use super::{SolveProgress, StressSolver, bond_load};
 use crate::asset::Asset;
 use crate::index::ChunkIndex;
 
@@ -47,6 +47,10 @@ pub(super) enum Kept {
     /// The same nodes in the same order; bonds have broken since (listed
     /// in `newly_broken`, already taken out of `bond_list`), none mended.
     Broken,
+    /// No reduced system stands, but a reduction cut short for the
+    /// progress the call resumes, over the same nodes and intact bonds
+    /// (`solver/reduction.rs`): the call goes on with it.
+    Reducing,
 }
 
 /// What the bonds broken since do to the kept system's grouping (see
@@ -90,6 +94,32 @@ impl StressSolver {
             .then_some(Kept::Broken)
     }
 
+    /// Whether the solver holds a reduction cut short (`reducing` steps
+    /// taken) for `progress`, cut by the last call on this solver (the
+    /// token of `solver/setup_steps.rs`, the hierarchy untouched since),
+    /// over these very nodes with the same bonds intact: then the call
+    /// goes on with it ([`Kept::Reducing`]) and takes the trust (no later
+    /// piece of this call relies on it). Changes nothing otherwise.
+    pub(super) fn reduction_kept(
+        &mut self,
+        nodes: &[ChunkIndex],
+        health: &[f32],
+        progress: Option<&SolveProgress>,
+    ) -> bool {
+        let Some(p) = progress else {
+            return false;
+        };
+        let kept = self.reducing > 0
+            && p.reducing() == Some(self.reducing)
+            && nodes == self.input_nodes.as_slice()
+            && self
+                .broken_inside
+                .iter()
+                .all(|&b| !(health[b as usize] > 0.0))
+            && self.bond_list.iter().all(|&b| health[b as usize] > 0.0);
+        kept && self.trust_setup(p.token())
+    }
+
     /// For [`Kept::Broken`]: moves the bonds broken since from `bond_list`
     /// to `newly_broken` and `broken_inside`, as a gather would sort them.
     pub(super) fn take_broken(&mut self, health: &[f32]) {
@@ -116,6 +146,7 @@ impl StressSolver {
     /// bonds keep their order), so nothing is copied or rebuilt here. Only
     /// `reduce` may follow.
     pub(super) fn restore_fine(&mut self) {
+        self.reducing = 0;
         self.swap_fine();
         self.reduced = false;
         self.system_kept = false;

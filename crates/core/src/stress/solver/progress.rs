@@ -153,6 +153,10 @@ pub(super) enum RoundStage {
     /// hierarchy's pieces have, see [`Self::Building`]; the progress holds
     /// the warm start, as at [`Self::Preconditioned`]).
     Checking { part: u32 },
+    /// Its reduction under way: `done` of its steps taken (at least one,
+    /// fewer than it has; see `solver/reduction.rs`). The progress holds
+    /// the warm start, as at [`Self::NotStarted`].
+    Reducing { done: u32 },
 }
 
 /// The stage before each piece of the hierarchy's build, in order, and
@@ -241,6 +245,17 @@ impl RoundStage {
         }
     }
 
+    /// How many steps of the round's reduction earlier calls took
+    /// (`solver/reduction.rs`): none before it, all (`u32::MAX`) once it
+    /// is built.
+    pub(super) fn reduction_done(self) -> u32 {
+        match self {
+            Self::Reducing { done } => done,
+            s if s.built() >= Self::Reduced.built() => u32::MAX,
+            _ => 0,
+        }
+    }
+
     /// The setup done before the round iterates, in order: what is left
     /// to build and charge (a stage inside a piece counts as the one
     /// before it).
@@ -249,7 +264,7 @@ impl RoundStage {
             Self::Building { piece, .. } => {
                 PIECE_STAGES[usize::from(piece).min(PIECE_STAGES.len() - 1)].built()
             }
-            Self::NotStarted => 0,
+            Self::NotStarted | Self::Reducing { .. } => 0,
             Self::Reduced => 1,
             Self::Started => 2,
             Self::Inverted => 3,
@@ -282,6 +297,7 @@ impl RoundStage {
             Self::Building { .. } => 12,
             Self::Starting { .. } => 13,
             Self::Checking { .. } => 14,
+            Self::Reducing { .. } => 15,
         }
     }
 }
@@ -565,7 +581,7 @@ impl SolveProgress {
     /// preconditioning's three steps, 12: inside a piece of the
     /// hierarchy's build, see [`Self::building`], 13: the start's check
     /// done and one or two steps of its first preconditioning, 14: the
-    /// start's check under way; see "Slices" in
+    /// start's check under way, 15: inside its reduction; see "Slices" in
     /// [`super::reduced`]), and how many chunks are refined. A full solve's
     /// progress uses 4, 6, 5, 7, 3 and 12 for the hierarchy's pieces built
     /// at its switch from the forest, 9, 10 and 11 at a cut inside an
@@ -595,6 +611,7 @@ impl SolveProgress {
             RoundStage::Building { piece, part } => Some([u32::from(piece), part]),
             RoundStage::Starting { done } => Some([u32::from(done), 0]),
             RoundStage::Checking { part } => Some([part, 0]),
+            RoundStage::Reducing { done } => Some([done, 0]),
             _ => None,
         }
     }
@@ -606,6 +623,15 @@ impl SolveProgress {
     /// pending ([`super::setup_steps`]).
     pub(super) fn set_token(&mut self, token: u64) {
         self.token = token;
+    }
+
+    /// Of a reduced round's progress cut inside its reduction
+    /// ([`RoundStage::Reducing`]): how many of its steps were taken.
+    pub(super) fn reducing(&self) -> Option<u32> {
+        match self.place.stage {
+            RoundStage::Reducing { done } if self.place.round > 0 => Some(done),
+            _ => None,
+        }
     }
 
     /// The token [`Self::set_token`] gave (0 for none).

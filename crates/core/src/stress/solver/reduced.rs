@@ -55,7 +55,13 @@
 //! (after one step at least, so a solve advances under any limit):
 //!
 //! 1. the reduction (grouping, super-node bonds, forest), charged as the
-//!    gather every call is charged;
+//!    gather every call is charged (covered by the call's own gather when
+//!    the round starts the call); a refining round's reduction of a
+//!    system of more than one part of [`super::BUILD_PART_BONDS`] bonds in
+//!    steps (`solver/reduction.rs`), equal shares of that charge (a cut
+//!    inside it: stage `Reducing`, code 15, what the steps made kept in
+//!    the solver or taken again, uncharged; a call that finds the reduced
+//!    system standing takes the steps left all the same, doing nothing);
 //! 2. the multilevel hierarchy's build, in five pieces
 //!    (`multilevel/build.rs`: the fine level's copy and aggregates, its
 //!    inverse blocks, its smoothing, level 1's blocks, the rest of the
@@ -82,7 +88,7 @@
 //!    its preconditioning (`solver/iteration_steps.rs`).
 //!
 //! A converged round that refines ends the call when the next round's
-//! reduction would pass the limit. The [`SolveProgress`] keeps the round,
+//! reduction's first step would pass the limit. The [`SolveProgress`] keeps the round,
 //! how far it came, the refined chunks and the iteration state, keyed by
 //! the full-resolution nodes, intact bonds and loads (bit for bit); the
 //! next call with the same ones continues at the next step, rebuilding
@@ -105,9 +111,8 @@
 use super::kept::{Grouping, Kept};
 use super::progress::RoundStage;
 use super::{
-    CgStart, DVec3, EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES, NONE,
-    STRUCTURE_PASSES, SolveMode, SolveProgress, StressError, StressLoads, StressReport,
-    StressSolver,
+    CgStart, EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES, STRUCTURE_PASSES,
+    SolveMode, SolveProgress, StressError, StressLoads, StressReport, StressSolver,
 };
 use crate::asset::Asset;
 use crate::index::{BondIndex, ChunkIndex};
@@ -246,6 +251,8 @@ impl StressSolver {
         // Whether this call has taken a step of the solve (see Slices):
         // before its first, a call does not end.
         let mut stepped = false;
+        // The residual of the last round this call converged, once known.
+        let mut known: Option<f64> = None;
         loop {
             let mut start_warm = false;
             let grouping = match kept {
@@ -260,6 +267,20 @@ impl StressSolver {
             if let Grouping::Splits(g) = grouping {
                 self.split_super_node(g as usize, health);
             }
+            // The reduction's steps (one but for a refining round of a
+            // large system, `solver/reduction.rs`), charged as a gather
+            // between them (nothing more when the call's gather covers
+            // it), and how many an earlier call took.
+            let steps = self.reduction_steps(round + 1);
+            let reduction = (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds;
+            let share = |s: u32| {
+                if charged {
+                    0
+                } else {
+                    part_charge(reduction, s, steps)
+                }
+            };
+            let done = stage.reduction_done();
             if grouping != Grouping::Changes {
                 if kept == Some(Kept::Broken) {
                     // A split renumbered the nodes: the adjacency is built.
@@ -271,22 +292,64 @@ impl StressSolver {
                 self.fix_unreached();
                 // The warm start waits for whether the call resumes (below).
                 start_warm = true;
+                // The reduction stands: its steps left are taken as steps
+                // all the same, so the call ends where one that reduced
+                // would (the first, unless an earlier call took the whole
+                // reduction, is this call's step).
+                if stage.built() < RoundStage::Reduced.built() {
+                    for s in done..steps {
+                        if stepped && self.passes.saturating_add(share(s)) > self.pass_limit {
+                            return Ok(self.cut_reducing(
+                                asset,
+                                &mut slot,
+                                progress,
+                                round + 1,
+                                s,
+                                iterations,
+                                known,
+                                loads,
+                            ));
+                        }
+                        self.passes += share(s);
+                        stepped = true;
+                    }
+                }
             } else {
-                if first && kept.is_some() {
+                // Steps taken by an earlier call are taken again, uncharged,
+                // unless this solver kept them for this call.
+                let mut from = 0;
+                if first && kept == Some(Kept::Reducing) {
+                    from = self.reducing;
+                } else if first && kept.is_some() {
                     self.restore_fine();
                 } else if !gathered {
                     self.gather_nodes(asset, nodes)?;
                     self.gather_bonds(asset, health);
                 }
-                if !charged {
-                    self.passes += (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds;
+                self.reducing = 0;
+                for s in from..steps {
+                    let taken = s >= done;
+                    if taken && stepped && self.passes.saturating_add(share(s)) > self.pass_limit {
+                        self.reducing = s;
+                        return Ok(self.cut_reducing(
+                            asset,
+                            &mut slot,
+                            progress,
+                            round + 1,
+                            s,
+                            iterations,
+                            known,
+                            loads,
+                        ));
+                    }
+                    self.reduce_step(asset, health, s, steps);
+                    if taken {
+                        self.passes += share(s);
+                        stepped = true;
+                    }
                 }
-                self.reduce(asset, health);
-                self.build_forest();
+                self.reducing = 0;
             }
-            // The reduction is this call's step unless an earlier call took
-            // it (and this one only found it standing, or built it again).
-            stepped |= stage.built() < RoundStage::Reduced.built();
             gathered = false;
             charged = false;
             first = false;
@@ -393,9 +456,15 @@ impl StressSolver {
                 self.report = Some(report);
                 return Ok(report);
             }
-            // The next round starts with its reduction, charged as a
-            // gather.
-            let next = (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds;
+            // The next round starts with its reduction's first step, its
+            // share of a gather.
+            known = Some(residual);
+            let steps = self.reduction_steps(round + 1);
+            let next = part_charge(
+                (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds,
+                0,
+                steps,
+            );
             if self.passes.saturating_add(next) > self.pass_limit {
                 self.stresses.clear();
                 SolveProgress::mark_reduced(
@@ -434,6 +503,43 @@ impl StressSolver {
         self.cut_report(iterations, residual)
     }
 
+    /// Ends a call inside round `round`'s reduction, before its step
+    /// `done` (see `solver/reduction.rs`): the place goes into `progress`
+    /// (with the warm start the round starts from), the solver keeps what
+    /// the steps made for it under the progress's token, and the report
+    /// has the iterations of this call and the residual of the round it
+    /// converged (`known`), else the residual at rest of the
+    /// full-resolution system (no system of the round stands).
+    #[allow(clippy::too_many_arguments)]
+    fn cut_reducing(
+        &mut self,
+        asset: &Asset,
+        slot: &mut Option<SolveProgress>,
+        progress: &mut Option<SolveProgress>,
+        round: u32,
+        done: u32,
+        iterations: u32,
+        known: Option<f64>,
+        loads: &StressLoads<'_>,
+    ) -> StressReport {
+        self.stresses.clear();
+        let stage = if done == 0 {
+            RoundStage::NotStarted
+        } else {
+            RoundStage::Reducing { done }
+        };
+        SolveProgress::mark_reduced(slot, self, round, stage, loads);
+        if self.reducing > 0 {
+            self.hold_setup(slot.as_mut());
+        }
+        *progress = slot.take();
+        let residual = match known {
+            Some(residual) => residual,
+            None => self.fine_rest_residual(asset, loads),
+        };
+        self.cut_report(iterations, residual)
+    }
+
     /// The report of a call that ends before the solve is done.
     fn cut_report(&mut self, iterations: u32, residual: f64) -> StressReport {
         let report = StressReport {
@@ -445,316 +551,6 @@ impl StressSolver {
         };
         self.report = Some(report);
         report
-    }
-
-    /// Groups the fine system into super-nodes and rewrites the node
-    /// arrays, bonds and adjacency for them. The fine system is the one
-    /// gathered, or the one kept aside (`restore_fine`), whose bonds broken
-    /// since are passed over here and by the grouping's search.
-    pub(super) fn reduce(&mut self, asset: &Asset, health: &[f32]) {
-        // The fine structure's bonds, adjacency, forest and hierarchy are
-        // overwritten by the super-nodes': none may be reused after.
-        self.key_valid = false;
-        self.forest_mode = None;
-        self.hierarchy_mode = None;
-        // A hierarchy built in pieces continues only over the grouping it
-        // began with (a rebuild's counterparts, `old_of`, are made anew
-        // here, even for the same system).
-        self.multilevel.drop_pending();
-        self.build_trusted = false;
-        // The fine system is kept aside (`restore_fine` puts it back).
-        self.swap_fine();
-        if !self.fine_restored {
-            self.fine_ids.clear();
-            self.fine_ids
-                .extend(self.fine_bonds.iter().map(|lb| lb.bond.0));
-            self.fine_ends.clear();
-            self.fine_ends
-                .extend(self.fine_bonds.iter().map(|lb| [lb.a, lb.b]));
-        }
-        self.fine_restored = false;
-        self.kx_valid = false;
-        #[cfg(test)]
-        {
-            self.reductions += 1;
-        }
-        let n = self.fine_chunk.len();
-        // The grouping before, kept for the hierarchy's rebuild
-        // (`regroup_hint`) when it grouped these very nodes.
-        let regrouping = self.grouped_chunks == self.fine_chunk;
-        self.prev_node_of.clone_from(&self.node_of);
-        self.prev_member_offsets.clone_from(&self.member_offsets);
-        // The groups of the intact structure (cached while the fine nodes,
-        // anchors and refinement are the same), then their pieces over the
-        // intact bonds: the super-nodes.
-        if !(regrouping
-            && self.pristine_fixed == self.fine_fixed
-            && self.pristine_refined == self.refined)
-        {
-            self.pristine_groups(asset);
-        }
-        self.node_of.clear();
-        self.node_of.resize(n + 1, NONE);
-        let mut count = 0u32;
-        for g in 0..self.pristine_offsets.len().saturating_sub(1) {
-            for m in self.pristine_offsets[g]..self.pristine_offsets[g + 1] {
-                let s = self.pristine_members[m as usize] as usize;
-                if self.node_of[s] == NONE {
-                    self.node_of[s] = count;
-                    self.search_piece(s, health);
-                    count += 1;
-                }
-            }
-        }
-        let nn = count as usize;
-        self.node_of[n] = count;
-        // Members, in ascending fine order.
-        self.member_offsets.clear();
-        self.member_offsets.resize(nn + 2, 0);
-        for i in 0..n {
-            self.member_offsets[self.node_of[i] as usize + 1] += 1;
-        }
-        for k in 0..=nn {
-            self.member_offsets[k + 1] += self.member_offsets[k];
-        }
-        self.members.clear();
-        self.members.resize(n, 0);
-        // `dist` is the fill cursor here.
-        self.dist.clear();
-        self.dist.extend_from_slice(&self.member_offsets[..=nn]);
-        for i in 0..n {
-            let slot = &mut self.dist[self.node_of[i] as usize];
-            self.members[*slot as usize] = i as u32;
-            *slot += 1;
-        }
-        // The node arrays of the super-nodes.
-        self.chunk.clear();
-        self.centroid.clear();
-        self.fixed.clear();
-        self.node_mass.clear();
-        self.inv_w2.clear();
-        self.inv_wl2.clear();
-        for k in 0..nn {
-            let v = self.super_node_values(k);
-            self.chunk.push(v.chunk);
-            self.centroid.push(v.centroid);
-            self.fixed.push(v.fixed);
-            self.node_mass.push(v.mass);
-            self.inv_w2.push(v.inv_w2);
-            self.inv_wl2.push(v.inv_wl2);
-        }
-        self.centroid.push(DVec3::ZERO);
-        self.fixed.push(true);
-        self.inv_w2.push(0.0);
-        self.inv_wl2.push(0.0);
-        // Bonds between nodes, arms from the node centres; a bond inside a
-        // super-node leaves only its limits.
-        self.inner_limit.clear();
-        self.inner_limit.resize(nn, [f32::INFINITY; 3]);
-        self.bonds.clear();
-        self.hierarchy_synced = false;
-        self.split_trusted = false;
-        for e in 0..self.fine_ids.len() {
-            let bond = self.fine_ids[e];
-            if !(health[bond as usize] > 0.0) {
-                // Broken since the fine system was gathered (it was kept
-                // aside, `restore_fine`).
-                continue;
-            }
-            let [fa, fb] = self.fine_ends[e];
-            let (a, b) = (self.node_of[fa as usize], self.node_of[fb as usize]);
-            if a == b {
-                lower_limits(
-                    &mut self.inner_limit[a as usize],
-                    self.materials.of(BondIndex(bond)),
-                );
-                continue;
-            }
-            let lb = self.reduced_bond(e, a, b);
-            self.bonds.push(lb);
-        }
-        self.build_adjacency();
-        self.reset_vectors(nn + 1);
-        self.regroup_hint(regrouping);
-        self.grouped_chunks.clone_from(&self.fine_chunk);
-        self.reduced = true;
-        self.system_kept = true;
-        self.system_refined.clone_from(&self.refined);
-    }
-
-    /// After a grouping of the same fine nodes as the one before
-    /// (`regrouping`): each super-node's old counterpart, one with the same
-    /// members (`NONE` if none), and the world's, in `old_of`, which the
-    /// hierarchy's build reads ([`Multilevel::rebuild`]: the rows of
-    /// super-nodes that stand are copied, checked there). O(fine nodes).
-    ///
-    /// [`Multilevel::rebuild`]: crate::stress::multilevel::Multilevel::rebuild
-    fn regroup_hint(&mut self, regrouping: bool) {
-        self.old_of.clear();
-        self.regrouped = false;
-        let old_count = self.prev_member_offsets.len().saturating_sub(2);
-        if !regrouping || old_count == 0 {
-            return;
-        }
-        let size = |offsets: &[u32], k: usize| offsets[k + 1] - offsets[k];
-        for k in 0..self.chunk.len() {
-            let members = self.members_of(k);
-            let o = self.prev_node_of[members[0] as usize];
-            let same = (o as usize) < old_count
-                && size(&self.prev_member_offsets, o as usize) == members.len() as u32
-                && members.iter().all(|&m| self.prev_node_of[m as usize] == o);
-            self.old_of.push(if same { o } else { NONE });
-        }
-        // The world.
-        self.old_of.push(old_count as u32);
-        self.regrouped = true;
-    }
-
-    /// The groups of the cluster's intact structure (see "Reduction"):
-    /// breadth-first from each fine node not yet grouped (ascending), every
-    /// free, unrefined node not yet grouped within [`REDUCE_RADIUS`] hops
-    /// over the bonds between the cluster's chunks, broken or not;
-    /// anchors and refined nodes alone. Kept in `pristine_of` and, per
-    /// group, its members ascending (`pristine_offsets`,
-    /// `pristine_members`); they depend on the fine nodes, anchors and
-    /// refinement only, which are recorded with them. O(fine nodes + their
-    /// bonds); `order` and `dist` are scratch.
-    fn pristine_groups(&mut self, asset: &Asset) {
-        let n = self.fine_chunk.len();
-        // Every bond between the cluster's chunks: the fine adjacency (the
-        // bonds intact when it was gathered) and, in `pristine_adj`, those
-        // broken then (`broken_inside`; it may repeat some of the first,
-        // which does no harm). The groups do not depend on the order the
-        // search meets neighbours in: a group is every eligible node within
-        // the radius of its seed over eligible nodes.
-        self.pristine_adj_offsets.clear();
-        self.pristine_adj_offsets.resize(n + 1, 0);
-        self.pristine_adj.clear();
-        for &b in &self.broken_inside {
-            if let Some((i, j)) = self.bond_nodes(asset, b) {
-                self.pristine_adj_offsets[i + 1] += 1;
-                self.pristine_adj_offsets[j + 1] += 1;
-            }
-        }
-        for i in 0..n {
-            self.pristine_adj_offsets[i + 1] += self.pristine_adj_offsets[i];
-        }
-        self.pristine_adj
-            .resize(self.pristine_adj_offsets[n] as usize, 0);
-        if !self.pristine_adj.is_empty() {
-            // `dist` is the fill cursor here.
-            self.dist.clear();
-            self.dist.extend_from_slice(&self.pristine_adj_offsets[..n]);
-            for k in 0..self.broken_inside.len() {
-                if let Some((i, j)) = self.bond_nodes(asset, self.broken_inside[k]) {
-                    for (from, to) in [(i, j), (j, i)] {
-                        self.pristine_adj[self.dist[from] as usize] = to as u32;
-                        self.dist[from] += 1;
-                    }
-                }
-            }
-        }
-        self.pristine_of.clear();
-        self.pristine_of.resize(n, NONE);
-        self.dist.clear();
-        self.dist.resize(n + 1, 0);
-        let mut groups = 0u32;
-        for s in 0..n {
-            if self.pristine_of[s] != NONE {
-                continue;
-            }
-            self.pristine_of[s] = groups;
-            if !(self.fine_fixed[s] || self.refined[s]) {
-                self.order.clear();
-                self.order.push(s as u32);
-                self.dist[s] = 0;
-                let mut head = 0;
-                while head < self.order.len() {
-                    let u = self.order[head] as usize;
-                    head += 1;
-                    if self.dist[u] == REDUCE_RADIUS {
-                        continue;
-                    }
-                    let fine =
-                        self.fine_adj_offsets[u] as usize..self.fine_adj_offsets[u + 1] as usize;
-                    let broken = self.pristine_adj_offsets[u] as usize
-                        ..self.pristine_adj_offsets[u + 1] as usize;
-                    for k in fine.chain(broken.map(|k| k + self.fine_adj_nodes.len())) {
-                        let v = if k < self.fine_adj_nodes.len() {
-                            self.fine_adj_nodes[k] as usize
-                        } else {
-                            self.pristine_adj[k - self.fine_adj_nodes.len()] as usize
-                        };
-                        if v < n
-                            && self.pristine_of[v] == NONE
-                            && !self.fine_fixed[v]
-                            && !self.refined[v]
-                        {
-                            self.pristine_of[v] = groups;
-                            self.dist[v] = self.dist[u] + 1;
-                            self.order.push(v as u32);
-                        }
-                    }
-                }
-            }
-            groups += 1;
-        }
-        // Members per group, ascending.
-        let groups = groups as usize;
-        self.pristine_offsets.clear();
-        self.pristine_offsets.resize(groups + 1, 0);
-        for &g in &self.pristine_of {
-            self.pristine_offsets[g as usize + 1] += 1;
-        }
-        for g in 0..groups {
-            self.pristine_offsets[g + 1] += self.pristine_offsets[g];
-        }
-        self.pristine_members.clear();
-        self.pristine_members.resize(n, 0);
-        self.dist.clear();
-        self.dist
-            .extend_from_slice(&self.pristine_offsets[..groups]);
-        for i in 0..n {
-            let slot = &mut self.dist[self.pristine_of[i] as usize];
-            self.pristine_members[*slot as usize] = i as u32;
-            *slot += 1;
-        }
-        self.pristine_fixed.clone_from(&self.fine_fixed);
-        self.pristine_refined.clone_from(&self.refined);
-    }
-
-    /// The piece of `seed`'s group joined to it by intact bonds: every fine
-    /// node of the same group (`pristine_of`) reached from `seed` over
-    /// intact bonds and not yet in a super-node (`node_of` is `NONE`) joins
-    /// `seed`'s super-node (`node_of[seed]`). Returns the piece's size;
-    /// `order` is scratch. The fine system must be kept aside (the `fine_*`
-    /// arrays).
-    pub(super) fn search_piece(&mut self, seed: usize, health: &[f32]) -> usize {
-        let n = self.fine_chunk.len();
-        let (group, node) = (self.pristine_of[seed], self.node_of[seed]);
-        self.order.clear();
-        self.order.push(seed as u32);
-        let mut head = 0;
-        while head < self.order.len() {
-            let u = self.order[head] as usize;
-            head += 1;
-            let (lo, hi) = (
-                self.fine_adj_offsets[u] as usize,
-                self.fine_adj_offsets[u + 1] as usize,
-            );
-            for k in lo..hi {
-                let v = self.fine_adj_nodes[k] as usize;
-                if v < n
-                    && self.node_of[v] == NONE
-                    && self.pristine_of[v] == group
-                    && health[self.fine_ids[self.fine_adj_bonds[k] as usize] as usize] > 0.0
-                {
-                    self.node_of[v] = node;
-                    self.order.push(v as u32);
-                }
-            }
-        }
-        self.order.len()
     }
 
     /// The fine system's arrays and the node arrays trade places: `reduce`
