@@ -1090,6 +1090,9 @@ impl StressSolver {
     /// Forgets every warm start (the next solve starts from rest).
     pub fn reset_warm_start(&mut self) {
         self.kx_valid = false;
+        // A progress cut by the last call no longer finds the warm start
+        // it left here (`solver/setup_steps.rs`).
+        self.kept_setup = None;
         self.warm_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
         self.warm_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
     }
@@ -1115,6 +1118,7 @@ impl StressSolver {
             return Err(StressError::NonFiniteLoad { load: None });
         }
         self.kx_valid = false;
+        self.kept_setup = None;
         self.warm_u.copy_from_slice(u);
         self.warm_t.copy_from_slice(t);
         Ok(())

@@ -200,6 +200,10 @@ mod tests {
         /// left after a few calls (its hierarchy's build pending, over its
         /// own system).
         OtherSliced,
+        /// The solver's warm starts are forgotten, then put back as they
+        /// were (a reduced round resumed without state starts from the
+        /// progress's own warm start).
+        WarmStart,
     }
 
     struct Run {
@@ -302,6 +306,13 @@ mod tests {
                 Between::Bytes => {
                     let bytes = postcard::to_stdvec(&progress).unwrap_or_default();
                     progress = postcard::from_bytes(&bytes).unwrap_or_else(|e| panic!("{e}"));
+                }
+                Between::WarmStart => {
+                    let (u, t) = s.warm_start();
+                    let (u, t) = (u.to_vec(), t.to_vec());
+                    s.reset_warm_start();
+                    s.set_warm_start(&u, &t).unwrap_or_else(|e| panic!("{e}"));
+                    s.reset_warm_start();
                 }
                 Between::OtherSliced => {
                     let mut other = None;
@@ -468,6 +479,7 @@ mod tests {
                 Between::Bytes,
                 Between::Settings,
                 Between::OtherSliced,
+                Between::WarmStart,
             ] {
                 let other = run_in_parts(reduce_above, between, 64);
                 if between == Between::Bytes {

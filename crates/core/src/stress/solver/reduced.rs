@@ -215,6 +215,9 @@ impl StressSolver {
         let mut slot = progress.take();
         // How far the round under way came in earlier calls.
         let mut stage = RoundStage::NotStarted;
+        // The round whose place (its warm start, refinement and keys) the
+        // progress holds as this call found it, while it does.
+        let mut place_of: Option<u32> = None;
         if let Some((at, at_stage, refined)) = slot
             .as_ref()
             .and_then(|p| p.reduced_place(self.fine_nodes(), &self.bond_list, loads))
@@ -227,10 +230,18 @@ impl StressSolver {
             round = at - 1;
             stage = at_stage;
             if !stage.holds_state() {
-                // The round starts from the warm start the cut left.
+                place_of = Some(at);
+                // The round starts from the warm start the cut left (which
+                // the solver still holds when the last call on it made
+                // that cut, `setup_steps.rs`).
                 if let Some(p) = slot.as_ref() {
                     self.kx_valid = false;
-                    for (k, (u, t)) in p.resume_warm().enumerate() {
+                    let warm = if self.setup_kept_for(p.token()) {
+                        0
+                    } else {
+                        usize::MAX
+                    };
+                    for (k, (u, t)) in p.resume_warm().take(warm).enumerate() {
                         let c = self.fine_nodes()[k].0 as usize;
                         self.warm_u[c] = u;
                         self.warm_t[c] = t;
@@ -308,6 +319,7 @@ impl StressSolver {
                                 iterations,
                                 known,
                                 loads,
+                                place_of == Some(round + 1),
                             ));
                         }
                         self.passes += share(s);
@@ -340,6 +352,7 @@ impl StressSolver {
                             iterations,
                             known,
                             loads,
+                            place_of == Some(round + 1),
                         ));
                     }
                     self.reduce_step(asset, health, s, steps);
@@ -365,9 +378,6 @@ impl StressSolver {
                         &self.b_t,
                     )
                 });
-            if start_warm && !resume {
-                self.start_warm();
-            }
             if !resume {
                 let bonds = self.bonds.len() as u64;
                 // The hierarchy's build, part by part of each piece: each
@@ -387,7 +397,13 @@ impl StressSolver {
                         if stepped && self.passes.saturating_add(build) > self.pass_limit {
                             let built = RoundStage::building(k, part, parts);
                             return Ok(self.cut_before_iterating(
-                                &mut slot, progress, round, built, iterations, loads,
+                                &mut slot,
+                                progress,
+                                round,
+                                built,
+                                iterations,
+                                loads,
+                                place_of == Some(round),
                             ));
                         }
                         self.hierarchy_through(false, piece, part + 1);
@@ -406,9 +422,21 @@ impl StressSolver {
                         RoundStage::Reduced
                     };
                     return Ok(self.cut_before_iterating(
-                        &mut slot, progress, round, built, iterations, loads,
+                        &mut slot,
+                        progress,
+                        round,
+                        built,
+                        iterations,
+                        loads,
+                        place_of == Some(round),
                     ));
                 }
+            }
+            // The warm start, once the call is to start the iteration (a
+            // call that ends inside the hierarchy's build has no use for
+            // it).
+            if start_warm && !resume {
+                self.start_warm();
             }
             // A check cut in parts goes on after them (`check_in_parts`).
             (self.check_from, self.check_trusted) = match stage {
@@ -428,7 +456,7 @@ impl StressSolver {
                         known: residual,
                         stage: cut,
                     } => {
-                        SolveProgress::mark_reduced(&mut slot, self, round, cut, loads);
+                        SolveProgress::mark_reduced(&mut slot, self, round, cut, loads, false);
                         if let RoundStage::Checking { .. } = cut {
                             self.hold_check(slot.as_mut());
                         }
@@ -473,6 +501,7 @@ impl StressSolver {
                     round + 1,
                     RoundStage::NotStarted,
                     loads,
+                    false,
                 );
                 *progress = slot;
                 return Ok(self.cut_report(iterations, residual));
@@ -494,9 +523,10 @@ impl StressSolver {
         built: RoundStage,
         iterations: u32,
         loads: &StressLoads<'_>,
+        same_place: bool,
     ) -> StressReport {
         self.stresses.clear();
-        SolveProgress::mark_reduced(slot, self, round, built, loads);
+        SolveProgress::mark_reduced(slot, self, round, built, loads, same_place);
         self.hold_build(slot.as_mut());
         *progress = slot.take();
         let residual = self.rest_residual();
@@ -521,6 +551,7 @@ impl StressSolver {
         iterations: u32,
         known: Option<f64>,
         loads: &StressLoads<'_>,
+        same_place: bool,
     ) -> StressReport {
         self.stresses.clear();
         let stage = if done == 0 {
@@ -528,7 +559,7 @@ impl StressSolver {
         } else {
             RoundStage::Reducing { done }
         };
-        SolveProgress::mark_reduced(slot, self, round, stage, loads);
+        SolveProgress::mark_reduced(slot, self, round, stage, loads, same_place);
         if self.reducing > 0 {
             self.hold_setup(slot.as_mut());
         }

@@ -73,6 +73,14 @@ impl StressSolver {
             .is_some_and(|k| token != 0 && k.token == token && k.hierarchy == changes)
     }
 
+    /// Whether the last call on this solver cut the progress with `token`
+    /// inside a round's setup and nothing touched the solver since (no
+    /// solve, no new settings or warm start): the warm start it holds is
+    /// still the one the progress saved. Takes nothing.
+    pub(super) fn setup_kept_for(&self, token: u64) -> bool {
+        token != 0 && self.kept_setup_ready.is_some_and(|k| k.token == token)
+    }
+
     /// At a cut inside a reduced round's start's check (its evaluation
     /// taken in parts, `progress` just saved): sets what the parts made
     /// aside (`r` into the kept vectors, the bond results, so none are
