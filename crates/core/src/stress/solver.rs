@@ -780,6 +780,11 @@ pub struct StressSolver {
     /// The reduction under way grouped the fine nodes the one before did
     /// (`solver/reduction.rs`; `regroup_hint` reads it).
     regrouping: bool,
+    /// Of the reduced solve under way in this call: the round whose place
+    /// (its warm start, refinement and keys, no state) the progress holds
+    /// as the call found it (a cut in that round then moves only the
+    /// stage, `SolveProgress::mark_reduced`).
+    place_found: Option<u32>,
     /// Steps taken of a reduction cut short whose state the solver holds
     /// (0: none; `solver/reduction.rs`).
     reducing: u32,
@@ -997,6 +1002,7 @@ impl StressSolver {
             regrouped: false,
             regrouping: false,
             reducing: 0,
+            place_found: None,
             load_nodes: Vec::new(),
             split_old: Vec::new(),
             split_new: Vec::new(),

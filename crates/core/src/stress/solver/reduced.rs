@@ -215,9 +215,7 @@ impl StressSolver {
         let mut slot = progress.take();
         // How far the round under way came in earlier calls.
         let mut stage = RoundStage::NotStarted;
-        // The round whose place (its warm start, refinement and keys) the
-        // progress holds as this call found it, while it does.
-        let mut place_of: Option<u32> = None;
+        self.place_found = None;
         if let Some((at, at_stage, refined)) = slot
             .as_ref()
             .and_then(|p| p.reduced_place(self.fine_nodes(), &self.bond_list, loads))
@@ -230,7 +228,7 @@ impl StressSolver {
             round = at - 1;
             stage = at_stage;
             if !stage.holds_state() {
-                place_of = Some(at);
+                self.place_found = Some(at);
                 // The round starts from the warm start the cut left (which
                 // the solver still holds when the last call on it made
                 // that cut, `setup_steps.rs`).
@@ -319,7 +317,6 @@ impl StressSolver {
                                 iterations,
                                 known,
                                 loads,
-                                place_of == Some(round + 1),
                             ));
                         }
                         self.passes += share(s);
@@ -352,7 +349,6 @@ impl StressSolver {
                             iterations,
                             known,
                             loads,
-                            place_of == Some(round + 1),
                         ));
                     }
                     self.reduce_step(asset, health, s, steps);
@@ -397,13 +393,7 @@ impl StressSolver {
                         if stepped && self.passes.saturating_add(build) > self.pass_limit {
                             let built = RoundStage::building(k, part, parts);
                             return Ok(self.cut_before_iterating(
-                                &mut slot,
-                                progress,
-                                round,
-                                built,
-                                iterations,
-                                loads,
-                                place_of == Some(round),
+                                &mut slot, progress, round, built, iterations, loads,
                             ));
                         }
                         self.hierarchy_through(false, piece, part + 1);
@@ -422,13 +412,7 @@ impl StressSolver {
                         RoundStage::Reduced
                     };
                     return Ok(self.cut_before_iterating(
-                        &mut slot,
-                        progress,
-                        round,
-                        built,
-                        iterations,
-                        loads,
-                        place_of == Some(round),
+                        &mut slot, progress, round, built, iterations, loads,
                     ));
                 }
             }
@@ -523,9 +507,9 @@ impl StressSolver {
         built: RoundStage,
         iterations: u32,
         loads: &StressLoads<'_>,
-        same_place: bool,
     ) -> StressReport {
         self.stresses.clear();
+        let same_place = self.place_found == Some(round);
         SolveProgress::mark_reduced(slot, self, round, built, loads, same_place);
         self.hold_build(slot.as_mut());
         *progress = slot.take();
@@ -551,8 +535,8 @@ impl StressSolver {
         iterations: u32,
         known: Option<f64>,
         loads: &StressLoads<'_>,
-        same_place: bool,
     ) -> StressReport {
+        let same_place = self.place_found == Some(round);
         self.stresses.clear();
         let stage = if done == 0 {
             RoundStage::NotStarted
