@@ -165,11 +165,12 @@ enum CgEnd {
 enum Update {
     /// `pᵀq` is not positive or the step not finite: the iteration stops.
     Diverged,
-    /// Checked within ε with the bond forces (the residual).
-    Converged(f64),
     /// Taken with step `alpha`; `polished` when a Gauss–Seidel polish
     /// followed (the next direction restarts).
     Taken { alpha: f64, polished: bool },
+    /// Taken, and its residual is within ε: the check with the bond
+    /// forces comes next ([`StressSolver::cg_check`]), a step of its own.
+    Check { alpha: f64, polished: bool },
 }
 
 /// The passes per bond of an iteration's update and of its
@@ -2122,6 +2123,7 @@ impl StressSolver {
                 let checked_only = progress.checked();
                 let token = progress.token();
                 let updated = progress.updated();
+                let converging = progress.converging();
                 (total, multilevel, rz) = progress.restore(self);
                 if multilevel {
                     self.ensure_hierarchy(inertial);
@@ -2153,10 +2155,14 @@ impl StressSolver {
                                 self.cg_update(multilevel, inertial, rz, &mut worst, &mut checked);
                             let update = match again {
                                 Update::Taken { alpha, polished } => (alpha, polished),
-                                // Only from damaged bytes: the call that
-                                // cut took this update and went on.
-                                Update::Converged(residual) => {
-                                    return CgEnd::Done(0, Some(residual));
+                                Update::Check { alpha, polished } => {
+                                    match self.cg_check(alpha, inertial, &mut worst, &mut checked) {
+                                        // Only from damaged bytes: the call
+                                        // that cut took this update and
+                                        // went on.
+                                        Some(residual) => return CgEnd::Done(0, Some(residual)),
+                                        None => (alpha, polished),
+                                    }
                                 }
                                 Update::Diverged => return CgEnd::Done(0, checked),
                             };
@@ -2170,6 +2176,42 @@ impl StressSolver {
                     halfway = Some((update.0, update.1, done));
                     // (Saturating: a count decoded from damaged bytes.)
                     total = total.saturating_add(1);
+                }
+                if let Some(token) = converging {
+                    // Cut after an update within ε, before its check: the
+                    // state is the iteration's start. The update this
+                    // solver kept, else taken again, uncharged; then the
+                    // check, this call's step.
+                    let (alpha, polished, check) = match self.take_held_update(token, 0) {
+                        Some((alpha, polished)) => (alpha, polished, true),
+                        None => {
+                            #[cfg(test)]
+                            {
+                                self.updates_again += 1;
+                            }
+                            self.keep_iteration_start();
+                            let passes = self.passes;
+                            let again =
+                                self.cg_update(multilevel, inertial, rz, &mut worst, &mut checked);
+                            self.passes = passes;
+                            match again {
+                                Update::Check { alpha, polished } => (alpha, polished, true),
+                                // Only from damaged bytes: an update short
+                                // of ε goes on unchecked.
+                                Update::Taken { alpha, polished } => (alpha, polished, false),
+                                Update::Diverged => return CgEnd::Done(0, checked),
+                            }
+                        }
+                    };
+                    total = total.saturating_add(1);
+                    if check
+                        && let Some(residual) =
+                            self.cg_check(alpha, inertial, &mut worst, &mut checked)
+                    {
+                        return CgEnd::Done(0, Some(residual));
+                    }
+                    stepped = true;
+                    halfway = Some((alpha, polished, 0));
                 }
                 if let Some(done) = checked_only {
                     // The first preconditioning's steps left (those taken
@@ -2416,10 +2458,58 @@ impl StressSolver {
                             // Also a solve that diverged past the rounding
                             // floor (an ε it cannot reach).
                             Update::Diverged => break,
-                            Update::Converged(residual) => {
-                                return CgEnd::Done(iterations + 1, Some(residual));
-                            }
                             Update::Taken { alpha, polished } => (alpha, polished),
+                            Update::Check { alpha, polished } => {
+                                // On a system of more than one part
+                                // (`build_parts`) the check is a step of
+                                // its own: a call whose first step was the
+                                // update may end before it (any other had
+                                // room for both), the progress at the
+                                // iteration's start and the update kept,
+                                // as inside the preconditioning. (On the
+                                // 100 × 50 × 2 wall refined the update and
+                                // the check took 1.3–1.6 ms together.)
+                                let check = EVALUATION_PASSES * bonds;
+                                if self.build_parts() > 1
+                                    && self.passes.saturating_add(check) > self.pass_limit
+                                {
+                                    iterations += 1;
+                                    total += 1;
+                                    let known = worst.unwrap_or_else(|| self.residual_norm());
+                                    self.write_warm_start();
+                                    let token = Self::next_iteration_token();
+                                    let stage = RoundStage::Converging;
+                                    SolveProgress::save(
+                                        slot,
+                                        self,
+                                        resume,
+                                        total - 1,
+                                        multilevel,
+                                        rz,
+                                        stage,
+                                    );
+                                    if let Some(p) = slot.as_mut() {
+                                        p.set_token(token);
+                                    }
+                                    self.hold_update(KeptIteration {
+                                        token,
+                                        alpha,
+                                        polished,
+                                        hierarchy: self.multilevel.changes(),
+                                    });
+                                    return CgEnd::CutShort {
+                                        iterations,
+                                        known,
+                                        stage,
+                                    };
+                                }
+                                match self.cg_check(alpha, inertial, &mut worst, &mut checked) {
+                                    Some(residual) => {
+                                        return CgEnd::Done(iterations + 1, Some(residual));
+                                    }
+                                    None => (alpha, polished),
+                                }
+                            }
                         };
                     iterations += 1;
                     total += 1;
@@ -2561,31 +2651,45 @@ impl StressSolver {
         }
         *worst = Some(norm);
         if norm <= eps && (!inertial || self.reference_residual() <= eps) {
-            // Checked with the bond forces themselves. Short of ε, the
-            // iteration goes on from that residual (residual replacement:
-            // the recursive one has drifted from it), and `q` takes the
-            // drift, `r_new − r_old = −α q`, so the flexible β stays
-            // exact; `z` holds the recursive `r` meanwhile (the
-            // preconditioner overwrites it next).
-            self.store_warm_start();
-            self.z_u.copy_from_slice(&self.r_u);
-            self.z_t.copy_from_slice(&self.r_t);
-            let residual = self.evaluate(inertial);
-            if residual <= eps {
-                return Update::Converged(residual);
-            }
-            *checked = Some(residual);
-            *worst = None;
-            for k in 0..self.r_u.len() {
-                if self.fixed[k] {
-                    self.r_u[k] = DVec3::ZERO;
-                    self.r_t[k] = DVec3::ZERO;
-                }
-                self.q_u[k] -= (self.r_u[k] - self.z_u[k]) / alpha;
-                self.q_t[k] -= (self.r_t[k] - self.z_t[k]) / alpha;
-            }
+            return Update::Check { alpha, polished };
         }
         Update::Taken { alpha, polished }
+    }
+
+    /// The check of an update whose residual came within ε
+    /// ([`Update::Check`]), with the bond forces themselves: the residual
+    /// when it is within ε too (the solve converged). Short of ε, the
+    /// iteration goes on from that residual (residual replacement: the
+    /// recursive one has drifted from it), and `q` takes the drift,
+    /// `r_new − r_old = −α q`, so the flexible β stays exact; `z` holds
+    /// the recursive `r` meanwhile (the preconditioner overwrites it
+    /// next). Charged as an evaluation.
+    fn cg_check(
+        &mut self,
+        alpha: f64,
+        inertial: bool,
+        worst: &mut Option<f64>,
+        checked: &mut Option<f64>,
+    ) -> Option<f64> {
+        let eps = f64::from(self.settings.epsilon);
+        self.store_warm_start();
+        self.z_u.copy_from_slice(&self.r_u);
+        self.z_t.copy_from_slice(&self.r_t);
+        let residual = self.evaluate(inertial);
+        if residual <= eps {
+            return Some(residual);
+        }
+        *checked = Some(residual);
+        *worst = None;
+        for k in 0..self.r_u.len() {
+            if self.fixed[k] {
+                self.r_u[k] = DVec3::ZERO;
+                self.r_t[k] = DVec3::ZERO;
+            }
+            self.q_u[k] -= (self.r_u[k] - self.z_u[k]) / alpha;
+            self.q_t[k] -= (self.r_t[k] - self.z_t[k]) / alpha;
+        }
+        None
     }
 
     /// The Gauss–Seidel steps of [`POLISH_BELOW`]: sweeps of one step at

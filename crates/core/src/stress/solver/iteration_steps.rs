@@ -229,6 +229,8 @@ mod tests {
         /// and the calls that went on with the reduction kept.
         reducing: Vec<u32>,
         reductions_kept: u32,
+        /// Calls that ended between an update within ε and its check.
+        converging_cuts: usize,
     }
 
     fn run(reduce_above: u32, between: Between) -> Run {
@@ -264,6 +266,7 @@ mod tests {
         let mut starting_cuts = 0;
         let mut checking_cuts = 0;
         let mut reducing = Vec::new();
+        let mut converging_cuts = 0;
         for _ in 0..10_000 {
             let r = s
                 .solve_within(&asset, &nodes, &health, &loads, 1, &mut progress)
@@ -283,12 +286,14 @@ mod tests {
                     checks_again: s.checks_again,
                     reducing,
                     reductions_kept: s.reductions_kept,
+                    converging_cuts,
                 };
             };
             updated_cuts += usize::from(p.updated().is_some());
             building.extend(p.building());
             starting_cuts += usize::from(p.reduced_round().1 == 13);
             checking_cuts += usize::from(p.reduced_round().1 == 14);
+            converging_cuts += usize::from(p.reduced_round().1 == 16);
             if p.reduced_round().1 == 15 {
                 reducing.extend(p.stage_fields().map(|f| f[0]));
             }
@@ -447,6 +452,9 @@ mod tests {
                 );
             }
             assert!(calm.reports.len() > whole.reports.len() + 8);
+            // On a system of several parts, an update within ε that is a
+            // call's first step ends the call before its check.
+            assert!(whole.converging_cuts == 0 && calm.converging_cuts > 0);
             // Every refining round's reduction is cut after each of its
             // steps but the last (1 to 26, every time), and each next call
             // goes on with what the solver kept; the first round's is one

@@ -157,6 +157,11 @@ pub(super) enum RoundStage {
     /// fewer than it has; see `solver/reduction.rs`). The progress holds
     /// the warm start, as at [`Self::NotStarted`].
     Reducing { done: u32 },
+    /// Its conjugate gradient under way, cut after an iteration's update
+    /// whose residual came within ε, before the check with the bond
+    /// forces: the state in [`CgState`] is that iteration's start, as at
+    /// [`Self::Updated`]. A full solve's progress uses it too.
+    Converging,
 }
 
 /// The stage before each piece of the hierarchy's build, in order, and
@@ -183,6 +188,7 @@ impl RoundStage {
                 | Self::Updated
                 | Self::Restricted
                 | Self::Coarsened
+                | Self::Converging
         )
     }
 
@@ -273,7 +279,7 @@ impl RoundStage {
             Self::Preconditioned | Self::Checking { .. } => 6,
             Self::Checked | Self::Starting { .. } => 7,
             Self::Iterating => 8,
-            Self::Updated => 9,
+            Self::Updated | Self::Converging => 9,
             Self::Restricted => 10,
             Self::Coarsened => 11,
         }
@@ -298,6 +304,7 @@ impl RoundStage {
             Self::Starting { .. } => 13,
             Self::Checking { .. } => 14,
             Self::Reducing { .. } => 15,
+            Self::Converging => 16,
         }
     }
 }
@@ -377,7 +384,7 @@ impl SolveProgress {
         rz: f64,
         stage: RoundStage,
     ) {
-        let start = stage.preconditioned().is_some();
+        let start = stage.preconditioned().is_some() || stage == RoundStage::Converging;
         let Self {
             cg: p,
             place,
@@ -598,7 +605,8 @@ impl SolveProgress {
     /// preconditioning's three steps, 12: inside a piece of the
     /// hierarchy's build, see [`Self::building`], 13: the start's check
     /// done and one or two steps of its first preconditioning, 14: the
-    /// start's check under way, 15: inside its reduction; see "Slices" in
+    /// start's check under way, 15: inside its reduction, 16: an
+    /// iteration's update within ε taken, not its check; see "Slices" in
     /// [`super::reduced`]), and how many chunks are refined. A full solve's
     /// progress uses 4, 6, 5, 7, 3 and 12 for the hierarchy's pieces built
     /// at its switch from the forest, 9, 10 and 11 at a cut inside an
@@ -649,6 +657,13 @@ impl SolveProgress {
             RoundStage::Reducing { done } if self.place.round > 0 => Some(done),
             _ => None,
         }
+    }
+
+    /// Of a progress cut after an update within ε, before its check
+    /// ([`RoundStage::Converging`]): the token under which the solver that
+    /// cut may keep the update.
+    pub(super) fn converging(&self) -> Option<u64> {
+        (self.place.stage == RoundStage::Converging).then_some(self.token)
     }
 
     /// The token [`Self::set_token`] gave (0 for none).
