@@ -2369,6 +2369,38 @@ impl StressSolver {
                 };
             }};
         }
+        // Ends the call inside an iteration, after its update (`alpha`,
+        // `polished`), at `stage`: the progress at the iteration's start
+        // (copied aside before the update), and the update kept for the
+        // next call unless its check failed (see `iteration_steps.rs`).
+        macro_rules! cut_inside {
+            ($stage:expr, $alpha:expr, $polished:expr) => {{
+                let known = worst.unwrap_or_else(|| self.residual_norm());
+                // A restart begins from the update.
+                self.write_warm_start();
+                let token = Self::next_iteration_token();
+                let stage = $stage;
+                SolveProgress::save(slot, self, resume, total - 1, multilevel, rz, stage);
+                if let Some(p) = slot.as_mut() {
+                    p.set_token(token);
+                }
+                if checked.is_some() {
+                    self.stresses.clear();
+                } else {
+                    self.hold_update(KeptIteration {
+                        token,
+                        alpha: $alpha,
+                        polished: $polished,
+                        hierarchy: self.multilevel.changes(),
+                    });
+                }
+                return CgEnd::CutShort {
+                    iterations,
+                    known,
+                    stage,
+                };
+            }};
+        }
         while total < self.settings.max_iterations {
             let (alpha, polished, mut done) = match halfway.take() {
                 // Resumed inside an iteration.
@@ -2475,33 +2507,7 @@ impl StressSolver {
                                 {
                                     iterations += 1;
                                     total += 1;
-                                    let known = worst.unwrap_or_else(|| self.residual_norm());
-                                    self.write_warm_start();
-                                    let token = Self::next_iteration_token();
-                                    let stage = RoundStage::Converging;
-                                    SolveProgress::save(
-                                        slot,
-                                        self,
-                                        resume,
-                                        total - 1,
-                                        multilevel,
-                                        rz,
-                                        stage,
-                                    );
-                                    if let Some(p) = slot.as_mut() {
-                                        p.set_token(token);
-                                    }
-                                    self.hold_update(KeptIteration {
-                                        token,
-                                        alpha,
-                                        polished,
-                                        hierarchy: self.multilevel.changes(),
-                                    });
-                                    return CgEnd::CutShort {
-                                        iterations,
-                                        known,
-                                        stage,
-                                    };
+                                    cut_inside!(RoundStage::Converging, alpha, polished);
                                 }
                                 match self.cg_check(alpha, inertial, &mut worst, &mut checked) {
                                     Some(residual) => {
@@ -2537,30 +2543,7 @@ impl StressSolver {
                 if (iterations > 0 || started || stepped)
                     && self.passes.saturating_add(charge) > self.pass_limit
                 {
-                    let known = worst.unwrap_or_else(|| self.residual_norm());
-                    // A restart begins from the update.
-                    self.write_warm_start();
-                    let token = Self::next_iteration_token();
-                    let stage = RoundStage::after_preconditioning(done);
-                    SolveProgress::save(slot, self, resume, total - 1, multilevel, rz, stage);
-                    if let Some(p) = slot.as_mut() {
-                        p.set_token(token);
-                    }
-                    if checked.is_some() {
-                        self.stresses.clear();
-                    } else {
-                        self.hold_update(KeptIteration {
-                            token,
-                            alpha,
-                            polished,
-                            hierarchy: self.multilevel.changes(),
-                        });
-                    }
-                    return CgEnd::CutShort {
-                        iterations,
-                        known,
-                        stage,
-                    };
+                    cut_inside!(RoundStage::after_preconditioning(done), alpha, polished);
                 }
                 self.precondition_step(multilevel, done);
                 self.passes += charge;

@@ -290,6 +290,8 @@ impl StressSolver {
                 }
             };
             let done = stage.reduction_done();
+            // The step of the reduction the call ends before, if it does.
+            let mut cut = None;
             if grouping != Grouping::Changes {
                 if kept == Some(Kept::Broken) {
                     // A split renumbered the nodes: the adjacency is built.
@@ -308,16 +310,8 @@ impl StressSolver {
                 if stage.built() < RoundStage::Reduced.built() {
                     for s in done..steps {
                         if stepped && self.passes.saturating_add(share(s)) > self.pass_limit {
-                            return Ok(self.cut_reducing(
-                                asset,
-                                &mut slot,
-                                progress,
-                                round + 1,
-                                s,
-                                iterations,
-                                known,
-                                loads,
-                            ));
+                            cut = Some(s);
+                            break;
                         }
                         self.passes += share(s);
                         stepped = true;
@@ -339,17 +333,10 @@ impl StressSolver {
                 for s in from..steps {
                     let taken = s >= done;
                     if taken && stepped && self.passes.saturating_add(share(s)) > self.pass_limit {
+                        // What the steps made stays for the next call.
                         self.reducing = s;
-                        return Ok(self.cut_reducing(
-                            asset,
-                            &mut slot,
-                            progress,
-                            round + 1,
-                            s,
-                            iterations,
-                            known,
-                            loads,
-                        ));
+                        cut = Some(s);
+                        break;
                     }
                     self.reduce_step(asset, health, s, steps);
                     if taken {
@@ -357,7 +344,18 @@ impl StressSolver {
                         stepped = true;
                     }
                 }
-                self.reducing = 0;
+            }
+            if let Some(s) = cut {
+                return Ok(self.cut_reducing(
+                    asset,
+                    &mut slot,
+                    progress,
+                    round + 1,
+                    s,
+                    iterations,
+                    known,
+                    loads,
+                ));
             }
             gathered = false;
             charged = false;
