@@ -371,7 +371,8 @@ impl SolveProgress {
     /// ([`Self::switch_stage`]), or, at a cut inside an iteration, after
     /// its update and some steps of its preconditioning
     /// ([`RoundStage::Updated`], [`RoundStage::Restricted`] or
-    /// [`RoundStage::Coarsened`]), where the state is the iteration's
+    /// [`RoundStage::Coarsened`]) or before its check
+    /// ([`RoundStage::Converging`]), where the state is the iteration's
     /// start (`iterations` before it, `x` and `r` as the solver copied them
     /// aside, `p`); a reduced solve's call marks its own place after
     /// ([`Self::mark_reduced`]).
@@ -609,7 +610,7 @@ impl SolveProgress {
     /// iteration's update within ε taken, not its check; see "Slices" in
     /// [`super::reduced`]), and how many chunks are refined. A full solve's
     /// progress uses 4, 6, 5, 7, 3 and 12 for the hierarchy's pieces built
-    /// at its switch from the forest, 9, 10 and 11 at a cut inside an
+    /// at its switch from the forest, 9, 10, 11 and 16 at a cut inside an
     /// iteration, else 0 (see "Work" in [`crate::stress::solver`]).
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
