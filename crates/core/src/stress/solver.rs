@@ -1259,7 +1259,7 @@ impl StressSolver {
         }
         // A reduced system standing in the solver for these nodes (see
         // `reduced`): no gather.
-        let kept = if self.reduction_kept(nodes, health, progress.as_ref()) {
+        let kept = if self.reduction_kept(nodes, health, progress.as_ref(), loads) {
             #[cfg(test)]
             {
                 self.reductions_kept += 1;

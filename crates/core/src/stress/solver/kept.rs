@@ -34,7 +34,8 @@
 //! bonds to the world alone is gathered again (their loss may leave it
 //! unanchored).
 
-use super::{SolveProgress, StressSolver, bond_load};
+use super::progress::RoundStage;
+use super::{SolveProgress, StressLoads, StressSolver, bond_load};
 use crate::asset::Asset;
 use crate::index::ChunkIndex;
 
@@ -97,14 +98,16 @@ impl StressSolver {
     /// Whether the solver holds a reduction cut short (`reducing` steps
     /// taken) for `progress`, cut by the last call on this solver (the
     /// token of `solver/setup_steps.rs`, the hierarchy untouched since),
-    /// over these very nodes with the same bonds intact: then the call
-    /// goes on with it ([`Kept::Reducing`]) and takes the trust (no later
-    /// piece of this call relies on it). Changes nothing otherwise.
+    /// over these very nodes with the same bonds intact, and the progress
+    /// resumes there under `loads` (its place is this solve's): then the
+    /// call goes on with it ([`Kept::Reducing`]) and takes the trust (no
+    /// later piece of this call relies on it). Changes nothing otherwise.
     pub(super) fn reduction_kept(
         &mut self,
         nodes: &[ChunkIndex],
         health: &[f32],
         progress: Option<&SolveProgress>,
+        loads: &StressLoads<'_>,
     ) -> bool {
         let Some(p) = progress else {
             return false;
@@ -116,7 +119,14 @@ impl StressSolver {
                 .broken_inside
                 .iter()
                 .all(|&b| !(health[b as usize] > 0.0))
-            && self.bond_list.iter().all(|&b| health[b as usize] > 0.0);
+            && self.bond_list.iter().all(|&b| health[b as usize] > 0.0)
+            && p.reduced_place(self.fine_nodes(), &self.bond_list, loads)
+                .is_some_and(|(_, stage, _)| {
+                    stage
+                        == RoundStage::Reducing {
+                            done: self.reducing,
+                        }
+                });
         kept && self.trust_setup(p.token())
     }
 

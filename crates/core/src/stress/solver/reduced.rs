@@ -321,8 +321,13 @@ impl StressSolver {
                 // Steps taken by an earlier call are taken again, uncharged,
                 // unless this solver kept them for this call.
                 let mut from = 0;
-                if first && kept == Some(Kept::Reducing) {
+                if first && kept == Some(Kept::Reducing) && done == self.reducing {
                     from = self.reducing;
+                } else if first && kept == Some(Kept::Reducing) {
+                    // (Not this progress's reduction after all; `solve_within`
+                    // checks the place.) The fine system is gathered again.
+                    self.gather_nodes(asset, nodes)?;
+                    self.gather_bonds(asset, health);
                 } else if first && kept.is_some() {
                     self.restore_fine();
                 } else if !gathered {
