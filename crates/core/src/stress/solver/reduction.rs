@@ -20,7 +20,8 @@
 //! What the steps made stays in the solver between the call that cut and
 //! the call that resumes; that call goes on from it when it is the next
 //! call on this solver and resumes that very progress (the token of
-//! `solver/setup_steps.rs`, the same nodes and intact bonds), and
+//! `solver/setup_steps.rs`; the same nodes, intact bonds and loads, so
+//! the progress's place is this solve's), and
 //! otherwise gathers and takes the steps before again, uncharged, with
 //! the same results: every step is a function of the fine system, the
 //! refinement and the bonds intact.
