@@ -854,6 +854,8 @@ mod tests {
             (Building { piece: 2, part: 3 }, vec![12, 2, 3]),
             (Starting { done: 1 }, vec![13, 1]),
             (Checking { part: 200 }, vec![14, 200, 1]),
+            (Reducing { done: 7 }, vec![15, 7]),
+            (Converging, vec![16]),
         ] {
             assert_eq!(postcard::to_stdvec(&stage).unwrap_or_default(), bytes);
             assert_eq!(postcard::from_bytes::<RoundStage>(&bytes).ok(), Some(stage));
@@ -863,6 +865,18 @@ mod tests {
         assert_eq!(Checking { part: 1 }.built(), Preconditioned.built());
         assert_eq!(Starting { done: 2 }.built(), Checked.built());
         assert!(Starting { done: 2 }.holds_state() && !Checking { part: 1 }.holds_state());
+        // Inside the reduction: nothing of the round built yet, the steps
+        // taken; once it is built, all of them. Before the check: an
+        // iteration's start, as after the update.
+        assert_eq!(Reducing { done: 7 }.built(), NotStarted.built());
+        assert_eq!(Reducing { done: 7 }.reduction_done(), 7);
+        assert_eq!(NotStarted.reduction_done(), 0);
+        assert_eq!(Reduced.reduction_done(), u32::MAX);
+        assert_eq!(Building { piece: 0, part: 1 }.reduction_done(), u32::MAX);
+        assert!(!Reducing { done: 7 }.holds_state() && Converging.holds_state());
+        assert_eq!(Converging.built(), Updated.built());
+        assert_eq!(Converging.preconditioned(), None);
+        assert_eq!(Reducing { done: 7 }.hierarchy_place(), (0, 0));
         // A damaged piece past the last reads as the build done.
         assert_eq!(Building { piece: 9, part: 1 }.hierarchy_place(), (5, 0));
         for (stage, place) in [
