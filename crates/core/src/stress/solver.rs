@@ -794,8 +794,9 @@ pub struct StressSolver {
     /// Steps taken of a reduction cut short whose state the solver holds
     /// (0: none; `solver/reduction.rs`).
     reducing: u32,
-    /// Scratch of `fine_rest_residual`: point loads by fine node.
-    load_nodes: Vec<(u32, DVec3, DVec3)>,
+    /// Scratch of `fine_rest_residual`: point loads by fine node (node,
+    /// load index, force, moment).
+    load_nodes: Vec<(u32, u32, DVec3, DVec3)>,
     /// Scratch of `split_super_node`: the group's old super-nodes (first
     /// member, size, index), its pieces' members and ends, and their node
     /// values and limits inside.
@@ -2150,14 +2151,14 @@ impl StressSolver {
                     let update = match self.take_held_update(token, done) {
                         Some(kept) => kept,
                         None => {
-                            #[cfg(test)]
-                            {
-                                self.updates_again += 1;
-                            }
-                            self.keep_iteration_start();
                             let passes = self.passes;
-                            let again =
-                                self.cg_update(multilevel, inertial, rz, &mut worst, &mut checked);
+                            let again = self.update_again(
+                                multilevel,
+                                inertial,
+                                rz,
+                                &mut worst,
+                                &mut checked,
+                            );
                             let update = match again {
                                 Update::Taken { alpha, polished } => (alpha, polished),
                                 Update::Check { alpha, polished } => {
@@ -2190,14 +2191,14 @@ impl StressSolver {
                     let (alpha, polished, check) = match self.take_held_update(token, 0) {
                         Some((alpha, polished)) => (alpha, polished, true),
                         None => {
-                            #[cfg(test)]
-                            {
-                                self.updates_again += 1;
-                            }
-                            self.keep_iteration_start();
                             let passes = self.passes;
-                            let again =
-                                self.cg_update(multilevel, inertial, rz, &mut worst, &mut checked);
+                            let again = self.update_again(
+                                multilevel,
+                                inertial,
+                                rz,
+                                &mut worst,
+                                &mut checked,
+                            );
                             self.passes = passes;
                             match again {
                                 Update::Check { alpha, polished } => (alpha, polished, true),
@@ -2642,6 +2643,26 @@ impl StressSolver {
             return Update::Check { alpha, polished };
         }
         Update::Taken { alpha, polished }
+    }
+
+    /// At a resume inside an iteration whose update this solver did not
+    /// keep: the iteration's start set aside (as the call that cut set
+    /// it), and its update taken again. The caller leaves it uncharged
+    /// (the call that cut was charged for it).
+    fn update_again(
+        &mut self,
+        multilevel: bool,
+        inertial: bool,
+        rz: f64,
+        worst: &mut Option<f64>,
+        checked: &mut Option<f64>,
+    ) -> Update {
+        #[cfg(test)]
+        {
+            self.updates_again += 1;
+        }
+        self.keep_iteration_start();
+        self.cg_update(multilevel, inertial, rz, worst, checked)
     }
 
     /// The check of an update whose residual came within ε

@@ -76,16 +76,10 @@ impl StressSolver {
     /// nothing. A cluster anchored by bonds to the world alone is gathered
     /// again when bonds break (their loss may leave it unanchored).
     pub(super) fn kept_system(&self, nodes: &[ChunkIndex], health: &[f32]) -> Option<Kept> {
-        if !(self.system_kept
-            && nodes == self.input_nodes.as_slice()
-            && self
-                .broken_inside
-                .iter()
-                .all(|&b| !(health[b as usize] > 0.0)))
-        {
+        if !(self.system_kept && self.same_nodes(nodes, health)) {
             return None;
         }
-        if self.bond_list.iter().all(|&b| health[b as usize] > 0.0) {
+        if self.bonds_intact(health) {
             return Some(Kept::Same);
         }
         let n = self.fine_chunk.len();
@@ -114,12 +108,8 @@ impl StressSolver {
         };
         let kept = self.reducing > 0
             && p.reducing() == Some(self.reducing)
-            && nodes == self.input_nodes.as_slice()
-            && self
-                .broken_inside
-                .iter()
-                .all(|&b| !(health[b as usize] > 0.0))
-            && self.bond_list.iter().all(|&b| health[b as usize] > 0.0)
+            && self.same_nodes(nodes, health)
+            && self.bonds_intact(health)
             && p.reduced_place(self.fine_nodes(), &self.bond_list, loads)
                 .is_some_and(|(_, stage, _)| {
                     stage
@@ -128,6 +118,22 @@ impl StressSolver {
                         }
                 });
         kept && self.trust_setup(p.token())
+    }
+
+    /// The gathered nodes are `nodes` (the same, in the same order), and
+    /// the bonds broken among them when they were gathered are still
+    /// broken (none mended).
+    fn same_nodes(&self, nodes: &[ChunkIndex], health: &[f32]) -> bool {
+        nodes == self.input_nodes.as_slice()
+            && self
+                .broken_inside
+                .iter()
+                .all(|&b| !(health[b as usize] > 0.0))
+    }
+
+    /// Every bond gathered intact is still intact.
+    fn bonds_intact(&self, health: &[f32]) -> bool {
+        self.bond_list.iter().all(|&b| health[b as usize] > 0.0)
     }
 
     /// For [`Kept::Broken`]: moves the bonds broken since from `bond_list`
