@@ -1357,15 +1357,17 @@ impl Multilevel {
         }
     }
 
-    /// How many steps a cycle is taken in ([`Self::apply_step`]): three
+    /// How many steps a cycle is taken in ([`Self::apply_step`]): five
     /// when the finest level smooths on its bonds around a coarse
-    /// correction (on the 100 × 50 × 2 wall refined, about 8,000 nodes:
-    /// 0.32–0.41, 0.37–0.54 and 0.25–0.34 ms), else one.
+    /// correction, else one. On the 100 × 50 × 2 wall refined (about
+    /// 8,000 nodes) the five took about 0.12, 0.19, 0.20, 0.18 and 0.20
+    /// ms (as three, 0.31, 0.38 and 0.20 ms, the coarse correction's
+    /// 0.38 the longest step of an iteration).
     pub(crate) fn apply_steps(&self) -> u8 {
         if self.direct || self.assembled || self.used == 0 {
             1
         } else {
-            3
+            5
         }
     }
 
@@ -1379,9 +1381,11 @@ impl Multilevel {
     /// Step `step` of the cycle `z = M⁻¹ r` ([`Self::apply_steps`]; the
     /// last writes `z`, and the steps taken in order are [`Self::apply`]
     /// bit for bit). Around the coarse correction: 0, the fine level's
-    /// pre-smoothing and the restriction of what is left of `r`; 1, the
-    /// coarse correction (level 1's K-cycle); 2, its prolongation, the
-    /// post-smoothing and `z`. Any other step does nothing.
+    /// pre-smoothing; 1, its product and the restriction of what is left
+    /// of `r`; 2 and 3, the coarse correction (level 1's K-cycle: its
+    /// first cycle, then the rest, [`Self::k_cycle_rest`]); 4, its
+    /// prolongation, the post-smoothing and `z`. Between steps the state
+    /// is in the levels' vectors. Any other step does nothing.
     pub(crate) fn apply_step(
         &mut self,
         step: u8,
@@ -1452,10 +1456,13 @@ impl Multilevel {
                     }
                     fine.jacobi.smooth(omega(sweep), &fine.fixed);
                 }
+            }
+            1 => {
                 fine.jacobi.product(&fine.fixed);
                 self.restrict_fine(r_u, r_t, true);
             }
-            1 => self.k_cycle(0),
+            2 => self.cycle(0),
+            3 => self.k_cycle_rest(0),
             _ => {
                 self.prolong_correction();
                 let fine = &mut self.fine;
@@ -1656,6 +1663,12 @@ impl Multilevel {
     /// The coarsest level, when solved exactly, needs no second step.
     fn k_cycle(&mut self, m: usize) {
         self.cycle(m);
+        self.k_cycle_rest(m);
+    }
+
+    /// [`Self::k_cycle`] after its first cycle (whose `z` level `m`
+    /// holds, with its `r`).
+    fn k_cycle_rest(&mut self, m: usize) {
         if m + 1 == self.used && self.dense_ok {
             return;
         }

@@ -1,12 +1,13 @@
 //! An iteration of the conjugate gradient in steps: its *update*
 //! (`q = K p`, the step `α = rᵀz / pᵀq`, `x += α p`, `r −= α q`, the
 //! convergence check), then its *preconditioning* (`z = M⁻¹ r`, `β`,
-//! `p = z + β p`), whose multilevel cycle is itself three steps on a
+//! `p = z + β p`), whose multilevel cycle is itself five steps on a
 //! system that smooths on its bonds (`Multilevel::apply_step`), else one.
 //! On the 100 × 50 × 2 wall refined (about 8,000 nodes) the update takes
-//! 0.45–0.8 ms and the cycle's steps 0.32–0.41, 0.37–0.54 and 0.25–0.34
-//! ms here, so a call ends before any of them that would take it past its
-//! limit ([`RoundStage::Updated`], [`RoundStage::Restricted`],
+//! about 0.3 ms and the cycle's steps 0.12–0.20 ms each here (as three
+//! steps, 0.25–0.54 ms each), so a call ends before any of them that would
+//! take it past its limit ([`RoundStage::Updated`],
+//! [`RoundStage::Cycling`], [`RoundStage::Restricted`],
 //! [`RoundStage::Coarsened`]).
 //!
 //! The progress saved at such a cut holds the iteration's *start* (`x`,

@@ -131,11 +131,13 @@ pub(super) enum RoundStage {
     /// iteration's start (see [`super::iteration_steps`]). A full solve's
     /// progress uses it too.
     Updated,
-    /// ... and the first of its preconditioning's three steps taken (the
-    /// fine level's pre-smoothing and restriction,
-    /// `Multilevel::apply_step`).
+    /// ... and the first two of its preconditioning's five steps taken
+    /// (the fine level's pre-smoothing, then its product and the
+    /// restriction, `Multilevel::apply_step`; written by a cycle of three
+    /// steps after the first, which was both).
     Restricted,
-    /// ... and the first two (the coarse correction too).
+    /// ... and the first four (the coarse correction too; written by a
+    /// cycle of three steps after the first two).
     Coarsened,
     /// Inside the hierarchy's build: `part` parts (at least one, fewer
     /// than the piece has) of its piece `piece` taken (0 to 4, in the
@@ -144,7 +146,7 @@ pub(super) enum RoundStage {
     /// stage before that piece ([`Self::Reduced`] to [`Self::Assembled`]),
     /// as when the pieces were not taken in parts.
     Building { piece: u8, part: u32 },
-    /// Its start's check done, and `done` steps (1 or 2) of its first
+    /// Its start's check done, and `done` steps (1 to 4) of its first
     /// preconditioning's cycle taken (`Multilevel::apply_step`; the state,
     /// `x` and `r`, in [`CgState`] as at [`Self::Checked`]).
     Starting { done: u8 },
@@ -162,6 +164,11 @@ pub(super) enum RoundStage {
     /// forces: the state in [`CgState`] is that iteration's start, as at
     /// [`Self::Updated`]. A full solve's progress uses it too.
     Converging,
+    /// Its conjugate gradient under way, cut inside an iteration after its
+    /// update and `done` steps of its preconditioning, a count no other
+    /// stage names: 1 (the pre-smoothing) or 3 (the coarse correction's
+    /// first cycle); the state as at [`Self::Updated`].
+    Cycling { done: u8 },
 }
 
 /// The stage before each piece of the hierarchy's build, in order, and
@@ -189,6 +196,7 @@ impl RoundStage {
                 | Self::Restricted
                 | Self::Coarsened
                 | Self::Converging
+                | Self::Cycling { .. }
         )
     }
 
@@ -197,19 +205,21 @@ impl RoundStage {
     pub(super) fn preconditioned(self) -> Option<u8> {
         match self {
             Self::Updated => Some(0),
-            Self::Restricted => Some(1),
-            Self::Coarsened => Some(2),
+            Self::Restricted => Some(2),
+            Self::Coarsened => Some(4),
+            Self::Cycling { done } => Some(done),
             _ => None,
         }
     }
 
     /// The stage of a cut inside an iteration after `done` steps of its
-    /// preconditioning (0, 1 or 2).
+    /// preconditioning (0 to 4).
     pub(super) fn after_preconditioning(done: u8) -> Self {
         match done {
             0 => Self::Updated,
-            1 => Self::Restricted,
-            _ => Self::Coarsened,
+            2 => Self::Restricted,
+            4 => Self::Coarsened,
+            done => Self::Cycling { done },
         }
     }
 
@@ -282,6 +292,12 @@ impl RoundStage {
             Self::Updated | Self::Converging => 9,
             Self::Restricted => 10,
             Self::Coarsened => 11,
+            // As the stage before it.
+            Self::Cycling { done } => match done {
+                0 | 1 => 9,
+                2 | 3 => 10,
+                _ => 11,
+            },
         }
     }
 
@@ -305,6 +321,7 @@ impl RoundStage {
             Self::Checking { .. } => 14,
             Self::Reducing { .. } => 15,
             Self::Converging => 16,
+            Self::Cycling { .. } => 17,
         }
     }
 }
@@ -602,16 +619,18 @@ impl SolveProgress {
     /// too, 4, 6, 5 and 7: the hierarchy's first one, two, three and four
     /// of its five pieces built, 8: the start's check done, not its first
     /// preconditioning, 9: an iteration's update taken, not its
-    /// preconditioning, 10 and 11: its update and one or two of its
-    /// preconditioning's three steps, 12: inside a piece of the
+    /// preconditioning, 10 and 11: its update and two or four of its
+    /// preconditioning's five steps, 12: inside a piece of the
     /// hierarchy's build, see [`Self::building`], 13: the start's check
-    /// done and one or two steps of its first preconditioning, 14: the
+    /// done and one to four steps of its first preconditioning, 14: the
     /// start's check under way, 15: inside its reduction, 16: an
-    /// iteration's update within ε taken, not its check; see "Slices" in
-    /// [`super::reduced`]), and how many chunks are refined. A full solve's
-    /// progress uses 4, 6, 5, 7, 3 and 12 for the hierarchy's pieces built
-    /// at its switch from the forest, 9, 10, 11 and 16 at a cut inside an
-    /// iteration, else 0 (see "Work" in [`crate::stress::solver`]).
+    /// iteration's update within ε taken, not its check, 17: its update
+    /// and one or three of its preconditioning's five steps; see "Slices"
+    /// in [`super::reduced`]), and how many chunks are refined. A full
+    /// solve's progress uses 4, 6, 5, 7, 3 and 12 for the hierarchy's
+    /// pieces built at its switch from the forest, 9, 10, 11, 16 and 17 at
+    /// a cut inside an iteration, else 0 (see "Work" in
+    /// [`crate::stress::solver`]).
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
         (place.round, place.stage.code(), place.refined.len())
@@ -638,6 +657,7 @@ impl SolveProgress {
             RoundStage::Starting { done } => Some([u32::from(done), 0]),
             RoundStage::Checking { part } => Some([part, 0]),
             RoundStage::Reducing { done } => Some([done, 0]),
+            RoundStage::Cycling { done } => Some([u32::from(done), 0]),
             _ => None,
         }
     }
@@ -833,11 +853,13 @@ mod tests {
         let codes: Vec<u8> = order.iter().map(|s| s.code()).collect();
         assert_eq!(codes, [0, 2, 4, 6, 5, 7, 3, 8, 1, 9, 10, 11]);
         assert!(postcard::from_bytes::<RoundStage>(&[15]).is_err());
-        for done in 0..3 {
+        for done in 0..5 {
             let stage = RoundStage::after_preconditioning(done);
             assert_eq!(stage.preconditioned(), Some(done));
             assert!(stage.holds_state());
         }
+        assert_eq!(RoundStage::after_preconditioning(2), Restricted);
+        assert_eq!(RoundStage::after_preconditioning(4), Coarsened);
     }
 
     /// The stages with fields (codes 12 to 14, added as the others were:
@@ -856,6 +878,7 @@ mod tests {
             (Checking { part: 200 }, vec![14, 200, 1]),
             (Reducing { done: 7 }, vec![15, 7]),
             (Converging, vec![16]),
+            (Cycling { done: 3 }, vec![17, 3]),
         ] {
             assert_eq!(postcard::to_stdvec(&stage).unwrap_or_default(), bytes);
             assert_eq!(postcard::from_bytes::<RoundStage>(&bytes).ok(), Some(stage));
@@ -876,6 +899,9 @@ mod tests {
         assert!(!Reducing { done: 7 }.holds_state() && Converging.holds_state());
         assert_eq!(Converging.built(), Updated.built());
         assert_eq!(Converging.preconditioned(), None);
+        // Inside the cycle: as the stage before it.
+        assert_eq!(Cycling { done: 1 }.built(), Updated.built());
+        assert_eq!(Cycling { done: 3 }.built(), Restricted.built());
         assert_eq!(Reducing { done: 7 }.hierarchy_place(), (0, 0));
         // A damaged piece past the last reads as the build done.
         assert_eq!(Building { piece: 9, part: 1 }.hierarchy_place(), (5, 0));
