@@ -137,14 +137,15 @@ fn a_progress_moved_to_another_solver_takes_nothing_that_solver_kept() {
 
 /// When an iteration's update fails its check with the bond forces (the
 /// recursive residual within ε, the forces' not) and the call ends after
-/// it, the next call takes the update again rather than back: the check's
-/// residual and bond results then stand as in one call, and when the
-/// iteration limit ends the solve there, no call evaluates again. Kept,
-/// the last call charged an evaluation (2 passes per bond) that the same
-/// call resuming on a solver told its settings again did not. Every call
-/// is the same either way, and the solve ends as one call does.
+/// it, the next call on the same solver takes the update back with the
+/// check's residual and bond results, and on a solver told its settings
+/// again takes both again: either way they stand as in one call, and when
+/// the iteration limit ends the solve there, no call evaluates again.
+/// (Kept without its check, the last call charged an evaluation, 2 passes
+/// per bond, that the call taking it again did not: found by a fuzzer.)
+/// Every call is the same either way, and the solve ends as one call does.
 #[test]
-fn an_update_whose_check_failed_is_taken_again() {
+fn an_update_whose_check_failed_is_kept_with_its_check() {
     let (asset, health) = refining_wall().unwrap();
     let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
     // Where the fuzzer found it, and around.

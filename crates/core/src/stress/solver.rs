@@ -859,11 +859,16 @@ pub struct StressSolver {
     /// vectors, the bond results in `kept_stresses`; `setup_steps.rs`).
     check_from: u32,
     check_trusted: bool,
+    /// The bond results of a start's check in parts, or of a held
+    /// update's failed check (`iteration_steps.rs`).
     kept_stresses: Vec<BondStress>,
     /// Updates taken again at a resume (tests tell a kept update from one
     /// taken again).
     #[cfg(test)]
     updates_again: u32,
+    /// Updates held at a cut with their failed check (tests).
+    #[cfg(test)]
+    checks_held: u32,
     /// Pending builds compared with the system (tests tell a trusted one).
     #[cfg(test)]
     builds_compared: u32,
@@ -1048,6 +1053,8 @@ impl StressSolver {
             kept_stresses: Vec::new(),
             #[cfg(test)]
             updates_again: 0,
+            #[cfg(test)]
+            checks_held: 0,
             #[cfg(test)]
             builds_compared: 0,
             #[cfg(test)]
@@ -2191,7 +2198,10 @@ impl StressSolver {
                     // again, uncharged (the calls that cut were charged),
                     // bit for bit the same.
                     let update = match self.take_held_update(token, done) {
-                        Some(kept) => kept,
+                        Some((alpha, polished, held)) => {
+                            checked = held;
+                            (alpha, polished)
+                        }
                         None => {
                             let passes = self.passes;
                             let again = self.update_again(
@@ -2231,7 +2241,8 @@ impl StressSolver {
                     // solver kept, else taken again, uncharged; then the
                     // check, this call's step.
                     let (alpha, polished, check) = match self.take_held_update(token, 0) {
-                        Some((alpha, polished)) => (alpha, polished, true),
+                        // (Held before its check: none failed.)
+                        Some((alpha, polished, _)) => (alpha, polished, true),
                         None => {
                             let passes = self.passes;
                             let again = self.update_again(
@@ -2420,7 +2431,8 @@ impl StressSolver {
         // Ends the call inside an iteration, after its update (`alpha`,
         // `polished`), at `stage`: the progress at the iteration's start
         // (copied aside before the update), and the update kept for the
-        // next call unless its check failed (see `iteration_steps.rs`).
+        // next call, with its check when that failed (see
+        // `iteration_steps.rs`).
         macro_rules! cut_inside {
             ($stage:expr, $alpha:expr, $polished:expr) => {{
                 let known = worst.unwrap_or_else(|| self.residual_norm());
@@ -2432,16 +2444,13 @@ impl StressSolver {
                 if let Some(p) = slot.as_mut() {
                     p.set_token(token);
                 }
-                if checked.is_some() {
-                    self.stresses.clear();
-                } else {
-                    self.hold_update(KeptIteration {
-                        token,
-                        alpha: $alpha,
-                        polished: $polished,
-                        hierarchy: self.multilevel.changes(),
-                    });
-                }
+                self.hold_update(KeptIteration {
+                    token,
+                    alpha: $alpha,
+                    polished: $polished,
+                    hierarchy: self.multilevel.changes(),
+                    checked,
+                });
                 return CgEnd::CutShort {
                     iterations,
                     known,
