@@ -520,11 +520,16 @@ impl Fine {
     /// The inverse diagonal blocks (for the Jacobi smoothing; an assembled
     /// fine level smooths on its blocks instead), in three passes (the
     /// build's inverses piece, `multilevel/build.rs`): this start, every
-    /// block zero; [`Self::sum_inverses`]; [`Self::invert`].
-    fn clear_inverses(&mut self) {
-        let len = self.len();
-        self.inv.clear();
-        self.inv.resize(len, Block::ZERO);
+    /// block zero, here for the nodes `nodes` after those before them (a
+    /// build in parts zeroes them part by part: at once, the 8,000 blocks
+    /// of the refined 100 × 50 × 2 wall took 0.5–0.7 ms);
+    /// [`Self::sum_inverses`]; [`Self::invert`].
+    fn clear_inverses_of(&mut self, nodes: std::ops::Range<usize>) {
+        if nodes.start == 0 {
+            self.inv.clear();
+        }
+        self.inv
+            .extend(std::iter::repeat_n(Block::ZERO, nodes.len()));
     }
 
     /// The inverse blocks' second pass: the sum of the diagonal blocks, over the
@@ -1178,11 +1183,23 @@ impl Multilevel {
     /// [`Self::sum_from_bonds`]' start, once the pattern is made: every
     /// block of level 1 (`count` rows) zero.
     fn start_sums(&mut self, count: usize) {
+        self.start_sums_of(0..count);
+    }
+
+    /// [`Self::start_sums`] for the rows `rows` (their diagonal and
+    /// off-diagonal blocks zero), after those before them (a build in
+    /// parts zeroes them part by part: at once, level 1's blocks on the
+    /// refined 100 × 50 × 2 wall took 0.6–0.8 ms).
+    fn start_sums_of(&mut self, rows: std::ops::Range<usize>) {
         let next = &mut self.coarse[0];
-        next.diag.clear();
-        next.diag.resize(count, Block::ZERO);
-        next.off.clear();
-        next.off.resize(next.col.len(), Block::ZERO);
+        if rows.start == 0 {
+            next.diag.clear();
+            next.off.clear();
+        }
+        next.diag
+            .extend(std::iter::repeat_n(Block::ZERO, rows.len()));
+        let slots = next.row[rows.end] as usize - next.off.len();
+        next.off.extend(std::iter::repeat_n(Block::ZERO, slots));
     }
 
     /// [`Self::sum_from_bonds`] of the fine bonds `bonds`, after those

@@ -45,7 +45,8 @@
 //! then build the coarser levels past it. A build begun
 //! with `parts` > 1 takes each such piece in that many parts: the items of
 //! its phases (a bond, a node, a row, or a phase's start as one item) are
-//! dealt out evenly over the parts in order ([`in_part`]), so the parts
+//! dealt out evenly by their weight (about their time, [`START_WEIGHTS`]
+//! and the others) over the parts in order ([`in_part`]), so the parts
 //! together run every item once, in the order one pass does, and the
 //! build is bit for bit the same (`tests::a_build_in_parts_is_a_build_in_one_go`).
 //! A phase's start (zeroing or sizing arrays over the nodes) runs whole
@@ -59,6 +60,28 @@
 
 use super::{COARSEST, Coarse, LocalBond, Multilevel, NONE, PARALLEL_BONDS, resize};
 use glam::DVec3;
+
+/// The weight of an item of each phase of the pieces, in the order of
+/// their phases (see Parts): about its time in nanoseconds on the refined
+/// 100 × 50 × 2 wall (`examples/stress_updates.rs`, measured 2026-12-07),
+/// so that the parts take about equal times. Dealt out by count alone, the
+/// part that copied the bonds (44 ns a bond against 2–9 for the rest of
+/// the first piece) or summed the inverse blocks took 1.1–2.2 ms where
+/// the others took 0.3–0.6. A phase's start (one item counted as the
+/// entries it sizes) weighs its own cost per entry.
+const START_WEIGHTS: [usize; 11] = [44, 1, 8, 7, 9, 1, 8, 1, 5, 2, 66];
+/// See [`START_WEIGHTS`]: the inverses' start, bonds summed, nodes
+/// inverted.
+const INVERSES_WEIGHTS: [usize; 3] = [79, 36, 79];
+/// See [`START_WEIGHTS`]: the smoothing's start, bonds, inverses, bonds
+/// between aggregates.
+const SMOOTHING_WEIGHTS: [usize; 4] = [29, 36, 98, 9];
+/// See [`START_WEIGHTS`]: level 1's pattern start, rows, sums' start,
+/// bonds summed.
+const ASSEMBLY_WEIGHTS: [usize; 4] = [7, 149, 773, 63];
+/// See [`START_WEIGHTS`]: level 1's finish, its blocks, its slots, its
+/// pattern, level 2's start and rows, its finish, the levels past it.
+const LEVELS_WEIGHTS: [usize; 8] = [1, 332, 111, 1022, 112, 421, 70, 141_760];
 
 /// A piece of a build (see the [module docs](self)), in the order they
 /// run.
@@ -185,7 +208,7 @@ impl Multilevel {
         let (n, b) = (self.fine.len(), bonds.len());
         let (free, large) = (self.free, self.free > COARSEST);
         let lens = [b, n, b, n, b, n, n, n, n, n, 1];
-        in_part(part, parts, lens, |phase, range| {
+        in_part(part, parts, lens, START_WEIGHTS, |phase, range| {
             let first = range.start == 0;
             let fine = &mut self.fine;
             match phase {
@@ -247,23 +270,35 @@ impl Multilevel {
             }
             Piece::Inverses => {
                 let fine = &mut self.fine;
-                in_part(part, parts, [n, b, n], |phase, range| match phase {
-                    0 if range.start == 0 => fine.clear_inverses(),
-                    0 => {}
-                    1 => fine.sum_inverses(range),
-                    _ => fine.invert(range),
-                });
+                in_part(
+                    part,
+                    parts,
+                    [n, b, n],
+                    INVERSES_WEIGHTS,
+                    |phase, range| match phase {
+                        0 => fine.clear_inverses_of(range),
+                        1 => fine.sum_inverses(range),
+                        _ => fine.invert(range),
+                    },
+                );
             }
             Piece::Smoothing => {
                 let fine = &mut self.fine;
                 let inter = if pending.aggregated { b } else { 0 };
-                in_part(part, parts, [n, b, n, inter], |phase, range| match phase {
-                    0 if range.start == 0 => fine.jacobi.start_build(n),
-                    0 => {}
-                    1 => fine.jacobi.add_bonds(&fine.bonds[range]),
-                    2 => fine.jacobi.add_inverses(&fine.inv[range]),
-                    _ => fine.add_inter(range),
-                });
+                let lens = [n, b, n, inter];
+                in_part(
+                    part,
+                    parts,
+                    lens,
+                    SMOOTHING_WEIGHTS,
+                    |phase, range| match phase {
+                        0 if range.start == 0 => fine.jacobi.start_build(n),
+                        0 => {}
+                        1 => fine.jacobi.add_bonds(&fine.bonds[range]),
+                        2 => fine.jacobi.add_inverses(&fine.inv[range]),
+                        _ => fine.add_inter(range),
+                    },
+                );
             }
             Piece::Assembly if pending.levels => {
                 if self.coarse.is_empty() {
@@ -282,11 +317,12 @@ impl Multilevel {
                         part,
                         parts,
                         [n, count, count, b],
+                        ASSEMBLY_WEIGHTS,
                         |phase, range| match phase {
                             0 if range.start == 0 => self.start_pattern(count),
                             1 => self.pattern_rows(range),
-                            2 if range.start == 0 => self.start_sums(count),
-                            0 | 2 => {}
+                            2 => self.start_sums_of(range),
+                            0 => {}
                             _ => self.sum_bonds(range),
                         },
                     );
@@ -304,7 +340,7 @@ impl Multilevel {
                     (0, 0)
                 };
                 let lens = [rows, rows, slots, rows, rows, rows, rows, 1];
-                in_part(part, parts, lens, |phase, range| {
+                in_part(part, parts, lens, LEVELS_WEIGHTS, |phase, range| {
                     let first = range.start == 0;
                     match phase {
                         0 if first => self.coarse[0].start_finish(),
@@ -428,26 +464,32 @@ impl Multilevel {
 }
 
 /// Runs part `part` of `parts` of a piece made of phases of `lens` items
-/// each, in order (see Parts): the piece's items are dealt out evenly over
-/// the parts, and `run(phase, range)` takes each phase's share of this
-/// part's items (a range of that phase's items; empty shares are not run).
-/// Over `part` = 0 to `parts` − 1 every item runs once, in order.
+/// each, in order (see Parts): the piece's items, each phase's weighing
+/// its `weights` entry (at least 1), are dealt out evenly by weight over
+/// the parts, an item to the part its start falls in, and `run(phase,
+/// range)` takes each phase's share of this part's items (a range of that
+/// phase's items; empty shares are not run). Over `part` = 0 to
+/// `parts` − 1 every item runs once, in order, whatever the weights.
 fn in_part<const K: usize>(
     part: u32,
     parts: u32,
     lens: [usize; K],
+    weights: [usize; K],
     mut run: impl FnMut(usize, std::ops::Range<usize>),
 ) {
-    let total: usize = lens.iter().sum();
+    let total: usize = lens.iter().zip(weights).map(|(&l, w)| l * w.max(1)).sum();
     let (part, parts) = (part as usize, parts.max(1) as usize);
     let (from, to) = (total * part / parts, total * (part + 1) / parts);
     let mut at = 0;
-    for (phase, len) in lens.into_iter().enumerate() {
-        let (lo, hi) = (from.max(at), to.min(at + len));
+    for (phase, (len, w)) in lens.into_iter().zip(weights).enumerate() {
+        let w = w.max(1);
+        // The first item of the phase that starts at or after `x`.
+        let first = |x: usize| x.saturating_sub(at).div_ceil(w).min(len);
+        let (lo, hi) = (first(from), first(to));
         if lo < hi {
-            run(phase, lo - at..hi - at);
+            run(phase, lo..hi);
         }
-        at += len;
+        at += len * w;
     }
 }
 
@@ -525,29 +567,43 @@ mod tests {
     }
 
     /// [`in_part`] runs every item of every phase once, in order, over the
-    /// parts, each part about an equal share.
+    /// parts, each part about an equal share by weight: with equal weights
+    /// an equal count (give or take one), with others within one item's
+    /// weight of an equal share (a zero weight counts as one).
     #[test]
     fn parts_deal_out_every_item_once_in_order() {
-        for parts in 1..12u32 {
-            let lens = [1, 17, 0, 5, 1, 30];
-            let total: usize = lens.iter().sum();
-            let mut seen = Vec::new();
-            for part in 0..parts {
-                let mut count = 0;
-                in_part(part, parts, lens, |phase, range| {
-                    assert!(!range.is_empty());
-                    count += range.len();
-                    seen.extend(range.map(|i| (phase, i)));
-                });
-                let share = total / parts as usize;
-                assert!(count == share || count == share + 1, "{parts}: {count}");
+        let lens = [1, 17, 0, 5, 1, 30];
+        for weights in [[1; 6], [3, 1, 7, 40, 200, 2], [0, 5, 1, 1, 1, 9]] {
+            let w = weights.map(|w: usize| w.max(1));
+            let total: usize = lens.iter().zip(w).map(|(l, w)| l * w).sum();
+            let heaviest = *w.iter().max().unwrap_or(&1);
+            for parts in 1..12u32 {
+                let mut seen = Vec::new();
+                for part in 0..parts {
+                    let mut count = 0;
+                    let mut weight = 0;
+                    in_part(part, parts, lens, weights, |phase, range| {
+                        assert!(!range.is_empty());
+                        count += range.len();
+                        weight += range.len() * w[phase];
+                        seen.extend(range.map(|i| (phase, i)));
+                    });
+                    let share = total / parts as usize;
+                    if weights == [1; 6] {
+                        assert!(count == share || count == share + 1, "{parts}: {count}");
+                    }
+                    assert!(
+                        weight + heaviest > share && weight < share + 1 + heaviest,
+                        "{weights:?}, {parts}: {weight} against {share}"
+                    );
+                }
+                let all: Vec<(usize, usize)> = lens
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(phase, &len)| (0..len).map(move |i| (phase, i)))
+                    .collect();
+                assert_eq!(seen, all, "{weights:?}, {parts} parts");
             }
-            let all: Vec<(usize, usize)> = lens
-                .iter()
-                .enumerate()
-                .flat_map(|(phase, &len)| (0..len).map(move |i| (phase, i)))
-                .collect();
-            assert_eq!(seen, all, "{parts} parts");
         }
     }
 }
