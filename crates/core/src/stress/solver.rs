@@ -103,7 +103,11 @@
 //! (`solver/iteration_steps.rs`). On the 100 × 50 × 2 wall refined, an
 //! iteration took one call of 2.3–2.8 ms; its update takes about 0.3 ms
 //! of it and the cycle's steps 0.12–0.20 ms each (as three steps,
-//! 0.25–0.54 ms each).
+//! 0.25–0.54 ms each). On a system of more than one part
+//! ([`BUILD_PART_BONDS`]) the update's product `q = K p` is a step of its
+//! own ([`MULTILEVEL_PRODUCT_PASSES`]; stage `Multiplied`, the progress at
+//! the iteration's start, `q` kept or taken again), the rest of the
+//! update another.
 //! On a system of more than one part ([`BUILD_PART_BONDS`]), an update
 //! whose residual comes within ε and that is a call's first step ends the
 //! call before its check with the bond forces (an evaluation, the
@@ -163,8 +167,9 @@ enum CgEnd {
         /// [`RoundStage::Updated`], [`RoundStage::Cycling`],
         /// [`RoundStage::Restricted`] or [`RoundStage::Coarsened`] inside
         /// an iteration, after its update and none to four of its
-        /// preconditioning's steps (the state saved is the iteration's
-        /// start).
+        /// preconditioning's steps, [`RoundStage::Converging`] before its
+        /// check, or [`RoundStage::Multiplied`] after its product alone
+        /// (the state saved is the iteration's start).
         stage: RoundStage,
     },
 }
@@ -260,6 +265,11 @@ pub const FOREST_UPDATE_PASSES: u64 = 1;
 /// an iteration's 1.7–2.4 ms on the 100 × 50 × 2 wall refined); the rest
 /// is shared equally by the steps of its preconditioning's cycle.
 pub const MULTILEVEL_UPDATE_PASSES: u64 = 3;
+/// Of [`MULTILEVEL_UPDATE_PASSES`], the product's share on a system of
+/// more than one part ([`BUILD_PART_BONDS`]), where the product is a step
+/// of its own and the rest of the update another (stage `Multiplied`):
+/// on the 100 × 50 × 2 wall refined, 0.19 ms of the update's 0.3.
+pub const MULTILEVEL_PRODUCT_PASSES: u64 = 2;
 /// Passes per bond charged for an evaluation of the bond results.
 pub const EVALUATION_PASSES: u64 = 2;
 
@@ -869,6 +879,9 @@ pub struct StressSolver {
     /// Updates held at a cut with their failed check (tests).
     #[cfg(test)]
     checks_held: u32,
+    /// Products taken again at a resume after one (tests).
+    #[cfg(test)]
+    products_again: u32,
     /// Pending builds compared with the system (tests tell a trusted one).
     #[cfg(test)]
     builds_compared: u32,
@@ -1055,6 +1068,8 @@ impl StressSolver {
             updates_again: 0,
             #[cfg(test)]
             checks_held: 0,
+            #[cfg(test)]
+            products_again: 0,
             #[cfg(test)]
             builds_compared: 0,
             #[cfg(test)]
@@ -2157,6 +2172,8 @@ impl StressSolver {
         // Resumed inside an iteration: the update's step, whether it
         // polished, and the preconditioning's steps taken.
         let mut halfway: Option<(f64, bool, u8)> = None;
+        // Resumed after an update's product (`q` stands).
+        let mut product_ready = false;
         // A reduced round's start is two steps: the check (or, from rest,
         // the loads), then the first preconditioning, charged as an
         // iteration with that preconditioner.
@@ -2179,9 +2196,26 @@ impl StressSolver {
                 let token = progress.token();
                 let updated = progress.updated();
                 let converging = progress.converging();
+                let multiplied = progress.multiplied();
                 (total, multilevel, rz) = progress.restore(self);
                 if multilevel {
                     self.ensure_hierarchy(inertial);
+                }
+                // (Only a multilevel iteration is cut after its product;
+                // any other stage reading so, from damaged bytes, iterates.)
+                if let Some(token) = multiplied.filter(|_| multilevel) {
+                    // Cut after an update's product: the state is the
+                    // iteration's start. The product this solver kept,
+                    // else taken again, uncharged (the call that cut was
+                    // charged); the rest of the update is this call's step.
+                    if !self.take_held_product(token) {
+                        #[cfg(test)]
+                        {
+                            self.products_again += 1;
+                        }
+                        self.cg_product(multilevel, &mut worst);
+                    }
+                    product_ready = true;
                 }
                 if let Some((token, done)) = updated {
                     // (A stage past this system's steps comes only from
@@ -2428,6 +2462,28 @@ impl StressSolver {
                 };
             }};
         }
+        // Ends the call after an update's product, before the rest of the
+        // update: the progress at the iteration's start (which the product
+        // left as it was; `total` iterations before it), and `q` kept for
+        // the next call (see `iteration_steps.rs`).
+        macro_rules! cut_multiplied {
+            () => {{
+                let known = worst.unwrap_or_else(|| self.residual_norm());
+                self.write_warm_start();
+                let token = Self::next_iteration_token();
+                let stage = RoundStage::Multiplied;
+                SolveProgress::save(slot, self, resume, total, multilevel, rz, stage);
+                if let Some(p) = slot.as_mut() {
+                    p.set_token(token);
+                }
+                self.hold_product(token);
+                return CgEnd::CutShort {
+                    iterations,
+                    known,
+                    stage,
+                };
+            }};
+        }
         // Ends the call inside an iteration, after its update (`alpha`,
         // `polished`), at `stage`: the progress at the iteration's start
         // (copied aside before the update), and the update kept for the
@@ -2450,6 +2506,7 @@ impl StressSolver {
                     polished: $polished,
                     hierarchy: self.multilevel.changes(),
                     checked,
+                    product: false,
                 });
                 return CgEnd::CutShort {
                     iterations,
@@ -2520,30 +2577,59 @@ impl StressSolver {
                         self.passes += first;
                         stepped = true;
                     }
-                    // Stop before an update that, with the final
-                    // evaluation, would pass the work limit (but take one
-                    // step at least).
                     let (update, preconditioning) = iteration_shares(multilevel);
-                    if (iterations > 0 || started || stepped)
-                        && self
-                            .passes
-                            .saturating_add((update + EVALUATION_PASSES) * bonds)
-                            > self.pass_limit
-                    {
-                        cut_short!();
+                    // On a system of more than one part the update's
+                    // product is a step of its own, the rest another
+                    // (`MULTILEVEL_PRODUCT_PASSES`); the check after it is
+                    // a third (below), so neither reserves room for it.
+                    let apart = multilevel && self.build_parts() > 1;
+                    let product = if apart { MULTILEVEL_PRODUCT_PASSES } else { 0 };
+                    // Whether `q` stands for this update (taken by this
+                    // call as a step of its own, or resumed after it).
+                    let multiplied = std::mem::take(&mut product_ready);
+                    if !multiplied {
+                        // Stop before an update (its product, when apart)
+                        // that, with the final evaluation (not apart),
+                        // would pass the work limit (but take one step at
+                        // least).
+                        let ahead = if apart {
+                            product
+                        } else {
+                            update + EVALUATION_PASSES
+                        };
+                        if (iterations > 0 || started || stepped)
+                            && self.passes.saturating_add(ahead * bonds) > self.pass_limit
+                        {
+                            cut_short!();
+                        }
+                        if apart {
+                            self.passes += product * bonds;
+                            self.cg_product(multilevel, &mut worst);
+                            stepped = true;
+                            // The rest of the update: the call may end
+                            // before it (the progress at the iteration's
+                            // start, the product kept).
+                            if self.passes.saturating_add((update - product) * bonds)
+                                > self.pass_limit
+                            {
+                                cut_multiplied!();
+                            }
+                        }
                     }
                     // A call that may end inside the iteration keeps its
                     // start aside for its progress.
-                    if self
-                        .passes
-                        .saturating_add((update + EVALUATION_PASSES + preconditioning) * bonds)
-                        > self.pass_limit
+                    if self.passes.saturating_add(
+                        (update - product + EVALUATION_PASSES + preconditioning) * bonds,
+                    ) > self.pass_limit
                     {
                         self.keep_iteration_start();
                     }
-                    self.passes += update * bonds;
+                    self.passes += (update - product) * bonds;
+                    if !(multiplied || apart) {
+                        self.cg_product(multilevel, &mut worst);
+                    }
                     let (alpha, polished) =
-                        match self.cg_update(multilevel, inertial, rz, &mut worst, &mut checked) {
+                        match self.cg_step(multilevel, inertial, rz, &mut worst, &mut checked) {
                             // Also a solve that diverged past the rounding
                             // floor (an ε it cannot reach).
                             Update::Diverged => break,
@@ -2644,6 +2730,14 @@ impl StressSolver {
         worst: &mut Option<f64>,
         checked: &mut Option<f64>,
     ) -> Update {
+        self.cg_product(multilevel, worst);
+        self.cg_step(multilevel, inertial, rz, worst, checked)
+    }
+
+    /// An update's product `q = K p` (see [`Self::cg_update`]); changes
+    /// nothing else of the state, so a call may end after it
+    /// ([`RoundStage::Multiplied`]).
+    fn cg_product(&mut self, multilevel: bool, worst: &mut Option<f64>) {
         let eps = f64::from(self.settings.epsilon);
         // Far from ε the product may be the smoothing's single-precision
         // one (see `SINGLE_PRECISION_ABOVE`); the residual decides, so a
@@ -2657,6 +2751,19 @@ impl StressSolver {
         {
             self.apply_stiffness(multilevel);
         }
+    }
+
+    /// An update after its product (see [`Self::cg_update`]): `α`, the
+    /// step along `p`, the polish near ε and the convergence check.
+    fn cg_step(
+        &mut self,
+        multilevel: bool,
+        inertial: bool,
+        rz: f64,
+        worst: &mut Option<f64>,
+        checked: &mut Option<f64>,
+    ) -> Update {
+        let eps = f64::from(self.settings.epsilon);
         let pq = dot6(&self.p_u, &self.p_t, &self.q_u, &self.q_t);
         let alpha = rz / pq;
         if !(pq > 0.0 && alpha.is_finite()) {

@@ -8,7 +8,11 @@
 //! steps, 0.25–0.54 ms each), so a call ends before any of them that would
 //! take it past its limit ([`RoundStage::Updated`],
 //! [`RoundStage::Cycling`], [`RoundStage::Restricted`],
-//! [`RoundStage::Coarsened`]).
+//! [`RoundStage::Coarsened`]). On a system of more than one part the
+//! update itself is two steps, its product `q = K p` (about 0.19 ms there)
+//! and the rest; a cut between them ([`RoundStage::Multiplied`]) saves the
+//! iteration's start, which the product leaves as it was, and keeps `q`
+//! the same way ([`StressSolver::hold_product`]).
 //!
 //! The progress saved at such a cut holds the iteration's *start* (`x`,
 //! `r` and `p` before the update, which the solver copies aside first), so
@@ -60,6 +64,10 @@ pub(super) struct KeptIteration {
     /// `kept_stresses`): the call that resumes goes on as the call that
     /// checked would have, its results standing until the next update.
     pub(super) checked: Option<f64>,
+    /// Only the update's product was taken (`q` kept,
+    /// [`StressSolver::hold_product`];
+    /// `alpha` and `polished` mean nothing).
+    pub(super) product: bool,
 }
 
 /// The solver's vectors of an iteration cut inside: the start's `x` and
@@ -172,10 +180,9 @@ impl StressSolver {
         done: u8,
     ) -> Option<(f64, bool, Option<f64>)> {
         let changes = self.multilevel.changes();
-        let kept = self
-            .kept_ready
-            .take()
-            .filter(|h| token != 0 && h.token == token && (done == 0 || h.hierarchy == changes))?;
+        let kept = self.kept_ready.take().filter(|h| {
+            token != 0 && h.token == token && !h.product && (done == 0 || h.hierarchy == changes)
+        })?;
         let h = &self.kept_vectors;
         let n = self.x_u.len();
         if [&h.x_u, &h.x_t, &h.r_u, &h.r_t, &h.q_u, &h.q_t]
@@ -192,6 +199,44 @@ impl StressSolver {
             std::mem::swap(&mut self.stresses, &mut self.kept_stresses);
         }
         Some((kept.alpha, kept.polished, kept.checked))
+    }
+
+    /// At a cut after an update's product (the progress saved from the
+    /// iteration's start, which the product left as it was): keeps `q`
+    /// under `token` by swapping it with the kept one.
+    pub(super) fn hold_product(&mut self, token: u64) {
+        let h = &mut self.kept_vectors;
+        std::mem::swap(&mut self.q_u, &mut h.q_u);
+        std::mem::swap(&mut self.q_t, &mut h.q_t);
+        self.stresses.clear();
+        self.kept_iteration = Some(KeptIteration {
+            token,
+            alpha: f64::NAN,
+            polished: false,
+            hierarchy: self.multilevel.changes(),
+            checked: None,
+            product: true,
+        });
+    }
+
+    /// At a resume of the progress with `token` cut after an update's
+    /// product: takes `q` back if this solver kept it for that progress
+    /// and has solved nothing since (true), else leaves the product to be
+    /// taken again (false; bit for bit the same: it is a function of `p`,
+    /// the system and the settings).
+    pub(super) fn take_held_product(&mut self, token: u64) -> bool {
+        let n = self.x_u.len();
+        let h = &mut self.kept_vectors;
+        let kept = self
+            .kept_ready
+            .take()
+            .is_some_and(|k| token != 0 && k.token == token && k.product);
+        if !(kept && h.q_u.len() == n && h.q_t.len() == n) {
+            return false;
+        }
+        std::mem::swap(&mut self.q_u, &mut h.q_u);
+        std::mem::swap(&mut self.q_t, &mut h.q_t);
+        true
     }
 
     /// A new token for a cut inside an iteration, unique in the process
@@ -260,6 +305,10 @@ mod tests {
         reductions_kept: u32,
         /// Calls that ended between an update within ε and its check.
         converging_cuts: usize,
+        /// Calls that ended after an update's product; products taken
+        /// again at a resume.
+        multiplied_cuts: usize,
+        products_again: u32,
     }
 
     fn run(reduce_above: u32, between: Between) -> Run {
@@ -296,6 +345,7 @@ mod tests {
         let mut checking_cuts = 0;
         let mut reducing = Vec::new();
         let mut converging_cuts = 0;
+        let mut multiplied_cuts = 0;
         for _ in 0..10_000 {
             let r = s
                 .solve_within(&asset, &nodes, &health, &loads, 1, &mut progress)
@@ -316,6 +366,8 @@ mod tests {
                     reducing,
                     reductions_kept: s.reductions_kept,
                     converging_cuts,
+                    multiplied_cuts,
+                    products_again: s.products_again,
                 };
             };
             updated_cuts += usize::from(p.updated().is_some());
@@ -323,6 +375,7 @@ mod tests {
             starting_cuts += usize::from(p.reduced_round().1 == 13);
             checking_cuts += usize::from(p.reduced_round().1 == 14);
             converging_cuts += usize::from(p.reduced_round().1 == 16);
+            multiplied_cuts += usize::from(p.reduced_round().1 == 18);
             if p.reduced_round().1 == 15 {
                 reducing.extend(p.stage_fields().map(|f| f[0]));
             }
@@ -560,6 +613,10 @@ mod tests {
             assert_eq!(calm.builds_compared, 0, "{reduce_above}");
             assert_eq!(calm.checks_again, 0, "{reduce_above}");
             assert_eq!(calm.checking_cuts > 0, reduce_above > 0, "{reduce_above}");
+            // Each update's product a step of its own, kept by the calls
+            // that go on.
+            assert!(calm.multiplied_cuts > 0, "{reduce_above}");
+            assert_eq!(calm.products_again, 0, "{reduce_above}");
             assert_eq!(
                 calm.reports.last().map(|r| r.residual.to_bits()),
                 whole.reports.last().map(|r| r.residual.to_bits())
@@ -576,6 +633,7 @@ mod tests {
                 if between == Between::Bytes {
                     assert!(other.builds_compared > 5, "{reduce_above}");
                     assert_eq!(other.checks_again as usize, calm.checking_cuts);
+                    assert_eq!(other.products_again as usize, calm.multiplied_cuts);
                 }
                 assert_eq!(
                     format!("{:?}", other.reports),

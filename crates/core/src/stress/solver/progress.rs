@@ -169,6 +169,11 @@ pub(super) enum RoundStage {
     /// stage names: 1 (the pre-smoothing) or 3 (the coarse correction's
     /// first cycle); the state as at [`Self::Updated`].
     Cycling { done: u8 },
+    /// Its conjugate gradient under way, cut inside an iteration after its
+    /// update's product `q = K p`, before the rest of the update: the
+    /// state in [`CgState`] is that iteration's start, as at
+    /// [`Self::Iterating`] (the product changes nothing of it).
+    Multiplied,
 }
 
 /// The stage before each piece of the hierarchy's build, in order, and
@@ -197,6 +202,7 @@ impl RoundStage {
                 | Self::Coarsened
                 | Self::Converging
                 | Self::Cycling { .. }
+                | Self::Multiplied
         )
     }
 
@@ -288,7 +294,7 @@ impl RoundStage {
             Self::Assembled => 5,
             Self::Preconditioned | Self::Checking { .. } => 6,
             Self::Checked | Self::Starting { .. } => 7,
-            Self::Iterating => 8,
+            Self::Iterating | Self::Multiplied => 8,
             Self::Updated | Self::Converging => 9,
             Self::Restricted => 10,
             Self::Coarsened => 11,
@@ -322,6 +328,7 @@ impl RoundStage {
             Self::Reducing { .. } => 15,
             Self::Converging => 16,
             Self::Cycling { .. } => 17,
+            Self::Multiplied => 18,
         }
     }
 }
@@ -625,11 +632,12 @@ impl SolveProgress {
     /// done and one to four steps of its first preconditioning, 14: the
     /// start's check under way, 15: inside its reduction, 16: an
     /// iteration's update within ε taken, not its check, 17: its update
-    /// and one or three of its preconditioning's five steps; see "Slices"
+    /// and one or three of its preconditioning's five steps, 18: an
+    /// iteration's product taken, not the rest of its update; see "Slices"
     /// in [`super::reduced`]), and how many chunks are refined. A full
     /// solve's progress uses 4, 6, 5, 7, 3 and 12 for the hierarchy's
-    /// pieces built at its switch from the forest, 9, 10, 11, 16 and 17 at
-    /// a cut inside an iteration, else 0 (see "Work" in
+    /// pieces built at its switch from the forest, 9, 10, 11, 16, 17 and
+    /// 18 at a cut inside an iteration, else 0 (see "Work" in
     /// [`crate::stress::solver`]).
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
@@ -685,6 +693,13 @@ impl SolveProgress {
     /// cut may keep the update.
     pub(super) fn converging(&self) -> Option<u64> {
         (self.place.stage == RoundStage::Converging).then_some(self.token)
+    }
+
+    /// Of a progress cut after an update's product, before the rest of
+    /// the update ([`RoundStage::Multiplied`]): the token under which the
+    /// solver that cut may keep the product.
+    pub(super) fn multiplied(&self) -> Option<u64> {
+        (self.place.stage == RoundStage::Multiplied).then_some(self.token)
     }
 
     /// The token [`Self::set_token`] gave (0 for none).
@@ -879,6 +894,7 @@ mod tests {
             (Reducing { done: 7 }, vec![15, 7]),
             (Converging, vec![16]),
             (Cycling { done: 3 }, vec![17, 3]),
+            (Multiplied, vec![18]),
         ] {
             assert_eq!(postcard::to_stdvec(&stage).unwrap_or_default(), bytes);
             assert_eq!(postcard::from_bytes::<RoundStage>(&bytes).ok(), Some(stage));
@@ -899,6 +915,9 @@ mod tests {
         assert!(!Reducing { done: 7 }.holds_state() && Converging.holds_state());
         assert_eq!(Converging.built(), Updated.built());
         assert_eq!(Converging.preconditioned(), None);
+        // After the product: the iteration's start, as iterating.
+        assert_eq!(Multiplied.built(), Iterating.built());
+        assert!(Multiplied.holds_state() && Multiplied.preconditioned().is_none());
         // Inside the cycle: as the stage before it.
         assert_eq!(Cycling { done: 1 }.built(), Updated.built());
         assert_eq!(Cycling { done: 3 }.built(), Restricted.built());
