@@ -351,6 +351,13 @@ mod tests {
                 .solve_within(&asset, &nodes, &health, &loads, 1, &mut progress)
                 .unwrap_or_else(|e| panic!("{e}"));
             reports.push(r);
+            // A call cut short reports no bond results, whatever the
+            // solver kept (found by a helper's fuzzer at stage 14).
+            assert!(
+                progress.is_none() || s.bond_stresses().is_empty(),
+                "{between:?}: bond results after a cut at {:?}",
+                progress.as_ref().map(SolveProgress::reduced_round)
+            );
             let Some(p) = progress.as_ref() else {
                 return Run {
                     reports,
@@ -553,6 +560,7 @@ mod tests {
                     if p.is_none() {
                         return (reports, format!("{:?}", s.bond_stresses()), s);
                     }
+                    assert!(s.bond_stresses().is_empty(), "bond results after a cut");
                     if meddle {
                         s.set_settings(settings).unwrap_or_else(|e| panic!("{e}"));
                     }

@@ -84,9 +84,14 @@ impl StressSolver {
     /// At a cut inside a reduced round's start's check (its evaluation
     /// taken in parts, `progress` just saved): sets what the parts made
     /// aside (`r` into the kept vectors, the bond results, so none are
-    /// reported) and keeps it for the progress under a new token.
+    /// reported) and keeps it for the progress under a new token. What the
+    /// kept buffers held before (parts of an earlier check, a held
+    /// update's failed check never taken back) is dropped: left in the
+    /// bond results, a helper's fuzzer found it reported by
+    /// `bond_stresses` after such a cut.
     pub(super) fn hold_check(&mut self, progress: Option<&mut SolveProgress>) {
         self.swap_kept_check();
+        self.stresses.clear();
         self.hold_setup(progress);
     }
 
