@@ -275,11 +275,15 @@ pub const EVALUATION_PASSES: u64 = 2;
 
 /// Bonds per part of a piece of the hierarchy's build taken in steps
 /// (see "Slices" in [`reduced`]; Parts in `multilevel/build.rs`): a
-/// piece over a system of `b` bonds is taken in ⌈b / 4,096⌉ parts. On the
-/// 100 × 50 × 2 wall refined (about 8,000 nodes and 20,000 bonds) a piece
-/// took 1.4–2.3 ms whole on this project's machine, so five parts of
-/// 0.3–0.5 ms.
-pub const BUILD_PART_BONDS: usize = 4096;
+/// piece over a system of `b` bonds is taken in ⌈b / 2,048⌉ parts (so are
+/// a refining round's reduction and a round's check). On the 100 × 50 × 2
+/// wall refined (about 8,000 nodes and 20,000 bonds) a piece took 1.4–2.3
+/// ms whole on this project's machine, so ten parts of 0.15–0.25 ms. (With
+/// 4,096, five parts: side by side on the weak walls of
+/// `examples/stress_updates.rs`, 2026-12-07, the median update 0.44 and
+/// 0.36 ms against 0.41 and 0.32, p95 0.65–0.85 against 0.62–0.63 and
+/// 0.65–0.68 against 0.65–0.66 ms, 9–16 updates over 1 ms against 7–12.)
+pub const BUILD_PART_BONDS: usize = 2048;
 
 /// A warm start whose cheaper residual (the last answer's implied one, or
 /// the block product's; see `StressSolver::implied_residual`) is over this
