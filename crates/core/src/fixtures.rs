@@ -1,6 +1,8 @@
 //! Small generated assets for tests, examples and benchmarks.
 
 mod stress_structures;
+#[cfg(test)]
+pub(crate) use stress_structures::refining_solver;
 pub use stress_structures::{
     MultiresolutionScene, health_with_cut, multiresolution_scenes, refining_material,
     refining_wall, stress_bridge_desc, stress_tower_desc, stress_wall_desc,

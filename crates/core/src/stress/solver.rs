@@ -174,7 +174,7 @@ enum CgEnd {
     },
 }
 
-/// How an iteration's update ([`StressSolver::cg_update`]) ended.
+/// How an iteration's update ([`StressSolver::cg_step`]) ended.
 enum Update {
     /// `pᵀq` is not positive or the step not finite: the iteration stops.
     Diverged,
@@ -2721,26 +2721,10 @@ impl StressSolver {
     }
 
     /// An iteration's update, its first step (see
-    /// `solver/iteration_steps.rs`): `q = K p`, `α = rz / pᵀq`, `x += α p`,
-    /// `r −= α q`, then near ε a polish, and within ε the check with the
-    /// bond forces themselves. `worst` is the residual norm of `r` when
-    /// known, `checked` the residual of a check that failed while `x` is
-    /// still the one checked (its bond results stand).
-    fn cg_update(
-        &mut self,
-        multilevel: bool,
-        inertial: bool,
-        rz: f64,
-        worst: &mut Option<f64>,
-        checked: &mut Option<f64>,
-    ) -> Update {
-        self.cg_product(multilevel, worst);
-        self.cg_step(multilevel, inertial, rz, worst, checked)
-    }
-
-    /// An update's product `q = K p` (see [`Self::cg_update`]); changes
-    /// nothing else of the state, so a call may end after it
-    /// ([`RoundStage::Multiplied`]).
+    /// `solver/iteration_steps.rs`), is this product `q = K p`, then
+    /// [`Self::cg_step`]. The product changes nothing else of the state,
+    /// so a call may end after it ([`RoundStage::Multiplied`]). `worst` is
+    /// the residual norm of `r` when known.
     fn cg_product(&mut self, multilevel: bool, worst: &mut Option<f64>) {
         let eps = f64::from(self.settings.epsilon);
         // Far from ε the product may be the smoothing's single-precision
@@ -2757,8 +2741,11 @@ impl StressSolver {
         }
     }
 
-    /// An update after its product (see [`Self::cg_update`]): `α`, the
-    /// step along `p`, the polish near ε and the convergence check.
+    /// An update after its product ([`Self::cg_product`]): `α = rz / pᵀq`,
+    /// `x += α p`, `r −= α q`, then near ε a polish, and within ε the
+    /// check with the bond forces themselves. `checked` is the residual
+    /// of a check that failed while `x` is still the one checked (its bond
+    /// results stand).
     fn cg_step(
         &mut self,
         multilevel: bool,
@@ -2818,7 +2805,8 @@ impl StressSolver {
             self.updates_again += 1;
         }
         self.keep_iteration_start();
-        self.cg_update(multilevel, inertial, rz, worst, checked)
+        self.cg_product(multilevel, worst);
+        self.cg_step(multilevel, inertial, rz, worst, checked)
     }
 
     /// The check of an update whose residual came within ε

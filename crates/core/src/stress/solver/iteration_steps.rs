@@ -251,10 +251,8 @@ impl StressSolver {
 #[cfg(test)]
 mod tests {
     use crate::ChunkIndex;
-    use crate::fixtures::{refining_material, refining_wall};
-    use crate::stress::{
-        SolveProgress, StressLoads, StressMaterials, StressReport, StressSettings, StressSolver,
-    };
+    use crate::fixtures::{refining_solver, refining_wall};
+    use crate::stress::{SolveProgress, StressLoads, StressReport, StressSettings};
     use glam::Vec3;
 
     /// What happens between two calls of a sliced solve.
@@ -330,12 +328,7 @@ mod tests {
             reduce_above,
             ..Default::default()
         };
-        let mut s = StressSolver::new(
-            &asset,
-            settings,
-            StressMaterials::uniform(refining_material()),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let mut s = refining_solver(&asset, settings);
         s.build_part_bonds = part_bonds;
         let mut progress: Option<SolveProgress> = None;
         let mut reports = Vec::new();
@@ -441,15 +434,13 @@ mod tests {
             assert_eq!(calm.updates_again, 0, "{reduce_above}");
             let (asset, health) = refining_wall().unwrap_or_else(|e| panic!("{e}"));
             let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
-            let mut whole = StressSolver::new(
+            let mut whole = refining_solver(
                 &asset,
                 StressSettings {
                     reduce_above,
                     ..Default::default()
                 },
-                StressMaterials::uniform(refining_material()),
-            )
-            .unwrap_or_else(|e| panic!("{e}"));
+            );
             let one = whole
                 .solve(
                     &asset,
@@ -544,12 +535,7 @@ mod tests {
                 ..Default::default()
             };
             let run = |meddle: bool| {
-                let mut s = StressSolver::new(
-                    &asset,
-                    settings,
-                    StressMaterials::uniform(refining_material()),
-                )
-                .unwrap_or_else(|e| panic!("{e}"));
+                let mut s = refining_solver(&asset, settings);
                 let mut p: Option<SolveProgress> = None;
                 let mut reports = Vec::new();
                 loop {

@@ -473,10 +473,8 @@ impl StressSolver {
 
 #[cfg(test)]
 mod tests {
-    use crate::fixtures::{refining_material, refining_wall};
-    use crate::stress::{
-        SolveProgress, StressLoads, StressMaterials, StressSettings, StressSolver,
-    };
+    use crate::fixtures::{refining_solver, refining_wall};
+    use crate::stress::{SolveProgress, StressLoads, StressSettings, StressSolver};
     use crate::{Asset, ChunkIndex};
     use glam::Vec3;
 
@@ -490,12 +488,7 @@ mod tests {
             reduce_above: 100,
             ..Default::default()
         };
-        let mut s = StressSolver::new(
-            &asset,
-            settings,
-            StressMaterials::uniform(refining_material()),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
+        let mut s = refining_solver(&asset, settings);
         s.set_build_part_bonds(64);
         let loads = StressLoads {
             gravity: Vec3::new(0.0, -9.81, 0.0),
