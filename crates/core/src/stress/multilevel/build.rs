@@ -58,7 +58,7 @@
 //! with the levels past it. On that wall a piece took 1.4–2.3 ms in one
 //! part.
 
-use super::{COARSEST, Coarse, LocalBond, Multilevel, NONE, PARALLEL_BONDS, resize};
+use super::{COARSEST, Coarse, LocalBond, Multilevel, NONE, PARALLEL_BONDS, clear_for, resize};
 use glam::DVec3;
 
 /// The weight of an item of each phase of the pieces, in the order of
@@ -154,7 +154,7 @@ impl Multilevel {
         fine.centroid.extend_from_slice(centroid);
         fine.fixed.clear();
         fine.fixed.extend_from_slice(fixed);
-        fine.bonds.clear();
+        clear_for(&mut fine.bonds, bonds.len());
         let len = fine.len();
         resize(len, [&mut fine.e_u, &mut fine.e_t]);
         self.used = 0;
@@ -292,7 +292,7 @@ impl Multilevel {
                     lens,
                     SMOOTHING_WEIGHTS,
                     |phase, range| match phase {
-                        0 if range.start == 0 => fine.jacobi.start_build(n),
+                        0 if range.start == 0 => fine.jacobi.start_build(n, b),
                         0 => {}
                         1 => fine.jacobi.add_bonds(&fine.bonds[range]),
                         2 => fine.jacobi.add_inverses(&fine.inv[range]),

@@ -16,7 +16,7 @@
 //! some targets), so the results are the same with or without SIMD and
 //! on every target.
 
-use super::{Block, Block32, cross32 as cross, dot32 as dot, resize};
+use super::{Block, Block32, clear_for, cross32 as cross, dot32 as dot, resize};
 use crate::stress::solver::LocalBond;
 use glam::{DVec3, Vec3A};
 
@@ -111,12 +111,14 @@ pub(super) struct Jacobi {
 impl Jacobi {
     /// Starts taking the level's bonds and (double-precision) inverse
     /// diagonal blocks, one per node, for `len` nodes: no bond or block
-    /// yet, the vectors sized; [`Self::add_bonds`], [`Self::add_inverses`]
-    /// and [`Self::add_inter`] take them in order, range by range.
-    pub(super) fn start_build(&mut self, len: usize) {
-        self.bonds.clear();
-        self.inter.clear();
-        self.inv.clear();
+    /// yet, the vectors sized, with room for `bonds` bonds (and as many
+    /// between aggregates at most); [`Self::add_bonds`],
+    /// [`Self::add_inverses`] and [`Self::add_inter`] take them in order,
+    /// range by range.
+    pub(super) fn start_build(&mut self, len: usize, bonds: usize) {
+        clear_for(&mut self.bonds, bonds);
+        clear_for(&mut self.inter, bonds);
+        clear_for(&mut self.inv, len);
         resize(
             len,
             [

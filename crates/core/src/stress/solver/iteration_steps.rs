@@ -586,16 +586,18 @@ mod tests {
             // call's first step ends the call before its check.
             assert!(whole.converging_cuts == 0 && calm.converging_cuts > 0);
             // Every refining round's reduction is cut after each of its
-            // steps but the last (1 to 26, every time), and each next call
-            // goes on with what the solver kept; the first round's is one
-            // step, and one unlimited call takes none.
+            // steps but the last (its 21 parts of 64 bonds and the other
+            // phases: 1 to 28, every time), and each next call goes on
+            // with what the solver kept; the first round's is one step,
+            // and one unlimited call takes none.
             assert!(whole.reducing.is_empty());
             if reduce_above == 0 {
                 assert!(calm.reducing.is_empty());
             } else {
-                let rounds = calm.reducing.len() / 26;
+                let last = 20 + super::super::reduction::REDUCTION_PHASES;
+                let rounds = calm.reducing.len() / last as usize;
                 assert!(rounds >= 2, "{:?}", calm.reducing);
-                let steps: Vec<u32> = (0..rounds).flat_map(|_| 1..=26).collect();
+                let steps: Vec<u32> = (0..rounds).flat_map(|_| 1..=last).collect();
                 assert_eq!(calm.reducing, steps);
                 assert_eq!(calm.reductions_kept as usize, calm.reducing.len());
             }

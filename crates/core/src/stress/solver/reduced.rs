@@ -110,6 +110,7 @@
 
 use super::kept::{Grouping, Kept};
 use super::progress::RoundStage;
+use super::reduction::step_charge;
 use super::{
     CgStart, EVALUATION_PASSES, FOREST_BUILD_PASSES, HIERARCHY_BUILD_PASSES, STRUCTURE_PASSES,
     SolveMode, SolveProgress, StressError, StressLoads, StressReport, StressSolver,
@@ -286,7 +287,7 @@ impl StressSolver {
                 if charged {
                     0
                 } else {
-                    part_charge(reduction, s, steps)
+                    step_charge(reduction, s, steps)
                 }
             };
             let done = stage.reduction_done();
@@ -475,7 +476,7 @@ impl StressSolver {
             // share of a gather.
             known = Some(residual);
             let steps = self.reduction_steps(round + 1);
-            let next = part_charge(
+            let next = step_charge(
                 (1 + STRUCTURE_PASSES + FOREST_BUILD_PASSES) * fine_bonds,
                 0,
                 steps,

@@ -8,14 +8,21 @@
 //! steps: the grouping's start (the fine system set aside, the groups of
 //! the intact structure), the super-nodes (the pieces of the groups and
 //! their members), their node arrays, the bonds between them in parts of
-//! the fine bonds, the adjacency, the rest (vectors, the hint for the
-//! hierarchy's rebuild) and the forest. On the 100 × 50 × 2 wall refined
+//! the fine bonds, the adjacency's counts, its fill, the work vectors,
+//! the state vectors with the rest (the hint for the hierarchy's
+//! rebuild), and the forest. On the 100 × 50 × 2 wall refined
 //! (about 7,000 of its 10,000 chunks, 24,700 bonds) the reduction took
 //! 2.3–3.9 ms in one step: the grouping 0.6 ms, the node arrays 0.5, the
 //! bonds 1.2, the adjacency 0.5, the rest 0.7 and the forest 0.3. A
 //! first round (nothing refined; its reduced system usually stands from
 //! the solve before, `solver/kept.rs`) and a system of at most one part
 //! are one step.
+//!
+//! The steps share the reduction's charge by weight ([`STEP_WEIGHTS`],
+//! about their times), so a call cut by a work limit holds about as much
+//! time whichever steps it takes. (Equal shares, as before, let one call
+//! take the adjacency and the vectors together, 1.1 ms with the call's
+//! own cost, where 13 parts of the bonds took 0.05 ms each.)
 //!
 //! What the steps made stays in the solver between the call that cut and
 //! the call that resumes; that call goes on from it when it is the next
@@ -30,11 +37,49 @@ use super::reduced::{REDUCE_RADIUS, lower_limits};
 use super::{DVec3, NONE, StressLoads, StressSolver};
 use crate::asset::Asset;
 use crate::index::BondIndex;
+use crate::stress::multilevel::clear_for;
 
 /// The steps of a reduction in steps besides the parts of its bonds: the
-/// grouping's start, the super-nodes, their node arrays, the adjacency,
-/// the rest and the forest.
-pub(super) const REDUCTION_PHASES: u32 = 6;
+/// grouping's start, the super-nodes, their node arrays, the adjacency's
+/// counts and fill, the work vectors, the state vectors with the rest,
+/// and the forest.
+pub(super) const REDUCTION_PHASES: u32 = 8;
+
+/// The weight of each step of a reduction in steps in its charge, in the
+/// order of the steps (the fourth, a part of the bonds, for each part):
+/// about its time in tens of microseconds on the refined 100 × 50 × 2 wall
+/// (medians of 10 reductions of 7,000–9,800 nodes and 13 parts each,
+/// `examples/stress_updates.rs`, 2026-12-07; the vectors took up to 0.99
+/// ms in one step when they grew).
+const STEP_WEIGHTS: [u64; 9] = [14, 17, 28, 5, 30, 25, 20, 20, 20];
+
+/// The sum of the weights ([`STEP_WEIGHTS`]) of steps 0 to `step` − 1 of
+/// a reduction with `parts` parts of its bonds.
+fn weight_before(step: u32, parts: u32) -> u64 {
+    let w = |k: usize| STEP_WEIGHTS[k];
+    let (step, parts) = (u64::from(step), u64::from(parts));
+    if step <= 3 {
+        STEP_WEIGHTS[..step as usize].iter().sum()
+    } else if step <= 3 + parts {
+        w(0) + w(1) + w(2) + w(3) * (step - 3)
+    } else {
+        let after = (step - 3 - parts).min(5) as usize;
+        w(0) + w(1) + w(2) + w(3) * parts + STEP_WEIGHTS[4..4 + after].iter().sum::<u64>()
+    }
+}
+
+/// The charge of step `step` of a reduction of `steps` steps charged
+/// `total`: its share by weight ([`STEP_WEIGHTS`]); the shares add up to
+/// `total`. One step is charged `total`.
+pub(super) fn step_charge(total: u64, step: u32, steps: u32) -> u64 {
+    if steps <= 1 {
+        return total;
+    }
+    let parts = steps - REDUCTION_PHASES;
+    let all = u128::from(weight_before(steps, parts).max(1));
+    let upto = |s: u32| (u128::from(total) * u128::from(weight_before(s, parts)) / all) as u64;
+    upto(step + 1) - upto(step)
+}
 
 impl StressSolver {
     /// How many steps the reduction of round `round` takes (see the
@@ -74,8 +119,10 @@ impl StressSolver {
                 let parts = parts as usize;
                 self.reduce_bonds(health, len * part / parts..len * (part + 1) / parts);
             }
-            s if s == 3 + parts => self.build_adjacency(),
-            s if s == 4 + parts => self.reduce_finish(),
+            s if s == 3 + parts => self.count_adjacency(),
+            s if s == 4 + parts => self.fill_adjacency(),
+            s if s == 5 + parts => self.reset_work_vectors(self.chunk.len() + 1),
+            s if s == 6 + parts => self.reduce_finish(),
             _ => {
                 self.build_forest();
                 self.system_kept = true;
@@ -94,6 +141,7 @@ impl StressSolver {
         self.reduce_nodes();
         self.reduce_bonds(health, 0..self.fine_ids.len());
         self.build_adjacency();
+        self.reset_work_vectors(self.chunk.len() + 1);
         self.reduce_finish();
         self.system_kept = true;
     }
@@ -213,7 +261,8 @@ impl StressSolver {
         self.inv_wl2.push(0.0);
         self.inner_limit.clear();
         self.inner_limit.resize(nn, [f32::INFINITY; 3]);
-        self.bonds.clear();
+        // Room for every fine bond: the bonds' parts never grow it.
+        clear_for(&mut self.bonds, self.fine_ids.len());
         self.hierarchy_synced = false;
         self.split_trusted = false;
     }
@@ -243,12 +292,12 @@ impl StressSolver {
         }
     }
 
-    /// The reduction's end after the adjacency: the vectors, the hint for
-    /// the hierarchy's rebuild, and the record of what the system is made
-    /// from. The system counts as kept ([`Self::kept_system`]) once its
-    /// forest is made too.
+    /// The reduction's end after the adjacency and the work vectors: the
+    /// state vectors, the hint for the hierarchy's rebuild, and the record
+    /// of what the system is made from. The system counts as kept
+    /// ([`Self::kept_system`]) once its forest is made too.
     fn reduce_finish(&mut self) {
-        self.reset_vectors(self.chunk.len() + 1);
+        self.reset_state_vectors(self.chunk.len() + 1);
         self.regroup_hint(self.regrouping);
         self.grouped_chunks.clone_from(&self.fine_chunk);
         self.system_refined.clone_from(&self.refined);
@@ -473,6 +522,7 @@ impl StressSolver {
 
 #[cfg(test)]
 mod tests {
+    use super::{REDUCTION_PHASES, STEP_WEIGHTS, step_charge};
     use crate::fixtures::{refining_solver, refining_wall};
     use crate::stress::{SolveProgress, StressLoads, StressSettings, StressSolver};
     use crate::{Asset, ChunkIndex};
@@ -519,6 +569,38 @@ mod tests {
         panic!("no cut after step {done} of a reduction");
     }
 
+    /// The steps' charges add up to the reduction's, whatever the count
+    /// of bond parts, and go by [`STEP_WEIGHTS`]: a part of the bonds is
+    /// charged a sixth of the adjacency's counts, the forest as much as
+    /// each half of the vectors.
+    #[test]
+    fn step_charges_share_the_reduction_by_weight() {
+        for total in [0, 1, 7, 1_000, 123_457, u64::MAX / 1024] {
+            assert_eq!(step_charge(total, 0, 1), total);
+            for parts in [1, 2, 13, 400] {
+                let steps = parts + REDUCTION_PHASES;
+                let sum: u64 = (0..steps).map(|s| step_charge(total, s, steps)).sum();
+                assert_eq!(sum, total, "{total} {parts}");
+            }
+        }
+        let (parts, total) = (13, 1_000_000);
+        let steps = parts + REDUCTION_PHASES;
+        let w = STEP_WEIGHTS;
+        let all = w.iter().sum::<u64>() + w[3] * u64::from(parts - 1);
+        let charge = |s| step_charge(total, s, steps);
+        let share =
+            |before: u64, weight: u64| total * (before + weight) / all - total * before / all;
+        let bonds_before = w[0] + w[1] + w[2];
+        assert_eq!(charge(0), share(0, w[0]));
+        assert_eq!(charge(3), share(bonds_before, w[3]));
+        let counts_before = bonds_before + w[3] * u64::from(parts);
+        assert_eq!(charge(3 + parts), share(counts_before, w[4]));
+        assert!(charge(3 + parts).abs_diff(6 * charge(2 + parts)) <= 6);
+        let forest = charge(steps - 1);
+        assert_eq!(forest, share(all - w[8], w[8]));
+        assert!(forest.abs_diff(charge(5 + parts)) <= 1 && forest.abs_diff(charge(6 + parts)) <= 1);
+    }
+
     /// A progress cut inside a reduction, passed back on the same solver
     /// (the token matches) with other loads, is not this solve's: the
     /// solve starts afresh from the solver's warm start and gives what the
@@ -528,7 +610,7 @@ mod tests {
     /// after three or more; found by a helper's fuzzer.)
     #[test]
     fn a_kept_reduction_serves_only_its_own_progress() {
-        for done in [1, 2, 3, 20, 26] {
+        for done in [1, 2, 3, 20, 26, 28] {
             let (mut s, progress, asset, health) = cut_inside_reduction(done);
             let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
             let heavier = StressLoads {
