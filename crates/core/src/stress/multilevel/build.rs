@@ -58,6 +58,7 @@
 //! with the levels past it. On that wall a piece took 1.4–2.3 ms in one
 //! part.
 
+use super::rebuild::BALANCE_PARTS;
 use super::{COARSEST, Coarse, LocalBond, Multilevel, NONE, PARALLEL_BONDS, clear_for, resize};
 use glam::DVec3;
 
@@ -80,8 +81,12 @@ const SMOOTHING_WEIGHTS: [usize; 4] = [29, 36, 98, 9];
 /// bonds summed.
 const ASSEMBLY_WEIGHTS: [usize; 4] = [7, 149, 773, 63];
 /// See [`START_WEIGHTS`]: level 1's finish, its blocks, its slots, its
-/// pattern, level 2's start and rows, its finish, the levels past it.
-const LEVELS_WEIGHTS: [usize; 8] = [1, 332, 111, 1022, 112, 421, 70, 141_760];
+/// pattern, the buffers' balance (`balance_buffers`, in
+/// [`BALANCE_PARTS`] parts dealt out over its rows), level 2's start and
+/// rows, its finish, the levels past it. (The pattern and the balance
+/// were one item, 1022 ns a row; grown, the balance took up to 2.2 ms
+/// in one part.)
+const LEVELS_WEIGHTS: [usize; 9] = [1, 332, 111, 22, 1000, 112, 421, 70, 141_760];
 
 /// A piece of a build (see the [module docs](self)), in the order they
 /// run.
@@ -339,7 +344,8 @@ impl Multilevel {
                 } else {
                     (0, 0)
                 };
-                let lens = [rows, rows, slots, rows, rows, rows, rows, 1];
+                let balanced = if plain && self.assembled { rows } else { 0 };
+                let lens = [rows, rows, slots, rows, balanced, rows, rows, rows, 1];
                 in_part(part, parts, lens, LEVELS_WEIGHTS, |phase, range| {
                     let first = range.start == 0;
                     match phase {
@@ -348,28 +354,33 @@ impl Multilevel {
                         2 => self.coarse[0].finish_off(range),
                         3 if first => {
                             self.coarse[0].finish_pattern();
-                            if self.assembled {
-                                self.balance_buffers();
-                            }
                             self.used = 1;
                         }
-                        4 if first => {
+                        4 => {
+                            // Balance part `k` at row `k · balanced / parts`.
+                            for k in 0..BALANCE_PARTS {
+                                if range.contains(&(k * balanced / BALANCE_PARTS)) {
+                                    self.balance_buffers_part(k);
+                                }
+                            }
+                        }
+                        5 if first => {
                             self.second = self.next_level();
                             if let Some(count) = self.second {
                                 self.start_galerkin(0, count);
                             }
                         }
-                        5 => {
+                        6 => {
                             if let Some(count) = self.second {
                                 let end = range.end.min(count);
                                 self.galerkin_rows(0, range.start.min(end)..end);
                             }
                         }
-                        6 if first && self.second.is_some() => {
+                        7 if first && self.second.is_some() => {
                             self.coarse[1].finish();
                             self.used = 2;
                         }
-                        7 => self.finish_levels(pending),
+                        8 => self.finish_levels(pending),
                         _ => {}
                     }
                 });
