@@ -122,7 +122,7 @@ use crate::stress::material::StressMaterials;
 use crate::stress::multilevel::{HierarchyPiece, Multilevel};
 use crate::stress::section::Section;
 use glam::{DMat3, DVec3, Vec3};
-use iteration_steps::{KeptIteration, KeptVectors};
+use iteration_steps::{CheckEnd, KeptIteration, KeptVectors};
 use progress::RoundStage;
 use setup_steps::KeptSetup;
 
@@ -896,6 +896,9 @@ pub struct StressSolver {
     /// Steps of a start's first preconditioning taken again at a resume.
     #[cfg(test)]
     starts_again: u32,
+    /// Resumes inside an update's check that took its parts again (tests).
+    #[cfg(test)]
+    verified_again: u32,
     /// Parts of a start's check taken again at a resume.
     #[cfg(test)]
     checks_again: u32,
@@ -1080,6 +1083,8 @@ impl StressSolver {
             reductions_kept: 0,
             #[cfg(test)]
             starts_again: 0,
+            #[cfg(test)]
+            verified_again: 0,
             #[cfg(test)]
             checks_again: 0,
         })
@@ -2204,6 +2209,10 @@ impl StressSolver {
         let mut halfway: Option<(f64, bool, u8)> = None;
         // Resumed after an update's product (`q` stands).
         let mut product_ready = false;
+        // Resumed before an update's check or inside it: the update (α,
+        // polished), the check's parts taken, and whether this solver
+        // kept them (see `iteration_steps.rs`).
+        let mut pending_check: Option<(f64, bool, u32, bool)> = None;
         // A reduced round's start is two steps: the check (or, from rest,
         // the loads), then the first preconditioning, charged as an
         // iteration with that preconditioner.
@@ -2225,7 +2234,10 @@ impl StressSolver {
                 let checked_only = progress.checked();
                 let token = progress.token();
                 let updated = progress.updated();
-                let converging = progress.converging();
+                let converging = progress
+                    .converging()
+                    .map(|token| (token, 0))
+                    .or(progress.verifying());
                 let multiplied = progress.multiplied();
                 (total, multilevel, rz) = progress.restore(self);
                 if multilevel {
@@ -2261,7 +2273,7 @@ impl StressSolver {
                     // iteration, else the update and those steps taken
                     // again, uncharged (the calls that cut were charged),
                     // bit for bit the same.
-                    let update = match self.take_held_update(token, done) {
+                    let update = match self.take_held_update(token, done, 0) {
                         Some((alpha, polished, held)) => {
                             checked = held;
                             (alpha, polished)
@@ -2299,14 +2311,18 @@ impl StressSolver {
                     // (Saturating: a count decoded from damaged bytes.)
                     total = total.saturating_add(1);
                 }
-                if let Some(token) = converging {
-                    // Cut after an update within ε, before its check: the
-                    // state is the iteration's start. The update this
+                if let Some((token, verified)) = converging {
+                    // Cut after an update within ε, before its check or
+                    // after `verified` of its parts: the state is the
+                    // iteration's start. The update (and those parts) this
                     // solver kept, else taken again, uncharged; then the
-                    // check, this call's step.
-                    let (alpha, polished, check) = match self.take_held_update(token, 0) {
-                        // (Held before its check: none failed.)
-                        Some((alpha, polished, _)) => (alpha, polished, true),
+                    // check's parts left, this call's step (below, in
+                    // parts: `check_update_in_parts`).
+                    let (alpha, polished, check, kept) = match self
+                        .take_held_update(token, 0, verified)
+                    {
+                        // (Held before or inside its check: none failed.)
+                        Some((alpha, polished, _)) => (alpha, polished, true, true),
                         None => {
                             let passes = self.passes;
                             let again = self.update_again(
@@ -2318,23 +2334,23 @@ impl StressSolver {
                             );
                             self.passes = passes;
                             match again {
-                                Update::Check { alpha, polished } => (alpha, polished, true),
+                                Update::Check { alpha, polished } => (alpha, polished, true, false),
                                 // Only from damaged bytes: an update short
                                 // of ε goes on unchecked.
-                                Update::Taken { alpha, polished } => (alpha, polished, false),
+                                Update::Taken { alpha, polished } => {
+                                    (alpha, polished, false, false)
+                                }
                                 Update::Diverged => return CgEnd::Done(0, checked),
                             }
                         }
                     };
                     total = total.saturating_add(1);
-                    if check
-                        && let Some(residual) =
-                            self.cg_check(alpha, inertial, &mut worst, &mut checked)
-                    {
-                        return CgEnd::Done(0, Some(residual));
+                    if check {
+                        pending_check = Some((alpha, polished, verified, kept));
+                    } else {
+                        halfway = Some((alpha, polished, 0));
                     }
                     stepped = true;
-                    halfway = Some((alpha, polished, 0));
                 }
                 if let Some(done) = checked_only {
                     // The first preconditioning's steps left (those taken
@@ -2520,7 +2536,10 @@ impl StressSolver {
         // next call, with its check when that failed (see
         // `iteration_steps.rs`).
         macro_rules! cut_inside {
-            ($stage:expr, $alpha:expr, $polished:expr) => {{
+            ($stage:expr, $alpha:expr, $polished:expr) => {
+                cut_inside!($stage, $alpha, $polished, 0)
+            };
+            ($stage:expr, $alpha:expr, $polished:expr, $verified:expr) => {{
                 let known = worst.unwrap_or_else(|| self.residual_norm());
                 // A restart begins from the update.
                 self.write_warm_start();
@@ -2537,6 +2556,7 @@ impl StressSolver {
                     hierarchy: self.multilevel.changes(),
                     checked,
                     product: false,
+                    verified: $verified,
                 });
                 return CgEnd::CutShort {
                     iterations,
@@ -2544,6 +2564,26 @@ impl StressSolver {
                     stage,
                 };
             }};
+        }
+        // The check of an update resumed before it or inside it, in parts
+        // (one on a system of one part): the call may end between them.
+        if let Some((alpha, polished, from, kept)) = pending_check.take() {
+            // A call cut inside reports the update's recursive residual,
+            // whether the update was kept or taken again (kept inside its
+            // check, it is in `z`, `r` being the check's so far).
+            worst = Some(if kept && from > 0 {
+                self.largest_weighted(&self.z_u, &self.z_t)
+            } else {
+                self.residual_norm()
+            });
+            match self.check_update_in_parts(alpha, inertial, &mut worst, &mut checked, from, kept)
+            {
+                CheckEnd::Passed(residual) => return CgEnd::Done(0, Some(residual)),
+                CheckEnd::Failed => halfway = Some((alpha, polished, 0)),
+                CheckEnd::Cut(part) => {
+                    cut_inside!(RoundStage::Verifying { part }, alpha, polished, part)
+                }
+            }
         }
         while total < self.settings.max_iterations {
             let (alpha, polished, mut done) = match halfway.take() {
@@ -2850,11 +2890,33 @@ impl StressSolver {
         worst: &mut Option<f64>,
         checked: &mut Option<f64>,
     ) -> Option<f64> {
-        let eps = f64::from(self.settings.epsilon);
-        self.store_warm_start();
+        self.start_check();
+        self.write_warm_start();
+        let residual = self.evaluate(inertial);
+        self.end_check(alpha, residual, worst, checked)
+    }
+
+    /// [`Self::cg_check`]'s start: the update's non-finite entries at
+    /// rest, and its recursive `r` in `z`. (Then the update is stored as
+    /// the warm start, [`Self::write_warm_start`], before the evaluation
+    /// ends: in parts, by the call that takes the last part, which a
+    /// warm start set between the calls does not change.)
+    fn start_check(&mut self) {
+        self.zero_non_finite_x();
         self.z_u.copy_from_slice(&self.r_u);
         self.z_t.copy_from_slice(&self.r_t);
-        let residual = self.evaluate(inertial);
+    }
+
+    /// [`Self::cg_check`]'s end, the bond forces' `residual` taken: that
+    /// residual when within ε, else (`None`) the residual replacement.
+    fn end_check(
+        &mut self,
+        alpha: f64,
+        residual: f64,
+        worst: &mut Option<f64>,
+        checked: &mut Option<f64>,
+    ) -> Option<f64> {
+        let eps = f64::from(self.settings.epsilon);
         if residual <= eps {
             return Some(residual);
         }
@@ -3113,13 +3175,18 @@ impl StressSolver {
     /// always finite, so the solver takes its own back
     /// ([`Self::set_warm_start`]).
     fn store_warm_start(&mut self) {
+        self.zero_non_finite_x();
+        self.write_warm_start();
+    }
+
+    /// The non-finite entries of `x` set to zero (their chunks at rest).
+    fn zero_non_finite_x(&mut self) {
         for k in 0..self.chunk.len() {
             if !(self.x_u[k].is_finite() && self.x_t[k].is_finite()) {
                 self.x_u[k] = DVec3::ZERO;
                 self.x_t[k] = DVec3::ZERO;
             }
         }
-        self.write_warm_start();
     }
 
     /// [`Self::store_warm_start`] without setting the non-finite entries

@@ -174,6 +174,12 @@ pub(super) enum RoundStage {
     /// state in [`CgState`] is that iteration's start, as at
     /// [`Self::Iterating`] (the product changes nothing of it).
     Multiplied,
+    /// Its conjugate gradient under way, cut inside the check of an
+    /// update within ε (see [`Self::Converging`]) taken in parts of the
+    /// bonds, after `part` of them (at least one, fewer than the check
+    /// has; `solver/iteration_steps.rs`): the state is that iteration's
+    /// start, as at [`Self::Converging`].
+    Verifying { part: u32 },
 }
 
 /// The stage before each piece of the hierarchy's build, in order, and
@@ -203,6 +209,7 @@ impl RoundStage {
                 | Self::Converging
                 | Self::Cycling { .. }
                 | Self::Multiplied
+                | Self::Verifying { .. }
         )
     }
 
@@ -295,7 +302,7 @@ impl RoundStage {
             Self::Preconditioned | Self::Checking { .. } => 6,
             Self::Checked | Self::Starting { .. } => 7,
             Self::Iterating | Self::Multiplied => 8,
-            Self::Updated | Self::Converging => 9,
+            Self::Updated | Self::Converging | Self::Verifying { .. } => 9,
             Self::Restricted => 10,
             Self::Coarsened => 11,
             // As the stage before it.
@@ -329,6 +336,7 @@ impl RoundStage {
             Self::Converging => 16,
             Self::Cycling { .. } => 17,
             Self::Multiplied => 18,
+            Self::Verifying { .. } => 19,
         }
     }
 }
@@ -409,7 +417,8 @@ impl SolveProgress {
         rz: f64,
         stage: RoundStage,
     ) {
-        let start = stage.preconditioned().is_some() || stage == RoundStage::Converging;
+        let start = stage.preconditioned().is_some()
+            || matches!(stage, RoundStage::Converging | RoundStage::Verifying { .. });
         let Self {
             cg: p,
             place,
@@ -641,11 +650,12 @@ impl SolveProgress {
     /// start's check under way, 15: inside its reduction, 16: an
     /// iteration's update within ε taken, not its check, 17: its update
     /// and one or three of its preconditioning's five steps, 18: an
-    /// iteration's product taken, not the rest of its update; see "Slices"
+    /// iteration's product taken, not the rest of its update, 19: an
+    /// update within ε taken and its check under way; see "Slices"
     /// in [`super::reduced`]), and how many chunks are refined. A full
     /// solve's progress uses 4, 6, 5, 7, 3 and 12 for the hierarchy's
-    /// pieces built at its switch from the forest, 9, 10, 11, 16, 17 and
-    /// 18 at a cut inside an iteration, else 0 (see "Work" in
+    /// pieces built at its switch from the forest, 9, 10, 11, 16, 17, 18
+    /// and 19 at a cut inside an iteration, else 0 (see "Work" in
     /// [`crate::stress::solver`]).
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
@@ -674,6 +684,7 @@ impl SolveProgress {
             RoundStage::Checking { part } => Some([part, 0]),
             RoundStage::Reducing { done } => Some([done, 0]),
             RoundStage::Cycling { done } => Some([u32::from(done), 0]),
+            RoundStage::Verifying { part } => Some([part, 0]),
             _ => None,
         }
     }
@@ -701,6 +712,17 @@ impl SolveProgress {
     /// cut may keep the update.
     pub(super) fn converging(&self) -> Option<u64> {
         (self.place.stage == RoundStage::Converging).then_some(self.token)
+    }
+
+    /// Of a progress cut inside the check of an update within ε
+    /// ([`RoundStage::Verifying`]): the token under which the solver that
+    /// cut may keep the update and the check's parts, and how many parts
+    /// were taken.
+    pub(super) fn verifying(&self) -> Option<(u64, u32)> {
+        match self.place.stage {
+            RoundStage::Verifying { part } => Some((self.token, part)),
+            _ => None,
+        }
     }
 
     /// Of a progress cut after an update's product, before the rest of
@@ -903,6 +925,7 @@ mod tests {
             (Converging, vec![16]),
             (Cycling { done: 3 }, vec![17, 3]),
             (Multiplied, vec![18]),
+            (Verifying { part: 3 }, vec![19, 3]),
         ] {
             assert_eq!(postcard::to_stdvec(&stage).unwrap_or_default(), bytes);
             assert_eq!(postcard::from_bytes::<RoundStage>(&bytes).ok(), Some(stage));
@@ -926,6 +949,9 @@ mod tests {
         // After the product: the iteration's start, as iterating.
         assert_eq!(Multiplied.built(), Iterating.built());
         assert!(Multiplied.holds_state() && Multiplied.preconditioned().is_none());
+        let verifying = Verifying { part: 2 };
+        assert_eq!(verifying.built(), Converging.built());
+        assert!(verifying.holds_state() && verifying.preconditioned().is_none());
         // Inside the cycle: as the stage before it.
         assert_eq!(Cycling { done: 1 }.built(), Updated.built());
         assert_eq!(Cycling { done: 3 }.built(), Restricted.built());
