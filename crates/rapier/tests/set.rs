@@ -589,7 +589,7 @@ fn every_single_byte_corruption_of_a_save_is_a_typed_error() {
 }
 
 #[test]
-fn set_snapshots_of_formats_4_to_11_without_reduced_solve_places_the_stress_budget_render_only_debris_the_flight_log_stress_the_body_allowance_parting_list_or_rest_probes_still_restore()
+fn set_snapshots_of_formats_4_to_12_without_stress_preparations_reduced_solve_places_the_stress_budget_render_only_debris_the_flight_log_stress_the_body_allowance_parting_list_or_rest_probes_still_restore()
  {
     let asset = wall();
     let mut physics = game_world();
@@ -609,11 +609,14 @@ fn set_snapshots_of_formats_4_to_11_without_reduced_solve_places_the_stress_budg
     // fast bodies' flight log (empty here: one zero byte); format 10 the
     // render-only debris settings and the particle lists (empty here: one
     // zero byte); format 11 the stress budget at the end of the settings;
-    // format 12 a reduced solve's place in each stress solve in progress
-    // (none here: format 11's bytes are today's).
-    let v12 = set.snapshot().unwrap();
-    let today = v12[..v12.len() - 8].to_vec();
-    assert_eq!(today[0], 12, "format byte");
+    // format 12 a reduced solve's place in each stress solve in progress,
+    // format 13 the clusters each instance's stress is preparing (no
+    // stress here: format 11's and 12's bytes are today's).
+    let v13 = set.snapshot().unwrap();
+    let today = v13[..v13.len() - 8].to_vec();
+    assert_eq!(today[0], 13, "format byte");
+    let mut v12 = today.clone();
+    v12[0] = 12;
     let mut v11 = today.clone();
     v11[0] = 11;
     let settings = postcard::to_stdvec(set.settings()).unwrap();
@@ -651,7 +654,7 @@ fn set_snapshots_of_formats_4_to_11_without_reduced_solve_places_the_stress_budg
         bytes.extend_from_slice(&h.finish().to_le_bytes());
         bytes
     };
-    for old in [v11, v10, v9, v8, v7.clone()] {
+    for old in [v12, v11, v10, v9, v8, v7.clone()] {
         let restored =
             DestructionSet::restore(&seal(old), std::slice::from_ref(&asset), &physics).unwrap();
         assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
@@ -664,11 +667,11 @@ fn set_snapshots_of_formats_4_to_11_without_reduced_solve_places_the_stress_budg
         assert_eq!(restored.state_hash(&physics), set.state_hash(&physics));
     }
     // A format the build does not know is a typed error.
-    let mut v13 = v12[..v12.len() - 8].to_vec();
-    v13[0] = 13;
+    let mut v14 = v13[..v13.len() - 8].to_vec();
+    v14[0] = 14;
     assert!(matches!(
-        DestructionSet::restore(&seal(v13), std::slice::from_ref(&asset), &physics),
-        Err(smithereens_rapier::SetSnapshotError::Format(13))
+        DestructionSet::restore(&seal(v14), std::slice::from_ref(&asset), &physics),
+        Err(smithereens_rapier::SetSnapshotError::Format(14))
     ));
     let mut old = body[..body.len() - 3].to_vec();
     old[0] = 4;

@@ -38,7 +38,7 @@ pub use instance_stress::{
 pub use material::{FailureMode, Material, MaterialError, StressLimit, StressMaterials};
 pub use section::Section;
 pub use solver::{
-    BondStress, DEFAULT_EPSILON, FOREST_TRIAL, MIN_EPSILON, PointLoad, Preconditioner,
+    BondStress, DEFAULT_EPSILON, FOREST_TRIAL, MIN_EPSILON, PointLoad, Preconditioner, Preparation,
     REDUCE_ABOVE, SolveMode, SolveProgress, SolveProgressV1, StressLoads, StressReport,
     StressSettings, StressSolver,
 };

@@ -122,7 +122,7 @@ use crate::index::{BondIndex, ChunkIndex};
 use crate::stress::StressError;
 use crate::stress::damage::{StressBondDamage, stress_damage};
 use crate::stress::material::StressMaterials;
-use crate::stress::multilevel::{HierarchyPiece, Multilevel};
+use crate::stress::multilevel::{HierarchyPiece, Multilevel, clear_for};
 use crate::stress::section::Section;
 use glam::{DMat3, DVec3, Vec3};
 use iteration_steps::{CheckEnd, KeptIteration, KeptVectors};
@@ -137,6 +137,7 @@ pub mod reduced;
 mod reduction;
 mod setup_steps;
 mod split;
+pub use prepare::Preparation;
 pub use progress::{SolveProgress, SolveProgressV1};
 pub use reduced::REDUCE_ABOVE;
 
@@ -815,6 +816,9 @@ pub struct StressSolver {
     /// Steps taken of a reduction cut short whose state the solver holds
     /// (0: none; `solver/reduction.rs`).
     reducing: u32,
+    /// A preparation in steps cut short by the last call on this solver,
+    /// whose steps the solver holds (`solver/prepare.rs`).
+    preparing: Option<prepare::Held>,
     /// Scratch of `fine_rest_residual`: point loads by fine node (node,
     /// load index, force, moment).
     load_nodes: Vec<(u32, u32, DVec3, DVec3)>,
@@ -1041,6 +1045,7 @@ impl StressSolver {
             regrouped: false,
             regrouping: false,
             reducing: 0,
+            preparing: None,
             place_found: None,
             load_nodes: Vec::new(),
             split_old: Vec::new(),
@@ -1102,6 +1107,7 @@ impl StressSolver {
     pub fn set_build_part_bonds(&mut self, bonds: usize) {
         self.build_part_bonds = bonds.max(1);
         self.kept_setup = None;
+        self.preparing = None;
     }
 
     /// The parts each piece of the hierarchy's build is
@@ -1126,6 +1132,7 @@ impl StressSolver {
         settings.validate()?;
         self.settings = settings;
         self.system_kept = false;
+        self.preparing = None;
         // An update kept under the old settings is taken again, and a
         // build pending is compared.
         self.kept_iteration = None;
@@ -1285,6 +1292,7 @@ impl StressSolver {
         self.report = None;
         self.passes = 0;
         self.pass_limit = work;
+        self.preparing = None;
         // Only this call may take back an update kept for its progress,
         // or trust a build kept pending for it.
         self.kept_ready = self.kept_iteration.take();
@@ -1615,8 +1623,22 @@ impl StressSolver {
     /// Intact bonds inside the cluster (and to the world), ascending by
     /// bond index, and the local CSR adjacency over them.
     fn gather_bonds(&mut self, asset: &Asset, health: &[f32]) {
+        if self.scan_bonds(asset, health) {
+            // The same structure as last time: bonds and adjacency stand.
+            return;
+        }
+        self.start_local_bonds();
+        self.local_bonds(asset, 0..self.bond_list.len());
+        self.build_adjacency();
+        self.key_valid = true;
+    }
+
+    /// [`Self::gather_bonds`]'s first pass: the intact bonds inside the
+    /// cluster (and to the world) in `bond_list`, the broken ones in
+    /// `broken_inside`, both ascending. Returns whether the structure is
+    /// the one the bonds and adjacency were built for (then they stand).
+    fn scan_bonds(&mut self, asset: &Asset, health: &[f32]) -> bool {
         let n = self.chunk.len();
-        let world = n as u32;
         self.bond_list.clear();
         self.broken_inside.clear();
         if 4 * n >= asset.chunk_count() {
@@ -1655,26 +1677,36 @@ impl StressSolver {
             self.bond_list.sort_unstable();
             self.broken_inside.sort_unstable();
         }
-        if self.key_valid && self.key_nodes == self.chunk && self.key_bonds == self.bond_list {
-            // The same structure as last time: bonds and adjacency stand.
-            return;
-        }
+        self.key_valid && self.key_nodes == self.chunk && self.key_bonds == self.bond_list
+    }
+
+    /// After a [`Self::scan_bonds`] that found another structure: records
+    /// it as the one to build and empties the bonds, with room for every
+    /// intact bond (so that [`Self::local_bonds`] in parts never grows
+    /// them). The structure counts as built (`key_valid`) once its
+    /// adjacency is filled: a gather between the parts builds it again.
+    fn start_local_bonds(&mut self) {
         self.key_nodes.clone_from(&self.chunk);
         self.key_bonds.clone_from(&self.bond_list);
-        self.key_valid = true;
+        self.key_valid = false;
         self.forest_mode = None;
         self.hierarchy_mode = None;
-        self.bonds.clear();
+        clear_for(&mut self.bonds, self.bond_list.len());
         self.hierarchy_synced = false;
         self.split_trusted = false;
-        for &bi in &self.bond_list {
+    }
+
+    /// The local bonds of the intact bonds `range` of `bond_list` (after
+    /// those before them): their constants with the local ends.
+    fn local_bonds(&mut self, asset: &Asset, range: std::ops::Range<usize>) {
+        let world = self.chunk.len() as u32;
+        for &bi in &self.bond_list[range] {
             let mut lb = self.bond_consts[bi as usize];
             let b = &asset.bonds()[BondIndex(bi)];
             lb.a = self.local_of[b.chunk0.0 as usize];
             lb.b = b.chunk1.map_or(world, |c1| self.local_of[c1.0 as usize]);
             self.bonds.push(lb);
         }
-        self.build_adjacency();
     }
 
     /// The node CSR adjacency over `bonds` (`chunk.len() + 1` nodes).

@@ -123,7 +123,7 @@ impl StressSolver {
     /// The gathered nodes are `nodes` (the same, in the same order), and
     /// the bonds broken among them when they were gathered are still
     /// broken (none mended).
-    fn same_nodes(&self, nodes: &[ChunkIndex], health: &[f32]) -> bool {
+    pub(super) fn same_nodes(&self, nodes: &[ChunkIndex], health: &[f32]) -> bool {
         nodes == self.input_nodes.as_slice()
             && self
                 .broken_inside
@@ -132,7 +132,7 @@ impl StressSolver {
     }
 
     /// Every bond gathered intact is still intact.
-    fn bonds_intact(&self, health: &[f32]) -> bool {
+    pub(super) fn bonds_intact(&self, health: &[f32]) -> bool {
         self.bond_list.iter().all(|&b| health[b as usize] > 0.0)
     }
 

@@ -89,8 +89,19 @@ impl StressSolver {
     /// round and the intact bonds (`bond_list`) only, so a call that finds
     /// the reduced system standing takes as many.
     pub(super) fn reduction_steps(&self, round: u32) -> u32 {
+        if round <= 1 {
+            1
+        } else {
+            self.stepped_reduction_steps()
+        }
+    }
+
+    /// How many steps a reduction in steps takes: one for a system of at
+    /// most one part of [`super::BUILD_PART_BONDS`] intact bonds
+    /// (`bond_list`), else [`REDUCTION_PHASES`] and one per part.
+    pub(super) fn stepped_reduction_steps(&self) -> u32 {
         let parts = self.bond_list.len().div_ceil(self.build_part_bonds.max(1));
-        if round <= 1 || parts <= 1 {
+        if parts <= 1 {
             1
         } else {
             u32::try_from(parts)

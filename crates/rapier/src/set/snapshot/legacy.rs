@@ -1,4 +1,7 @@
 //! Set snapshots written by earlier versions, still read:
+//! - format 12: today's layout with instance stress that prepares no
+//!   cluster in steps (none was ever prepared so then: a restored set
+//!   solves those clusters at once);
 //! - format 11: today's layout with stress solves in progress as
 //!   [`smithereens_core::stress::SolveProgressV1`] (no reduced solve's
 //!   place: none was ever cut short);
@@ -42,7 +45,7 @@ use smithereens_core::codec::with_legacy_event_layout;
 use smithereens_core::stress::SolveProgressV1;
 use std::collections::BTreeMap;
 
-/// Decodes a set snapshot of format 2 to 11 or today's (checksum already
+/// Decodes a set snapshot of format 2 to 12 or today's (checksum already
 /// removed); `format` is the first field, a one-byte postcard varint.
 ///
 /// # Errors
@@ -153,10 +156,12 @@ pub(super) fn decode(body: &[u8]) -> Result<SetSnapshot, SetSnapshotError> {
             .upgrade_with(SettingsV10::upgrade, StressStateV10::upgrade),
         Some(11) => decode_exact::<SetSnapshot<DestructionSettings, StressStateV11>>(body)?
             .upgrade_with(|s| s, StressStateV11::upgrade),
+        Some(12) => decode_exact::<SetSnapshot<DestructionSettings, StressStateV12>>(body)?
+            .upgrade_with(|s| s, StressStateV12::upgrade),
         _ => decode_exact(body)?,
     };
     match snap.head.format {
-        2..=11 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
+        2..=12 => snap.head.format = super::SET_SNAPSHOT_FORMAT,
         f if f == super::SET_SNAPSHOT_FORMAT => {}
         f => return Err(SetSnapshotError::Format(f)),
     }
@@ -396,6 +401,27 @@ fn upgrade_each<T>(
     v.into_iter().map(|(slot, s)| (slot, f(s))).collect()
 }
 
+/// [`smithereens_core::stress::InstanceStressState`] of format 12: that of
+/// formats 8 to 10 followed by the solves in progress and the turn, without
+/// the clusters being prepared; postcard writes the nested `base` as its
+/// fields, so these are format 12's bytes.
+#[derive(serde::Deserialize)]
+struct StressStateV12 {
+    base: StressStateV10,
+    progress: Vec<(ClusterHandle, smithereens_core::stress::SolveProgress)>,
+    turn: Option<ClusterHandle>,
+}
+
+impl StressStateV12 {
+    fn upgrade(self) -> smithereens_core::stress::InstanceStressState {
+        smithereens_core::stress::InstanceStressState {
+            progress: self.progress,
+            turn: self.turn,
+            ..self.base.upgrade()
+        }
+    }
+}
+
 /// [`smithereens_core::stress::InstanceStressState`] of format 11: that of
 /// formats 8 to 10 followed by the solves in progress (as
 /// [`SolveProgressV1`]) and the turn; postcard writes the nested `base` as
@@ -449,6 +475,7 @@ impl StressStateV10 {
             warm: self.warm,
             progress: Vec::new(),
             turn: None,
+            preparing: Vec::new(),
         }
     }
 }
@@ -497,7 +524,13 @@ mod tests {
         assert!(state.progress.is_empty());
         assert!(!state.loads.is_empty() && state.warm.iter().any(|(u, _)| u.y != 0.0));
         let bytes = postcard::to_stdvec(&state).expect("encodes");
-        let old: StressStateV11 = postcard::from_bytes(&bytes).expect("decodes as format 11");
+        // Today's layout ends with the (empty) preparing list: one byte.
+        assert_eq!(bytes.last(), Some(&0));
+        let old: StressStateV11 =
+            postcard::from_bytes(&bytes[..bytes.len() - 1]).expect("decodes as format 11");
+        assert_eq!(old.upgrade(), state);
+        let old: StressStateV12 =
+            postcard::from_bytes(&bytes[..bytes.len() - 1]).expect("decodes as format 12");
         assert_eq!(old.upgrade(), state);
     }
 }

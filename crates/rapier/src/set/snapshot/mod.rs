@@ -16,7 +16,9 @@ use smithereens_core::{Asset, ClusterHandle, EventId, Instance};
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::Arc;
 
-/// Format 12: stress solves in progress that are reduced solves keep
+/// Format 13: instance stress with the large clusters being prepared in
+/// steps before their first solve (format 12 was today's layout without
+/// them: a restored set solves such clusters at once). Format 12: stress solves in progress that are reduced solves keep
 /// their round and refined chunks (format 11 was today's layout with
 /// [`smithereens_core::stress::SolveProgressV1`]). Format 11: settings
 /// with `stress_work_per_frame` (format 10 was today's layout without it). Format 10: render-only debris outside Rapier (its settings and every
@@ -32,7 +34,7 @@ use std::sync::Arc;
 /// contact damage (`max_rings`) and the contact watch; format 3 the
 /// contact watch with version-1 events and a contact damage radius, format
 /// 2 also without the watch; all still read, see [`legacy`]).
-const SET_SNAPSHOT_FORMAT: u32 = 12;
+const SET_SNAPSHOT_FORMAT: u32 = 13;
 
 /// Appends an FNV-1a 64 checksum of `bytes` (little-endian): a flipped or
 /// truncated byte anywhere is then a typed error, never a Rapier world in an
