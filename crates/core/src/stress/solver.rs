@@ -80,6 +80,7 @@
 //! | iteration with the forest (update [`FOREST_UPDATE_PASSES`], then preconditioning) | [`FOREST_ITERATION_PASSES`] |
 //! | iteration with the hierarchy (update [`MULTILEVEL_UPDATE_PASSES`], then preconditioning) | [`MULTILEVEL_ITERATION_PASSES`] |
 //! | evaluation (bond results and residual) | [`EVALUATION_PASSES`] |
+//! | a preparation in steps ([`StressSolver::prepare_within`], outside a solve: gather and scan 4 a node each, bonds' copies 5, adjacency 1 + 2, reduction 8) | 16, and 8 per node |
 //!
 //! Building is charged whether or not the solver reuses a structure it
 //! built before (a resumed slice is not charged the hierarchy again), so
