@@ -542,11 +542,11 @@ impl InstanceStress {
     /// the bonds' copies, adjacency and grouping into super-nodes), and
     /// solved once the last step is taken, in the same update if budget is
     /// left ([`StressUpdate::preparing`] counts the updates it took steps
-    /// in; an unlimited [`Self::update`] prepares and solves at once). Taken in one
-    /// call, that set-up cost 1.5–2.3 ms on the 100 × 50 × 2 wall after a
-    /// collapse; in steps it costs about nine updates of the default
-    /// budget, and the solve after it gives the results it gives without
-    /// them.
+    /// in; an unlimited [`Self::update`] prepares and solves at once).
+    /// Taken in one call, that set-up cost 1.5–2.3 ms on the 100 × 50 × 2
+    /// wall after a collapse; in steps it takes about ten updates of the
+    /// default budget, and the solve after it gives the results it gives
+    /// without them.
     ///
     /// # Errors
     /// As [`Self::update`].
