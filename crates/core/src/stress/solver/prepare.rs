@@ -400,26 +400,8 @@ mod tests {
     /// and does not group the cluster again; without it, the solve does.
     #[test]
     fn a_prepared_first_solve_does_not_reduce_again() {
-        let asset = Asset::new(&stress_wall_desc(24, 12, 2)).unwrap_or_else(|e| panic!("{e}"));
-        let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
-        let health = vec![10.0; asset.bond_count()];
-        let loads = StressLoads {
-            gravity: Vec3::new(0.0, -9.81, 0.0),
-            ..Default::default()
-        };
-        let settings = StressSettings {
-            reduce_above: 100,
-            ..Default::default()
-        };
-        let new = || {
-            StressSolver::new(
-                &asset,
-                settings,
-                StressMaterials::uniform(Material::CONCRETE),
-            )
-            .unwrap_or_else(|e| panic!("{e}"))
-        };
-        let mut prepared = new();
+        let (asset, nodes, health, loads, mut prepared) = wall();
+        let mut fresh = prepared.clone();
         assert_eq!(prepared.prepare(&asset, &nodes, &health), Ok(true));
         assert_eq!(prepared.reductions, 1);
         let r = prepared
@@ -430,7 +412,6 @@ mod tests {
             prepared.reductions, 1,
             "the solve grouped the cluster again"
         );
-        let mut fresh = new();
         fresh
             .solve(&asset, &nodes, &health, &loads)
             .unwrap_or_else(|e| panic!("{e}"));
