@@ -60,6 +60,9 @@
 //! case and meddles.
 #![allow(clippy::unwrap_used)]
 
+use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
+use rand_pcg::Pcg64Mcg;
 use smithereens_core::fixtures::{cube_chunk, stress_wall_desc};
 use smithereens_core::glam::{DVec3, Vec3};
 use smithereens_core::stress::{
@@ -69,26 +72,22 @@ use smithereens_core::stress::{
 use smithereens_core::*;
 use std::fmt::Write as _;
 
-/// splitmix64.
-struct Rng(u64);
+/// The seeded generator (`rand_pcg`), with the draws this test makes.
+struct Rng(Pcg64Mcg);
 
 impl Rng {
-    fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+    fn new(seed: u64) -> Self {
+        Self(Pcg64Mcg::seed_from_u64(seed))
     }
 
     /// Uniform in `0..n` (n > 0).
     fn below(&mut self, n: usize) -> usize {
-        (self.next_u64() % n as u64) as usize
+        self.0.random_range(0..n)
     }
 
     /// Uniform in `lo..hi`.
     fn range(&mut self, lo: usize, hi: usize) -> usize {
-        lo + self.below(hi - lo)
+        self.0.random_range(lo..hi)
     }
 
     fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
@@ -101,10 +100,7 @@ impl Rng {
     }
 
     fn shuffle<T>(&mut self, xs: &mut [T]) {
-        for i in (1..xs.len()).rev() {
-            let j = self.below(i + 1);
-            xs.swap(i, j);
-        }
+        xs.shuffle(&mut self.0);
     }
 
     /// A work limit: 1, small, large or unlimited.
@@ -191,7 +187,7 @@ impl Case {
 
 /// Draws seed `seed`'s case.
 fn case(seed: u64) -> Case {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let (nx, ny, nz) = (rng.range(6, 20), rng.range(4, 12), rng.range(1, 3));
     let mut desc = stress_wall_desc(nx as u32, ny as u32, nz as u32);
     let augmented = rng.one_in(2);
@@ -223,7 +219,7 @@ fn case(seed: u64) -> Case {
     let broken_value = |rng: &mut Rng| [0.0, 0.0, 0.0, -0.0, -1.0, f32::NAN][rng.below(6)];
     let varied = rng.one_in(2);
     for h in health.iter_mut() {
-        if (rng.next_u64() as f64 / u64::MAX as f64) < fraction {
+        if rng.0.random_bool(fraction) {
             *h = broken_value(&mut rng);
         } else if varied {
             *h = [10.0, 0.5, f32::INFINITY][rng.below(3)];
@@ -742,10 +738,10 @@ fn random_run(seed: u64, stats: &mut Stats, log: &mut String) -> Result<(), Stri
     if c.reduces() {
         stats.reducing += 1;
     }
-    let mut rng = Rng(seed ^ 0x5DEE_CE66_D1CE_5EED);
+    let mut rng = Rng::new(seed ^ 0x5DEE_CE66_D1CE_5EED);
     for profile in 0..3 {
         let mut limits = Limits {
-            rng: Rng(seed ^ 0xA076_1D64_78BD_642F ^ profile as u64),
+            rng: Rng::new(seed ^ 0xA076_1D64_78BD_642F ^ profile as u64),
             profile,
             limits: Vec::new(),
         };
