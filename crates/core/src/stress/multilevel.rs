@@ -539,7 +539,8 @@ impl Fine {
     /// [`Self::sum_inverses`]; [`Self::invert`].
     fn clear_inverses_of(&mut self, nodes: std::ops::Range<usize>) {
         if nodes.start == 0 {
-            self.inv.clear();
+            let len = self.len();
+            clear_for(&mut self.inv, len);
         }
         self.inv
             .extend(std::iter::repeat_n(Block::ZERO, nodes.len()));

@@ -1602,10 +1602,15 @@ impl StressSolver {
     /// [`Self::reset_vectors`]'s second half: the state `x`, `r`, `p`,
     /// and room for the vectors a cut keeps.
     fn reset_state_vectors(&mut self, len: usize) {
+        self.size_state_vectors(len);
+        self.kept_vectors.reserve(len);
+    }
+
+    /// The state `x`, `r`, `p` sized to `len` entries (new entries zero).
+    pub(super) fn size_state_vectors(&mut self, len: usize) {
         for v in self.state_vectors_mut() {
             v.resize(len, DVec3::ZERO);
         }
-        self.kept_vectors.reserve(len);
     }
 
     /// The conjugate gradient's state: displacements, residuals and
