@@ -121,14 +121,14 @@ fn the_switch_to_the_hierarchy_is_taken_one_piece_per_call_under_the_tightest_li
     // Started 4, Inverted 6, Smoothed 5, Assembled 7, Preconditioned 3 in
     // the progress, round 0: a full solve's); the first preconditioning
     // with it (the switch done: stage 0 again); then each iteration with
-    // it in six calls: its update (stage 9: the progress holds the
+    // it in seven calls: its update (stage 9: the progress holds the
     // iteration's start; the iteration counted) and its preconditioning's
-    // five steps (17, 10, 17 and 11 after the first one to four).
-    let stages: Vec<Option<u8>> = calls.iter().take(14).map(|c| c.1.map(|p| p.1)).collect();
-    let expected = [0, 4, 6, 5, 7, 3, 0, 9, 17, 10, 17, 11, 0, 9].map(Some);
+    // six steps (17, 10, 17, 11 and 17 after the first one to five).
+    let stages: Vec<Option<u8>> = calls.iter().take(15).map(|c| c.1.map(|p| p.1)).collect();
+    let expected = [0, 4, 6, 5, 7, 3, 0, 9, 17, 10, 17, 11, 17, 0, 9].map(Some);
     assert_eq!(stages, expected, "{calls:#?}");
-    let iterations: Vec<u32> = calls.iter().take(14).map(|c| c.0.iterations).collect();
-    assert_eq!(iterations, [1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 1]);
+    let iterations: Vec<u32> = calls.iter().take(15).map(|c| c.0.iterations).collect();
+    assert_eq!(iterations, [1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1]);
     assert!(
         calls
             .iter()
@@ -138,7 +138,7 @@ fn the_switch_to_the_hierarchy_is_taken_one_piece_per_call_under_the_tightest_li
     // each call also its gather.
     let (_, health) = refining_wall().unwrap();
     let bonds_in = health.iter().filter(|&&h| h > 0.0).count() as u64;
-    let work: Vec<u64> = calls.iter().take(13).map(|c| c.0.work).collect();
+    let work: Vec<u64> = calls.iter().take(14).map(|c| c.0.work).collect();
     assert_eq!([work[2], work[3], work[5]], [work[1]; 3], "{calls:#?}");
     assert_eq!(work[4] - work[1], HIERARCHY_BUILD_PASSES / 16 * bonds_in);
     // The switch's first preconditioning is charged as an iteration.
@@ -146,16 +146,16 @@ fn the_switch_to_the_hierarchy_is_taken_one_piece_per_call_under_the_tightest_li
         work[6] - work[1],
         (MULTILEVEL_ITERATION_PASSES - HIERARCHY_BUILD_PASSES * 3 / 16) * bonds_in
     );
-    // An iteration's update and the five steps of its preconditioning
+    // An iteration's update and the six steps of its preconditioning
     // share its charge (the steps in shares of whole passes per bond:
-    // 1, 1, 1, 1 and 2 of the 6).
+    // 1 each of the 6).
     assert_eq!(
         work[7] + HIERARCHY_BUILD_PASSES * 3 / 16 * bonds_in,
         work[1] + MULTILEVEL_UPDATE_PASSES * bonds_in
     );
     let share = MULTILEVEL_ITERATION_PASSES - MULTILEVEL_UPDATE_PASSES;
-    for k in 0..5 {
-        let step = (share * (k + 1) / 5 - share * k / 5) * bonds_in;
+    for k in 0..6 {
+        let step = (share * (k + 1) / 6 - share * k / 6) * bonds_in;
         assert_eq!(
             work[8 + k as usize] + MULTILEVEL_UPDATE_PASSES * bonds_in,
             work[7] + step,

@@ -1388,17 +1388,20 @@ impl Multilevel {
         }
     }
 
-    /// How many steps a cycle is taken in ([`Self::apply_step`]): five
+    /// How many steps a cycle is taken in ([`Self::apply_step`]): six
     /// when the finest level smooths on its bonds around a coarse
     /// correction, else one. On the 100 × 50 × 2 wall refined (about
-    /// 8,000 nodes) the five took about 0.12, 0.19, 0.20, 0.18 and 0.20
-    /// ms (as three, 0.31, 0.38 and 0.20 ms, the coarse correction's
-    /// 0.38 the longest step of an iteration).
+    /// 8,000 nodes) the first four took about 0.12, 0.19, 0.20 and 0.18
+    /// ms; the last two were one step until 2026-12-07, which took
+    /// 0.53–0.65 ms on the gap wall refined to 9,452 nodes (the
+    /// correction's product 0.25–0.34 of it, the prolongation 0.07–0.10,
+    /// the smoothing and `z` 0.17–0.25) and with a call's own cost passed
+    /// 1 ms. (As three steps, 0.31, 0.38 and 0.20 ms.)
     pub(crate) fn apply_steps(&self) -> u8 {
         if self.direct || self.assembled || self.used == 0 {
             1
         } else {
-            5
+            6
         }
     }
 
@@ -1415,8 +1418,9 @@ impl Multilevel {
     /// pre-smoothing; 1, its product and the restriction of what is left
     /// of `r`; 2 and 3, the coarse correction (level 1's K-cycle: its
     /// first cycle, then the rest, [`Self::k_cycle_rest`]); 4, its
-    /// prolongation, the post-smoothing and `z`. Between steps the state
-    /// is in the levels' vectors. Any other step does nothing.
+    /// prolongation and the correction added to the fine level's `z` and
+    /// `K z`; 5, the post-smoothing and `z`. Between steps the state is in
+    /// the levels' vectors. Any other step does nothing.
     pub(crate) fn apply_step(
         &mut self,
         step: u8,
@@ -1494,12 +1498,15 @@ impl Multilevel {
             }
             2 => self.cycle(0),
             3 => self.k_cycle_rest(0),
-            _ => {
+            4 => {
                 self.prolong_correction();
                 let fine = &mut self.fine;
                 // t = K z before the correction; K (z + P e) = t + K P e.
                 fine.jacobi
                     .add_correction(&fine.e_u, &fine.e_t, &fine.fixed);
+            }
+            _ => {
+                let fine = &mut self.fine;
                 for sweep in 0..SWEEPS {
                     if sweep > 0 {
                         fine.jacobi.product(&fine.fixed);

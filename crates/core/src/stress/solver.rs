@@ -98,7 +98,7 @@
 //! ms; in steps, 4.3–5.4 ms (`examples/stress_slices.rs`).
 //!
 //! Each iteration is taken in steps too: its update, then its
-//! preconditioning, whose multilevel cycle is five steps on a system
+//! preconditioning, whose multilevel cycle is six steps on a system
 //! that smooths on its bonds, each charged an equal share of the
 //! iteration's passes left, in whole passes per bond
 //! (`solver/iteration_steps.rs`). On the 100 × 50 × 2 wall refined, an
@@ -171,7 +171,7 @@ enum CgEnd {
         /// preconditioning (the state saved is `x` and `r`); or
         /// [`RoundStage::Updated`], [`RoundStage::Cycling`],
         /// [`RoundStage::Restricted`] or [`RoundStage::Coarsened`] inside
-        /// an iteration, after its update and none to four of its
+        /// an iteration, after its update and none to five of its
         /// preconditioning's steps, [`RoundStage::Converging`] before its
         /// check, [`RoundStage::Verifying`] inside it, or
         /// [`RoundStage::Multiplied`] after its product alone

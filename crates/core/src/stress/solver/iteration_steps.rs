@@ -1,10 +1,10 @@
 //! An iteration of the conjugate gradient in steps: its *update*
 //! (`q = K p`, the step `α = rᵀz / pᵀq`, `x += α p`, `r −= α q`, the
 //! convergence check), then its *preconditioning* (`z = M⁻¹ r`, `β`,
-//! `p = z + β p`), whose multilevel cycle is itself five steps on a
+//! `p = z + β p`), whose multilevel cycle is itself six steps on a
 //! system that smooths on its bonds (`Multilevel::apply_step`), else one.
 //! On the 100 × 50 × 2 wall refined (about 8,000 nodes) the update takes
-//! about 0.3 ms and the cycle's steps 0.12–0.20 ms each here (as three
+//! about 0.3 ms and the cycle's steps 0.12–0.35 ms each here (as three
 //! steps, 0.25–0.54 ms each), so a call ends before any of them that would
 //! take it past its limit ([`RoundStage::Updated`],
 //! [`RoundStage::Cycling`], [`RoundStage::Restricted`],

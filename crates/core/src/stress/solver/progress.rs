@@ -131,7 +131,7 @@ pub(super) enum RoundStage {
     /// iteration's start (see [`super::iteration_steps`]). A full solve's
     /// progress uses it too.
     Updated,
-    /// ... and the first two of its preconditioning's five steps taken
+    /// ... and the first two of its preconditioning's six steps taken
     /// (the fine level's pre-smoothing, then its product and the
     /// restriction, `Multilevel::apply_step`; written by a cycle of three
     /// steps after the first, which was both).
@@ -146,7 +146,7 @@ pub(super) enum RoundStage {
     /// stage before that piece ([`Self::Reduced`] to [`Self::Assembled`]),
     /// as when the pieces were not taken in parts.
     Building { piece: u8, part: u32 },
-    /// Its start's check done, and `done` steps (1 to 4) of its first
+    /// Its start's check done, and `done` steps (1 to 5) of its first
     /// preconditioning's cycle taken (`Multilevel::apply_step`; the state,
     /// `x` and `r`, in [`CgState`] as at [`Self::Checked`]).
     Starting { done: u8 },
@@ -166,8 +166,9 @@ pub(super) enum RoundStage {
     Converging,
     /// Its conjugate gradient under way, cut inside an iteration after its
     /// update and `done` steps of its preconditioning, a count no other
-    /// stage names: 1 (the pre-smoothing) or 3 (the coarse correction's
-    /// first cycle); the state as at [`Self::Updated`].
+    /// stage names: 1 (the pre-smoothing), 3 (the coarse correction's
+    /// first cycle) or 5 (the correction added); the state as at
+    /// [`Self::Updated`].
     Cycling { done: u8 },
     /// Its conjugate gradient under way, cut inside an iteration after its
     /// update's product `q = K p`, before the rest of the update: the
@@ -226,7 +227,7 @@ impl RoundStage {
     }
 
     /// The stage of a cut inside an iteration after `done` steps of its
-    /// preconditioning (0 to 4).
+    /// preconditioning (0 to 5).
     pub(super) fn after_preconditioning(done: u8) -> Self {
         match done {
             0 => Self::Updated,
@@ -644,12 +645,12 @@ impl SolveProgress {
     /// of its five pieces built, 8: the start's check done, not its first
     /// preconditioning, 9: an iteration's update taken, not its
     /// preconditioning, 10 and 11: its update and two or four of its
-    /// preconditioning's five steps, 12: inside a piece of the
+    /// preconditioning's six steps, 12: inside a piece of the
     /// hierarchy's build, see [`Self::building`], 13: the start's check
-    /// done and one to four steps of its first preconditioning, 14: the
+    /// done and one to five steps of its first preconditioning, 14: the
     /// start's check under way, 15: inside its reduction, 16: an
     /// iteration's update within ε taken, not its check, 17: its update
-    /// and one or three of its preconditioning's five steps, 18: an
+    /// and one, three or five of its preconditioning's six steps, 18: an
     /// iteration's product taken, not the rest of its update, 19: an
     /// update within ε taken and its check under way; see "Slices"
     /// in [`super::reduced`]), and how many chunks are refined. A full

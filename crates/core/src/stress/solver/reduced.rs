@@ -79,9 +79,9 @@
 //!    the solver or taken again, uncharged), then the first
 //!    preconditioning, charged as an iteration
 //!    ([`super::MULTILEVEL_ITERATION_PASSES`] per bond) in the steps of its
-//!    cycle, equal shares (five on a system that smooths on its bonds,
+//!    cycle, equal shares (six on a system that smooths on its bonds,
 //!    else one; a call cut after the check leaves the state in the
-//!    progress, stage `Checked`, and after one to four of those steps stage
+//!    progress, stage `Checked`, and after one to five of those steps stage
 //!    `Starting`, code 13, the cycle's vectors kept in the solver or taken
 //!    again, uncharged, `solver/setup_steps.rs`);
 //! 4. each iteration, cut as a full solve's are: in steps, its update and
