@@ -1518,6 +1518,12 @@ impl Multilevel {
         }
     }
 
+    /// Whether [`Self::single_product`] can take a product: the finest
+    /// level smooths on its bonds (not assembled, not solved directly).
+    pub(crate) fn has_single_product(&self) -> bool {
+        !(self.assembled || self.direct || !self.built)
+    }
+
     /// `y = K x` in single precision, when the finest level smooths on its
     /// bonds (not assembled, not solved directly); false otherwise.
     pub(crate) fn single_product(
@@ -1527,7 +1533,7 @@ impl Multilevel {
         y_u: &mut [DVec3],
         y_t: &mut [DVec3],
     ) -> bool {
-        if self.assembled || self.direct || !self.built {
+        if !self.has_single_product() {
             return false;
         }
         let fine = &mut self.fine;

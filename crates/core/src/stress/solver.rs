@@ -278,6 +278,15 @@ pub const MULTILEVEL_UPDATE_PASSES: u64 = 3;
 pub const MULTILEVEL_PRODUCT_PASSES: u64 = 2;
 /// Passes per bond charged for an evaluation of the bond results.
 pub const EVALUATION_PASSES: u64 = 2;
+/// Passes per bond charged instead of [`MULTILEVEL_PRODUCT_PASSES`] for
+/// an update's product in double precision (near ε, where the
+/// single-precision one is too coarse: `SINGLE_PRECISION_ABOVE`) on a
+/// system of more than one part, which takes it in [`BUILD_PART_BONDS`]
+/// parts of the bonds, each a step (stage `Multiplying`). On the
+/// 100 × 50 × 2 wall refined (8,000–9,500 nodes) it took 0.64–0.78 ms
+/// in one step, against the single-precision product's 0.19, and with a
+/// call's own cost passed 1 ms.
+pub const MULTILEVEL_EXACT_PRODUCT_PASSES: u64 = 7;
 
 /// Bonds per part of a piece of the hierarchy's build taken in steps
 /// (see "Slices" in [`reduced`]; Parts in `multilevel/build.rs`): a
@@ -577,6 +586,19 @@ pub(crate) fn stiffness_product(
 ) {
     y_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
     y_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+    add_bond_products(bonds, x_u, x_t, y_u, y_t);
+    clear_fixed(fixed, y_u, y_t);
+}
+
+/// [`stiffness_product`]'s sum over the bonds `bonds` (the sum of a
+/// product taken in parts, part by part in order: bit for bit one pass).
+fn add_bond_products(
+    bonds: &[LocalBond],
+    x_u: &[DVec3],
+    x_t: &[DVec3],
+    y_u: &mut [DVec3],
+    y_t: &mut [DVec3],
+) {
     for lb in bonds {
         let (a, b) = (lb.a as usize, lb.b as usize);
         let delta = x_u[b] + x_t[b].cross(lb.rb) - x_u[a] - x_t[a].cross(lb.ra);
@@ -587,6 +609,10 @@ pub(crate) fn stiffness_product(
         y_u[a] -= f;
         y_t[a] -= lb.ra.cross(f) + m;
     }
+}
+
+/// [`stiffness_product`]'s end: zero at the fixed nodes.
+fn clear_fixed(fixed: &[bool], y_u: &mut [DVec3], y_t: &mut [DVec3]) {
     for (k, &f) in fixed.iter().enumerate() {
         if f {
             y_u[k] = DVec3::ZERO;
@@ -2249,8 +2275,10 @@ impl StressSolver {
         // Resumed inside an iteration: the update's step, whether it
         // polished, and the preconditioning's steps taken.
         let mut halfway: Option<(f64, bool, u8)> = None;
-        // Resumed after an update's product (`q` stands).
+        // Resumed after an update's product (`q` stands), or inside it
+        // after this many of its parts (`q` their sum).
         let mut product_ready = false;
+        let mut product_from = 0;
         // Resumed before an update's check or inside it: the update (α,
         // polished), the check's parts taken, and whether this solver
         // kept them (see `iteration_steps.rs`).
@@ -2281,6 +2309,7 @@ impl StressSolver {
                     .map(|token| (token, 0))
                     .or(progress.verifying());
                 let multiplied = progress.multiplied();
+                let multiplying = progress.multiplying();
                 (total, multilevel, rz) = progress.restore(self);
                 if multilevel {
                     self.ensure_hierarchy(inertial);
@@ -2292,7 +2321,7 @@ impl StressSolver {
                     // iteration's start. The product this solver kept,
                     // else taken again, uncharged (the call that cut was
                     // charged); the rest of the update is this call's step.
-                    if !self.take_held_product(token) {
+                    if !self.take_held_product(token, 0) {
                         #[cfg(test)]
                         {
                             self.products_again += 1;
@@ -2300,6 +2329,27 @@ impl StressSolver {
                         self.cg_product(multilevel, &mut worst);
                     }
                     product_ready = true;
+                }
+                if let Some((token, part)) = multiplying.filter(|_| multilevel) {
+                    // Cut inside an update's product, after `part` of its
+                    // parts: the state is the iteration's start. Their sum
+                    // this solver kept, else those parts taken again,
+                    // uncharged; the next part is this call's step (in the
+                    // loop). (A part count past the product's, only from
+                    // damaged bytes: the product from its start.)
+                    let parts = self.product_parts(multilevel, &mut worst);
+                    if 0 < part && part < parts {
+                        if !self.take_held_product(token, part) {
+                            #[cfg(test)]
+                            {
+                                self.products_again += 1;
+                            }
+                            for k in 0..part {
+                                self.product_part(multilevel, &mut worst, k, parts);
+                            }
+                        }
+                        product_from = part;
+                    }
                 }
                 if let Some((token, done)) = updated {
                     // (A stage past this system's steps comes only from
@@ -2564,7 +2614,28 @@ impl StressSolver {
                 if let Some(p) = slot.as_mut() {
                     p.set_token(token);
                 }
-                self.hold_product(token);
+                self.hold_product(token, 0);
+                return CgEnd::CutShort {
+                    iterations,
+                    known,
+                    stage,
+                };
+            }};
+        }
+        // Ends the call inside an update's product, after `part` of its
+        // parts: as after the whole product, the progress at the
+        // iteration's start, and the parts' sum `q` kept.
+        macro_rules! cut_multiplying {
+            ($part:expr) => {{
+                let known = worst.unwrap_or_else(|| self.residual_norm());
+                self.write_warm_start();
+                let token = Self::next_iteration_token();
+                let stage = RoundStage::Multiplying { part: $part };
+                SolveProgress::save(slot, self, resume, total, multilevel, rz, stage);
+                if let Some(p) = slot.as_mut() {
+                    p.set_token(token);
+                }
+                self.hold_product(token, $part);
                 return CgEnd::CutShort {
                     iterations,
                     known,
@@ -2598,6 +2669,7 @@ impl StressSolver {
                     hierarchy: self.multilevel.changes(),
                     checked,
                     product: false,
+                    product_parts: 0,
                     verified: $verified,
                 });
                 return CgEnd::CutShort {
@@ -2699,34 +2771,46 @@ impl StressSolver {
                     // Whether `q` stands for this update (taken by this
                     // call as a step of its own, or resumed after it).
                     let multiplied = std::mem::take(&mut product_ready);
-                    if !multiplied {
-                        // Stop before an update (its product, when apart)
-                        // that, with the final evaluation (not apart),
-                        // would pass the work limit (but take one step at
-                        // least).
-                        let ahead = if apart {
-                            product
-                        } else {
-                            update + EVALUATION_PASSES
-                        };
-                        if (iterations > 0 || started || stepped)
-                            && self.passes.saturating_add(ahead * bonds) > self.pass_limit
-                        {
-                            cut_short!();
-                        }
-                        if apart {
-                            self.passes += product * bonds;
-                            self.cg_product(multilevel, &mut worst);
-                            stepped = true;
-                            // The rest of the update: the call may end
-                            // before it (the progress at the iteration's
-                            // start, the product kept).
-                            if self.passes.saturating_add((update - product) * bonds)
-                                > self.pass_limit
+                    if !multiplied && apart {
+                        // Stop before the product's first part that would
+                        // pass the work limit (but take one step at
+                        // least): before the first, at the iteration's
+                        // start; before a later one (a product in double
+                        // precision, in parts), inside the product.
+                        let parts = self.product_parts(multilevel, &mut worst);
+                        let from = std::mem::take(&mut product_from);
+                        for part in from.min(parts)..parts {
+                            let charge = self.product_charge(part, parts);
+                            if (iterations > 0 || started || stepped)
+                                && self.passes.saturating_add(charge) > self.pass_limit
                             {
-                                cut_multiplied!();
+                                if part == 0 {
+                                    cut_short!();
+                                }
+                                cut_multiplying!(part);
                             }
+                            self.product_part(multilevel, &mut worst, part, parts);
+                            self.passes += charge;
+                            stepped = true;
                         }
+                        // The rest of the update: the call may end before
+                        // it (the progress at the iteration's start, the
+                        // product kept).
+                        if self.passes.saturating_add((update - product) * bonds) > self.pass_limit
+                        {
+                            cut_multiplied!();
+                        }
+                    } else if !multiplied
+                        && (iterations > 0 || started || stepped)
+                        && self
+                            .passes
+                            .saturating_add((update + EVALUATION_PASSES) * bonds)
+                            > self.pass_limit
+                    {
+                        // Stop before an update that, with the final
+                        // evaluation, would pass the work limit (but take
+                        // one step at least).
+                        cut_short!();
                     }
                     // A call that may end inside the iteration keeps its
                     // start aside for its progress.
@@ -2834,18 +2918,72 @@ impl StressSolver {
     /// so a call may end after it ([`RoundStage::Multiplied`]). `worst` is
     /// the residual norm of `r` when known.
     fn cg_product(&mut self, multilevel: bool, worst: &mut Option<f64>) {
-        let eps = f64::from(self.settings.epsilon);
-        // Far from ε the product may be the smoothing's single-precision
-        // one (see `SINGLE_PRECISION_ABOVE`); the residual decides, so a
-        // resumed slice decides as one call would.
-        let far = multilevel
-            && *worst.get_or_insert_with(|| self.residual_norm()) > SINGLE_PRECISION_ABOVE * eps;
-        if !(far
+        if !(self.far_from_epsilon(multilevel, worst)
             && self
                 .multilevel
                 .single_product(&self.p_u, &self.p_t, &mut self.q_u, &mut self.q_t))
         {
             self.apply_stiffness(multilevel);
+        }
+    }
+
+    /// Whether an update's product may be the smoothing's single-precision
+    /// one: far from ε (see `SINGLE_PRECISION_ABOVE`). The residual
+    /// decides, so a resumed slice decides as one call would.
+    fn far_from_epsilon(&self, multilevel: bool, worst: &mut Option<f64>) -> bool {
+        let eps = f64::from(self.settings.epsilon);
+        multilevel
+            && *worst.get_or_insert_with(|| self.residual_norm()) > SINGLE_PRECISION_ABOVE * eps
+    }
+
+    /// How many parts an update's product on a system of more than one
+    /// part is taken in: [`Self::build_parts`] when it is the
+    /// double-precision product over the bonds (near ε, or without a
+    /// single-precision one; not an assembled level's), else one.
+    fn product_parts(&self, multilevel: bool, worst: &mut Option<f64>) -> u32 {
+        let single =
+            self.far_from_epsilon(multilevel, worst) && self.multilevel.has_single_product();
+        if single || (multilevel && self.multilevel.assembled()) {
+            1
+        } else {
+            self.build_parts()
+        }
+    }
+
+    /// The passes charged for part `part` of an update's product in
+    /// `parts` parts ([`Self::product_parts`]).
+    fn product_charge(&self, part: u32, parts: u32) -> u64 {
+        let bonds = self.bonds.len() as u64;
+        if parts > 1 {
+            reduced::part_charge(MULTILEVEL_EXACT_PRODUCT_PASSES * bonds, part, parts)
+        } else {
+            MULTILEVEL_PRODUCT_PASSES * bonds
+        }
+    }
+
+    /// Part `part` of an update's product in `parts` parts, after those
+    /// before it ([`Self::product_parts`]; one part is
+    /// [`Self::cg_product`]): the parts in order are bit for bit the whole
+    /// product.
+    fn product_part(&mut self, multilevel: bool, worst: &mut Option<f64>, part: u32, parts: u32) {
+        if parts <= 1 {
+            self.cg_product(multilevel, worst);
+            return;
+        }
+        if part == 0 {
+            self.q_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
+            self.q_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
+        }
+        let (k, m, n) = (part as usize, parts as usize, self.bonds.len());
+        add_bond_products(
+            &self.bonds[n * k / m..n * (k + 1) / m],
+            &self.p_u,
+            &self.p_t,
+            &mut self.q_u,
+            &mut self.q_t,
+        );
+        if part + 1 == parts {
+            clear_fixed(&self.fixed, &mut self.q_u, &mut self.q_t);
         }
     }
 

@@ -79,6 +79,9 @@ pub(super) struct KeptIteration {
     /// [`StressSolver::hold_product`];
     /// `alpha` and `polished` mean nothing).
     pub(super) product: bool,
+    /// Of a product cut inside ([`RoundStage::Multiplying`]): its parts
+    /// taken (`q` is their sum so far); 0 for the whole product.
+    pub(super) product_parts: u32,
     /// Parts of the update's check taken ([`RoundStage::Verifying`]; 0:
     /// none): the kept `r` is the check's so far, `z` the update's `r`,
     /// and `kept_stresses` the parts' bond results.
@@ -260,9 +263,10 @@ impl StressSolver {
     }
 
     /// At a cut after an update's product (the progress saved from the
-    /// iteration's start, which the product left as it was): keeps `q`
+    /// iteration's start, which the product left as it was), or inside it
+    /// after `parts` of its parts (0: after the whole product): keeps `q`
     /// under `token` by swapping it with the kept one.
-    pub(super) fn hold_product(&mut self, token: u64) {
+    pub(super) fn hold_product(&mut self, token: u64, parts: u32) {
         let h = &mut self.kept_vectors;
         std::mem::swap(&mut self.q_u, &mut h.q_u);
         std::mem::swap(&mut self.q_t, &mut h.q_t);
@@ -274,22 +278,23 @@ impl StressSolver {
             hierarchy: self.multilevel.changes(),
             checked: None,
             product: true,
+            product_parts: parts,
             verified: 0,
         });
     }
 
     /// At a resume of the progress with `token` cut after an update's
-    /// product: takes `q` back if this solver kept it for that progress
-    /// and has solved nothing since (true), else leaves the product to be
+    /// product (`parts` 0) or inside it after `parts` of its parts: takes
+    /// `q` back if this solver kept it for that progress and has solved
+    /// nothing since (true), else leaves the product (those parts) to be
     /// taken again (false; bit for bit the same: it is a function of `p`,
     /// the system and the settings).
-    pub(super) fn take_held_product(&mut self, token: u64) -> bool {
+    pub(super) fn take_held_product(&mut self, token: u64, parts: u32) -> bool {
         let n = self.x_u.len();
         let h = &mut self.kept_vectors;
-        let kept = self
-            .kept_ready
-            .take()
-            .is_some_and(|k| token != 0 && k.token == token && k.product);
+        let kept = self.kept_ready.take().is_some_and(|k| {
+            token != 0 && k.token == token && k.product && k.product_parts == parts
+        });
         if !(kept && h.q_u.len() == n && h.q_t.len() == n) {
             return false;
         }
@@ -419,9 +424,10 @@ mod tests {
         reductions_kept: u32,
         /// Calls that ended between an update within ε and its check.
         converging_cuts: usize,
-        /// Calls that ended after an update's product; products taken
-        /// again at a resume.
+        /// Calls that ended after an update's product, and inside one;
+        /// products (or their parts) taken again at a resume.
         multiplied_cuts: usize,
+        multiplying_cuts: usize,
         products_again: u32,
         /// Calls that ended inside an update's check; resumes that took
         /// its parts again.
@@ -459,6 +465,7 @@ mod tests {
         let mut reducing = Vec::new();
         let mut converging_cuts = 0;
         let mut multiplied_cuts = 0;
+        let mut multiplying_cuts = 0;
         let mut verifying_cuts = 0;
         for _ in 0..10_000 {
             let r = s
@@ -488,6 +495,7 @@ mod tests {
                     reductions_kept: s.reductions_kept,
                     converging_cuts,
                     multiplied_cuts,
+                    multiplying_cuts,
                     products_again: s.products_again,
                     verifying_cuts,
                     verified_again: s.verified_again,
@@ -499,6 +507,7 @@ mod tests {
             checking_cuts += usize::from(p.reduced_round().1 == 14);
             converging_cuts += usize::from(p.reduced_round().1 == 16);
             multiplied_cuts += usize::from(p.reduced_round().1 == 18);
+            multiplying_cuts += usize::from(p.reduced_round().1 == 20);
             verifying_cuts += usize::from(p.reduced_round().1 == 19);
             if p.reduced_round().1 == 15 {
                 reducing.extend(p.stage_fields().map(|f| f[0]));
@@ -733,9 +742,11 @@ mod tests {
             assert_eq!(calm.builds_compared, 0, "{reduce_above}");
             assert_eq!(calm.checks_again, 0, "{reduce_above}");
             assert_eq!(calm.checking_cuts > 0, reduce_above > 0, "{reduce_above}");
-            // Each update's product a step of its own, kept by the calls
-            // that go on.
+            // Each update's product a step of its own (near ε, in double
+            // precision, in parts: a call ends inside it too), kept by the
+            // calls that go on.
             assert!(calm.multiplied_cuts > 0, "{reduce_above}");
+            assert!(calm.multiplying_cuts > 0, "{reduce_above}");
             assert_eq!(calm.products_again, 0, "{reduce_above}");
             // The check of an update within ε, resumed, in parts too (one
             // a call), kept by the calls that go on.
@@ -757,7 +768,10 @@ mod tests {
                 if between == Between::Bytes {
                     assert!(other.builds_compared > 5, "{reduce_above}");
                     assert_eq!(other.checks_again as usize, calm.checking_cuts);
-                    assert_eq!(other.products_again as usize, calm.multiplied_cuts);
+                    assert_eq!(
+                        other.products_again as usize,
+                        calm.multiplied_cuts + calm.multiplying_cuts
+                    );
                     assert_eq!(other.verified_again as usize, calm.verifying_cuts);
                 }
                 assert_eq!(

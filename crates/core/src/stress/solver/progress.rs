@@ -181,6 +181,12 @@ pub(super) enum RoundStage {
     /// has; `solver/iteration_steps.rs`): the state is that iteration's
     /// start, as at [`Self::Converging`].
     Verifying { part: u32 },
+    /// Its conjugate gradient under way, cut inside an iteration's
+    /// product `q = K p` in double precision taken in parts of the bonds,
+    /// after `part` of them (at least one, fewer than the product has;
+    /// `solver/iteration_steps.rs`): the state is that iteration's start,
+    /// as at [`Self::Multiplied`].
+    Multiplying { part: u32 },
 }
 
 /// The stage before each piece of the hierarchy's build, in order, and
@@ -211,6 +217,7 @@ impl RoundStage {
                 | Self::Cycling { .. }
                 | Self::Multiplied
                 | Self::Verifying { .. }
+                | Self::Multiplying { .. }
         )
     }
 
@@ -302,7 +309,7 @@ impl RoundStage {
             Self::Assembled => 5,
             Self::Preconditioned | Self::Checking { .. } => 6,
             Self::Checked | Self::Starting { .. } => 7,
-            Self::Iterating | Self::Multiplied => 8,
+            Self::Iterating | Self::Multiplied | Self::Multiplying { .. } => 8,
             Self::Updated | Self::Converging | Self::Verifying { .. } => 9,
             Self::Restricted => 10,
             Self::Coarsened => 11,
@@ -338,6 +345,7 @@ impl RoundStage {
             Self::Cycling { .. } => 17,
             Self::Multiplied => 18,
             Self::Verifying { .. } => 19,
+            Self::Multiplying { .. } => 20,
         }
     }
 }
@@ -652,11 +660,12 @@ impl SolveProgress {
     /// iteration's update within ε taken, not its check, 17: its update
     /// and one, three or five of its preconditioning's six steps, 18: an
     /// iteration's product taken, not the rest of its update, 19: an
-    /// update within ε taken and its check under way; see "Slices"
+    /// update within ε taken and its check under way, 20: an iteration's
+    /// product under way, in parts; see "Slices"
     /// in [`super::reduced`]), and how many chunks are refined. A full
     /// solve's progress uses 4, 6, 5, 7, 3 and 12 for the hierarchy's
-    /// pieces built at its switch from the forest, 9, 10, 11, 16, 17, 18
-    /// and 19 at a cut inside an iteration, else 0 (see "Work" in
+    /// pieces built at its switch from the forest, 9, 10, 11, 16, 17, 18,
+    /// 19 and 20 at a cut inside an iteration, else 0 (see "Work" in
     /// [`crate::stress::solver`]).
     pub fn reduced_round(&self) -> (u32, u8, usize) {
         let place = &self.place;
@@ -686,6 +695,7 @@ impl SolveProgress {
             RoundStage::Reducing { done } => Some([done, 0]),
             RoundStage::Cycling { done } => Some([u32::from(done), 0]),
             RoundStage::Verifying { part } => Some([part, 0]),
+            RoundStage::Multiplying { part } => Some([part, 0]),
             _ => None,
         }
     }
@@ -731,6 +741,16 @@ impl SolveProgress {
     /// solver that cut may keep the product.
     pub(super) fn multiplied(&self) -> Option<u64> {
         (self.place.stage == RoundStage::Multiplied).then_some(self.token)
+    }
+
+    /// Of a progress cut inside an update's product
+    /// ([`RoundStage::Multiplying`]): the token under which the solver
+    /// that cut may keep the parts taken, and how many were.
+    pub(super) fn multiplying(&self) -> Option<(u64, u32)> {
+        match self.place.stage {
+            RoundStage::Multiplying { part } => Some((self.token, part)),
+            _ => None,
+        }
     }
 
     /// The token [`Self::set_token`] gave (0 for none).
@@ -899,7 +919,7 @@ mod tests {
         let codes: Vec<u8> = order.iter().map(|s| s.code()).collect();
         assert_eq!(codes, [0, 2, 4, 6, 5, 7, 3, 8, 1, 9, 10, 11]);
         assert!(postcard::from_bytes::<RoundStage>(&[15]).is_err());
-        for done in 0..5 {
+        for done in 0..6 {
             let stage = RoundStage::after_preconditioning(done);
             assert_eq!(stage.preconditioned(), Some(done));
             assert!(stage.holds_state());
@@ -927,6 +947,7 @@ mod tests {
             (Cycling { done: 3 }, vec![17, 3]),
             (Multiplied, vec![18]),
             (Verifying { part: 3 }, vec![19, 3]),
+            (Multiplying { part: 5 }, vec![20, 5]),
         ] {
             assert_eq!(postcard::to_stdvec(&stage).unwrap_or_default(), bytes);
             assert_eq!(postcard::from_bytes::<RoundStage>(&bytes).ok(), Some(stage));
@@ -950,6 +971,9 @@ mod tests {
         // After the product: the iteration's start, as iterating.
         assert_eq!(Multiplied.built(), Iterating.built());
         assert!(Multiplied.holds_state() && Multiplied.preconditioned().is_none());
+        let multiplying = Multiplying { part: 4 };
+        assert_eq!(multiplying.built(), Iterating.built());
+        assert!(multiplying.holds_state() && multiplying.preconditioned().is_none());
         let verifying = Verifying { part: 2 };
         assert_eq!(verifying.built(), Converging.built());
         assert!(verifying.holds_state() && verifying.preconditioned().is_none());
