@@ -376,6 +376,72 @@ mod tests {
     use crate::stress::{SolveProgress, StressLoads, StressReport, StressSettings};
     use glam::Vec3;
 
+    /// An update's product in double precision taken in parts (each part
+    /// a step, stage `Multiplying`) is bit for bit the product in one
+    /// pass, in any number of parts, from 2 to one a bond; and it is
+    /// taken in parts exactly when it is the double-precision product
+    /// over the bonds of a system of more than one part.
+    #[test]
+    fn a_product_in_parts_is_the_product_in_one_pass() {
+        use super::super::{
+            MULTILEVEL_EXACT_PRODUCT_PASSES, MULTILEVEL_PRODUCT_PASSES, stiffness_product,
+        };
+        use glam::DVec3;
+        let (asset, health) = refining_wall().unwrap_or_else(|e| panic!("{e}"));
+        let nodes: Vec<ChunkIndex> = asset.support_level_chunks().collect();
+        let loads = StressLoads {
+            gravity: Vec3::new(0.0, -9.81, 0.0),
+            ..Default::default()
+        };
+        let mut s = refining_solver(&asset, StressSettings::default());
+        let r = s
+            .solve(&asset, &nodes, &health, &loads)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(r.converged, "{r:?}");
+        let n = s.p_u.len();
+        let bonds = s.bonds.len();
+        assert!(n > 100 && bonds > 300, "{n} nodes, {bonds} bonds");
+        // Directions with every bit pattern class: mixed signs and scales.
+        for k in 0..n {
+            let f = k as f64;
+            s.p_u[k] = DVec3::new((f * 0.37).sin(), 1e-3 * (f * 1.3).cos(), -f * 1e-4);
+            s.p_t[k] = DVec3::new(1e-2 * (f * 0.7).cos(), (f * 0.11).sin(), 3.0);
+        }
+        let (mut want_u, mut want_t) = (vec![DVec3::NAN; n], vec![DVec3::NAN; n]);
+        stiffness_product(&s.bonds, &s.fixed, &s.p_u, &s.p_t, &mut want_u, &mut want_t);
+        let bits = |v: &[DVec3]| -> Vec<[u64; 3]> {
+            v.iter().map(|x| x.to_array().map(f64::to_bits)).collect()
+        };
+        for parts in [2, 3, 7, 64, bonds as u32] {
+            s.q_u.fill(DVec3::NAN);
+            s.q_t.fill(DVec3::NAN);
+            let mut worst = Some(0.0);
+            for part in 0..parts {
+                s.product_part(false, &mut worst, part, parts);
+            }
+            assert!(bits(&s.q_u) == bits(&want_u), "{parts} parts: q_u");
+            assert!(bits(&s.q_t) == bits(&want_t), "{parts} parts: q_t");
+            // Their charges add up to the product's.
+            let charged: u64 = (0..parts).map(|p| s.product_charge(p, parts)).sum();
+            assert_eq!(charged, MULTILEVEL_EXACT_PRODUCT_PASSES * bonds as u64);
+        }
+        // Which products go in parts: near ε (and with the forest, which
+        // has no single-precision product) the double-precision one, over
+        // this system's parts; far from ε with the hierarchy built, the
+        // single-precision one, whole.
+        s.build_part_bonds = 64;
+        let eps = f64::from(s.settings.epsilon);
+        assert_eq!(s.product_parts(false, &mut Some(1e9)), s.build_parts());
+        assert!(s.build_parts() > 1);
+        assert_eq!(s.product_parts(true, &mut Some(0.0)), s.build_parts());
+        assert!(s.multilevel.has_single_product());
+        assert_eq!(s.product_parts(true, &mut Some(eps * 1e3)), 1);
+        assert_eq!(
+            s.product_charge(0, 1),
+            MULTILEVEL_PRODUCT_PASSES * bonds as u64
+        );
+    }
+
     /// What happens between two calls of a sliced solve.
     #[derive(Copy, Clone, Debug, PartialEq)]
     enum Between {
