@@ -79,6 +79,7 @@
 //! | first preconditioning at the switch from the forest (a step of its own) | [`MULTILEVEL_ITERATION_PASSES`] |
 //! | iteration with the forest (update [`FOREST_UPDATE_PASSES`], then preconditioning) | [`FOREST_ITERATION_PASSES`] |
 //! | iteration with the hierarchy (update [`MULTILEVEL_UPDATE_PASSES`], then preconditioning) | [`MULTILEVEL_ITERATION_PASSES`] |
+//! | ... its product in double precision on a system of more than one part (in parts of the bonds), instead of [`MULTILEVEL_PRODUCT_PASSES`] | [`MULTILEVEL_EXACT_PRODUCT_PASSES`] |
 //! | evaluation (bond results and residual) | [`EVALUATION_PASSES`] |
 //! | a preparation in steps ([`StressSolver::prepare_within`], outside a solve: gather and scan 4 a node each, bonds' copies 5, adjacency 1 + 2, reduction 8) | 16, and 8 per node |
 //!
