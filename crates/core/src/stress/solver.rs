@@ -1634,7 +1634,7 @@ impl StressSolver {
     }
 
     /// The state `x`, `r`, `p` sized to `len` entries (new entries zero).
-    pub(super) fn size_state_vectors(&mut self, len: usize) {
+    fn size_state_vectors(&mut self, len: usize) {
         for v in self.state_vectors_mut() {
             v.resize(len, DVec3::ZERO);
         }
