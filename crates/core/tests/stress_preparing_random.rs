@@ -41,7 +41,11 @@
 //! 3. Solves in the middle: a solve of the same nodes (sliced by random
 //!    work limits, on the solver itself or on a clone) gives, bit for bit,
 //!    the reports, bond results, warm start and progress of a fresh solver
-//!    with the same warm start, part size and settings.
+//!    with the same warm start, part size and settings. The slices that
+//!    end inside an update's product taken in parts (stage 20 of
+//!    `SolveProgress::reduced_round`, `Multiplying`: near ε, on a system
+//!    of more than one part) are counted, and over the default seeds
+//!    there must be some.
 //! 4. Bad input (a chunk past the asset, a node listed twice, a chunk that
 //!    is not support-level, a health slice of the wrong length, no nodes,
 //!    another asset)
@@ -399,7 +403,7 @@ fn call(
 /// start, in the same slices (random work limits, from `progress`), until
 /// a slice is not cut short; every slice must match. Returns `s`'s
 /// progress at the end (`None`) or, when `stop_early`, after a random
-/// number of slices.
+/// number of slices. Counts the slices in `stats`.
 fn solve_against_fresh(
     s: &mut StressSolver,
     c: &Case,
@@ -407,6 +411,7 @@ fn solve_against_fresh(
     mut progress: Option<SolveProgress>,
     rng: &mut Rng,
     stop_early: bool,
+    stats: &mut Stats,
 ) -> Result<Option<SolveProgress>, String> {
     let mut fresh = c.fresh_like(s);
     let mut fresh_progress = progress.clone();
@@ -424,6 +429,13 @@ fn solve_against_fresh(
         };
         let got = call(s, c, health, work, &mut progress);
         let want = call(&mut fresh, c, health, work, &mut fresh_progress);
+        stats.slices += 1;
+        if progress
+            .as_ref()
+            .is_some_and(|p| p.reduced_round().1 == MULTIPLYING)
+        {
+            stats.multiplying_cuts += 1;
+        }
         if !same(&got, &want) {
             return Err(format!(
                 "slice {slice} (work {work}) of a solve: {:?} ({} bonds, progress {}), \
@@ -726,7 +738,18 @@ struct Stats {
     meddles: u64,
     solves: u64,
     reducing: u64,
+    /// Slices of the checked solves, and those that ended inside an
+    /// update's product in parts (stage [`MULTIPLYING`]).
+    slices: u64,
+    multiplying_cuts: u64,
 }
+
+/// The stage code of a cut inside an update's product taken in parts
+/// (`SolveProgress::reduced_round`; `Multiplying`).
+const MULTIPLYING: u8 = 20;
+
+/// The seeds run by default.
+const DEFAULT_SEEDS: u64 = 300;
 
 /// Runs seed `seed`: the plan, then a meddled preparation under each
 /// profile of limits; `log` gets the case and the meddles.
@@ -813,7 +836,7 @@ fn meddled_run(
                     stats.solves += 1;
                     let mut probe = s.clone();
                     let _ = writeln!(log, "a solve of the nodes on a clone");
-                    solve_against_fresh(&mut probe, c, &c.health, None, rng, false)
+                    solve_against_fresh(&mut probe, c, &c.health, None, rng, false, stats)
                         .map_err(|e| format!("call {k}: a solve on a clone: {e}"))?;
                 }
                 7 => {
@@ -823,7 +846,7 @@ fn meddled_run(
                     let early = rng.one_in(2);
                     let _ = writeln!(log, "a solve of the nodes on the solver (cut: {early})");
                     let from = pending.take();
-                    pending = solve_against_fresh(&mut s, c, &c.health, from, rng, early)
+                    pending = solve_against_fresh(&mut s, c, &c.health, from, rng, early, stats)
                         .map_err(|e| format!("call {k}: a solve on the solver: {e}"))?;
                 }
                 8 => {
@@ -1048,7 +1071,7 @@ fn meddled_run(
     stats.solves += 1;
     let from = if rng.one_in(2) { pending.take() } else { None };
     let _ = writeln!(log, "end: the solve (progress: {})", from.is_some());
-    solve_against_fresh(&mut s, c, &c.health, from, rng, false)
+    solve_against_fresh(&mut s, c, &c.health, from, rng, false, stats)
         .map_err(|e| format!("the solve after the preparation: {e}"))?;
     Ok(())
 }
@@ -1061,7 +1084,7 @@ fn random_preparations_go_as_on_a_fresh_solver() {
     let seeds: u64 = std::env::var("STRESS_PREPARING_SEEDS")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(300);
+        .unwrap_or(DEFAULT_SEEDS);
     let list: Vec<u64> = match one {
         Some(seed) => vec![seed],
         None => (0..seeds).collect(),
@@ -1082,6 +1105,8 @@ fn random_preparations_go_as_on_a_fresh_solver() {
                 stats.meddles += st.meddles;
                 stats.solves += st.solves;
                 stats.reducing += st.reducing;
+                stats.slices += st.slices;
+                stats.multiplying_cuts += st.multiplying_cuts;
                 None
             }
             Ok((Err(e), _)) => Some(e),
@@ -1107,13 +1132,16 @@ fn random_preparations_go_as_on_a_fresh_solver() {
         }
     }
     eprintln!(
-        "{} seeds ({} reduced) in {:.1?}: {} preparation calls, {} meddles, {} checked solves",
+        "{} seeds ({} reduced) in {:.1?}: {} preparation calls, {} meddles, {} checked solves \
+         in {} slices, {} cut inside an update's product (stage {MULTIPLYING})",
         stats.seeds,
         stats.reducing,
         started.elapsed(),
         stats.calls,
         stats.meddles,
-        stats.solves
+        stats.solves,
+        stats.slices,
+        stats.multiplying_cuts
     );
     assert!(
         failures.is_empty(),
@@ -1121,4 +1149,13 @@ fn random_preparations_go_as_on_a_fresh_solver() {
         failures.len(),
         failures[0]
     );
+    // The default seeds (and any longer run, which includes them) cut
+    // some solves inside an update's product in parts.
+    if one.is_none() && seeds >= DEFAULT_SEEDS {
+        assert!(
+            stats.multiplying_cuts > 0,
+            "no slice of {} ended inside an update's product (stage {MULTIPLYING})",
+            stats.slices
+        );
+    }
 }

@@ -1134,8 +1134,14 @@ impl StressSolver {
     #[doc(hidden)]
     pub fn set_build_part_bonds(&mut self, bonds: usize) {
         self.build_part_bonds = bonds.max(1);
+        // What was kept for a call that goes on from a cut between parts
+        // was made of the parts before: the next call takes them again
+        // under the new split. (A product's parts kept across a new split
+        // summed some bonds twice and skipped others: found by a helper's
+        // breaker test.)
         self.kept_setup = None;
         self.preparing = None;
+        self.kept_iteration = None;
     }
 
     /// The parts each piece of the hierarchy's build is
@@ -2340,7 +2346,8 @@ impl StressSolver {
                     // damaged bytes: the product from its start.)
                     let parts = self.product_parts(multilevel, &mut worst);
                     if 0 < part && part < parts {
-                        if !self.take_held_product(token, part) {
+                        let summed = self.product_bonds(part, parts);
+                        if !self.take_held_product(token, summed) {
                             #[cfg(test)]
                             {
                                 self.products_again += 1;
@@ -2624,10 +2631,10 @@ impl StressSolver {
             }};
         }
         // Ends the call inside an update's product, after `part` of its
-        // parts: as after the whole product, the progress at the
+        // `parts` parts: as after the whole product, the progress at the
         // iteration's start, and the parts' sum `q` kept.
         macro_rules! cut_multiplying {
-            ($part:expr) => {{
+            ($part:expr, $parts:expr) => {{
                 let known = worst.unwrap_or_else(|| self.residual_norm());
                 self.write_warm_start();
                 let token = Self::next_iteration_token();
@@ -2636,7 +2643,7 @@ impl StressSolver {
                 if let Some(p) = slot.as_mut() {
                     p.set_token(token);
                 }
-                self.hold_product(token, $part);
+                self.hold_product(token, self.product_bonds($part, $parts));
                 return CgEnd::CutShort {
                     iterations,
                     known,
@@ -2670,7 +2677,7 @@ impl StressSolver {
                     hierarchy: self.multilevel.changes(),
                     checked,
                     product: false,
-                    product_parts: 0,
+                    product_bonds: 0,
                     verified: $verified,
                 });
                 return CgEnd::CutShort {
@@ -2788,7 +2795,7 @@ impl StressSolver {
                                 if part == 0 {
                                     cut_short!();
                                 }
-                                cut_multiplying!(part);
+                                cut_multiplying!(part, parts);
                             }
                             self.product_part(multilevel, &mut worst, part, parts);
                             self.passes += charge;
@@ -2962,6 +2969,13 @@ impl StressSolver {
         }
     }
 
+    /// The bonds the first `part` of an update's product in `parts` parts
+    /// sum over (the parts are those ranges of the bonds in order).
+    fn product_bonds(&self, part: u32, parts: u32) -> usize {
+        let n = self.bonds.len();
+        n * part as usize / parts.max(1) as usize
+    }
+
     /// Part `part` of an update's product in `parts` parts, after those
     /// before it ([`Self::product_parts`]; one part is
     /// [`Self::cg_product`]): the parts in order are bit for bit the whole
@@ -2975,9 +2989,8 @@ impl StressSolver {
             self.q_u.iter_mut().for_each(|v| *v = DVec3::ZERO);
             self.q_t.iter_mut().for_each(|v| *v = DVec3::ZERO);
         }
-        let (k, m, n) = (part as usize, parts as usize, self.bonds.len());
         add_bond_products(
-            &self.bonds[n * k / m..n * (k + 1) / m],
+            &self.bonds[self.product_bonds(part, parts)..self.product_bonds(part + 1, parts)],
             &self.p_u,
             &self.p_t,
             &mut self.q_u,
