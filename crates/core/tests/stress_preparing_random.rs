@@ -74,6 +74,9 @@ use smithereens_core::stress::{
     StressLoads, StressMaterials, StressReport, StressSettings, StressSolver,
 };
 use smithereens_core::*;
+
+mod common;
+use common::same_bits;
 use std::fmt::Write as _;
 
 /// The seeded generator (`rand_pcg`), with the draws this test makes.
@@ -365,19 +368,13 @@ type Seen = (
 
 /// Bit for bit (the `Debug` text of floats tells NaN and −0 apart).
 fn same(a: &Seen, b: &Seen) -> bool {
-    let bits = |x: &[DVec3], y: &[DVec3]| {
-        x.len() == y.len()
-            && x.iter()
-                .zip(y)
-                .all(|(p, q)| p.to_array().map(f64::to_bits) == q.to_array().map(f64::to_bits))
-    };
     let residual =
         |r: &Result<StressReport, StressError>| r.as_ref().ok().map(|r| r.residual.to_bits());
     format!("{:?}", a.0) == format!("{:?}", b.0)
         && residual(&a.0) == residual(&b.0)
         && format!("{:?}", a.1) == format!("{:?}", b.1)
-        && bits(&a.2, &b.2)
-        && bits(&a.3, &b.3)
+        && same_bits(&a.2, &b.2)
+        && same_bits(&a.3, &b.3)
         && a.4 == b.4
 }
 

@@ -23,6 +23,9 @@ use smithereens_core::stress::{
 };
 use smithereens_core::*;
 
+mod common;
+use common::same_bits;
+
 struct Rng(u64);
 
 impl Rng {
@@ -113,16 +116,10 @@ fn run(
 
 /// Bit for bit (the `Debug` text of floats tells NaN and −0 apart).
 fn same(a: &Seen, b: &Seen) -> bool {
-    let bits = |x: &[DVec3], y: &[DVec3]| {
-        x.len() == y.len()
-            && x.iter()
-                .zip(y)
-                .all(|(p, q)| p.to_array().map(f64::to_bits) == q.to_array().map(f64::to_bits))
-    };
     format!("{:?}", a.0) == format!("{:?}", b.0)
         && format!("{:?}", a.1) == format!("{:?}", b.1)
-        && bits(&a.2, &b.2)
-        && bits(&a.3, &b.3)
+        && same_bits(&a.2, &b.2)
+        && same_bits(&a.3, &b.3)
         && a.4 == b.4
 }
 

@@ -4,9 +4,18 @@
 #![allow(dead_code)]
 
 use smithereens_core::fixtures::cube_chunk;
-use smithereens_core::glam::Vec3;
+use smithereens_core::glam::{DVec3, Vec3};
 use smithereens_core::*;
 use std::sync::Arc;
+
+/// Whether `x` and `y` are the same vectors bit for bit (NaN and −0 told
+/// apart).
+pub fn same_bits(x: &[DVec3], y: &[DVec3]) -> bool {
+    x.len() == y.len()
+        && x.iter()
+            .zip(y)
+            .all(|(p, q)| p.to_array().map(f64::to_bits) == q.to_array().map(f64::to_bits))
+}
 
 /// Where every hanger bond sits: one hit here breaks them all.
 pub const HANGER_POINT: Vec3 = Vec3::new(0.0, -10.0, 0.0);
