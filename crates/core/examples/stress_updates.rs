@@ -10,7 +10,10 @@
 //! stress is idle or 3,000 updates have run. Prints, per scene, the time of
 //! `InstanceStress::new` (which prepares the first cluster), the updates,
 //! their median, p95 and worst time, and the updates over 1 ms with their
-//! clusters and work.
+//! clusters and work (`SLOW_MS=0.7` lists those over 0.7 ms instead;
+//! `STAGES=1` adds where each listed update found and left the solve in
+//! progress, `SolveProgress::reduced_round` and `building`, at the cost of
+//! a state copy per update).
 //! `cargo run --release -p smithereens-core --example stress_updates [-- FILTER]`
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -23,6 +26,11 @@ use std::time::Instant;
 
 fn main() {
     let filter = std::env::args().nth(1).unwrap_or_default();
+    let slow_ms: f64 = std::env::var("SLOW_MS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(1.0);
+    let stages = std::env::var_os("STAGES").is_some();
     for scene in multiresolution_scenes() {
         for (mode, reduce_above) in [("reduced", REDUCE_ABOVE), ("full", 0)] {
             let name = format!("{}, {mode}", scene.name);
@@ -40,6 +48,18 @@ fn main() {
             let mut times = Vec::new();
             let mut slow = Vec::new();
             let mut broken = 0;
+            let stage_of = |stress: &InstanceStress| {
+                if !stages {
+                    return String::new();
+                }
+                let state = stress.state();
+                let p = state
+                    .progress
+                    .first()
+                    .map(|(_, p)| (p.reduced_round(), p.building()));
+                format!(" ({p:?}, preparing {:?})", state.preparing)
+            };
+            let mut before = stage_of(&stress);
             for update in 0..3000 {
                 let mut budget = 50_000u64;
                 let t0 = Instant::now();
@@ -53,14 +73,16 @@ fn main() {
                     .unwrap();
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
                 times.push(ms);
-                if ms > 1.0 {
+                let after = stage_of(&stress);
+                if ms > slow_ms {
                     slow.push(format!(
-                        "update {update}: {ms:.2} ms, {} clusters, {} iterations, {} passes",
+                        "update {update}: {ms:.2} ms, {} clusters, {} iterations, {} passes{before} ->{after}",
                         instance.clusters().count(),
                         u.iterations,
                         u.work
                     ));
                 }
+                before = after;
                 if let Some(event) = u.event {
                     instance.admit(event).unwrap();
                     let out = instance.commit(&mut HeadlessBackend::default()).unwrap();
@@ -74,13 +96,13 @@ fn main() {
             let mut sorted = times.clone();
             sorted.sort_by(f64::total_cmp);
             println!(
-                "{name}: new {new_ms:.2} ms; {n} updates, {broken} bonds broken; median {:.3}, p95 {:.3}, worst {:.2} ms; {} over 1 ms",
+                "{name}: new {new_ms:.2} ms; {n} updates, {broken} bonds broken; median {:.3}, p95 {:.3}, worst {:.2} ms; {} over {slow_ms} ms",
                 sorted[n / 2],
                 sorted[n * 95 / 100],
                 sorted[n - 1],
                 slow.len()
             );
-            for line in slow.iter().take(6) {
+            for line in slow.iter().take(20) {
                 println!("  {line}");
             }
         }

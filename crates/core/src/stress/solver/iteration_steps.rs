@@ -570,6 +570,8 @@ mod tests {
         /// and the calls that went on with the reduction kept.
         reducing: Vec<u32>,
         reductions_kept: u32,
+        /// Resumes that copied a round's warm start back from the progress.
+        warm_copies: u32,
         /// Calls that ended between an update within ε and its check.
         converging_cuts: usize,
         /// Calls that ended after an update's product, and inside one;
@@ -641,6 +643,7 @@ mod tests {
                     checks_again: s.checks_again,
                     reducing,
                     reductions_kept: s.reductions_kept,
+                    warm_copies: s.warm_copies,
                     converging_cuts,
                     multiplied_cuts,
                     multiplying_cuts,
@@ -888,6 +891,9 @@ mod tests {
             // round's check, in parts too, goes on from what its parts
             // made, or takes them again.
             assert_eq!(calm.builds_compared, 0, "{reduce_above}");
+            // Nor does one copy the round's warm start back: the solver
+            // still holds it (the place's, written at the cut).
+            assert_eq!(calm.warm_copies, 0, "{reduce_above}");
             assert_eq!(calm.checks_again, 0, "{reduce_above}");
             assert_eq!(calm.checking_cuts > 0, reduce_above > 0, "{reduce_above}");
             // Each update's product a step of its own (near ε, in double
@@ -921,6 +927,13 @@ mod tests {
                         calm.multiplied_cuts + calm.multiplying_cuts
                     );
                     assert_eq!(other.verified_again as usize, calm.verifying_cuts);
+                    // From bytes, every resume of a place without state
+                    // copies its warm start: one a cut inside a reduction
+                    // at least.
+                    assert!(
+                        other.warm_copies as usize >= calm.reducing.len(),
+                        "{reduce_above}"
+                    );
                 }
                 assert_eq!(
                     format!("{:?}", other.reports),
