@@ -841,6 +841,12 @@ pub struct StressSolver {
     /// as the call found it (a cut in that round then moves only the
     /// stage, `SolveProgress::mark_reduced`).
     place_found: Option<u32>,
+    /// Of the reduced solve under way in this call: the round whose place
+    /// (refinement and keys, with state or without) the progress held as
+    /// the call found it; set while the call iterates in that round, so a
+    /// cut there keeps the place in the progress (`SolveProgress::save`)
+    /// and moves only the stage.
+    place_kept: Option<u32>,
     /// Steps taken of a reduction cut short whose state the solver holds
     /// (0: none; `solver/reduction.rs`).
     reducing: u32,
@@ -1080,6 +1086,7 @@ impl StressSolver {
             reducing: 0,
             preparing: None,
             place_found: None,
+            place_kept: None,
             load_nodes: Vec::new(),
             split_old: Vec::new(),
             split_new: Vec::new(),

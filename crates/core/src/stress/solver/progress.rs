@@ -434,13 +434,17 @@ impl SolveProgress {
             token,
         } = slot.get_or_insert_with(Self::default);
         *token = 0;
-        place.round = 0;
         place.stage = stage;
-        place.refined.clear();
-        place.fine_nodes.clear();
-        place.loads_key.clear();
         place.warm_u.clear();
         place.warm_t.clear();
+        if solver.place_kept.is_none() {
+            // Not a reduced solve's cut in the round of the place it
+            // resumed (which `mark_reduced` then keeps): no place.
+            place.round = 0;
+            place.refined.clear();
+            place.fine_nodes.clear();
+            place.loads_key.clear();
+        }
         p.mode = solver.forest_mode.map_or(u8::MAX, mode_code);
         if !resumed {
             p.nodes.clone_from(&solver.chunk);
@@ -536,10 +540,13 @@ impl SolveProgress {
     /// full-resolution cluster at the first cut, so later rounds (more
     /// nodes as refinement adds them) do not grow them.
     ///
-    /// `same_place`: the call found this progress at this round with no
-    /// state and has not changed the round's warm start, refinement or
-    /// keys since; then only a stage without state is written (copying
-    /// the rest again cost about 0.05 ms a call on the 100 × 50 × 2 wall).
+    /// `same_place`: for a `stage` without state, the call found this
+    /// progress at this round with no state and has not changed the
+    /// round's warm start, refinement or keys since; then only that stage
+    /// is written (copying the rest again cost about 0.05 ms a call on the
+    /// 100 × 50 × 2 wall). For a `stage` with state, the call found it at
+    /// this round (with state or not) and `save` kept its place; then the
+    /// stage and state are written, not the refinement and keys.
     pub(super) fn mark_reduced(
         slot: &mut Option<Self>,
         solver: &StressSolver,
@@ -557,6 +564,32 @@ impl SolveProgress {
             // The place as the call found it (this round's warm start,
             // refinement and keys, no state): only the stage moves.
             p.place.stage = stage;
+            return;
+        }
+        if same_place
+            && stage.holds_state()
+            && let Some(p) = slot.as_mut()
+            && p.place.round == round
+        {
+            // Just saved (`save`, which kept the place: the call found it
+            // at this round, with the same refinement and keys) with the
+            // state: the stage moves, no warm start is kept.
+            debug_assert!(
+                p.place.fine_nodes == solver.fine_nodes()
+                    && p.place.loads_key.iter().copied().eq(loads_bits(loads))
+                    && p.place.refined.iter().copied().eq(solver
+                        .refined
+                        .iter()
+                        .zip(solver.fine_nodes())
+                        .filter(|(r, _)| **r)
+                        .map(|(_, &c)| c)),
+                "a kept place differs from the solve's"
+            );
+            p.place.stage = stage;
+            p.place.warm_u.clear();
+            p.place.warm_t.clear();
+            p.cg.mode = mode_code(SolveMode::Anchored);
+            p.cg.bonds.clone_from(&solver.bond_list);
             return;
         }
         let fine_nodes = solver.fine_nodes();
