@@ -93,6 +93,11 @@ pub(super) struct KeptIteration {
     /// none): the kept `r` is the check's so far, `z` the update's `r`,
     /// and `kept_stresses` the parts' bond results.
     pub(super) verified: u32,
+    /// The warm start holds `x` as held here (written from it at this
+    /// cut or one before in this iteration, with nothing written since):
+    /// the call that takes it back writes none at its own cut unless `x`
+    /// changes (see `StressSolver::refresh_warm_start`).
+    pub(super) warm: bool,
 }
 
 /// How the check of an update in parts ended
@@ -206,6 +211,7 @@ impl StressSolver {
 
     /// Swaps the working `x`, `r` and `q` with the kept ones.
     fn swap_kept_vectors(&mut self) {
+        self.warm_of_x = false;
         let h = &mut self.kept_vectors;
         std::mem::swap(&mut self.x_u, &mut h.x_u);
         std::mem::swap(&mut self.x_t, &mut h.x_t);
@@ -266,6 +272,8 @@ impl StressSolver {
         if kept.checked.is_some() || verified > 0 {
             std::mem::swap(&mut self.stresses, &mut self.kept_stresses);
         }
+        // `x` is the update held, which the warm start holds if it did.
+        self.warm_of_x = kept.warm;
         Some((kept.alpha, kept.polished, kept.checked))
     }
 
@@ -288,6 +296,7 @@ impl StressSolver {
             product: true,
             product_bonds: bonds,
             verified: 0,
+            warm: self.warm_of_x,
         });
     }
 
@@ -301,14 +310,18 @@ impl StressSolver {
     pub(super) fn take_held_product(&mut self, token: u64, bonds: usize) -> bool {
         let n = self.x_u.len();
         let h = &mut self.kept_vectors;
-        let kept = self.kept_ready.take().is_some_and(|k| {
-            token != 0 && k.token == token && k.product && k.product_bonds == bonds
-        });
-        if !(kept && h.q_u.len() == n && h.q_t.len() == n) {
+        let kept = self
+            .kept_ready
+            .take()
+            .filter(|k| token != 0 && k.token == token && k.product && k.product_bonds == bonds);
+        let Some(kept) = kept.filter(|_| h.q_u.len() == n && h.q_t.len() == n) else {
             return false;
-        }
+        };
         std::mem::swap(&mut self.q_u, &mut h.q_u);
         std::mem::swap(&mut self.q_t, &mut h.q_t);
+        // `x` is the iteration's start put back, which the warm start
+        // holds if it did at the cut.
+        self.warm_of_x = kept.warm;
         true
     }
 
@@ -572,6 +585,8 @@ mod tests {
         reductions_kept: u32,
         /// Resumes that copied a round's warm start back from the progress.
         warm_copies: u32,
+        /// Cuts that wrote no warm start, it holding `x` already.
+        warm_kept: u32,
         /// Calls that ended between an update within ε and its check.
         converging_cuts: usize,
         /// Calls that ended after an update's product, and inside one;
@@ -644,6 +659,7 @@ mod tests {
                     reducing,
                     reductions_kept: s.reductions_kept,
                     warm_copies: s.warm_copies,
+                    warm_kept: s.warm_kept,
                     converging_cuts,
                     multiplied_cuts,
                     multiplying_cuts,
@@ -894,6 +910,10 @@ mod tests {
             // Nor does one copy the round's warm start back: the solver
             // still holds it (the place's, written at the cut).
             assert_eq!(calm.warm_copies, 0, "{reduce_above}");
+            // Inside an iteration, the cuts after its update (its cycle's
+            // steps, the next product) write no warm start again; from
+            // bytes, every cut writes it.
+            assert!(calm.warm_kept > 0, "{reduce_above}");
             assert_eq!(calm.checks_again, 0, "{reduce_above}");
             assert_eq!(calm.checking_cuts > 0, reduce_above > 0, "{reduce_above}");
             // Each update's product a step of its own (near ε, in double
@@ -927,6 +947,7 @@ mod tests {
                         calm.multiplied_cuts + calm.multiplying_cuts
                     );
                     assert_eq!(other.verified_again as usize, calm.verifying_cuts);
+                    assert_eq!(other.warm_kept, 0, "{reduce_above}");
                     // From bytes, every resume of a place without state
                     // copies its warm start: one a cut inside a reduction
                     // at least.

@@ -854,6 +854,7 @@ impl SolveProgress {
     /// again ([`Self::save`] with `resumed`, which writes those vectors
     /// back and its mode).
     pub(super) fn restore(&mut self, solver: &mut StressSolver) -> (u32, bool, f64) {
+        solver.warm_of_x = false;
         let p = &mut self.cg;
         std::mem::swap(&mut solver.x_u, &mut p.x_u);
         std::mem::swap(&mut solver.x_t, &mut p.x_t);
