@@ -242,6 +242,9 @@ pub struct InstanceStress {
     still_dirty: Vec<ClusterHandle>,
     solved_keys: Vec<LoadKey>,
     damage: Vec<StressBondDamage>,
+    /// An overload list's storage, kept from a cluster whose last solve
+    /// found none, for the next solve's list.
+    spare_overloads: Vec<Overload>,
 }
 
 impl InstanceStress {
@@ -321,6 +324,7 @@ impl InstanceStress {
             point_loads: Vec::new(),
             still_dirty: Vec::new(),
             solved_keys: Vec::new(),
+            spare_overloads: Vec::new(),
             damage: Vec::new(),
         })
     }
@@ -675,7 +679,16 @@ impl InstanceStress {
                     l.solved = Some((l.force, l.point));
                 }
             }
+            // One pass over the bonds: each bond's utilisation and, unless
+            // the solve was skipped, its overload, into the cluster's list
+            // (its storage kept from the last solve, or the spare's).
             let materials = self.solver.materials();
+            let mut list = self
+                .overloads
+                .remove(&h)
+                .unwrap_or_else(|| std::mem::take(&mut self.spare_overloads));
+            list.clear();
+            let skipped = report.mode == SolveMode::Skipped;
             for st in self.solver.bond_stresses() {
                 let m = materials.of(st.bond);
                 let ratio = |sigma: f32, fatal: f32| if fatal > 0.0 { sigma / fatal } else { 0.0 };
@@ -688,25 +701,19 @@ impl InstanceStress {
                     *old = u;
                     self.utilisation_changes.push((st.bond, u));
                 }
-            }
-            let list: Vec<Overload> = if report.mode == SolveMode::Skipped {
-                Vec::new()
-            } else {
-                self.solver
-                    .bond_stresses()
-                    .iter()
-                    .filter_map(|s| {
-                        let (rate, fatal) = damage_of(materials.of(s.bond), s, 1.0);
-                        (rate > 0.0 || fatal).then_some(Overload {
-                            bond: s.bond,
+                if !skipped {
+                    let (rate, fatal) = damage_of(m, st, 1.0);
+                    if rate > 0.0 || fatal {
+                        list.push(Overload {
+                            bond: st.bond,
                             rate,
                             fatal,
-                        })
-                    })
-                    .collect()
-            };
+                        });
+                    }
+                }
+            }
             if list.is_empty() {
-                self.overloads.remove(&h);
+                self.spare_overloads = list;
             } else {
                 self.overloads.insert(h, list);
             }
