@@ -501,14 +501,7 @@ impl SolveProgress {
         b_u: &[DVec3],
         b_t: &[DVec3],
     ) -> bool {
-        let same = |a: &[DVec3], b: &[DVec3]| {
-            a.len() == b.len()
-                && a.iter().zip(b).all(|(x, y)| {
-                    x.x.to_bits() == y.x.to_bits()
-                        && x.y.to_bits() == y.y.to_bits()
-                        && x.z.to_bits() == y.z.to_bits()
-                })
-        };
+        let same = crate::stress::multilevel::same_vectors;
         // Every vector the same length as the solver's (a progress decoded
         // from a damaged snapshot must not reach `restore`).
         let n = b_u.len();
