@@ -345,7 +345,8 @@ impl StressSolver {
                 // first call resuming round 2 on the refined 100 × 50 × 2
                 // wall.)
                 self.reset_work_vectors(self.chunk.len() + 1);
-                self.kept_vectors.reserve(self.chunk.len() + 1);
+                self.kept_vectors
+                    .reserve(self.node_room(self.chunk.len() + 1));
                 self.fix_unreached();
                 // The warm start waits for whether the call resumes (below).
                 start_warm = true;
