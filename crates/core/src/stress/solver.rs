@@ -2262,7 +2262,8 @@ impl StressSolver {
             let r = (u[k].length_squared() * inv_w2[k]).max(t[k].length_squared() * inv_wl2[k]);
             let r = if fixed[k] { 0.0 } else { r };
             nan |= r.is_nan();
-            worst = worst.max(r);
+            // (A NaN `r` never wins; `nan` answers for it.)
+            worst = if r > worst { r } else { worst };
         }
         if nan { f64::NAN } else { worst.sqrt() }
     }
