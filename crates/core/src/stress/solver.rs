@@ -1367,6 +1367,9 @@ impl StressSolver {
         // or trust a build kept pending for it.
         self.kept_ready = self.kept_iteration.take();
         self.kept_setup_ready = self.kept_setup.take();
+        // (The warm start holds `x` again only once this call takes an
+        // iteration back or writes it.)
+        self.warm_of_x = false;
         self.build_trusted = false;
         self.check_from = 0;
         self.check_trusted = false;

@@ -416,7 +416,9 @@ impl SolveProgress {
     /// ([`RoundStage::Converging`]), where the state is the iteration's
     /// start (`iterations` before it, `x` and `r` as the solver copied them
     /// aside, `p`); a reduced solve's call marks its own place after
-    /// ([`Self::mark_reduced`]).
+    /// ([`Self::mark_reduced`]). A reduced call cutting in the round of the
+    /// place it resumed (`StressSolver::place_kept`) keeps that place's
+    /// round, refinement and keys here, for `mark_reduced` to keep.
     pub(super) fn save(
         slot: &mut Option<Self>,
         solver: &mut StressSolver,
