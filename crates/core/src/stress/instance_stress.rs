@@ -701,7 +701,12 @@ impl InstanceStress {
                     *old = u;
                     self.utilisation_changes.push((st.bond, u));
                 }
-                if !skipped {
+                // (At or under every elastic limit, a bond has no overload:
+                // `damage_of` gives no rate and no fatal; most bonds are.)
+                let over = st.compression > m.compression.elastic
+                    || st.tension > m.tension.elastic
+                    || st.shear > m.shear.elastic;
+                if !skipped && over {
                     let (rate, fatal) = damage_of(m, st, 1.0);
                     if rate > 0.0 || fatal {
                         list.push(Overload {
