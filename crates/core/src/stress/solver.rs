@@ -124,7 +124,7 @@ use crate::index::{BondIndex, ChunkIndex};
 use crate::stress::StressError;
 use crate::stress::damage::{StressBondDamage, stress_damage};
 use crate::stress::material::StressMaterials;
-use crate::stress::multilevel::{HierarchyPiece, Multilevel, clear_for};
+use crate::stress::multilevel::{HierarchyPiece, Multilevel, clear_for, same_vectors};
 use crate::stress::section::Section;
 use glam::{DMat3, DVec3, Vec3};
 use iteration_steps::{CheckEnd, KeptIteration, KeptVectors};
@@ -1662,7 +1662,6 @@ impl StressSolver {
     fn reset_work_vectors(&mut self, len: usize) {
         let room = self.node_room(len);
         for v in [&mut self.b_u, &mut self.b_t] {
-            v.clear();
             clear_for(v, room);
             v.resize(len, DVec3::ZERO);
         }
@@ -3471,6 +3470,14 @@ impl StressSolver {
     fn write_warm_start(&mut self) {
         self.kx_valid = false;
         self.warm_of_x = true;
+        self.expand_warm_start::<false>();
+    }
+
+    /// Each chunk's warm start from `x` (a super-node's members move with
+    /// it): stored, or with `CHECK` only compared with the one held, bit
+    /// for bit (whether they all equal; a debug check of
+    /// [`Self::warm_of_x`] that allocates nothing).
+    fn expand_warm_start<const CHECK: bool>(&mut self) -> bool {
         // Split borrows, each slice cut to the nodes: the stores into the
         // warm start then reload no vector (through `self`, a call wrote
         // the 10,000 chunks of the refined 100 × 50 × 2 wall in 1.35 M
@@ -3499,10 +3506,18 @@ impl StressSolver {
                 (u, t)
             }
         };
+        let mut same = true;
+        let mut put = |c: usize, u: DVec3, t: DVec3| {
+            if CHECK {
+                same &= same_vectors(&[warm_u[c], warm_t[c]], &[u, t]);
+            } else {
+                warm_u[c] = u;
+                warm_t[c] = t;
+            }
+        };
         if *reduced {
-            // Each member moves with its super-node; in fine order (the
-            // chunks ascending), which reads and writes in order: by
-            // super-node, it took 0.09 ms a cut on the refined
+            // In fine order (the chunks ascending), which reads and writes
+            // in order: by super-node, it took 0.09 ms a cut on the refined
             // 100 × 50 × 2 wall.
             debug_assert_eq!(node_of.len(), fine_chunk.len() + 1);
             let members = node_of
@@ -3515,18 +3530,15 @@ impl StressSolver {
                     continue;
                 }
                 let (u, t) = at(k);
-                let c = c.0 as usize;
-                warm_u[c] = u + t.cross(at_member - centroid[k]);
-                warm_t[c] = t;
+                put(c.0 as usize, u + t.cross(at_member - centroid[k]), t);
             }
-            return;
+        } else {
+            for (k, &c) in chunk.iter().enumerate() {
+                let (u, t) = at(k);
+                put(c.0 as usize, u, t);
+            }
         }
-        for (k, &c) in chunk.iter().enumerate() {
-            let (u, t) = at(k);
-            let c = c.0 as usize;
-            warm_u[c] = u;
-            warm_t[c] = t;
-        }
+        same
     }
 
     /// [`Self::write_warm_start`] at a cut inside the iteration, unless
@@ -3537,7 +3549,10 @@ impl StressSolver {
     /// 100 × 50 × 2 wall).
     fn refresh_warm_start(&mut self) {
         if self.warm_of_x {
-            debug_assert!(self.warm_start_is_x(), "a warm start kept is not x's");
+            debug_assert!(
+                self.expand_warm_start::<true>(),
+                "a warm start kept is not x's"
+            );
             #[cfg(test)]
             {
                 self.warm_kept += 1;
@@ -3545,42 +3560,6 @@ impl StressSolver {
             self.kx_valid = false;
         } else {
             self.write_warm_start();
-        }
-    }
-
-    /// Whether [`Self::write_warm_start`] would write nothing new (bit for
-    /// bit): a debug check of [`Self::warm_of_x`].
-    fn warm_start_is_x(&self) -> bool {
-        let same =
-            |a: DVec3, b: DVec3| a.to_array().map(f64::to_bits) == b.to_array().map(f64::to_bits);
-        let n = self.chunk.len();
-        let at = |k: usize| {
-            let (u, t) = (self.x_u[k], self.x_t[k]);
-            if self.fixed[k] || !(u.is_finite() && t.is_finite()) {
-                (DVec3::ZERO, DVec3::ZERO)
-            } else {
-                (u, t)
-            }
-        };
-        if self.reduced {
-            (0..self.fine_chunk.len()).all(|i| {
-                let k = self.node_of[i] as usize;
-                if k >= n {
-                    return true;
-                }
-                let (u, t) = at(k);
-                let c = self.fine_chunk[i].0 as usize;
-                same(
-                    self.warm_u[c],
-                    u + t.cross(self.fine_centroid[i] - self.centroid[k]),
-                ) && same(self.warm_t[c], t)
-            })
-        } else {
-            (0..n).all(|k| {
-                let (u, t) = at(k);
-                let c = self.chunk[k].0 as usize;
-                same(self.warm_u[c], u) && same(self.warm_t[c], t)
-            })
         }
     }
 

@@ -584,7 +584,12 @@ impl SolveProgress {
             p.place.warm_u.clear();
             p.place.warm_t.clear();
             p.cg.mode = mode_code(SolveMode::Anchored);
-            p.cg.bonds.clone_from(&solver.bond_list);
+            // (Its bonds are the solve's: `save` copied them, or the call
+            // resumed this progress, which `continues` found of them.)
+            debug_assert!(
+                p.cg.bonds == solver.bond_list,
+                "a kept place's bonds differ"
+            );
             return;
         }
         let fine_nodes = solver.fine_nodes();
