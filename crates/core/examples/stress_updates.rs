@@ -13,7 +13,9 @@
 //! clusters and work (`SLOW_MS=0.7` lists those over 0.7 ms instead;
 //! `STAGES=1` adds where each listed update found and left the solve in
 //! progress, `SolveProgress::reduced_round` and `building`, at the cost of
-//! a state copy per update).
+//! a state copy per update; `LOG=PATH` writes one line per update:
+//! scene, update, ms, solves, iterations, passes, preparations, deferred,
+//! clusters; `scripts/stress_instructions.sh` pairs it with instructions).
 //! `cargo run --release -p smithereens-core --example stress_updates [-- FILTER]`
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -31,6 +33,9 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1.0);
     let stages = std::env::var_os("STAGES").is_some();
+    let mut log = std::env::var_os("LOG").map(|p| {
+        std::io::BufWriter::new(std::fs::File::create(p).expect("LOG: cannot create the file"))
+    });
     for scene in multiresolution_scenes() {
         for (mode, reduce_above) in [("reduced", REDUCE_ABOVE), ("full", 0)] {
             let name = format!("{}, {mode}", scene.name);
@@ -74,6 +79,20 @@ fn main() {
                 let ms = t0.elapsed().as_secs_f64() * 1e3;
                 times.push(ms);
                 let after = stage_of(&stress);
+                if let Some(log) = log.as_mut() {
+                    use std::io::Write;
+                    writeln!(
+                        log,
+                        "{name}\t{update}\t{ms:.4}\t{}\t{}\t{}\t{}\t{}\t{}",
+                        u.solves,
+                        u.iterations,
+                        u.work,
+                        u.preparing,
+                        u.deferred,
+                        instance.clusters().count()
+                    )
+                    .expect("LOG: cannot write");
+                }
                 if ms > slow_ms {
                     slow.push(format!(
                         "update {update}: {ms:.2} ms, {} clusters, {} iterations, {} passes{before} ->{after}",

@@ -51,9 +51,9 @@ use crate::index::{BondIndex, ChunkIndex};
 use crate::instance::Instance;
 use crate::stress::StressError;
 use crate::stress::damage::{StressBondDamage, damage_of};
-use crate::stress::material::StressMaterials;
+use crate::stress::material::{Material, StressMaterials};
 use crate::stress::solver::{
-    PointLoad, SolveMode, SolveProgress, StressLoads, StressSettings, StressSolver,
+    BondStress, PointLoad, SolveMode, SolveProgress, StressLoads, StressSettings, StressSolver,
 };
 use glam::{DVec3, Vec3};
 use serde::{Deserialize, Serialize};
@@ -201,6 +201,67 @@ pub struct InstanceStressState {
     pub preparing: Vec<(ClusterHandle, u32)>,
 }
 
+/// One pass over a solved cluster's bond results (ascending by bond):
+/// each bond's utilisation (its largest stress over the fatal limit, 0 for
+/// a mode whose fatal limit is 0) into `utilisation`, with the bonds whose
+/// value moved by more than [`UTILISATION_STEP`] appended to `changes`,
+/// and, unless the solve was skipped, each overloaded bond (over an elastic
+/// limit, with a damage rate or fatal: [`damage_of`] for one second) into
+/// `overloads`. O(bonds of the cluster), no allocation beyond the lists'
+/// growth.
+struct BondPass<'a> {
+    stresses: &'a [BondStress],
+    skipped: bool,
+}
+
+impl BondPass<'_> {
+    #[inline(always)]
+    fn run<'m>(
+        &self,
+        material_of: impl Fn(BondIndex) -> &'m Material,
+        utilisation: &mut [f32],
+        changes: &mut Vec<(BondIndex, f32)>,
+        overloads: &mut Vec<Overload>,
+    ) {
+        let ratio = |sigma: f32, fatal: f32| if fatal > 0.0 { sigma / fatal } else { 0.0 };
+        // (A solve's stresses are finite and ≥ +0, so a plain comparison
+        // gives `f32::max`'s result without its NaN handling.)
+        let larger = |a: f32, b: f32| if b > a { b } else { a };
+        for st in self.stresses {
+            let m = material_of(st.bond);
+            let u = larger(
+                larger(
+                    ratio(st.compression, m.compression.fatal),
+                    ratio(st.tension, m.tension.fatal),
+                ),
+                ratio(st.shear, m.shear.fatal),
+            );
+            let Some(old) = utilisation.get_mut(st.bond.0 as usize) else {
+                continue;
+            };
+            if (u - *old).abs() > UTILISATION_STEP {
+                *old = u;
+                changes.push((st.bond, u));
+            }
+            // (At or under every elastic limit, a bond has no overload:
+            // `damage_of` gives no rate and no fatal; most bonds are.)
+            let over = (st.compression > m.compression.elastic)
+                | (st.tension > m.tension.elastic)
+                | (st.shear > m.shear.elastic);
+            if over && !self.skipped {
+                let (rate, fatal) = damage_of(m, st, 1.0);
+                if rate > 0.0 || fatal {
+                    overloads.push(Overload {
+                        bond: st.bond,
+                        rate,
+                        fatal,
+                    });
+                }
+            }
+        }
+    }
+}
+
 /// Removes and returns the solve in progress of `cluster` from `list`
 /// (ascending by cluster), if any.
 fn take_progress(
@@ -320,7 +381,8 @@ impl InstanceStress {
             turn: None,
             preparing: Vec::new(),
             utilisation: vec![0.0; instance.asset().bond_count()],
-            utilisation_changes: Vec::new(),
+            // Room for every bond: an update never grows it.
+            utilisation_changes: Vec::with_capacity(instance.asset().bond_count()),
             point_loads: Vec::new(),
             still_dirty: Vec::new(),
             solved_keys: Vec::new(),
@@ -435,13 +497,24 @@ impl InstanceStress {
         take_progress(&mut self.progress, cluster)
     }
 
+    /// Drops `cluster`'s standing overloads, keeping the list's storage
+    /// for the next solve's when it is the larger.
+    fn forget_overloads(&mut self, cluster: ClusterHandle) {
+        if let Some(list) = self.overloads.remove(&cluster)
+            && list.capacity() > self.spare_overloads.capacity()
+        {
+            self.spare_overloads = list;
+        }
+    }
+
     /// Marks `cluster` for a solve at the next update.
     pub fn mark(&mut self, cluster: ClusterHandle) {
         self.dirty.insert(cluster);
     }
 
-    /// Takes in a commit of `instance`: clusters that lost a bond, lost
-    /// chunks or were created are solved again; removed clusters are
+    /// Takes in a commit of `instance`: supported clusters that lost a
+    /// bond, lost chunks or were created are solved again (free ones are
+    /// not solved and leave the clusters due); removed clusters are
     /// forgotten. A supported cluster the commit created or shrank with
     /// more than [`StressSettings::reduce_above`] chunks (when that is
     /// not 0) is prepared in steps before its solve (see
@@ -450,26 +523,39 @@ impl InstanceStress {
     /// outcome).
     pub fn observe_commit(&mut self, instance: &Instance, outcome: &CommitOutcome) {
         for h in &outcome.removed {
-            self.overloads.remove(h);
+            self.forget_overloads(*h);
             self.dirty.remove(h);
             self.take_progress(*h);
             self.set_preparing(*h, false);
         }
         let reduce_above = self.desc.settings.reduce_above as usize;
+        // Only supported clusters wait for a solve: a free one is never
+        // solved (`update_within` would only pass over it, which cost a
+        // B-tree removal and search each for the 1,675 pieces a wall's
+        // collapse set free in one commit).
+        let supported = |h: ClusterHandle| instance.cluster(h).is_some_and(|c| c.supported);
         for &h in outcome.created.iter().chain(&outcome.shrunk) {
-            self.overloads.remove(&h);
-            self.dirty.insert(h);
+            self.forget_overloads(h);
             self.take_progress(h);
             let large = instance
                 .cluster(h)
                 .is_some_and(|c| c.supported && reduce_above > 0 && c.nodes.len() > reduce_above);
             self.set_preparing(h, large);
+            if supported(h) {
+                self.dirty.insert(h);
+            } else {
+                self.dirty.remove(&h);
+            }
         }
         let bonds = instance.asset().bonds();
         for &b in &outcome.broken {
             if let Some(h) = instance.cluster_of(bonds[b].chunk0) {
-                self.overloads.remove(&h);
-                self.dirty.insert(h);
+                self.forget_overloads(h);
+                if supported(h) {
+                    self.dirty.insert(h);
+                } else {
+                    self.dirty.remove(&h);
+                }
                 self.take_progress(h);
                 if let Ok(at) = self.preparing.binary_search_by_key(&h, |(c, _)| *c) {
                     self.preparing[at].1 = 0;
@@ -595,13 +681,13 @@ impl InstanceStress {
             self.dirty.remove(&h);
             cursor = Some(h);
             let Some(cluster) = instance.cluster(h) else {
-                self.overloads.remove(&h);
+                self.forget_overloads(h);
                 self.take_progress(h);
                 self.set_preparing(h, false);
                 continue;
             };
             if !cluster.supported {
-                self.overloads.remove(&h);
+                self.forget_overloads(h);
                 self.take_progress(h);
                 self.set_preparing(h, false);
                 continue;
@@ -670,7 +756,7 @@ impl InstanceStress {
             out.max_residual = out.max_residual.max(report.residual);
             if !report.converged {
                 out.unconverged += 1;
-                self.overloads.remove(&h);
+                self.forget_overloads(h);
                 self.still_dirty.push(h);
                 continue;
             }
@@ -682,40 +768,31 @@ impl InstanceStress {
             // One pass over the bonds: each bond's utilisation and, unless
             // the solve was skipped, its overload, into the cluster's list
             // (its storage kept from the last solve, or the spare's).
-            let materials = self.solver.materials();
             let mut list = self
                 .overloads
                 .remove(&h)
                 .unwrap_or_else(|| std::mem::take(&mut self.spare_overloads));
             list.clear();
-            let skipped = report.mode == SolveMode::Skipped;
-            for st in self.solver.bond_stresses() {
-                let m = materials.of(st.bond);
-                let ratio = |sigma: f32, fatal: f32| if fatal > 0.0 { sigma / fatal } else { 0.0 };
-                let u = ratio(st.compression, m.compression.fatal)
-                    .max(ratio(st.tension, m.tension.fatal))
-                    .max(ratio(st.shear, m.shear.fatal));
-                if let Some(old) = self.utilisation.get_mut(st.bond.0 as usize)
-                    && (u - *old).abs() > UTILISATION_STEP
-                {
-                    *old = u;
-                    self.utilisation_changes.push((st.bond, u));
-                }
-                // (At or under every elastic limit, a bond has no overload:
-                // `damage_of` gives no rate and no fatal; most bonds are.)
-                let over = st.compression > m.compression.elastic
-                    || st.tension > m.tension.elastic
-                    || st.shear > m.shear.elastic;
-                if !skipped && over {
-                    let (rate, fatal) = damage_of(m, st, 1.0);
-                    if rate > 0.0 || fatal {
-                        list.push(Overload {
-                            bond: st.bond,
-                            rate,
-                            fatal,
-                        });
-                    }
-                }
+            let pass = BondPass {
+                stresses: self.solver.bond_stresses(),
+                skipped: report.mode == SolveMode::Skipped,
+            };
+            let materials = self.solver.materials();
+            match materials.materials.as_slice() {
+                // One material (the common case): its limits are loop
+                // invariants.
+                [m] => pass.run(
+                    |_| m,
+                    &mut self.utilisation,
+                    &mut self.utilisation_changes,
+                    &mut list,
+                ),
+                _ => pass.run(
+                    |b| materials.of(b),
+                    &mut self.utilisation,
+                    &mut self.utilisation_changes,
+                    &mut list,
+                ),
             }
             if list.is_empty() {
                 self.spare_overloads = list;

@@ -3604,12 +3604,14 @@ impl StressSolver {
     fn finish_evaluation(&mut self, inertial: bool) -> f64 {
         if self.reduced {
             // K x of this answer, for the next call's `implied_residual`.
+            // (One `extend` each over zipped slices: no bound checks or
+            // capacity tests per node.)
             self.kx_u.clear();
+            self.kx_u
+                .extend(self.b_u.iter().zip(&self.r_u).map(|(&b, &r)| b - r));
             self.kx_t.clear();
-            for k in 0..self.r_u.len() {
-                self.kx_u.push(self.b_u[k] - self.r_u[k]);
-                self.kx_t.push(self.b_t[k] - self.r_t[k]);
-            }
+            self.kx_t
+                .extend(self.b_t.iter().zip(&self.r_t).map(|(&b, &r)| b - r));
             self.kx_valid = true;
         }
         let mut residual = self.residual_norm();
