@@ -374,7 +374,7 @@ impl StressSolver {
             self.evaluate_bonds(self.check_part_range(part));
             self.passes += charge;
         }
-        self.write_warm_start();
+        self.refresh_warm_start();
         let residual = self.finish_evaluation(inertial);
         match self.end_check(alpha, residual, worst, checked) {
             Some(residual) => CheckEnd::Passed(residual),
@@ -587,6 +587,10 @@ mod tests {
         warm_copies: u32,
         /// Cuts that wrote no warm start, it holding `x` already.
         warm_kept: u32,
+        /// Resumes that took their cut's residual norm, and that found the
+        /// warm start holding the `x` they restored.
+        known_reused: u32,
+        warm_resumed: u32,
         /// Calls that ended between an update within ε and its check.
         converging_cuts: usize,
         /// Calls that ended after an update's product, and inside one;
@@ -660,6 +664,8 @@ mod tests {
                     reductions_kept: s.reductions_kept,
                     warm_copies: s.warm_copies,
                     warm_kept: s.warm_kept,
+                    known_reused: s.known_reused,
+                    warm_resumed: s.warm_resumed,
                     converging_cuts,
                     multiplied_cuts,
                     multiplying_cuts,
@@ -914,6 +920,13 @@ mod tests {
             // steps, the next product) write no warm start again; from
             // bytes, every cut writes it.
             assert!(calm.warm_kept > 0, "{reduce_above}");
+            // A resume holds the `r` and `x` of the cut it resumes at the
+            // loop's top, after or inside a product, inside an iteration's
+            // or a round's first preconditioning: it takes their residual
+            // norm and warm start from that cut (the reports below are
+            // those of a progress from bytes, which takes neither).
+            assert!(calm.known_reused > 0, "{reduce_above}");
+            assert!(calm.warm_resumed > 0, "{reduce_above}");
             assert_eq!(calm.checks_again, 0, "{reduce_above}");
             assert_eq!(calm.checking_cuts > 0, reduce_above > 0, "{reduce_above}");
             // Each update's product a step of its own (near ε, in double
@@ -948,6 +961,8 @@ mod tests {
                     );
                     assert_eq!(other.verified_again as usize, calm.verifying_cuts);
                     assert_eq!(other.warm_kept, 0, "{reduce_above}");
+                    assert_eq!(other.known_reused, 0, "{reduce_above}");
+                    assert_eq!(other.warm_resumed, 0, "{reduce_above}");
                     // From bytes, every resume of a place without state
                     // copies its warm start: one a cut inside a reduction
                     // at least.
