@@ -134,10 +134,16 @@ impl StressSolver {
     /// Every bond gathered intact is still intact.
     pub(super) fn bonds_intact(&self, health: &[f32]) -> bool {
         // (No early exit: a kept system's bonds are intact almost always,
-        // and the branch per bond cost more than the loads.)
-        self.bond_list
-            .iter()
-            .fold(true, |intact, &b| intact & (health[b as usize] > 0.0))
+        // and the branch per bond cost more than the loads. Each index is
+        // within `health`, which the call checked against the asset; held
+        // to its last entry all the same, the loads need no bound check
+        // and the loop vectorises.)
+        let Some(last) = health.len().checked_sub(1) else {
+            return self.bond_list.is_empty();
+        };
+        self.bond_list.iter().fold(true, |intact, &b| {
+            intact & (health[(b as usize).min(last)] > 0.0)
+        })
     }
 
     /// For [`Kept::Broken`]: moves the bonds broken since from `bond_list`
