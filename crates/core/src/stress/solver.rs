@@ -1706,6 +1706,14 @@ impl StressSolver {
             clear_for(v, room);
             v.resize(len, DVec3::ZERO);
         }
+        if self.reduced {
+            // `K x` of a reduced answer (`finish_evaluation`), kept across
+            // rounds: room for the full-resolution system too (a later
+            // round's evaluation grew it, 0.46 M instructions of copying).
+            for v in [&mut self.kx_u, &mut self.kx_t] {
+                v.reserve(room.saturating_sub(v.len()));
+            }
+        }
         for v in [&mut self.z_u, &mut self.z_t, &mut self.q_u, &mut self.q_t] {
             // (Scratch: nothing in it is read before written.)
             if v.capacity() < len {
