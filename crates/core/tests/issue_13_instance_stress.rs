@@ -121,6 +121,34 @@ fn a_weak_column_fails_under_its_own_weight_and_the_part_above_falls() {
     assert!(stress.is_idle());
 }
 
+/// The pieces a commit sets free are never solved, so they do not wait in
+/// the clusters due: after the weak column breaks (bonds 0–3), the
+/// support's cluster alone waits, not the four free pieces {1}, {2}, {3}
+/// and {4, 5, 6} (each of which used to be queued and passed over by the
+/// next update).
+#[test]
+fn the_pieces_a_commit_frees_do_not_wait_for_a_solve() {
+    let k = 6;
+    let mut inst = Instance::new(column(k), Pose::IDENTITY).unwrap();
+    let base = base_stress(k);
+    let mut stress = stress_of(&inst, compression(0.25 * base, 0.45 * base, 1e-3));
+    let u = stress.update(&inst, GRAVITY, 1.0 / 60.0).unwrap();
+    inst.admit(u.event.unwrap()).unwrap();
+    let outcome = inst.commit(&mut HeadlessBackend::default()).unwrap();
+    assert_eq!(outcome.broken, (0..4).map(BondIndex).collect::<Vec<_>>());
+    let free: std::collections::BTreeSet<ClusterHandle> = (1..=k)
+        .map(|c| inst.cluster_of(ChunkIndex(c)).unwrap())
+        .collect();
+    assert_eq!(free.len(), 4);
+    stress.observe_commit(&inst, &outcome);
+    let support = inst.cluster_of(ChunkIndex(0)).unwrap();
+    assert_eq!(stress.state().dirty, vec![support]);
+    // The next update solves the support alone and nothing is deferred.
+    let u = stress.update(&inst, GRAVITY, 1.0 / 60.0).unwrap();
+    assert_eq!((u.solves, u.deferred), (1, 0));
+    assert!(stress.is_idle());
+}
+
 #[test]
 fn a_strong_column_stands_600_steps_with_zero_breaks_and_costs_one_solve() {
     let k = 6;

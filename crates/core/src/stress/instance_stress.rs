@@ -201,62 +201,56 @@ pub struct InstanceStressState {
     pub preparing: Vec<(ClusterHandle, u32)>,
 }
 
-/// One pass over a solved cluster's bond results (ascending by bond):
-/// each bond's utilisation (its largest stress over the fatal limit, 0 for
-/// a mode whose fatal limit is 0) into `utilisation`, with the bonds whose
-/// value moved by more than [`UTILISATION_STEP`] appended to `changes`,
-/// and, unless the solve was skipped, each overloaded bond (over an elastic
-/// limit, with a damage rate or fatal: [`damage_of`] for one second) into
-/// `overloads`. O(bonds of the cluster), no allocation beyond the lists'
-/// growth.
-struct BondPass<'a> {
-    stresses: &'a [BondStress],
+/// One pass over a solved cluster's bond results `stresses` (ascending by
+/// bond): each bond's utilisation (its largest stress over the fatal
+/// limit, 0 for a mode whose fatal limit is 0) into `utilisation`, with the
+/// bonds whose value moved by more than [`UTILISATION_STEP`] appended to
+/// `changes`, and, unless the solve was `skipped`, each overloaded bond
+/// (over an elastic limit, with a damage rate or fatal: [`damage_of`] for
+/// one second) into `overloads`. Generic over `material_of` so that a
+/// single material's limits are loop invariants. O(bonds of the cluster),
+/// no allocation beyond the lists' growth.
+fn bond_pass<'m>(
+    stresses: &[BondStress],
     skipped: bool,
-}
-
-impl BondPass<'_> {
-    #[inline(always)]
-    fn run<'m>(
-        &self,
-        material_of: impl Fn(BondIndex) -> &'m Material,
-        utilisation: &mut [f32],
-        changes: &mut Vec<(BondIndex, f32)>,
-        overloads: &mut Vec<Overload>,
-    ) {
-        let ratio = |sigma: f32, fatal: f32| if fatal > 0.0 { sigma / fatal } else { 0.0 };
-        // (A solve's stresses are finite and ≥ +0, so a plain comparison
-        // gives `f32::max`'s result without its NaN handling.)
-        let larger = |a: f32, b: f32| if b > a { b } else { a };
-        for st in self.stresses {
-            let m = material_of(st.bond);
-            let u = larger(
-                larger(
-                    ratio(st.compression, m.compression.fatal),
-                    ratio(st.tension, m.tension.fatal),
-                ),
-                ratio(st.shear, m.shear.fatal),
-            );
-            let Some(old) = utilisation.get_mut(st.bond.0 as usize) else {
-                continue;
-            };
-            if (u - *old).abs() > UTILISATION_STEP {
-                *old = u;
-                changes.push((st.bond, u));
-            }
-            // (At or under every elastic limit, a bond has no overload:
-            // `damage_of` gives no rate and no fatal; most bonds are.)
-            let over = (st.compression > m.compression.elastic)
-                | (st.tension > m.tension.elastic)
-                | (st.shear > m.shear.elastic);
-            if over && !self.skipped {
-                let (rate, fatal) = damage_of(m, st, 1.0);
-                if rate > 0.0 || fatal {
-                    overloads.push(Overload {
-                        bond: st.bond,
-                        rate,
-                        fatal,
-                    });
-                }
+    material_of: impl Fn(BondIndex) -> &'m Material,
+    utilisation: &mut [f32],
+    changes: &mut Vec<(BondIndex, f32)>,
+    overloads: &mut Vec<Overload>,
+) {
+    let ratio = |sigma: f32, fatal: f32| if fatal > 0.0 { sigma / fatal } else { 0.0 };
+    // (A solve's stresses are finite and ≥ +0, so a plain comparison gives
+    // `f32::max`'s result without its NaN handling.)
+    let larger = |a: f32, b: f32| if b > a { b } else { a };
+    for st in stresses {
+        let m = material_of(st.bond);
+        let u = larger(
+            larger(
+                ratio(st.compression, m.compression.fatal),
+                ratio(st.tension, m.tension.fatal),
+            ),
+            ratio(st.shear, m.shear.fatal),
+        );
+        let Some(old) = utilisation.get_mut(st.bond.0 as usize) else {
+            continue;
+        };
+        if (u - *old).abs() > UTILISATION_STEP {
+            *old = u;
+            changes.push((st.bond, u));
+        }
+        // (At or under every elastic limit, a bond has no overload:
+        // `damage_of` gives no rate and no fatal; most bonds are.)
+        let over = (st.compression > m.compression.elastic)
+            | (st.tension > m.tension.elastic)
+            | (st.shear > m.shear.elastic);
+        if over && !skipped {
+            let (rate, fatal) = damage_of(m, st, 1.0);
+            if rate > 0.0 || fatal {
+                overloads.push(Overload {
+                    bond: st.bond,
+                    rate,
+                    fatal,
+                });
             }
         }
     }
@@ -655,12 +649,16 @@ impl InstanceStress {
         }
         let mut out = StressUpdate::default();
         self.utilisation_changes.clear();
-        for c in self.changed.drain(..) {
+        let changed = std::mem::take(&mut self.changed);
+        for &c in &changed {
             if let Some(h) = instance.cluster_of(c) {
-                self.overloads.remove(&h);
+                self.forget_overloads(h);
                 self.dirty.insert(h);
             }
         }
+        // (Its storage back, emptied.)
+        self.changed = changed;
+        self.changed.clear();
         self.still_dirty.clear();
         // Clusters after the turn first, then from the lowest handle, so
         // that one whose solve keeps restarting cannot starve the others.
@@ -773,24 +771,19 @@ impl InstanceStress {
                 .remove(&h)
                 .unwrap_or_else(|| std::mem::take(&mut self.spare_overloads));
             list.clear();
-            let pass = BondPass {
-                stresses: self.solver.bond_stresses(),
-                skipped: report.mode == SolveMode::Skipped,
-            };
+            let stresses = self.solver.bond_stresses();
+            let skipped = report.mode == SolveMode::Skipped;
+            let (utilisation, changes) = (&mut self.utilisation, &mut self.utilisation_changes);
             let materials = self.solver.materials();
             match materials.materials.as_slice() {
-                // One material (the common case): its limits are loop
-                // invariants.
-                [m] => pass.run(
-                    |_| m,
-                    &mut self.utilisation,
-                    &mut self.utilisation_changes,
-                    &mut list,
-                ),
-                _ => pass.run(
+                // One material (the common case).
+                [m] => bond_pass(stresses, skipped, |_| m, utilisation, changes, &mut list),
+                _ => bond_pass(
+                    stresses,
+                    skipped,
                     |b| materials.of(b),
-                    &mut self.utilisation,
-                    &mut self.utilisation_changes,
+                    utilisation,
+                    changes,
                     &mut list,
                 ),
             }

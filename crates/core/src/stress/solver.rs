@@ -2498,13 +2498,11 @@ impl StressSolver {
                         self.warm_resumed += 1;
                     }
                 }
-                if updated.is_none()
-                    && converging.is_none()
-                    && multiplied.is_none()
-                    && multiplying.is_none()
-                    && checked_only.is_none()
-                {
-                    // At the top of the loop: the `r` of that cut.
+                if updated.is_none() && converging.is_none() && checked_only.is_none() {
+                    // At the top of the loop, after or inside a product:
+                    // the `r` of that cut (a round's start takes it at its
+                    // own cut, `first_preconditioning`; inside an
+                    // iteration, once the update is back).
                     worst = self.known_of(token);
                 }
                 if multilevel {
@@ -2524,9 +2522,6 @@ impl StressSolver {
                         }
                         self.cg_product(multilevel, &mut worst);
                     }
-                    if worst.is_none() {
-                        worst = self.known_of(token);
-                    }
                     product_ready = true;
                 }
                 if let Some((token, part)) = multiplying.filter(|_| multilevel) {
@@ -2536,7 +2531,6 @@ impl StressSolver {
                     // uncharged; the next part is this call's step (in the
                     // loop). (A part count past the product's, only from
                     // damaged bytes: the product from its start.)
-                    worst = self.known_of(token);
                     let parts = self.product_parts(multilevel, &mut worst);
                     if 0 < part && part < parts {
                         let summed = self.product_bonds(part, parts);
@@ -2820,8 +2814,7 @@ impl StressSolver {
                 if let Some(p) = slot.as_mut() {
                     p.set_token(token);
                 }
-                self.known_kept = Some((token, known));
-                self.warm_token = if self.warm_of_x { token } else { 0 };
+                self.keep_known_and_warm(slot.as_mut(), known);
                 self.hold_product(token, 0);
                 return CgEnd::CutShort {
                     iterations,
@@ -2843,8 +2836,7 @@ impl StressSolver {
                 if let Some(p) = slot.as_mut() {
                     p.set_token(token);
                 }
-                self.known_kept = Some((token, known));
-                self.warm_token = if self.warm_of_x { token } else { 0 };
+                self.keep_known_and_warm(slot.as_mut(), known);
                 self.hold_product(token, self.product_bonds($part, $parts));
                 return CgEnd::CutShort {
                     iterations,
