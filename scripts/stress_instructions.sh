@@ -13,7 +13,7 @@
 # the filter under callgrind with a dump before and after every
 # `InstanceStress::update_within`, and prints per scene the updates, their
 # total, median, p95, p99 and largest instruction counts, and the five
-# largest with their update numbers. Counts exclude the kernel (page
+# largest with their update numbers (COUNTS=DIR keeps each scene's counts, one line per update, in DIR). Counts exclude the kernel (page
 # faults), so a call that grows memory costs more in time than its count
 # says; on this project's 2-core machine an update ran 10–12 instructions
 # a nanosecond. Needs valgrind (Debian's package). About 30 s a scene.
@@ -58,6 +58,9 @@ print(f"{name}: {n} updates, {sum(v) / 1e6:,.0f} M instructions; median {q(0.5):
       f"p95 {q(0.95):.2f} M, p99 {q(0.99):.2f} M, largest {s[-1] / 1e6:.2f} M "
       f"(updates {', '.join(f'{i}: {v[i] / 1e6:.2f}' for i in reversed(top))})")
 PY
+        if [ -n "${COUNTS:-}" ]; then
+            mkdir -p "$COUNTS" && cp "$dir/counts" "$COUNTS/${name//[ ,]/_}.txt"
+        fi
         rm -rf "$dir"
     done
 done

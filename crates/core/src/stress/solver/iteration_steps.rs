@@ -579,6 +579,8 @@ mod tests {
         /// resumes that took its parts again.
         checking_cuts: usize,
         checks_again: u32,
+        /// Resumes of a check that kept the state its cut left.
+        check_states_kept: u32,
         /// Calls that ended inside a round's reduction: the steps taken;
         /// and the calls that went on with the reduction kept.
         reducing: Vec<u32>,
@@ -660,6 +662,7 @@ mod tests {
                     starts_again: s.starts_again,
                     checking_cuts,
                     checks_again: s.checks_again,
+                    check_states_kept: s.check_states_kept,
                     reducing,
                     reductions_kept: s.reductions_kept,
                     warm_copies: s.warm_copies,
@@ -929,6 +932,9 @@ mod tests {
             assert!(calm.warm_resumed > 0, "{reduce_above}");
             assert_eq!(calm.checks_again, 0, "{reduce_above}");
             assert_eq!(calm.checking_cuts > 0, reduce_above > 0, "{reduce_above}");
+            // Each resume of a check keeps the state its cut left (`x`
+            // from the warm start); from bytes, none does.
+            assert_eq!(calm.check_states_kept as usize, calm.checking_cuts);
             // Each update's product a step of its own (near ε, in double
             // precision, in parts: a call ends inside it too), kept by the
             // calls that go on.
@@ -961,6 +967,7 @@ mod tests {
                     );
                     assert_eq!(other.verified_again as usize, calm.verifying_cuts);
                     assert_eq!(other.warm_kept, 0, "{reduce_above}");
+                    assert_eq!(other.check_states_kept, 0, "{reduce_above}");
                     assert_eq!(other.known_reused, 0, "{reduce_above}");
                     assert_eq!(other.warm_resumed, 0, "{reduce_above}");
                     // From bytes, every resume of a place without state

@@ -470,7 +470,15 @@ impl StressSolver {
             // call that ends inside the hierarchy's build has no use for
             // it).
             if start_warm && !resume {
-                self.start_warm();
+                let token = slot.as_ref().map_or(0, SolveProgress::token);
+                if matches!(stage, RoundStage::Checking { .. })
+                    && self.setup_kept_for(token)
+                    && self.x_u.len() == self.chunk.len() + 1
+                {
+                    self.start_warm_kept();
+                } else {
+                    self.start_warm();
+                }
             }
             // A check cut in parts goes on after them (`check_in_parts`).
             (self.check_from, self.check_trusted) = match stage {

@@ -181,6 +181,32 @@ impl StressSolver {
     /// the split use, so both give the same bits.
     pub(super) fn super_node_values(&self, k: usize) -> SuperNode {
         let members = self.members_of(k);
+        if let [i] = *members {
+            // One chunk: its own values, those `gather_nodes` takes (the
+            // sums below from zero give them bit for bit; a refined round
+            // has thousands of these, and each cube root cost about 130
+            // instructions).
+            let i = i as usize;
+            let c = self.fine_chunk[i].0 as usize;
+            let one = SuperNode {
+                chunk: self.fine_chunk[i],
+                centroid: self.fine_centroid[i],
+                fixed: self.fine_fixed[i],
+                mass: self.fine_mass[i],
+                inv_w2: self.chunk_inv_w2[c],
+                inv_wl2: self.chunk_inv_wl2[c],
+            };
+            debug_assert!(
+                one.same_bits(&self.summed_values(members)),
+                "a one-chunk super-node's values are not its sums'"
+            );
+            return one;
+        }
+        self.summed_values(members)
+    }
+
+    /// [`Self::super_node_values`] summed over `members` (not empty).
+    fn summed_values(&self, members: &[u32]) -> SuperNode {
         let (mut mass, mut volume, mut moment) = (0.0, 0.0, DVec3::ZERO);
         for &i in members {
             let i = i as usize;
@@ -214,4 +240,20 @@ pub(super) struct SuperNode {
     pub(super) mass: f64,
     pub(super) inv_w2: f64,
     pub(super) inv_wl2: f64,
+}
+
+impl SuperNode {
+    /// Equal bit for bit.
+    fn same_bits(&self, o: &Self) -> bool {
+        let bits = |v: &Self| {
+            let c = v.centroid.to_array().map(f64::to_bits);
+            (
+                v.chunk,
+                c,
+                v.fixed,
+                [v.mass, v.inv_w2, v.inv_wl2].map(f64::to_bits),
+            )
+        };
+        bits(self) == bits(o)
+    }
 }
