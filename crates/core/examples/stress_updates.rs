@@ -23,7 +23,10 @@
 //! is measured beside its wall-clock time: the time the scheduler gave
 //! other work in between counts in the second, not in the first. The
 //! summary line gives the worst of each and the updates over 1 ms by
-//! each, and `LOG` adds the CPU time as the last column.
+//! each, and `LOG` adds the CPU time as a column. `FAULTS=1`
+//! (Linux) adds each listed update's minor page faults (the thread's, from
+//! `/proc/thread-self/stat`), which neither callgrind's instruction counts
+//! nor the CPU time separate from the work (`LOG`'s last column).
 //! `cargo run --release -p smithereens-core --example stress_updates [-- FILTER]`
 #![allow(missing_docs, clippy::unwrap_used)]
 
@@ -33,6 +36,16 @@ use smithereens_core::stress::{InstanceStress, REDUCE_ABOVE, StressDesc, StressM
 use smithereens_core::*;
 use std::sync::Arc;
 use std::time::Instant;
+
+/// The calling thread's minor page faults so far (Linux; `None`
+/// elsewhere or when the file cannot be read).
+fn thread_minor_faults() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    // Fields after the command's closing parenthesis: state is field 3,
+    // minflt field 10.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    rest.split_whitespace().nth(7)?.parse().ok()
+}
 
 /// The calling thread's CPU time so far, in milliseconds (Linux; `None`
 /// elsewhere).
@@ -55,6 +68,7 @@ fn main() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1.0);
     let stages = std::env::var_os("STAGES").is_some();
+    let faults = std::env::var_os("FAULTS").is_some();
     let mut log = std::env::var_os("LOG").map(|p| {
         std::io::BufWriter::new(std::fs::File::create(p).expect("LOG: cannot create the file"))
     });
@@ -98,6 +112,7 @@ fn main() {
                 let mut before = stage_of(&stress);
                 for update in 0..3000 {
                     let mut budget = 50_000u64;
+                    let f0 = faults.then(thread_minor_faults).flatten();
                     let c0 = thread_cpu_ms();
                     let t0 = Instant::now();
                     let u = stress
@@ -110,6 +125,7 @@ fn main() {
                         .unwrap();
                     let ms = t0.elapsed().as_secs_f64() * 1e3;
                     let cpu_ms = c0.zip(thread_cpu_ms()).map(|(a, b)| b - a);
+                    let faulted = f0.zip(thread_minor_faults()).map(|(a, b)| b - a);
                     times.push(ms);
                     cpu_times.extend(cpu_ms);
                     let after = stage_of(&stress);
@@ -117,21 +133,23 @@ fn main() {
                         use std::io::Write;
                         writeln!(
                             log,
-                            "{name}\t{update}\t{ms:.4}\t{}\t{}\t{}\t{}\t{}\t{}\t{before} ->{after}\t{}",
+                            "{name}\t{update}\t{ms:.4}\t{}\t{}\t{}\t{}\t{}\t{}\t{before} ->{after}\t{}\t{}",
                             u.solves,
                             u.iterations,
                             u.work,
                             u.preparing,
                             u.deferred,
                             instance.clusters().count(),
-                            cpu_ms.map_or(String::new(), |c| format!("{c:.4}"))
+                            cpu_ms.map_or(String::new(), |c| format!("{c:.4}")),
+                            faulted.map_or(String::new(), |f| f.to_string())
                         )
                         .expect("LOG: cannot write");
                     }
                     if ms > slow_ms {
                         slow.push(format!(
-                        "update {update}: {ms:.2} ms{}, {} clusters, {} iterations, {} passes{before} ->{after}",
+                        "update {update}: {ms:.2} ms{}{}, {} clusters, {} iterations, {} passes{before} ->{after}",
                         cpu_ms.map_or(String::new(), |c| format!(" (CPU {c:.2} ms)")),
+                        faulted.map_or(String::new(), |f| format!(", {f} page faults")),
                         instance.clusters().count(),
                         u.iterations,
                         u.work
