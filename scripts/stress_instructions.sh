@@ -13,7 +13,8 @@
 # the filter under callgrind with a dump before and after every
 # `InstanceStress::update_within`, and prints per scene the updates, their
 # total, median, p95, p99 and largest instruction counts, and the five
-# largest with their update numbers (COUNTS=DIR keeps each scene's counts, one line per update, in DIR). Counts exclude the kernel (page
+# largest with their update numbers (COUNTS=DIR keeps each scene's
+# counts, one line per update, in DIR). Counts exclude the kernel (page
 # faults), so a call that grows memory costs more in time than its count
 # says; on this project's 2-core machine an update ran 10–12 instructions
 # a nanosecond. Needs valgrind (Debian's package). About 30 s a scene.

@@ -345,7 +345,7 @@ fn lanes(u: DVec3, t: DVec3) -> [f64; 6] {
 }
 
 /// `[r]×`, the cross product with `r` as a matrix (the tests' reference
-/// forms; [`Block::galerkin`] works on `r` itself).
+/// forms; `Block::add_galerkin` works on `r` itself).
 #[cfg(test)]
 fn skew(r: DVec3) -> DMat3 {
     DMat3::from_cols(
@@ -1865,10 +1865,10 @@ mod tests {
     use crate::stress::solver::stiffness_product;
 
     /// The Galerkin transform on the offsets gives the entries of the
-    /// 3×3 matrix products with skew matrices exactly (`==`, which holds
-    /// a zero's sign for equal: the products' `0 · m` terms only add
-    /// signed zeros), over random blocks and offsets, mixed scales and
-    /// offsets with zero components.
+    /// 3×3 matrix products with skew matrices exactly, over random blocks
+    /// and offsets, mixed scales and offsets with zero components
+    /// (compared with `==`, which takes +0 and −0 for equal: the
+    /// products' `0 · m` terms can only change a zero's sign).
     #[test]
     fn the_galerkin_transform_is_the_matrix_products() {
         use rand::{RngExt, SeedableRng};
