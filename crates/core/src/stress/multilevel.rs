@@ -1693,21 +1693,33 @@ impl Multilevel {
         let (fine, next) = (&self.fine, &mut self.coarse[0]);
         next.r_u.iter_mut().for_each(|v| *v = Vec3A::ZERO);
         next.r_t.iter_mut().for_each(|v| *v = Vec3A::ZERO);
-        for i in 0..fine.len() {
-            let c = fine.coarse_of[i];
+        // Each side's vectors cut to one length: one bound check per index
+        // (the smoothing's `t` only read when smoothed).
+        let n = fine.len();
+        let (coarse_of, centroid, r_u, r_t) = (
+            &fine.coarse_of[..n],
+            &fine.centroid[..n],
+            &r_u[..n],
+            &r_t[..n],
+        );
+        let (t_u, t_t) = fine.jacobi.products();
+        let m = next.r_u.len().min(next.r_t.len()).min(next.centroid.len());
+        let (next_u, next_t, next_c) =
+            (&mut next.r_u[..m], &mut next.r_t[..m], &next.centroid[..m]);
+        for i in 0..n {
+            let c = coarse_of[i];
             if c == NONE {
                 continue;
             }
             let c = c as usize;
             let (mut ru, mut rt) = (r_u[i], r_t[i]);
             if smoothed {
-                let (tu, tt) = fine.jacobi.product_at(i);
-                ru -= tu;
-                rt -= tt;
+                ru -= t_u[i].as_dvec3();
+                rt -= t_t[i].as_dvec3();
             }
             // Summed in double precision per node, added in single.
-            next.r_u[c] += ru.as_vec3a();
-            next.r_t[c] += (rt + (fine.centroid[i] - next.centroid[c]).cross(ru)).as_vec3a();
+            next_u[c] += ru.as_vec3a();
+            next_t[c] += (rt + (centroid[i] - next_c[c]).cross(ru)).as_vec3a();
         }
     }
 
@@ -1715,17 +1727,23 @@ impl Multilevel {
     /// ones).
     fn prolong_correction(&mut self) {
         let (fine, next) = (&mut self.fine, &self.coarse[0]);
-        for i in 0..fine.len() {
-            let c = fine.coarse_of[i];
+        // Each side's vectors cut to one length: one bound check per index.
+        let n = fine.len();
+        let (coarse_of, centroid) = (&fine.coarse_of[..n], &fine.centroid[..n]);
+        let (e_u, e_t) = (&mut fine.e_u[..n], &mut fine.e_t[..n]);
+        let m = next.z_u.len().min(next.z_t.len()).min(next.centroid.len());
+        let (z_u, z_t, next_c) = (&next.z_u[..m], &next.z_t[..m], &next.centroid[..m]);
+        for i in 0..n {
+            let c = coarse_of[i];
             if c == NONE {
-                fine.e_u[i] = DVec3::ZERO;
-                fine.e_t[i] = DVec3::ZERO;
+                e_u[i] = DVec3::ZERO;
+                e_t[i] = DVec3::ZERO;
                 continue;
             }
             let c = c as usize;
-            let (zu, zt) = (next.z_u[c].as_dvec3(), next.z_t[c].as_dvec3());
-            fine.e_u[i] = zu + zt.cross(fine.centroid[i] - next.centroid[c]);
-            fine.e_t[i] = zt;
+            let (zu, zt) = (z_u[c].as_dvec3(), z_t[c].as_dvec3());
+            e_u[i] = zu + zt.cross(centroid[i] - next_c[c]);
+            e_t[i] = zt;
         }
     }
 

@@ -570,7 +570,11 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// `a · b` over (translation, rotation) pairs, summed in node order.
 pub(crate) fn dot6(a_u: &[DVec3], a_t: &[DVec3], b_u: &[DVec3], b_t: &[DVec3]) -> f64 {
     let mut s = 0.0;
-    for k in 0..a_u.len() {
+    // Cut to one length: no bound checks in the loop (a shorter vector
+    // still panics, as indexing it did).
+    let n = a_u.len();
+    let (a_t, b_u, b_t) = (&a_t[..n], &b_u[..n], &b_t[..n]);
+    for k in 0..n {
         s += a_u[k].dot(b_u[k]) + a_t[k].dot(b_t[k]);
     }
     s
@@ -600,6 +604,10 @@ fn add_bond_products(
     y_u: &mut [DVec3],
     y_t: &mut [DVec3],
 ) {
+    // One length for all four: one bound check per end (as in the
+    // single-precision product, `multilevel/jacobi.rs`).
+    let n = x_u.len().min(x_t.len()).min(y_u.len()).min(y_t.len());
+    let (x_u, x_t, y_u, y_t) = (&x_u[..n], &x_t[..n], &mut y_u[..n], &mut y_t[..n]);
     for lb in bonds {
         let (a, b) = (lb.a as usize, lb.b as usize);
         let delta = x_u[b] + x_t[b].cross(lb.rb) - x_u[a] - x_t[a].cross(lb.ra);
@@ -2404,7 +2412,13 @@ impl StressSolver {
         } = self;
         let mut worst = 0.0f64;
         let mut nan = false;
-        for k in 0..x_u.len() {
+        // Cut to one length: no bound checks in the loop.
+        let len = x_u.len();
+        let (x_t, r_u, r_t) = (&mut x_t[..len], &mut r_u[..len], &mut r_t[..len]);
+        let (p_u, p_t, q_u, q_t) = (&p_u[..len], &p_t[..len], &q_u[..len], &q_t[..len]);
+        let n = n.min(len);
+        let (fixed, inv_w2, inv_wl2) = (&fixed[..n], &inv_w2[..n], &inv_wl2[..n]);
+        for k in 0..len {
             x_u[k] += alpha * p_u[k];
             x_t[k] += alpha * p_t[k];
             r_u[k] -= alpha * q_u[k];
@@ -3770,6 +3784,9 @@ impl StressSolver {
         // Split borrows: the stores into `r` cannot alias the results.
         let (x_u, x_t, sections) = (&self.x_u, &self.x_t, &self.bond_sections);
         let (r_u, r_t) = (&mut self.r_u, &mut self.r_t);
+        // One length for the four: one bound check per end.
+        let n = x_u.len().min(x_t.len()).min(r_u.len()).min(r_t.len());
+        let (x_u, x_t, r_u, r_t) = (&x_u[..n], &x_t[..n], &mut r_u[..n], &mut r_t[..n]);
         self.stresses.extend(self.bonds[bonds].iter().map(|lb| {
             let (f, m) = bond_load(lb, x_u, x_t);
             let (a, b) = (lb.a as usize, lb.b as usize);
