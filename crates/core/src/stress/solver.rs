@@ -2318,41 +2318,47 @@ impl StressSolver {
         }
         self.z_u.copy_from_slice(&self.r_u);
         self.z_t.copy_from_slice(&self.r_t);
+        // The per-node vectors cut to one length: one bound check per node
+        // index (v, then u) instead of one per access.
+        let n = self.z_u.len().min(self.z_t.len()).min(self.fixed.len());
+        let n = n.min(self.parent.len());
+        let (z_u, z_t) = (&mut self.z_u[..n], &mut self.z_t[..n]);
+        let (fixed, parent, bonds) = (&self.fixed[..n], &self.parent[..n], &self.bonds);
         // Down: accumulate subtree loads (force, moment about the centroid).
         for &v in self.order.iter().rev() {
             let v = v as usize;
-            if self.fixed[v] {
+            if fixed[v] {
                 continue;
             }
-            let lb = &self.bonds[self.parent[v] as usize];
+            let lb = &bonds[parent[v] as usize];
             let (u, rv, ru) = lb.seen_from(v);
-            let f = self.z_u[v];
+            let f = z_u[v];
             // Moment of the subtree load about the bond point p.
-            let m = self.z_t[v] - rv.cross(f);
-            if !self.fixed[u] {
-                self.z_u[u] += f;
-                self.z_t[u] += m + ru.cross(f);
+            let m = z_t[v] - rv.cross(f);
+            if !fixed[u] {
+                z_u[u] += f;
+                z_t[u] += m + ru.cross(f);
             }
             // Store the bond's deformation for the way up.
-            self.z_u[v] = lb.force_inverse(f);
-            self.z_t[v] = lb.moment_inverse(m);
+            z_u[v] = lb.force_inverse(f);
+            z_t[v] = lb.moment_inverse(m);
         }
         // Up: parent displacement plus the bond's deformation.
         for &v in self.order.iter() {
             let v = v as usize;
-            if self.fixed[v] {
+            if fixed[v] {
                 continue;
             }
-            let lb = &self.bonds[self.parent[v] as usize];
+            let lb = &bonds[parent[v] as usize];
             let (u, rv, ru) = lb.seen_from(v);
-            let (uu, ut) = if self.fixed[u] {
+            let (uu, ut) = if fixed[u] {
                 (DVec3::ZERO, DVec3::ZERO)
             } else {
-                (self.z_u[u], self.z_t[u])
+                (z_u[u], z_t[u])
             };
-            let theta = ut + self.z_t[v];
-            self.z_u[v] = uu + ut.cross(ru) + self.z_u[v] - theta.cross(rv);
-            self.z_t[v] = theta;
+            let theta = ut + z_t[v];
+            z_u[v] = uu + ut.cross(ru) + z_u[v] - theta.cross(rv);
+            z_t[v] = theta;
         }
     }
 
