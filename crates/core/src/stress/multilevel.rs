@@ -945,9 +945,13 @@ impl Coarse {
         slots: std::ops::Range<usize>,
         (mut su, mut st): (Vec3A, Vec3A),
     ) -> (Vec3A, Vec3A) {
-        for k in slots {
-            let j = self.col[k] as usize;
-            let (u, t) = self.off32[k].mul(self.z_u[j], self.z_t[j]);
+        // The row's slots and `z` cut first: one bound check a slot.
+        let (col, off) = (&self.col[slots.clone()], &self.off32[slots]);
+        let n = self.z_u.len().min(self.z_t.len());
+        let (z_u, z_t) = (&self.z_u[..n], &self.z_t[..n]);
+        for (&j, blk) in col.iter().zip(off) {
+            let j = j as usize;
+            let (u, t) = blk.mul(z_u[j], z_t[j]);
             su += u;
             st += t;
         }
