@@ -64,6 +64,16 @@ fn stress_of(inst: &Instance, m: Material) -> InstanceStress {
     InstanceStress::new(inst, StressDesc::new(StressMaterials::uniform(m))).unwrap()
 }
 
+/// A column of `k` cubes on its support (`column`) and its stress, every
+/// bond of a material whose compression limits are `elastic` and `fatal`
+/// times the column's base stress ([`base_stress`]), at 1e-3 du per Pa·s.
+fn column_with_limits(k: u32, elastic: f32, fatal: f32) -> (Instance, InstanceStress) {
+    let inst = Instance::new(column(k), Pose::IDENTITY).unwrap();
+    let base = base_stress(k);
+    let stress = stress_of(&inst, compression(elastic * base, fatal * base, 1e-3));
+    (inst, stress)
+}
+
 /// Admits the update's event (if any), commits, and tells the stress.
 fn commit_step(inst: &mut Instance, stress: &mut InstanceStress, dt: f32) -> (u32, Vec<BondIndex>) {
     let u = stress.update(inst, GRAVITY, dt).unwrap();
@@ -84,11 +94,9 @@ fn base_stress(k: u32) -> f32 {
 #[test]
 fn a_weak_column_fails_under_its_own_weight_and_the_part_above_falls() {
     let k = 6;
-    let mut inst = Instance::new(column(k), Pose::IDENTITY).unwrap();
     // Fatal at 0.45 × the base stress: bonds 0–3 carry 6, 5, 4, 3 cubes
     // (≥ 2.7 W), bonds 4–5 only 2 and 1 (elastic at 0.25 × base: 1.5 W).
-    let base = base_stress(k);
-    let mut stress = stress_of(&inst, compression(0.25 * base, 0.45 * base, 1e-3));
+    let (mut inst, mut stress) = column_with_limits(k, 0.25, 0.45);
     let u = stress.update(&inst, GRAVITY, 1.0 / 60.0).unwrap();
     assert_eq!(u.solves, 1);
     assert!(u.max_residual <= 1e-3);
@@ -129,9 +137,7 @@ fn a_weak_column_fails_under_its_own_weight_and_the_part_above_falls() {
 #[test]
 fn the_pieces_a_commit_frees_do_not_wait_for_a_solve() {
     let k = 6;
-    let mut inst = Instance::new(column(k), Pose::IDENTITY).unwrap();
-    let base = base_stress(k);
-    let mut stress = stress_of(&inst, compression(0.25 * base, 0.45 * base, 1e-3));
+    let (mut inst, mut stress) = column_with_limits(k, 0.25, 0.45);
     let u = stress.update(&inst, GRAVITY, 1.0 / 60.0).unwrap();
     inst.admit(u.event.unwrap()).unwrap();
     let outcome = inst.commit(&mut HeadlessBackend::default()).unwrap();
@@ -152,9 +158,7 @@ fn the_pieces_a_commit_frees_do_not_wait_for_a_solve() {
 #[test]
 fn a_strong_column_stands_600_steps_with_zero_breaks_and_costs_one_solve() {
     let k = 6;
-    let mut inst = Instance::new(column(k), Pose::IDENTITY).unwrap();
-    let base = base_stress(k);
-    let mut stress = stress_of(&inst, compression(3.0 * base, 6.0 * base, 1e-3));
+    let (mut inst, mut stress) = column_with_limits(k, 3.0, 6.0);
     let mut solves = 0;
     for _ in 0..600 {
         let (s, broken) = commit_step(&mut inst, &mut stress, 1.0 / 60.0);
@@ -171,11 +175,9 @@ fn a_strong_column_stands_600_steps_with_zero_breaks_and_costs_one_solve() {
 /// of steps of `dt`, and the number of solves it took.
 fn creep(dt: f32, seconds: f32) -> (f32, u32) {
     let k = 4;
-    let mut inst = Instance::new(column(k), Pose::IDENTITY).unwrap();
-    let base = base_stress(k);
     // Elastic at 0.8 × base: bond 0 is 0.2 × base over it (9,417.6 Pa),
     // bond 1 carries 3/4 of the base and stays elastic.
-    let mut stress = stress_of(&inst, compression(0.8 * base, 10.0 * base, 1e-3));
+    let (mut inst, mut stress) = column_with_limits(k, 0.8, 10.0);
     let steps = (seconds / dt).round() as u32;
     let mut solves = 0;
     for _ in 0..steps {
@@ -203,9 +205,7 @@ fn a_standing_overload_wears_a_bond_at_its_rate_whatever_the_step_without_re_sol
 #[test]
 fn the_bond_breaks_when_the_overload_has_worn_it_down_then_the_column_falls() {
     let k = 4;
-    let mut inst = Instance::new(column(k), Pose::IDENTITY).unwrap();
-    let base = base_stress(k);
-    let mut stress = stress_of(&inst, compression(0.8 * base, 10.0 * base, 1e-3));
+    let (mut inst, mut stress) = column_with_limits(k, 0.8, 10.0);
     // 100 du / 9.4176 du/s = 10.62 s.
     let mut broke_at = None;
     for step in 0..(12 * 60) {
@@ -433,9 +433,7 @@ fn a_stress_event_is_idempotent_and_bad_lists_are_refused_without_change() {
 #[test]
 fn a_run_with_stress_events_replays_bit_for_bit() {
     let k = 4;
-    let mut inst = Instance::new(column(k), Pose::IDENTITY).unwrap();
-    let base = base_stress(k);
-    let mut stress = stress_of(&inst, compression(0.6 * base, 10.0 * base, 1e-3));
+    let (mut inst, mut stress) = column_with_limits(k, 0.6, 10.0);
     let mut rec = ReplayRecorder::new(&inst).unwrap();
     let mut backend = HeadlessBackend::default();
     for _ in 0..120 {
